@@ -1,0 +1,1 @@
+"""Components: the parts an `Actor` or `Item` is built from."""

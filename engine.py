@@ -1,0 +1,92 @@
+"""The engine: one game in progress, its turn order, field of view and screen."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import TYPE_CHECKING, Any
+
+import tcod
+
+import exceptions
+import render_functions
+import savefile
+from message_log import MessageLog
+
+if TYPE_CHECKING:
+    from entity import Actor
+    from game_map import GameMap, GameWorld
+
+# How far the player sees.
+FOV_RADIUS = 8
+
+
+class Engine:
+    game_map: GameMap
+    game_world: GameWorld
+
+    def __init__(self, player: Actor):
+        self.message_log = MessageLog()
+        self.mouse_location = (0, 0)
+        self.player = player
+        # Drives everything random that happens during play (confusion);
+        # seeded from the global state so `random.seed` makes a run repeatable.
+        self.rng = random.Random(random.getrandbits(64))
+
+    def handle_enemy_turns(self) -> None:
+        """Let every other living actor on the map take its turn."""
+        for entity in list(self.game_map.actors):
+            if entity is self.player or entity.ai is None:
+                continue  # The player moved already, or a fireball killed it.
+            # A monster bumping into a wall just loses its turn.
+            with contextlib.suppress(exceptions.Impossible):
+                entity.ai.perform()
+
+    def update_fov(self) -> None:
+        """Recompute the visible area based off the players point of view."""
+        self.game_map.visible[:] = tcod.map.compute_fov(
+            self.game_map.tiles["transparent"],
+            (self.player.x, self.player.y),
+            radius=FOV_RADIUS,
+        )
+        # If a tile is "visible" it should be added to "explored".
+        self.game_map.explored |= self.game_map.visible
+
+    def render(self, console: tcod.console.Console) -> None:
+        self.game_map.render(console)
+
+        self.message_log.render(console=console, x=21, y=45, width=40, height=5)
+
+        render_functions.render_bar(
+            console=console,
+            current_value=self.player.fighter.hp,
+            maximum_value=self.player.fighter.max_hp,
+            total_width=20,
+        )
+
+        render_functions.render_dungeon_level(
+            console=console,
+            dungeon_level=self.game_world.current_floor,
+            location=(0, 47),
+        )
+
+        render_functions.render_names_at_mouse_location(
+            console=console, x=21, y=44, engine=self
+        )
+
+    def save_as(self, filename: str) -> None:
+        """Save this Engine instance as a compressed file (see `savefile`)."""
+        savefile.save(self, filename)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Keep the generator's state as plain data, so that loading a save
+        # needs no class from outside the game.
+        state = self.__dict__.copy()
+        state["rng"] = self.rng.getstate()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        rng_state = state.pop("rng")
+        self.__dict__.update(state)
+        self.rng = random.Random()
+        self.rng.setstate(rng_state)

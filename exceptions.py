@@ -1,0 +1,12 @@
+"""Exceptions that steer the game rather than report bugs."""
+
+
+class Impossible(Exception):
+    """Raised when an action can't be performed.
+
+    The reason is the exception's message; the action costs no turn.
+    """
+
+
+class QuitWithoutSaving(SystemExit):
+    """Can be raised to exit the game without automatically saving."""

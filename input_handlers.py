@@ -1,0 +1,851 @@
+"""Event handlers: each screen of the game, turning events into actions.
+
+The game keeps one handler at a time.  A handler answers each event with
+either nothing, an `Action` for the engine to perform, or the next handler.
+Every key binding is declared once, in the tables below; the handlers and the
+help screen both read them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from enum import Enum
+from typing import TYPE_CHECKING, Final, Union
+
+import tcod
+from tcod.event import KeySym, Modifier
+
+import actions
+import color
+import exceptions
+import render_functions
+import savefile
+from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
+
+if TYPE_CHECKING:
+    from engine import Engine
+    from entity import Item
+
+
+MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
+    # Arrow keys.
+    KeySym.UP: (0, -1),
+    KeySym.DOWN: (0, 1),
+    KeySym.LEFT: (-1, 0),
+    KeySym.RIGHT: (1, 0),
+    KeySym.HOME: (-1, -1),
+    KeySym.END: (-1, 1),
+    KeySym.PAGEUP: (1, -1),
+    KeySym.PAGEDOWN: (1, 1),
+    # Numpad keys.
+    KeySym.KP_1: (-1, 1),
+    KeySym.KP_2: (0, 1),
+    KeySym.KP_3: (1, 1),
+    KeySym.KP_4: (-1, 0),
+    KeySym.KP_6: (1, 0),
+    KeySym.KP_7: (-1, -1),
+    KeySym.KP_8: (0, -1),
+    KeySym.KP_9: (1, -1),
+    # Vi keys.
+    KeySym.H: (-1, 0),
+    KeySym.J: (0, 1),
+    KeySym.K: (0, -1),
+    KeySym.L: (1, 0),
+    KeySym.Y: (-1, -1),
+    KeySym.U: (1, -1),
+    KeySym.B: (-1, 1),
+    KeySym.N: (1, 1),
+}
+
+WAIT_KEYS: Final = {
+    KeySym.PERIOD,
+    KeySym.KP_5,
+    KeySym.CLEAR,
+}
+
+CONFIRM_KEYS: Final = {
+    KeySym.RETURN,
+    KeySym.KP_ENTER,
+}
+
+# The history viewer's scrolling keys; Home and End jump to either end.
+CURSOR_Y_KEYS: Final[dict[KeySym, int]] = {
+    KeySym.UP: -1,
+    KeySym.DOWN: 1,
+    KeySym.PAGEUP: -10,
+    KeySym.PAGEDOWN: 10,
+}
+HISTORY_JUMP_KEYS: Final[dict[KeySym, str]] = {KeySym.HOME: "top", KeySym.END: "bottom"}
+
+# How many tiles a cursor moves at once while a modifier is held; modifiers
+# held together multiply.
+CURSOR_MODIFIERS: Final[dict[Modifier, int]] = {
+    Modifier.SHIFT: 5,
+    Modifier.CTRL: 10,
+    Modifier.ALT: 20,
+}
+
+# Lock keys, which say nothing about what the player meant.
+IGNORED_MODIFIERS: Final = Modifier.NUM | Modifier.CAPS | Modifier.MODE
+
+# Keys that only modify others: pressing one alone never closes a menu.
+MODIFIER_KEYS: Final = {
+    KeySym.LSHIFT,
+    KeySym.RSHIFT,
+    KeySym.LCTRL,
+    KeySym.RCTRL,
+    KeySym.LALT,
+    KeySym.RALT,
+    KeySym.LGUI,
+    KeySym.RGUI,
+}
+
+
+class Command(Enum):
+    """What a key does in the main game (or anywhere), with its help text."""
+
+    DESCEND = "Take the stairs down"
+    PICKUP = "Pick up the item underfoot"
+    INVENTORY = "Use an item from the inventory"
+    DROP = "Drop an item"
+    CHARACTER = "Character information"
+    HISTORY = "View the message history"
+    LOOK = "Look around with a cursor"
+    HELP = "Show this help"
+    QUIT = "Save and quit"
+    EXIT = "Quit the game"
+    NEW_GAME = "Play a new game"
+    CONTINUE = "Continue the last game"
+    FULLSCREEN = "Toggle fullscreen"
+    SCREENSHOT = "Save a screenshot"
+
+
+MAIN_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.GREATER: Command.DESCEND,
+    KeySym.G: Command.PICKUP,
+    KeySym.I: Command.INVENTORY,
+    KeySym.D: Command.DROP,
+    KeySym.C: Command.CHARACTER,
+    KeySym.V: Command.HISTORY,
+    KeySym.SLASH: Command.LOOK,
+    KeySym.QUESTION: Command.HELP,
+    KeySym.F1: Command.HELP,
+    KeySym.ESCAPE: Command.QUIT,
+}
+
+MENU_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.N: Command.NEW_GAME,
+    KeySym.C: Command.CONTINUE,
+    KeySym.Q: Command.EXIT,
+    KeySym.ESCAPE: Command.EXIT,
+    KeySym.QUESTION: Command.HELP,
+    KeySym.F1: Command.HELP,
+}
+
+# Keys that work on every screen, handled by the main loop: (key, modifier).
+GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
+    (KeySym.RETURN, Modifier.ALT): Command.FULLSCREEN,
+    (KeySym.KP_ENTER, Modifier.ALT): Command.FULLSCREEN,
+    (KeySym.F12, Modifier.NONE): Command.SCREENSHOT,
+}
+
+# Shifted keys as they arrive: SDL reports `>` and `?` on most layouts as
+# the unshifted key with Shift held.
+SHIFTED_KEYS: Final[dict[KeySym, KeySym]] = {
+    KeySym.PERIOD: KeySym.GREATER,
+    KeySym.SLASH: KeySym.QUESTION,
+}
+
+
+def key_of(event: tcod.event.KeyDown) -> KeySym:
+    """The key as the player meant it: Shift+`.` is `>`, Shift+`/` is `?`."""
+    if event.mod & Modifier.SHIFT and event.sym in SHIFTED_KEYS:
+        return SHIFTED_KEYS[event.sym]
+    return event.sym
+
+
+def global_command(event: tcod.event.KeyDown) -> Command | None:
+    """The command of a key that means the same on every screen, if it is one."""
+    for (key, modifier), command in GLOBAL_KEYS.items():
+        held = event.mod & modifier if modifier else not event.mod & ~IGNORED_MODIFIERS
+        if event.sym == key and held:
+            return command
+    return None
+
+
+def cursor_step(mod: Modifier) -> int:
+    """How many tiles one cursor key press moves, given the modifiers held."""
+    step = 1
+    for modifier, factor in CURSOR_MODIFIERS.items():
+        if mod & modifier:
+            step *= factor
+    return step
+
+
+def letter_index(key: KeySym) -> int | None:
+    """0 for `a` up to 25 for `z`; None for any other key."""
+    index = key.value - KeySym.A.value
+    return index if 0 <= index < 26 else None
+
+
+ActionOrHandler = Union[Action, "BaseEventHandler"]
+"""An event handler return value which can trigger an action or switch active handlers.
+
+If a handler is returned then it will become the active handler for future events.
+If an action is returned it will be attempted and if it's valid then
+MainGameEventHandler will become the active handler.
+"""
+
+
+class BaseEventHandler:
+    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
+        """Handle an event and return the next active event handler."""
+        state = self.dispatch(event)
+        if isinstance(state, BaseEventHandler):
+            return state
+        assert not isinstance(state, Action), f"{self!r} can not handle actions."
+        return self
+
+    def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
+        """Send the event to the `ev_*` method for its kind; ignore the rest.
+
+        This replaces the tutorial's `tcod.event.EventDispatch`, deprecated
+        since tcod 18.
+        """
+        match event:
+            case tcod.event.Quit():
+                return self.ev_quit(event)
+            case tcod.event.KeyDown():
+                return self.ev_keydown(event)
+            case tcod.event.MouseButtonDown():
+                return self.ev_mousebuttondown(event)
+            case tcod.event.MouseMotion():
+                return self.ev_mousemotion(event)
+        return None
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        raise NotImplementedError()
+
+    def engine_in_play(self) -> Engine | None:
+        """The game this screen belongs to, if one is in play; it is what gets saved."""
+        return None
+
+    def ev_quit(self, event: tcod.event.Quit) -> ActionOrHandler | None:
+        raise SystemExit()
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        return None
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        return None
+
+    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> ActionOrHandler | None:
+        return None
+
+
+class PopupMessage(BaseEventHandler):
+    """Display a popup text window."""
+
+    def __init__(self, parent_handler: BaseEventHandler, text: str):
+        self.parent = parent_handler
+        self.text = text
+
+    def engine_in_play(self) -> Engine | None:
+        return self.parent.engine_in_play()
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """Render the parent and dim the result, then print the message on top."""
+        self.parent.on_render(console)
+        console.rgb["fg"] //= 8
+        console.rgb["bg"] //= 8
+
+        lines = self.text.splitlines()
+        top = console.height // 2 - len(lines) // 2
+        for i, line in enumerate(lines):
+            console.print(
+                console.width // 2,
+                top + i,
+                line,
+                fg=color.white,
+                bg=color.black,
+                alignment=tcod.constants.CENTER,
+            )
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        """Any key returns to the parent handler."""
+        if event.sym in MODIFIER_KEYS:
+            return None
+        return self.parent
+
+
+def key_name(key: KeySym) -> str:
+    """How the help screen writes a key."""
+    names = {
+        KeySym.PAGEUP: "PgUp",
+        KeySym.PAGEDOWN: "PgDn",
+        KeySym.RETURN: "Enter",
+        KeySym.KP_ENTER: "Num Enter",
+        KeySym.ESCAPE: "Esc",
+    }
+    if key in names:
+        return names[key]
+    if key.name.startswith("KP_"):
+        return f"Num {key.name[3:]}"
+    if len(key.name) == 1 and key.name.isalpha():
+        return key.name.lower()
+    if key.value < 128 and chr(key.value).isprintable():
+        return chr(key.value)
+    return key.name.title()
+
+
+DIRECTION_NAMES: Final[dict[tuple[int, int], str]] = {
+    (0, -1): "north",
+    (0, 1): "south",
+    (-1, 0): "west",
+    (1, 0): "east",
+    (-1, -1): "northwest",
+    (1, -1): "northeast",
+    (-1, 1): "southwest",
+    (1, 1): "southeast",
+}
+
+
+def chord_name(key: KeySym, modifier: Modifier) -> str:
+    """A key with its modifier, as in "Alt+Enter"."""
+    if not modifier:
+        return key_name(key)
+    return f"{(modifier.name or '').title()}+{key_name(key)}"
+
+
+def _merge_rows(rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows with the keys of each meaning joined on one row."""
+    grouped: dict[str, list[str]] = {}
+    for keys, meaning in rows:
+        grouped.setdefault(meaning, []).append(keys)
+    return [(", ".join(keys), meaning) for meaning, keys in grouped.items()]
+
+
+def _keys_by_meaning(table: dict[KeySym, str]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows: every key of the table, grouped by what it does."""
+    return _merge_rows([(key_name(key), meaning) for key, meaning in table.items()])
+
+
+def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every key binding of the game as (section, [(keys, meaning)]).
+
+    Generated from the very tables the handlers read, so it can't disagree
+    with them.
+    """
+    move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in MOVE_KEYS.items()}
+    wait = {key: "Wait a turn" for key in WAIT_KEYS}
+    main = {key: command.value for key, command in MAIN_KEYS.items()}
+    menu = {key: command.value for key, command in MENU_KEYS.items()}
+    everywhere = [
+        (chord_name(key, modifier), command.value)
+        for (key, modifier), command in GLOBAL_KEYS.items()
+    ]
+    cursor = {key: "Select the tile" for key in CONFIRM_KEYS}
+    steps = ", ".join(
+        f"{(modifier.name or '').title()} x{factor}"
+        for modifier, factor in CURSOR_MODIFIERS.items()
+    )
+    history = {key: f"Scroll {abs(step)} {'up' if step < 0 else 'down'}"
+               for key, step in CURSOR_Y_KEYS.items()}
+    history.update({key: f"Jump to the {end}" for key, end in HISTORY_JUMP_KEYS.items()})
+    return [
+        ("Main menu", _keys_by_meaning(menu)),
+        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait)),
+        ("Moving (also moves a cursor)", _keys_by_meaning(move)),
+        (
+            "Choosing a tile",
+            [
+                *_keys_by_meaning(cursor),
+                ("Mouse", "Point; left click selects"),
+                (steps, "Move the cursor further"),
+            ],
+        ),
+        ("Message history", _keys_by_meaning(history)),
+        ("Everywhere", _merge_rows(everywhere)),
+    ]
+
+
+class HelpScreen(BaseEventHandler):
+    """Every key, drawn over the screen it was opened from; any key closes it."""
+
+    TITLE = "Keys"
+
+    def __init__(self, parent_handler: BaseEventHandler):
+        self.parent = parent_handler
+
+    def engine_in_play(self) -> Engine | None:
+        return self.parent.engine_in_play()
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        self.parent.on_render(console)
+        console.rgb["fg"] //= 4
+        console.rgb["bg"] //= 4
+        render_functions.draw_window(
+            console, 1, 0, console.width - 2, console.height, self.TITLE
+        )
+        y = 1
+        for section, rows in help_sections():
+            console.print(3, y, section, fg=color.menu_title)
+            y += 1
+            for keys, meaning in rows:
+                console.print(4, y, keys, fg=color.white)
+                console.print(console.width // 2, y, meaning, fg=color.white)
+                y += 1
+        console.print(
+            console.width // 2,
+            console.height - 1,
+            "┤Press any key to close├",
+            alignment=tcod.constants.CENTER,
+        )
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        if event.sym in MODIFIER_KEYS:
+            return None
+        return self.parent
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> BaseEventHandler | None:
+        return self.parent
+
+
+class EventHandler(BaseEventHandler):
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    def engine_in_play(self) -> Engine | None:
+        """The engine, while the player lives: a finished game is not saved."""
+        return self.engine if self.engine.player.is_alive else None
+
+    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
+        """Handle events for input handlers with an engine."""
+        action_or_state = self.dispatch(event)
+        if isinstance(action_or_state, BaseEventHandler):
+            return action_or_state
+        if self.handle_action(action_or_state):
+            # A valid action was performed.
+            if not self.engine.player.is_alive:
+                # The player was killed sometime during or after the action.
+                return GameOverEventHandler(self.engine)
+            if self.engine.player.level.requires_level_up:
+                return LevelUpEventHandler(self.engine)
+            return MainGameEventHandler(self.engine)  # Return to the main handler.
+        return self
+
+    def handle_action(self, action: Action | None) -> bool:
+        """Handle actions returned from event methods.
+
+        Returns True if the action will advance a turn.
+        """
+        if action is None:
+            return False
+
+        try:
+            action.perform()
+        except exceptions.Impossible as exc:
+            self.engine.message_log.add_message(exc.args[0], color.impossible)
+            return False  # Skip enemy turn on exceptions.
+
+        self.engine.handle_enemy_turns()
+
+        self.engine.update_fov()
+        return True
+
+    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> None:
+        x, y = event.integer_position
+        if self.engine.game_map.in_bounds(x, y):
+            self.engine.mouse_location = x, y
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        self.engine.render(console)
+
+    def main_handler(self) -> EventHandler:
+        """The handler of play: the main game, or game over for a dead player."""
+        if self.engine.player.is_alive:
+            return MainGameEventHandler(self.engine)
+        return GameOverEventHandler(self.engine)
+
+    def side_x(self) -> int:
+        """The left edge for a window on the side of the screen away from the player."""
+        return 40 if self.engine.player.x <= 30 else 0
+
+
+class AskUserEventHandler(EventHandler):
+    """Handles user input for actions which require special input."""
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        """By default any key exits this input handler."""
+        if event.sym in MODIFIER_KEYS:
+            return None
+        return self.on_exit()
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        """By default any mouse click exits this input handler."""
+        return self.on_exit()
+
+    def on_exit(self) -> ActionOrHandler | None:
+        """Called when the user is trying to exit or cancel an action.
+
+        By default this returns to the main event handler.
+        """
+        return MainGameEventHandler(self.engine)
+
+
+class CharacterScreenEventHandler(AskUserEventHandler):
+    TITLE = "Character Information"
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)
+        player = self.engine.player
+        lines = [
+            f"Level: {player.level.current_level}",
+            f"XP: {player.level.current_xp}",
+            f"XP for next Level: {player.level.experience_to_next_level}",
+            f"Attack: {player.fighter.power}",
+            f"Defense: {player.fighter.defense}",
+            f"Seed: {self.engine.game_world.seed}",
+        ]
+        width = len(self.TITLE) + 4
+        x, y = self.side_x(), 0
+        render_functions.draw_window(console, x, y, width, len(lines) + 2, self.TITLE)
+        for i, line in enumerate(lines):
+            console.print(x=x + 1, y=y + 1 + i, text=line)
+
+
+# The level-up choices: the menu's text, and the `Level` method that grows it.
+LEVEL_UP_CHOICES: Final = (
+    ("Constitution (+20 HP, from {fighter.max_hp})", "increase_max_hp"),
+    ("Strength (+1 attack, from {fighter.power})", "increase_power"),
+    ("Agility (+1 defense, from {fighter.defense})", "increase_defense"),
+)
+
+
+class LevelUpEventHandler(AskUserEventHandler):
+    TITLE = "Level Up"
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)
+        fighter = self.engine.player.fighter
+        x = self.side_x()
+        render_functions.draw_window(console, x, 0, 35, 8, self.TITLE)
+
+        console.print(x=x + 1, y=1, text="Congratulations! You level up!")
+        console.print(x=x + 1, y=2, text="Select an attribute to increase.")
+        for i, (text, _) in enumerate(LEVEL_UP_CHOICES):
+            console.print(
+                x=x + 1, y=4 + i, text=f"{chr(ord('a') + i)}) {text.format(fighter=fighter)}"
+            )
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        if event.sym in MODIFIER_KEYS:
+            return None
+        index = letter_index(event.sym)
+        if index is None or index >= len(LEVEL_UP_CHOICES):
+            self.engine.message_log.add_message("Invalid entry.", color.invalid)
+            return None
+
+        getattr(self.engine.player.level, LEVEL_UP_CHOICES[index][1])()
+        # The tutorial went back to the game here even when one kill had
+        # earned two levels; the second one is offered straight away.
+        if self.engine.player.level.requires_level_up:
+            return LevelUpEventHandler(self.engine)
+        return self.on_exit()
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        """Don't allow the player to click to exit the menu, like normal."""
+        return None
+
+
+class InventoryEventHandler(AskUserEventHandler):
+    """This handler lets the user select an item.
+
+    What happens then depends on the subclass.
+    """
+
+    TITLE = "<missing title>"
+
+    def item_lines(self) -> list[str]:
+        """One line per carried item, `(E)` marking what is worn."""
+        player = self.engine.player
+        lines = []
+        for i, item in enumerate(player.inventory.items):
+            item_string = f"({chr(ord('a') + i)}) {item.name}"
+            if player.equipment.item_is_equipped(item):
+                item_string = f"{item_string} (E)"
+            lines.append(item_string)
+        return lines or ["(Empty)"]
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """Render an inventory menu, which displays the items in the inventory, and the letter to select them.
+
+        Will move to a different position based on where the player is located, so the player can always see where
+        they are.
+        """
+        super().on_render(console)
+        lines = self.item_lines()
+        # The tutorial sized the frame to the title alone, so long item
+        # names ran over its edge.
+        width = max(len(self.TITLE) + 4, *(len(line) + 2 for line in lines))
+        x, y = self.side_x(), 0
+        render_functions.draw_window(console, x, y, width, len(lines) + 2, self.TITLE)
+        for i, line in enumerate(lines):
+            console.print(x + 1, y + i + 1, line)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        player = self.engine.player
+        index = letter_index(event.sym)
+        if index is not None:
+            try:
+                selected_item = player.inventory.items[index]
+            except IndexError:
+                self.engine.message_log.add_message("Invalid entry.", color.invalid)
+                return None
+            return self.on_item_selected(selected_item)
+        return super().ev_keydown(event)
+
+    def on_item_selected(self, item: Item) -> ActionOrHandler | None:
+        """Called when the user selects a valid item."""
+        raise NotImplementedError()
+
+
+class InventoryActivateHandler(InventoryEventHandler):
+    """Handle using an inventory item."""
+
+    TITLE = "Select an item to use"
+
+    def on_item_selected(self, item: Item) -> ActionOrHandler | None:
+        """Return the action for the selected item."""
+        if item.consumable:
+            return item.consumable.get_action(self.engine.player)
+        if item.equippable:
+            return actions.EquipAction(self.engine.player, item)
+        return None
+
+
+class InventoryDropHandler(InventoryEventHandler):
+    """Handle dropping an inventory item."""
+
+    TITLE = "Select an item to drop"
+
+    def on_item_selected(self, item: Item) -> ActionOrHandler | None:
+        """Drop this item."""
+        return actions.DropItem(self.engine.player, item)
+
+
+class SelectIndexHandler(AskUserEventHandler):
+    """Handles asking the user for an index on the map."""
+
+    def __init__(self, engine: Engine):
+        """Sets the cursor to the player when this handler is constructed."""
+        super().__init__(engine)
+        player = self.engine.player
+        engine.mouse_location = player.x, player.y
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """Highlight the tile under the cursor."""
+        super().on_render(console)
+        x, y = self.engine.mouse_location
+        console.rgb["bg"][x, y] = color.white
+        console.rgb["fg"][x, y] = color.black
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        """Check for key movement or confirmation keys."""
+        key = event.sym
+        if key in MOVE_KEYS:
+            step = cursor_step(event.mod)
+            x, y = self.engine.mouse_location
+            dx, dy = MOVE_KEYS[key]
+            x += dx * step
+            y += dy * step
+            # Clamp the cursor index to the map size.
+            x = max(0, min(x, self.engine.game_map.width - 1))
+            y = max(0, min(y, self.engine.game_map.height - 1))
+            self.engine.mouse_location = x, y
+            return None
+        if key in CONFIRM_KEYS:
+            return self.on_index_selected(*self.engine.mouse_location)
+        return super().ev_keydown(event)
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        """Left click confirms a selection."""
+        x, y = event.integer_position
+        if self.engine.game_map.in_bounds(x, y) and event.button == tcod.event.MouseButton.LEFT:
+            return self.on_index_selected(x, y)
+        return super().ev_mousebuttondown(event)
+
+    def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
+        """Called when an index is selected."""
+        raise NotImplementedError()
+
+
+class LookHandler(SelectIndexHandler):
+    """Lets the player look around using the keyboard."""
+
+    def on_index_selected(self, x: int, y: int) -> MainGameEventHandler:
+        """Return to main handler."""
+        return MainGameEventHandler(self.engine)
+
+
+class SingleRangedAttackHandler(SelectIndexHandler):
+    """Handles targeting a single enemy. Only the enemy selected will be affected."""
+
+    def __init__(
+        self, engine: Engine, callback: Callable[[tuple[int, int]], Action | None]
+    ):
+        super().__init__(engine)
+
+        self.callback = callback
+
+    def on_index_selected(self, x: int, y: int) -> Action | None:
+        return self.callback((x, y))
+
+
+class AreaRangedAttackHandler(SelectIndexHandler):
+    """Handles targeting an area within a given radius. Any entity within the area will be affected."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        radius: int,
+        callback: Callable[[tuple[int, int]], Action | None],
+    ):
+        super().__init__(engine)
+
+        self.radius = radius
+        self.callback = callback
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """Highlight the tile under the cursor, and the blast radius around it."""
+        super().on_render(console)
+
+        x, y = self.engine.mouse_location
+
+        # Draw a rectangle around the targeted area, so the player can see
+        # the affected tiles.  The tutorial made it radius**2 wide, which is
+        # right only for a radius of 3; the area is 2 * radius + 1 across.
+        console.draw_frame(
+            x=x - self.radius - 1,
+            y=y - self.radius - 1,
+            width=2 * self.radius + 3,
+            height=2 * self.radius + 3,
+            fg=color.red,
+            clear=False,
+        )
+
+    def on_index_selected(self, x: int, y: int) -> Action | None:
+        return self.callback((x, y))
+
+
+class MainGameEventHandler(EventHandler):
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        player = self.engine.player
+        key = key_of(event)
+
+        if key in MOVE_KEYS:
+            return BumpAction(player, *MOVE_KEYS[key])
+        if key in WAIT_KEYS:
+            return WaitAction(player)
+
+        match MAIN_KEYS.get(key):
+            case Command.DESCEND:
+                return TakeStairsAction(player)
+            case Command.PICKUP:
+                return PickupAction(player)
+            case Command.INVENTORY:
+                return InventoryActivateHandler(self.engine)
+            case Command.DROP:
+                return InventoryDropHandler(self.engine)
+            case Command.CHARACTER:
+                return CharacterScreenEventHandler(self.engine)
+            case Command.HISTORY:
+                return HistoryViewer(self.engine)
+            case Command.LOOK:
+                return LookHandler(self.engine)
+            case Command.HELP:
+                return HelpScreen(self)
+            case Command.QUIT:
+                raise SystemExit()
+        # No valid key was pressed.
+        return None
+
+
+class GameOverEventHandler(EventHandler):
+    def on_quit(self) -> None:
+        """Handle exiting out of a finished game."""
+        if os.path.exists(savefile.SAVE_FILENAME):
+            os.remove(savefile.SAVE_FILENAME)  # Deletes the active save file.
+        raise exceptions.QuitWithoutSaving()  # Avoid saving a finished game.
+
+    def ev_quit(self, event: tcod.event.Quit) -> None:
+        self.on_quit()
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        if event.sym == KeySym.ESCAPE:
+            self.on_quit()
+        if MAIN_KEYS.get(key_of(event)) is Command.HISTORY:
+            return HistoryViewer(self.engine)
+        return None
+
+
+class HistoryViewer(EventHandler):
+    """Print the history on a larger window which can be navigated."""
+
+    def __init__(self, engine: Engine):
+        super().__init__(engine)
+        self.log_length = len(engine.message_log.messages)
+        self.cursor = max(0, self.log_length - 1)
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)  # Draw the main state as the background.
+
+        log_console = tcod.console.Console(console.width - 6, console.height - 6, order="F")
+
+        # Draw a frame with a custom banner title.
+        render_functions.draw_window(
+            log_console, 0, 0, log_console.width, log_console.height, "Message history"
+        )
+
+        # Render the message log using the cursor parameter.
+        self.engine.message_log.render_messages(
+            log_console,
+            1,
+            1,
+            log_console.width - 2,
+            log_console.height - 2,
+            self.engine.message_log.messages[: self.cursor + 1],
+        )
+        log_console.blit(console, 3, 3)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> EventHandler | None:
+        last = max(0, self.log_length - 1)
+        if event.sym in CURSOR_Y_KEYS:
+            adjust = CURSOR_Y_KEYS[event.sym]
+            if adjust < 0 and self.cursor == 0:
+                # Only move from the top to the bottom when you're on the edge.
+                self.cursor = last
+            elif adjust > 0 and self.cursor == last:
+                # Same with bottom to top movement.
+                self.cursor = 0
+            else:
+                # Otherwise move while staying clamped to the bounds of the history log.
+                self.cursor = max(0, min(self.cursor + adjust, last))
+        elif event.sym in HISTORY_JUMP_KEYS:
+            self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] == "top" else last
+        elif event.sym in MODIFIER_KEYS:
+            return None
+        else:  # Any other key moves back to the main game state.
+            return self.main_handler()
+        return None

@@ -1,0 +1,152 @@
+"""Handle the loading and initialization of game sessions."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import traceback
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import tcod
+from numpy.typing import NDArray
+
+import color
+import entity_factories
+import input_handlers
+import savefile
+from engine import Engine
+from game_map import GameWorld
+
+GAME_TITLE: Final = "Tombs of the Ancient Kings"
+CREDIT: Final = "After the Yet Another Roguelike Tutorial (2020), for tcod today"
+BACKGROUND_PATH: Final = Path(__file__).parent / "menu_background.png"
+
+# The tutorial's map settings.
+MAP_WIDTH: Final = 80
+MAP_HEIGHT: Final = 43
+ROOM_MAX_SIZE: Final = 10
+ROOM_MIN_SIZE: Final = 6
+MAX_ROOMS: Final = 30
+
+MENU_LINES: Final = ("[N] Play a new game", "[C] Continue last game", "[Q] Quit")
+MENU_WIDTH: Final = 24
+
+
+@functools.cache
+def background_image() -> NDArray[np.uint8]:
+    """The menu's backdrop, 160x100 pixels: one 2x2 block of pixels per cell."""
+    return np.asarray(tcod.image.Image.from_file(BACKGROUND_PATH))[:, :, :3]
+
+
+def new_game(seed: int | None = None) -> Engine:
+    """Return a brand new game session as an Engine instance.
+
+    The same `seed` gives the same floors and the same monster behaviour.
+    """
+    player = copy.deepcopy(entity_factories.player)
+
+    engine = Engine(player=player)
+    if seed is not None:
+        engine.rng.seed(seed)
+
+    engine.game_world = GameWorld(
+        engine=engine,
+        max_rooms=MAX_ROOMS,
+        room_min_size=ROOM_MIN_SIZE,
+        room_max_size=ROOM_MAX_SIZE,
+        map_width=MAP_WIDTH,
+        map_height=MAP_HEIGHT,
+        seed=seed,
+    )
+
+    engine.game_world.generate_floor()
+    engine.update_fov()
+
+    engine.message_log.add_message(
+        "Hello and welcome, adventurer, to yet another dungeon!", color.welcome_text
+    )
+
+    for template in (entity_factories.dagger, entity_factories.leather_armor):
+        item = copy.deepcopy(template)
+        item.parent = player.inventory
+        player.inventory.items.append(item)
+        player.equipment.toggle_equip(item, add_message=False)
+
+    return engine
+
+
+def load_game(filename: str) -> Engine:
+    """Load an Engine instance from a file (see `savefile.load`)."""
+    return savefile.load(filename)
+
+
+class MainMenu(input_handlers.BaseEventHandler):
+    """Handle the main menu rendering and input."""
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """Render the main menu on a background image."""
+        console.draw_semigraphics(background_image(), 0, 0)
+
+        center = console.width // 2
+        console.print(
+            center,
+            console.height // 2 - 4,
+            GAME_TITLE.upper(),
+            fg=color.menu_title,
+            alignment=tcod.constants.CENTER,
+        )
+        console.print(
+            center,
+            console.height - 2,
+            CREDIT,
+            fg=color.menu_title,
+            alignment=tcod.constants.CENTER,
+        )
+
+        top = console.height // 2 - 2
+        left = center - MENU_WIDTH // 2
+        # Darken the backdrop behind the menu, so the text reads on any art.
+        box = console.rgb[left : left + MENU_WIDTH, top : top + len(MENU_LINES)]
+        box["bg"] //= 4
+        for i, text in enumerate(MENU_LINES):
+            console.print(left, top + i, text, fg=color.menu_text)
+        console.print(
+            center,
+            top + len(MENU_LINES) + 1,
+            "Press ? for help",
+            fg=color.menu_text,
+            alignment=tcod.constants.CENTER,
+        )
+
+    def ev_keydown(
+        self, event: tcod.event.KeyDown
+    ) -> input_handlers.BaseEventHandler | None:
+        match input_handlers.MENU_KEYS.get(input_handlers.key_of(event)):
+            case input_handlers.Command.EXIT:
+                raise SystemExit()
+            case input_handlers.Command.CONTINUE:
+                return self.continue_game()
+            case input_handlers.Command.NEW_GAME:
+                return input_handlers.MainGameEventHandler(new_game(self.seed))
+            case input_handlers.Command.HELP:
+                return input_handlers.HelpScreen(self)
+        return None
+
+    def continue_game(self) -> input_handlers.BaseEventHandler:
+        """Load the save, or explain why not; a bad save is kept, never lost."""
+        try:
+            engine = load_game(savefile.SAVE_FILENAME)
+        except FileNotFoundError:
+            return input_handlers.PopupMessage(self, "No saved game to load.")
+        except savefile.SaveError as exc:
+            traceback.print_exc()
+            kept = savefile.keep_bad_save(savefile.SAVE_FILENAME)
+            return input_handlers.PopupMessage(
+                self, f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
+            )
+        return input_handlers.EventHandler(engine).main_handler()
