@@ -38,6 +38,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"
     )
+    # For tools/bench.py, which times start-up: quit once the first frame is shown.
+    parser.add_argument("--bench-first-frame", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -152,6 +154,16 @@ def open_window(tileset: tcod.tileset.Tileset, fullscreen: bool) -> tcod.context
     )
 
 
+def first_frame_only() -> Iterable[tcod.event.Event]:
+    """An event source that says the first frame is on screen, then quits.
+
+    `main_loop` asks for events only once it has presented a frame, so
+    tools/bench.py times start-up to this line on standard output.
+    """
+    print("first frame", flush=True)
+    raise exceptions.QuitWithoutSaving()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
@@ -178,7 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     with context:
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        main_loop(context, root_console, setup_game.MainMenu(seed=args.seed))
+        events = first_frame_only if args.bench_first_frame else tcod.event.wait
+        main_loop(context, root_console, setup_game.MainMenu(seed=args.seed), events)
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import random
 import traceback
 from pathlib import Path
 from typing import Final
@@ -43,13 +44,15 @@ def background_image() -> NDArray[np.uint8]:
 def new_game(seed: int | None = None) -> Engine:
     """Return a brand new game session as an Engine instance.
 
-    The same `seed` gives the same floors and the same monster behaviour.
+    The same `seed` gives the same floors and the same monster behaviour;
+    without one, a random seed is drawn, and the character screen shows it.
     """
+    if seed is None:
+        seed = random.getrandbits(32)
     player = copy.deepcopy(entity_factories.player)
 
     engine = Engine(player=player)
-    if seed is not None:
-        engine.rng.seed(seed)
+    engine.rng.seed(seed)
 
     engine.game_world = GameWorld(
         engine=engine,
