@@ -514,7 +514,9 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             f"Defense: {player.fighter.defense}",
             f"Seed: {self.engine.game_world.seed}",
         ]
-        width = len(self.TITLE) + 4
+        # The tutorial sized the frame to the title alone, so a long seed
+        # (any integer `--seed` takes) ran over its edge.
+        width = max(len(self.TITLE) + 4, *(len(line) + 2 for line in lines))
         x, y = self.side_x(), 0
         render_functions.draw_window(console, x, y, width, len(lines) + 2, self.TITLE)
         for i, line in enumerate(lines):
@@ -536,14 +538,19 @@ class LevelUpEventHandler(AskUserEventHandler):
         super().on_render(console)
         fighter = self.engine.player.fighter
         x = self.side_x()
-        render_functions.draw_window(console, x, 0, 35, 8, self.TITLE)
+        choices = [
+            f"{chr(ord('a') + i)}) {text.format(fighter=fighter)}"
+            for i, (text, _) in enumerate(LEVEL_UP_CHOICES)
+        ]
+        # The tutorial's fixed width of 35 fits "from 99" HP at most; from
+        # 100 the first choice ran over the frame.
+        width = max(35, *(len(line) + 2 for line in choices))
+        render_functions.draw_window(console, x, 0, width, 8, self.TITLE)
 
         console.print(x=x + 1, y=1, text="Congratulations! You level up!")
         console.print(x=x + 1, y=2, text="Select an attribute to increase.")
-        for i, (text, _) in enumerate(LEVEL_UP_CHOICES):
-            console.print(
-                x=x + 1, y=4 + i, text=f"{chr(ord('a') + i)}) {text.format(fighter=fighter)}"
-            )
+        for i, line in enumerate(choices):
+            console.print(x=x + 1, y=4 + i, text=line)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         if event.sym in MODIFIER_KEYS:

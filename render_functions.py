@@ -82,11 +82,8 @@ def draw_window(
     tcod's own `draw_frame(title=...)` is deprecated; this keeps its look.
     """
     console.draw_frame(x, y, width, height, clear=True, fg=fg, bg=bg)
-    console.print(
-        x + width // 2,
-        y,
-        f" {title} ",
-        fg=bg,
-        bg=fg,
-        alignment=tcod.constants.CENTER,
-    )
+    # Centred by hand: tcod's CENTER puts the odd character of an odd-length
+    # title on the left, which covered the top-left corner of the character
+    # screen and the inventory (" Character Information " in 25 columns).
+    text = f" {title} "
+    console.print(x + (width - len(text)) // 2, y, text, fg=bg, bg=fg)

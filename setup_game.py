@@ -52,7 +52,7 @@ def new_game(seed: int | None = None) -> Engine:
     player = copy.deepcopy(entity_factories.player)
 
     engine = Engine(player=player)
-    engine.rng.seed(seed)
+    engine.rng = np.random.default_rng(seed)
 
     engine.game_world = GameWorld(
         engine=engine,
@@ -146,9 +146,16 @@ class MainMenu(input_handlers.BaseEventHandler):
             engine = load_game(savefile.SAVE_FILENAME)
         except FileNotFoundError:
             return input_handlers.PopupMessage(self, "No saved game to load.")
-        except savefile.SaveError as exc:
+        except (savefile.SaveError, OSError) as exc:
+            # Not readable (a folder, no permission) or not loadable: either
+            # way the file is moved aside, so a new game can't overwrite it.
             traceback.print_exc()
-            kept = savefile.keep_bad_save(savefile.SAVE_FILENAME)
+            try:
+                kept = savefile.keep_bad_save(savefile.SAVE_FILENAME)
+            except OSError as move_error:
+                return input_handlers.PopupMessage(
+                    self, f"Failed to load save:\n{exc}\nIt could not be moved aside: {move_error}"
+                )
             return input_handlers.PopupMessage(
                 self, f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
             )

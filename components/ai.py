@@ -104,7 +104,7 @@ class ConfusedEnemy(BaseAI):
             self.entity.ai = self.previous_ai
         else:
             # Pick a random direction
-            direction_x, direction_y = self.engine.rng.choice(DIRECTIONS)
+            direction_x, direction_y = DIRECTIONS[self.engine.rng.integers(len(DIRECTIONS))]
 
             self.turns_remaining -= 1
 
