@@ -431,12 +431,7 @@ class EventHandler(BaseEventHandler):
             return action_or_state
         if self.handle_action(action_or_state):
             # A valid action was performed.
-            if not self.engine.player.is_alive:
-                # The player was killed sometime during or after the action.
-                return GameOverEventHandler(self.engine)
-            if self.engine.player.level.requires_level_up:
-                return LevelUpEventHandler(self.engine)
-            return MainGameEventHandler(self.engine)  # Return to the main handler.
+            return self.main_handler()
         return self
 
     def handle_action(self, action: Action | None) -> bool:
@@ -467,10 +462,18 @@ class EventHandler(BaseEventHandler):
         self.engine.render(console)
 
     def main_handler(self) -> EventHandler:
-        """The handler of play: the main game, or game over for a dead player."""
-        if self.engine.player.is_alive:
-            return MainGameEventHandler(self.engine)
-        return GameOverEventHandler(self.engine)
+        """The screen play goes on in: game over for a dead player, the level-up
+        choice while one is owed, else the main game.
+
+        Also used when a game is continued: the tutorial lost a level-up owed
+        when the game was saved until the player's next action.
+        """
+        if not self.engine.player.is_alive:
+            # The player was killed sometime during or after the action.
+            return GameOverEventHandler(self.engine)
+        if self.engine.player.level.requires_level_up:
+            return LevelUpEventHandler(self.engine)
+        return MainGameEventHandler(self.engine)
 
     def side_x(self) -> int:
         """The left edge for a window on the side of the screen away from the player."""

@@ -112,3 +112,13 @@ def test_a_popup_keeps_a_game_in_play_savable(engine) -> None:
     assert input_handlers.PopupMessage(game, "hi").engine_in_play() is engine
     assert input_handlers.HelpScreen(game).engine_in_play() is engine
     assert setup_game.MainMenu().engine_in_play() is None
+
+
+def test_continue_offers_a_level_up_owed_when_saved(in_tmp: object) -> None:
+    engine = setup_game.new_game(seed=3)
+    engine.player.level.current_xp = 351
+    engine.save_as(savefile.SAVE_FILENAME)
+
+    handler = setup_game.MainMenu().handle_events(key(KeySym.C))
+
+    assert isinstance(handler, input_handlers.LevelUpEventHandler)

@@ -1,0 +1,262 @@
+"""Part 11: experience from kills, levels, the level-up choices and the character screen."""
+
+from __future__ import annotations
+
+import pytest
+import tcod
+from conftest import click, key
+from tcod.event import KeySym
+
+import entity_factories
+import setup_game
+from input_handlers import (
+    CharacterScreenEventHandler,
+    LevelUpEventHandler,
+    MainGameEventHandler,
+)
+
+
+def lone_monster(engine, template):
+    """Leave the player alone on the floor with one fresh monster, just east."""
+    player = engine.player
+    for actor in list(engine.game_map.actors):
+        if actor is not player:
+            engine.game_map.entities.remove(actor)
+    return template.spawn(engine.game_map, player.x + 1, player.y)
+
+
+def texts(engine, start: int = 0) -> list[str]:
+    return [message.plain_text for message in engine.message_log.messages[start:]]
+
+
+def attack_east(engine, times: int):
+    """Press the right arrow `times` times in the main game; return the last handler."""
+    handler = MainGameEventHandler(engine)
+    for _ in range(times):
+        assert isinstance(handler, MainGameEventHandler)
+        handler = handler.handle_events(key(KeySym.RIGHT))
+    return handler
+
+
+def window_lines(handler) -> list[str]:
+    """Render the handler; return the text inside its window, checking the frame is whole."""
+    console = tcod.console.Console(80, 50, order="F")
+    handler.on_render(console)
+    rows = ["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)]
+    x = handler.side_x()
+    assert rows[0][x] == "┌"
+    right = rows[0].index("┐", x)
+    lines = []
+    for row in rows[1:]:
+        if row[x] == "└":
+            assert row[right] == "┘"
+            return lines
+        assert (row[x], row[right]) == ("│", "│"), f"text over the frame: {row!r}"
+        lines.append(row[x + 1 : right].rstrip())
+    raise AssertionError("the window has no bottom edge")
+
+
+def test_killing_an_orc_gives_35_experience_points(engine):
+    orc = lone_monster(engine, entity_factories.orc)
+
+    attack_east(engine, 3)  # 10 HP, 4 per blow.
+
+    assert not orc.is_alive
+    assert engine.player.level.current_xp == 35
+    assert texts(engine)[-2:] == ["Orc is dead!", "You gain 35 experience points."]
+
+
+def test_killing_a_troll_gives_100_experience_points(engine):
+    troll = lone_monster(engine, entity_factories.troll)
+
+    attack_east(engine, 6)  # 16 HP, 4 - 1 defense = 3 per blow.
+
+    assert not troll.is_alive
+    assert engine.player.level.current_xp == 100
+    assert texts(engine)[-2:] == ["Troll is dead!", "You gain 100 experience points."]
+
+
+@pytest.mark.parametrize(("level", "needed"), [(1, 350), (2, 500), (3, 650)])
+def test_experience_to_next_level_is_200_plus_150_per_level(engine, level, needed):
+    engine.player.level.current_level = level
+    assert engine.player.level.experience_to_next_level == needed
+
+
+@pytest.mark.parametrize(("xp", "required"), [(349, False), (350, False), (351, True)])
+def test_a_level_up_needs_more_than_the_experience_to_next_level(engine, xp, required):
+    engine.player.level.current_xp = xp
+    assert engine.player.level.requires_level_up is required
+
+
+def test_gaining_more_than_enough_experience_announces_the_next_level(engine):
+    level = engine.player.level
+    level.current_xp = 300
+    start = len(engine.message_log.messages)
+
+    level.add_xp(50)  # 350: exactly enough is not enough.
+    level.add_xp(1)
+
+    assert level.current_xp == 351
+    assert texts(engine, start) == [
+        "You gain 50 experience points.",
+        "You gain 1 experience points.",
+        "You advance to level 2!",
+    ]
+
+
+def test_monsters_collect_no_experience(engine):
+    orc = lone_monster(engine, entity_factories.orc)
+    orc.level.add_xp(100)
+    assert orc.level.current_xp == 0
+
+
+def test_the_killing_blow_that_earns_a_level_opens_the_level_up_screen(engine):
+    orc = lone_monster(engine, entity_factories.orc)
+    orc.fighter.hp = 4  # One blow.
+    engine.player.level.current_xp = 316
+
+    handler = attack_east(engine, 1)
+
+    assert isinstance(handler, LevelUpEventHandler)
+    assert engine.player.level.current_xp == 351
+    assert texts(engine)[-1] == "You advance to level 2!"
+
+
+def test_a_kill_reaching_exactly_the_threshold_does_not_level_up(engine):
+    orc = lone_monster(engine, entity_factories.orc)
+    orc.fighter.hp = 4
+    engine.player.level.current_xp = 315
+
+    handler = attack_east(engine, 1)
+
+    assert isinstance(handler, MainGameEventHandler)
+    assert engine.player.level.current_xp == 350
+    assert texts(engine)[-1] == "You gain 35 experience points."
+
+
+@pytest.mark.parametrize(
+    ("sym", "message", "max_hp", "hp", "power", "defense"),
+    [
+        (KeySym.A, "Your health improves!", 50, 45, 4, 2),
+        (KeySym.B, "You feel stronger!", 30, 25, 5, 2),
+        (KeySym.C, "Your movements are getting swifter!", 30, 25, 4, 3),
+    ],
+    ids=["constitution", "strength", "agility"],
+)
+def test_each_level_up_choice_grows_one_stat_and_spends_the_experience(
+    engine, sym, message, max_hp, hp, power, defense
+):
+    player = engine.player
+    player.fighter.hp = 25
+    player.level.current_xp = 360
+
+    handler = LevelUpEventHandler(engine).handle_events(key(sym))
+
+    assert isinstance(handler, MainGameEventHandler)
+    assert texts(engine)[-1] == message
+    assert player.level.current_level == 2
+    assert player.level.current_xp == 10
+    assert (player.fighter.max_hp, player.fighter.hp) == (max_hp, hp)
+    assert (player.fighter.power, player.fighter.defense) == (power, defense)
+    # The bonuses of the dagger and leather armour stay on top of the base.
+    assert (player.fighter.base_power, player.fighter.base_defense) == (power - 2, defense - 1)
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        key(KeySym.D),
+        key(KeySym.Z),
+        key(KeySym.N1),
+        key(KeySym.RETURN),
+        key(KeySym.ESCAPE),
+        key(KeySym.SPACE),
+    ],
+    ids=["d", "z", "1", "enter", "escape", "space"],
+)
+def test_any_other_key_is_an_invalid_entry_and_keeps_the_level_up_screen(engine, event):
+    level = engine.player.level
+    level.current_xp = 360
+    handler = LevelUpEventHandler(engine)
+
+    assert handler.handle_events(event) is handler
+
+    assert texts(engine)[-1] == "Invalid entry."
+    assert (level.current_level, level.current_xp) == (1, 360)
+    assert (engine.player.fighter.max_hp, engine.player.fighter.power) == (30, 4)
+
+
+@pytest.mark.parametrize("button", [tcod.event.MouseButton.LEFT, tcod.event.MouseButton.RIGHT])
+def test_mouse_clicks_do_not_leave_the_level_up_screen(engine, button):
+    engine.player.level.current_xp = 360
+    handler = LevelUpEventHandler(engine)
+    start = len(engine.message_log.messages)
+
+    assert handler.handle_events(click(10, 10, button)) is handler
+
+    assert engine.player.level.current_level == 1
+    assert texts(engine, start) == []
+
+
+def test_two_levels_earned_at_once_are_both_offered(engine):
+    # The tutorial returned to the game after the first choice, and the
+    # second level waited for the next kill.
+    orc = lone_monster(engine, entity_factories.orc)
+    orc.fighter.hp = 4
+    level = engine.player.level
+    level.current_xp = 880  # + 35 = 915 = 350 + 500 + 65
+
+    handler = attack_east(engine, 1)
+    assert isinstance(handler, LevelUpEventHandler)
+
+    handler = handler.handle_events(key(KeySym.A))
+    assert isinstance(handler, LevelUpEventHandler)
+    assert (level.current_level, level.current_xp) == (2, 565)
+
+    handler = handler.handle_events(key(KeySym.B))
+    assert isinstance(handler, MainGameEventHandler)
+    assert (level.current_level, level.current_xp) == (3, 65)
+    assert (engine.player.fighter.max_hp, engine.player.fighter.power) == (50, 5)
+
+
+def test_the_level_up_screen_lists_the_three_choices(engine):
+    assert window_lines(LevelUpEventHandler(engine)) == [
+        "Congratulations! You level up!",
+        "Select an attribute to increase.",
+        "",
+        "a) Constitution (+20 HP, from 30)",
+        "b) Strength (+1 attack, from 4)",
+        "c) Agility (+1 defense, from 2)",
+    ]
+
+
+def test_the_level_up_window_fits_three_digit_hit_points(engine):
+    # The tutorial's window, 35 wide, let "from 110" run over its frame.
+    engine.player.fighter.max_hp = 110
+    assert window_lines(LevelUpEventHandler(engine))[3] == "a) Constitution (+20 HP, from 110)"
+
+
+def test_c_opens_the_character_screen_with_level_experience_and_stats(engine):
+    player = engine.player
+    player.level.current_level = 2
+    player.level.current_xp = 40
+    player.fighter.base_power = 3
+
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.C))
+
+    assert isinstance(handler, CharacterScreenEventHandler)
+    assert window_lines(handler) == [
+        "Level: 2",
+        "XP: 40",
+        "XP for next Level: 500",
+        "Attack: 5",
+        "Defense: 2",
+        "Seed: 1234",
+    ]
+    assert isinstance(handler.handle_events(key(KeySym.ESCAPE)), MainGameEventHandler)
+
+
+def test_the_character_screen_fits_a_long_seed():
+    engine = setup_game.new_game(seed=12345678901234567890)
+    lines = window_lines(CharacterScreenEventHandler(engine))
+    assert lines[-1] == "Seed: 12345678901234567890"
