@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import logging
+import re
 import sys
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Final
@@ -46,9 +49,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def save_game(handler: input_handlers.BaseEventHandler, filename: str) -> None:
     """If the current event handler has an active Engine then save it."""
     engine = handler.engine_in_play()
-    if engine is not None:
+    if engine is None:
+        return
+    try:
         engine.save_as(filename)
-        print("Game saved.")
+    except (OSError, savefile.SaveError) as exc:
+        # The old save, if any, is still whole: the write is atomic.
+        print(f"main.py: could not save the game to {filename}: {exc}", file=sys.stderr)
+        return
+    print("Game saved.")
 
 
 def screenshot_path(folder: Path = Path()) -> Path:
@@ -61,16 +70,29 @@ def screenshot_path(folder: Path = Path()) -> Path:
 
 
 def take_screenshot(
-    context: tcod.context.Context, handler: input_handlers.BaseEventHandler
+    context: tcod.context.Context,
+    handler: input_handlers.BaseEventHandler,
+    folder: Path = Path(),
 ) -> input_handlers.BaseEventHandler:
-    """Save the frame on screen and tell the player where it went."""
-    path = screenshot_path()
-    context.save_screenshot(str(path))
-    text = f"Screenshot saved as {path.name}."
+    """Save the frame on screen and tell the player where it went.
+
+    In the game the message log says so; elsewhere a popup does.
+    """
+    path = screenshot_path(folder)
+    try:
+        # libtcod fails silently when it can't write the file: check for it.
+        context.save_screenshot(str(path))
+        saved = path.is_file()
+    except RuntimeError:
+        saved = False
+    if saved:
+        text, fg = f"Screenshot saved as {path.name}.", color.white
+    else:
+        text, fg = f"Could not save a screenshot in {folder.resolve()}.", color.error
     engine = handler.engine_in_play()
     if engine is None:
         return input_handlers.PopupMessage(handler, text)
-    engine.message_log.add_message(text)
+    engine.message_log.add_message(text, fg)
     return handler
 
 
@@ -136,7 +158,14 @@ def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
     The menu's semigraphics use block glyphs that CP437's charmap lacks.
     """
     tileset = tcod.tileset.load_tilesheet(path, 32, 8, tcod.tileset.CHARMAP_TCOD)
-    tcod.tileset.procedural_block_elements(tileset=tileset)
+    with warnings.catch_warnings():
+        # tcod 21.2's `procedural_block_elements` (and even the recommended
+        # `tileset[codepoint] = tile`) call tcod's own deprecated
+        # `Tileset.set_tile` inside: the warning is tcod's, not ours.
+        warnings.filterwarnings(
+            "ignore", message="Assign to a tile using", category=DeprecationWarning
+        )
+        tcod.tileset.procedural_block_elements(tileset=tileset)
     return tileset
 
 
@@ -164,18 +193,56 @@ def first_frame_only() -> Iterable[tcod.event.Event]:
     raise exceptions.QuitWithoutSaving()
 
 
+def reason(exc: Exception) -> str:
+    """Why something failed, in a few words on one line.
+
+    libtcod's messages run over several lines: where in libtcod it failed,
+    what it tried, and last the cause, which is what is kept.
+    """
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    lines = [line.strip() for line in str(exc).splitlines()]
+    lines = [line for line in lines if line and not re.fullmatch(r"libtcod \S+ \S+:\d+", line)]
+    return lines[-1] if lines else type(exc).__name__
+
+
+def quiet_library_logs() -> None:
+    """Keep tcod's and SDL's log records off the terminal.
+
+    tcod passes SDL's informational messages ("App name: python3") on as
+    warnings, which Python prints to stderr when logging is not set up.  With a
+    handler of its own, the "tcod" logger no longer falls back to that; a
+    program that does set up logging still gets the records.
+    """
+    logger = logging.getLogger("tcod")
+    if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
+        logger.addHandler(logging.NullHandler())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the game; 0 when the player quits, 1 (with one line on stderr) when it can't start."""
     args = parse_args(argv)
+    quiet_library_logs()
     try:
-        tileset = load_tileset()
+        tileset = load_tileset(TILESET_PATH)
     except (OSError, RuntimeError) as exc:
-        print(f"main.py: cannot read the tile sheet {TILESET_PATH}: {exc}", file=sys.stderr)
+        print(
+            f"main.py: cannot read the tile sheet {TILESET_PATH}: {reason(exc)}", file=sys.stderr
+        )
         return 1
     try:
         setup_game.background_image()
-    except (OSError, RuntimeError) as exc:
+    except OSError as exc:
         print(
-            f"main.py: cannot read the menu background {setup_game.BACKGROUND_PATH}: {exc}",
+            f"main.py: cannot read the menu background {setup_game.BACKGROUND_PATH}: "
+            f"{reason(exc)}",
+            file=sys.stderr,
+        )
+        return 1
+    except RuntimeError:  # tcod says no more than "Pointer must not be NULL."
+        print(
+            f"main.py: cannot read the menu background {setup_game.BACKGROUND_PATH}: "
+            "not a PNG image it can read",
             file=sys.stderr,
         )
         return 1
@@ -183,8 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         context = open_window(tileset, args.fullscreen)
     except RuntimeError as exc:
         print(
-            f"main.py: cannot open a window ({exc}); run it on a desktop, "
-            "or on a virtual screen: xvfb-run python main.py",
+            f"main.py: cannot open a window ({reason(exc)}); run it on a desktop, "
+            "or with no screen under Xvfb: xvfb-run python main.py",
             file=sys.stderr,
         )
         return 1

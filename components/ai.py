@@ -132,10 +132,13 @@ class HostileEnemy(BaseAI):
 
         if self.path:
             dest_x, dest_y = self.path.pop(0)
-            return MovementAction(
-                self.entity,
-                dest_x - self.entity.x,
-                dest_y - self.entity.y,
-            ).perform()
+            dx, dy = dest_x - self.entity.x, dest_y - self.entity.y
+            # The tutorial stepped to the next point even when it was no
+            # longer next to the monster (after a blocked step, or stumbling
+            # while confused), so the monster jumped the gap.  Such a path is
+            # lost: wait instead.
+            if max(abs(dx), abs(dy)) == 1:
+                return MovementAction(self.entity, dx, dy).perform()
+            self.path = []
 
         return WaitAction(self.entity).perform()

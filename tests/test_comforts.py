@@ -1,0 +1,610 @@
+"""Player comforts: help, fullscreen and resizing, screenshots, a clear start."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tcod
+from conftest import key
+from tcod.event import KeySym, Modifier
+
+import input_handlers
+import main
+import setup_game
+from engine import Engine
+from input_handlers import (
+    CONFIRM_KEYS,
+    CURSOR_MODIFIERS,
+    CURSOR_Y_KEYS,
+    GLOBAL_KEYS,
+    HISTORY_JUMP_KEYS,
+    MAIN_KEYS,
+    MENU_KEYS,
+    MOVE_KEYS,
+    WAIT_KEYS,
+    HelpScreen,
+    chord_name,
+    help_sections,
+    key_name,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+TILE = 10  # Pixels per tile side in the game's tile sheet.
+WINDOW = (main.SCREEN_WIDTH * TILE, main.SCREEN_HEIGHT * TILE)
+
+
+@pytest.fixture
+def context() -> Iterator[tcod.context.Context]:
+    with main.open_window(main.load_tileset(), fullscreen=False) as context:
+        yield context
+
+
+def window(context: tcod.context.Context) -> tcod.sdl.video.Window:
+    assert context.sdl_window is not None
+    return context.sdl_window
+
+
+def show(
+    context: tcod.context.Context, handler: input_handlers.BaseEventHandler
+) -> tcod.console.Console:
+    """Draw and present one frame of `handler`, as the main loop does."""
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    handler.on_render(console)
+    context.present(console, keep_aspect=True)
+    return console
+
+
+def screen_lines(console: tcod.console.Console) -> list[str]:
+    return ["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)]
+
+
+# --- Help -----------------------------------------------------------------
+
+# What each table's keys do, written out here rather than taken from the game,
+# so that a help text that drifts from the tables shows up.
+DIRECTIONS = {
+    (0, -1): "north",
+    (0, 1): "south",
+    (-1, 0): "west",
+    (1, 0): "east",
+    (-1, -1): "northwest",
+    (1, -1): "northeast",
+    (-1, 1): "southwest",
+    (1, 1): "southeast",
+}
+
+
+def expected_bindings() -> dict[str, set[tuple[str, str]]]:
+    """Section of the help -> every (key, what it does) the handlers bind there."""
+    history = {
+        (key_name(k), f"Scroll {abs(d)} {'up' if d < 0 else 'down'}")
+        for k, d in CURSOR_Y_KEYS.items()
+    }
+    history |= {(key_name(k), f"Jump to the {end}") for k, end in HISTORY_JUMP_KEYS.items()}
+    return {
+        "Main menu": {(key_name(k), c.value) for k, c in MENU_KEYS.items()},
+        "In the dungeon": {(key_name(k), c.value) for k, c in MAIN_KEYS.items()}
+        | {(key_name(k), "Wait a turn") for k in WAIT_KEYS},
+        "Moving (also moves a cursor)": {
+            (key_name(k), f"Move {DIRECTIONS[d]}") for k, d in MOVE_KEYS.items()
+        },
+        "Choosing a tile": {(key_name(k), "Select the tile") for k in CONFIRM_KEYS}
+        | {("Mouse", "Point; left click selects")}
+        | {
+            (f"{(m.name or '').title()} x{factor}", "Move the cursor further")
+            for m, factor in CURSOR_MODIFIERS.items()
+        },
+        "Message history": history,
+        "Everywhere": {(chord_name(k, m), c.value) for (k, m), c in GLOBAL_KEYS.items()},
+    }
+
+
+def help_bindings() -> dict[str, set[tuple[str, str]]]:
+    """The help text parsed back: section -> every (key, what it does) it lists."""
+    listed: dict[str, set[tuple[str, str]]] = {}
+    for section, rows in help_sections():
+        pairs = listed.setdefault(section, set())
+        for keys, meaning in rows:
+            for name in keys.split(", "):
+                assert name, f"empty key name in {keys!r}"
+                pairs.add((name, meaning))
+    return listed
+
+
+@functools.cache
+def keysym_by_name() -> dict[str, KeySym]:
+    """Every key by its name in the help; a name two keys share is left out."""
+    found: dict[str, list[KeySym]] = {}
+    for sym in KeySym:
+        found.setdefault(key_name(sym), []).append(sym)
+    return {name: syms[0] for name, syms in found.items() if len(syms) == 1}
+
+
+def test_help_lists_every_key_of_every_table() -> None:
+    listed = {name for pairs in help_bindings().values() for name, _ in pairs}
+    for table in (
+        MOVE_KEYS,
+        WAIT_KEYS,
+        CONFIRM_KEYS,
+        CURSOR_Y_KEYS,
+        HISTORY_JUMP_KEYS,
+        MAIN_KEYS,
+        MENU_KEYS,
+    ):
+        for sym in table:
+            assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
+    for sym, modifier in GLOBAL_KEYS:
+        assert chord_name(sym, modifier) in listed
+
+
+def test_every_help_row_is_a_real_binding_and_every_binding_a_row() -> None:
+    assert help_bindings() == expected_bindings()
+
+
+def test_help_key_names_are_unambiguous() -> None:
+    """Each key named in the help is one key: the player can't mistake it."""
+    for section, pairs in help_bindings().items():
+        if section in ("Choosing a tile", "Everywhere"):
+            continue  # Mouse, modifiers and chords, checked elsewhere.
+        for name, _ in pairs:
+            assert name in keysym_by_name(), f"{name!r} names no key, or several"
+
+
+def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine) -> None:
+    """The help's keys, pressed on their screen, are not ignored."""
+    listed = help_bindings()
+
+    def press(handler: input_handlers.BaseEventHandler, name: str) -> object:
+        try:
+            return handler.dispatch(key(keysym_by_name()[name]))
+        except SystemExit:
+            return "quit"
+
+    for name, _ in listed["Main menu"]:
+        assert press(setup_game.MainMenu(), name) is not None, name
+    for section in ("In the dungeon", "Moving (also moves a cursor)"):
+        for name, _ in listed[section]:
+            assert press(input_handlers.MainGameEventHandler(engine), name) is not None, name
+    for name, meaning in listed["Choosing a tile"]:
+        if meaning == "Select the tile":
+            result = press(input_handlers.LookHandler(engine), name)
+            assert isinstance(result, input_handlers.MainGameEventHandler), name
+    for name, _ in listed["Message history"]:
+        viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
+        assert press(viewer, name) is None, name
+    for chord, _ in listed["Everywhere"]:
+        modifier, _, name = chord.rpartition("+")
+        mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
+        assert input_handlers.global_command(key(keysym_by_name()[name], mod)) is not None
+
+
+def test_cursor_modifier_rows_move_the_cursor_that_far(engine: Engine) -> None:
+    rows = [
+        keys
+        for _, section in help_sections()
+        for keys, meaning in section
+        if meaning == "Move the cursor further"
+    ]
+    assert len(rows) == 1
+    for part in rows[0].split(", "):
+        name, factor = part.split(" x")
+        look = input_handlers.LookHandler(engine)
+        engine.mouse_location = (0, 0)
+        look.dispatch(key(KeySym.RIGHT, Modifier[name.upper()]))
+        assert engine.mouse_location == (int(factor), 0)
+
+
+def menu(engine: Engine) -> input_handlers.BaseEventHandler:
+    return setup_game.MainMenu()
+
+
+def game(engine: Engine) -> input_handlers.BaseEventHandler:
+    return input_handlers.MainGameEventHandler(engine)
+
+
+HELP_KEYS = {
+    "shift+slash": key(KeySym.SLASH, Modifier.LSHIFT),
+    "rshift+slash": key(KeySym.SLASH, Modifier.RSHIFT),
+    "question": key(KeySym.QUESTION),
+    "f1": key(KeySym.F1),
+}
+
+
+@pytest.mark.parametrize("screen", [menu, game])
+@pytest.mark.parametrize("event", HELP_KEYS.values(), ids=HELP_KEYS.keys())
+def test_help_opens_and_any_key_closes_it(
+    screen: Callable[[Engine], input_handlers.BaseEventHandler],
+    event: tcod.event.KeyDown,
+    engine: Engine,
+) -> None:
+    parent = screen(engine)
+    turn_before = (engine.player.x, engine.player.y, len(engine.message_log.messages))
+    help_screen = parent.handle_events(event)
+    assert isinstance(help_screen, HelpScreen)
+    assert help_screen.parent is parent
+    assert help_screen.handle_events(key(KeySym.LSHIFT)) is help_screen  # Shift alone: still open.
+    assert help_screen.handle_events(key(KeySym.X)) is parent
+    assert help_screen.handle_events(key(KeySym.ESCAPE)) is parent
+    assert (engine.player.x, engine.player.y, len(engine.message_log.messages)) == turn_before
+
+
+def test_slash_without_shift_still_looks(engine: Engine) -> None:
+    handler = input_handlers.MainGameEventHandler(engine)
+    assert isinstance(handler.handle_events(key(KeySym.SLASH)), input_handlers.LookHandler)
+
+
+@pytest.mark.parametrize("screen", [menu, game])
+def test_help_screen_fits_in_80x50(
+    screen: Callable[[Engine], input_handlers.BaseEventHandler], engine: Engine
+) -> None:
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    HelpScreen(screen(engine)).on_render(console)
+    lines = screen_lines(console)
+    sections = help_sections()
+    assert sections[0][0] in lines[1]
+    y = 1
+    for section, rows in sections:
+        assert section in lines[y]
+        y += 1
+        for keys, meaning in rows:
+            assert keys in lines[y] and meaning in lines[y], (y, lines[y])
+            y += 1
+    assert y < main.SCREEN_HEIGHT - 1  # The last row is above the bottom frame.
+    _, last_meaning = sections[-1][1][-1]
+    assert last_meaning in lines[y - 1]
+    assert "Press any key to close" in lines[-1]
+    for line in lines[1:-1]:  # No text runs over the frame's sides.
+        assert line[1] == "│" and line[-2] == "│", line
+
+
+def test_main_menu_says_press_question_mark_for_help() -> None:
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    setup_game.MainMenu().on_render(console)
+    assert any("Press ? for help" in line for line in screen_lines(console))
+
+
+# --- Fullscreen -------------------------------------------------------------
+
+
+def screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
+    return {
+        "menu": menu,
+        "game": game,
+        "help": lambda engine: HelpScreen(game(engine)),
+        "popup": lambda engine: input_handlers.PopupMessage(menu(engine), "Hi."),
+        "look": input_handlers.LookHandler,
+        "history": input_handlers.HistoryViewer,
+        "inventory": input_handlers.InventoryActivateHandler,
+    }
+
+
+@pytest.mark.parametrize("alt", [Modifier.LALT, Modifier.RALT])
+@pytest.mark.parametrize("screen", screens().values(), ids=screens().keys())
+def test_alt_enter_toggles_fullscreen_on_every_screen(
+    context: tcod.context.Context,
+    engine: Engine,
+    screen: Callable[[Engine], input_handlers.BaseEventHandler],
+    alt: Modifier,
+) -> None:
+    handler = screen(engine)
+    show(context, handler)
+    assert window(context).fullscreen is False
+    assert main.handle_event(context, handler, key(KeySym.RETURN, alt)) is handler
+    assert window(context).fullscreen is True
+    assert main.handle_event(context, handler, key(KeySym.KP_ENTER, alt | Modifier.NUM)) is handler
+    assert window(context).fullscreen is False
+
+
+def test_enter_without_alt_is_not_fullscreen(context: tcod.context.Context, engine: Engine) -> None:
+    look = input_handlers.LookHandler(engine)
+    after = main.handle_event(context, look, key(KeySym.RETURN))
+    assert isinstance(after, input_handlers.MainGameEventHandler)  # Enter selected the tile.
+    assert window(context).fullscreen is False
+
+
+def test_open_window_fullscreen() -> None:
+    with main.open_window(main.load_tileset(), fullscreen=True) as context:
+        assert window(context).fullscreen is True
+    with main.open_window(main.load_tileset(), fullscreen=False) as context:
+        assert window(context).fullscreen is False
+        assert window(context).flags & tcod.sdl.video.WindowFlags.RESIZABLE
+
+
+@pytest.mark.parametrize(
+    ("argv", "fullscreen", "seed"), [([], False, None), (["--fullscreen", "--seed", "7"], True, 7)]
+)
+def test_main_starts_as_the_options_say(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], fullscreen: bool, seed: int | None
+) -> None:
+    seen: list[tuple[bool, object]] = []
+
+    def main_loop(
+        context: tcod.context.Context, console: tcod.console.Console, handler: object, *args: object
+    ) -> None:
+        seen.append((window(context).fullscreen, handler))
+
+    monkeypatch.setattr(main, "main_loop", main_loop)
+    assert main.main(argv) == 0
+    [(was_fullscreen, handler)] = seen
+    assert was_fullscreen is fullscreen
+    assert isinstance(handler, setup_game.MainMenu)
+    assert handler.seed == seed
+
+
+# --- Screenshots -----------------------------------------------------------
+
+
+def load_png(path: Path) -> np.ndarray:
+    return np.asarray(tcod.image.Image.from_file(path))
+
+
+def test_f12_in_game_saves_numbered_screenshots(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine
+) -> None:
+    handler = input_handlers.MainGameEventHandler(engine)
+    console = show(context, handler)
+    frame = main.load_tileset().render(console)[:, :, :3]
+
+    assert main.handle_event(context, handler, key(KeySym.F12)) is handler
+    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-001.png."
+    show(context, handler)
+    assert main.handle_event(context, handler, key(KeySym.F12, Modifier.NUM)) is handler
+    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-002.png."
+
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["screenshot-001.png", "screenshot-002.png"]
+    first = load_png(in_tmp / "screenshot-001.png")
+    assert first.shape == (WINDOW[1], WINDOW[0], 3)
+    assert window(context).size == WINDOW
+    # It is the frame on screen (to a rounding of the blending).
+    assert np.abs(first.astype(int) - frame).max() <= 2
+    assert load_png(in_tmp / "screenshot-002.png").shape == first.shape
+
+
+def test_f12_never_overwrites_a_screenshot(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine
+) -> None:
+    (in_tmp / "screenshot-001.png").write_bytes(b"the player's own")
+    handler = input_handlers.MainGameEventHandler(engine)
+    show(context, handler)
+    main.handle_event(context, handler, key(KeySym.F12))
+    assert (in_tmp / "screenshot-001.png").read_bytes() == b"the player's own"
+    assert load_png(in_tmp / "screenshot-002.png").shape == (WINDOW[1], WINDOW[0], 3)
+    assert "screenshot-002.png" in engine.message_log.messages[-1].plain_text
+
+
+def test_f12_in_the_menu_says_so_in_a_popup(in_tmp: Path, context: tcod.context.Context) -> None:
+    menu_screen = setup_game.MainMenu()
+    show(context, menu_screen)
+    popup = main.handle_event(context, menu_screen, key(KeySym.F12))
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.parent is menu_screen
+    assert popup.text == "Screenshot saved as screenshot-001.png."
+    assert load_png(in_tmp / "screenshot-001.png").shape == (WINDOW[1], WINDOW[0], 3)
+    # The popup's own screenshot goes on to the next number.
+    show(context, popup)
+    again = main.handle_event(context, popup, key(KeySym.F12))
+    assert isinstance(again, input_handlers.PopupMessage)
+    assert (in_tmp / "screenshot-002.png").is_file()
+    assert again.handle_events(key(KeySym.X)) is popup
+
+
+def test_a_screenshot_that_cannot_be_written_is_reported(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine
+) -> None:
+    handler = input_handlers.MainGameEventHandler(engine)
+    show(context, handler)
+    main.take_screenshot(context, handler, in_tmp / "no such folder")
+    text = engine.message_log.messages[-1].plain_text
+    assert text.startswith("Could not save a screenshot"), text
+    assert list(in_tmp.iterdir()) == []
+
+
+def test_shift_f12_is_not_a_screenshot(in_tmp: Path, context: tcod.context.Context) -> None:
+    menu_screen = setup_game.MainMenu()
+    show(context, menu_screen)
+    assert main.handle_event(context, menu_screen, key(KeySym.F12, Modifier.LSHIFT)) is menu_screen
+    assert list(in_tmp.iterdir()) == []
+
+
+# --- A clear start --------------------------------------------------------
+
+
+def run_main(*args: str, cwd: Path, **env: str | None) -> subprocess.CompletedProcess[str]:
+    environ = dict(os.environ)
+    for name, value in env.items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def test_help_option_lists_every_option(in_tmp: Path) -> None:
+    result = run_main("--help", cwd=in_tmp)
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage:")
+    for option in ("--help", "--seed", "--fullscreen"):
+        assert option in result.stdout
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"SDL_VIDEODRIVER": "nonexistent"},
+        {"SDL_VIDEODRIVER": "x11", "DISPLAY": None, "WAYLAND_DISPLAY": None},
+    ],
+    ids=["bad driver", "no display"],
+)
+def test_no_window_exits_1_with_one_line(in_tmp: Path, env: dict[str, str | None]) -> None:
+    result = run_main(cwd=in_tmp, **env)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "cannot open a window" in lines[0]
+    assert "Xvfb" in lines[0]
+    assert result.stdout == ""
+    assert list(in_tmp.iterdir()) == []
+
+
+@pytest.fixture
+def fresh_background() -> Iterator[None]:
+    """`background_image` is cached: forget it before, and the bad one after."""
+    setup_game.background_image.cache_clear()
+    yield
+    setup_game.background_image.cache_clear()
+
+
+@pytest.fixture
+def no_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A start that should fail must not reach the (blocking) loop."""
+
+    def main_loop(*args: object) -> None:
+        raise AssertionError("main() went on to play")
+
+    monkeypatch.setattr(main, "main_loop", main_loop)
+
+
+def write_garbage(path: Path) -> Path:
+    path.write_bytes(b"\x89PNG but not really\x00\x01\x02")
+    return path
+
+
+BAD_ASSETS: dict[str, Callable[[Path], Path]] = {
+    "missing": lambda folder: folder / "nowhere.png",
+    "garbage": lambda folder: write_garbage(folder / "garbage.png"),
+    "a folder": lambda folder: folder,
+}
+
+
+@pytest.mark.parametrize("bad", BAD_ASSETS.values(), ids=BAD_ASSETS.keys())
+@pytest.mark.parametrize("asset", ["tile sheet", "menu background"])
+@pytest.mark.usefixtures("fresh_background", "no_loop")
+def test_a_bad_asset_gets_one_line_naming_it(
+    in_tmp: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    asset: str,
+    bad: Callable[[Path], Path],
+) -> None:
+    path = bad(in_tmp)
+    if asset == "tile sheet":
+        monkeypatch.setattr(main, "TILESET_PATH", path)
+    else:
+        monkeypatch.setattr(setup_game, "BACKGROUND_PATH", path)
+    assert main.main([]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert asset in lines[0]
+    assert str(path) in lines[0]
+
+
+# --- Resizing and the mouse ---------------------------------------------
+
+SIZES = [(1000, 500), (800, 800), (1600, 1000), (1200, 1000), (400, 250)]
+
+
+def pixel_of(tile: tuple[int, int], size: tuple[int, int], at: float = 0.5) -> tuple[float, float]:
+    """Where on a window of `size` the centre (or `at`) of `tile` is drawn.
+
+    The 80x50 console keeps its aspect: scaled to fit, centred, with bars
+    on the sides left over.
+    """
+    scale = min(size[0] / WINDOW[0], size[1] / WINDOW[1])
+    left = (size[0] - WINDOW[0] * scale) / 2
+    top = (size[1] - WINDOW[1] * scale) / 2
+    return left + (tile[0] + at) * TILE * scale, top + (tile[1] + at) * TILE * scale
+
+
+def raw_motion(x: float, y: float) -> tcod.event.MouseMotion:
+    """A mouse motion in pixels, as SDL delivers it before `convert_event`."""
+    return tcod.event.MouseMotion(position=tcod.event.Point(x, y))
+
+
+def test_mouse_lands_on_the_right_tile_after_a_resize_to_1000x500(
+    context: tcod.context.Context,
+) -> None:
+    window(context).size = (1000, 500)
+    show(context, setup_game.MainMenu())
+    assert window(context).size == (1000, 500)
+    # 1000x500 is wider than 80x50 tiles: the console is drawn at scale 1,
+    # with a bar of 100 pixels on either side.
+    assert context.convert_event(raw_motion(105, 5)).integer_position == (0, 0)
+    assert context.convert_event(raw_motion(100 + 799, 499)).integer_position == (79, 49)
+    assert context.convert_event(raw_motion(100 + 405, 255)).integer_position == (40, 25)
+    assert context.convert_event(raw_motion(50, 250)).integer_position.x < 0  # In the bar.
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_mouse_to_tile_after_any_resize(
+    context: tcod.context.Context, size: tuple[int, int]
+) -> None:
+    window(context).size = size
+    show(context, setup_game.MainMenu())
+    for tile in [(0, 0), (79, 49), (40, 25), (13, 42), (79, 0), (0, 49)]:
+        for at in (0.1, 0.5, 0.9):
+            event = context.convert_event(raw_motion(*pixel_of(tile, size, at)))
+            assert event.integer_position == tile, (tile, at)
+
+
+class Script:
+    """An event source for `main.main_loop`: one batch of events per call."""
+
+    def __init__(self, *frames: Iterable[tcod.event.Event]) -> None:
+        self.frames = list(frames)
+
+    def __call__(self) -> Iterable[tcod.event.Event]:
+        assert self.frames, "the loop asked for more events than scripted"
+        return self.frames.pop(0)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_mouse_look_through_the_loop_after_a_resize(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+) -> None:
+    window(context).size = size
+    tile = (engine.player.x + 2, engine.player.y + 1)
+    script = Script([raw_motion(*pixel_of(tile, size))], [tcod.event.Quit()])
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    main.main_loop(context, console, input_handlers.MainGameEventHandler(engine), script)
+    assert engine.mouse_location == tile
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_mouse_targeting_through_the_loop_after_a_resize(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+) -> None:
+    window(context).size = size
+    targets: list[tuple[int, int]] = []
+
+    def target(xy: tuple[int, int]) -> None:
+        targets.append(xy)
+
+    tile = (engine.player.x - 3, engine.player.y + 2)
+    x, y = pixel_of(tile, size)
+    click = tcod.event.MouseButtonDown(
+        position=tcod.event.Point(x, y), button=tcod.event.MouseButton.LEFT
+    )
+    script = Script([click], [tcod.event.Quit()])
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    handler = input_handlers.SingleRangedAttackHandler(engine, target)
+    main.main_loop(context, console, handler, script)
+    assert targets == [tile]

@@ -1,0 +1,116 @@
+"""Tutorial part 8: the use (`i`) and drop (`d`) screens, driven by key presses.
+
+The player carries only what each test gives, so the first item is `a`.  An
+orc waits in sight two tiles east: it steps closer whenever a turn passes.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+import tcod
+from conftest import click, key
+from tcod.event import KeySym
+
+import entity_factories
+import input_handlers
+import setup_game
+import tile_types
+from engine import Engine
+from entity import Actor, Item
+from game_map import GameMap
+from input_handlers import MainGameEventHandler
+
+OPEN_KEYS = {KeySym.I: input_handlers.InventoryActivateHandler, KeySym.D: input_handlers.InventoryDropHandler}
+
+
+def arena(*carried: Item) -> tuple[Engine, Actor]:
+    """A seeded game on a 20x15 open map, the player at (5, 5) carrying only
+    copies of `carried`; and the watching orc at (7, 5)."""
+    random.seed(1234)
+    engine = setup_game.new_game(seed=1234)
+    game_map = GameMap(engine, 20, 15)
+    game_map.tiles[1:-1, 1:-1] = tile_types.floor
+    engine.player.place(5, 5, game_map)
+    engine.game_map = game_map
+    engine.update_fov()
+    player = engine.player
+    player.equipment.weapon = player.equipment.armor = None
+    player.inventory.items.clear()
+    for template in carried:
+        item = copy.deepcopy(template)
+        item.parent = player.inventory
+        player.inventory.items.append(item)
+    return engine, entity_factories.orc.spawn(game_map, 7, 5)
+
+
+def open_screen(engine: Engine, sym: KeySym) -> input_handlers.BaseEventHandler:
+    screen = MainGameEventHandler(engine).handle_events(key(sym))
+    assert type(screen) is OPEN_KEYS[sym]
+    return screen
+
+
+def texts(engine: Engine) -> list[str]:
+    return [message.full_text for message in engine.message_log.messages]
+
+
+def item_names(engine: Engine) -> list[str]:
+    return [item.name for item in engine.player.inventory.items]
+
+
+def test_use_screen_letter_a_uses_the_first_item() -> None:
+    engine, _ = arena(entity_factories.health_potion, entity_factories.lightning_scroll)
+    engine.player.fighter.hp = 10
+    next_handler = open_screen(engine, KeySym.I).handle_events(key(KeySym.A))
+    assert isinstance(next_handler, MainGameEventHandler)
+    assert engine.player.fighter.hp == 14
+    assert item_names(engine) == ["Lightning Scroll"]
+
+
+@pytest.mark.parametrize("sym", OPEN_KEYS)
+def test_letter_beyond_the_items_is_invalid(sym: KeySym) -> None:
+    engine, orc = arena(entity_factories.health_potion, entity_factories.lightning_scroll)
+    screen = open_screen(engine, sym)
+    assert screen.handle_events(key(KeySym.C)) is screen
+    assert texts(engine)[-1] == "Invalid entry."
+    assert item_names(engine) == ["Health Potion", "Lightning Scroll"]
+    assert (orc.x, orc.y) == (7, 5)
+
+
+@pytest.mark.parametrize("sym", OPEN_KEYS)
+@pytest.mark.parametrize("other", [key(KeySym.ESCAPE), key(KeySym.N1), key(KeySym.F5), click(3, 3)])
+def test_any_other_key_closes_the_screen_at_no_cost(sym: KeySym, other: tcod.event.Event) -> None:
+    engine, orc = arena(entity_factories.health_potion)
+    log_before = texts(engine)
+    assert isinstance(open_screen(engine, sym).handle_events(other), MainGameEventHandler)
+    assert texts(engine) == log_before
+    assert item_names(engine) == ["Health Potion"]
+    assert (orc.x, orc.y) == (7, 5)
+
+
+def test_a_modifier_key_alone_keeps_the_screen_open() -> None:
+    engine, _ = arena(entity_factories.health_potion)
+    screen = open_screen(engine, KeySym.I)
+    assert screen.handle_events(key(KeySym.LSHIFT)) is screen
+
+
+def test_drop_screen_drops_the_chosen_item_at_the_players_feet() -> None:
+    engine, _ = arena(entity_factories.health_potion, entity_factories.confusion_scroll)
+    open_screen(engine, KeySym.D).handle_events(key(KeySym.B))
+    assert texts(engine)[-1] == "You dropped the Confusion Scroll."
+    assert item_names(engine) == ["Health Potion"]
+    (dropped,) = engine.game_map.items
+    assert (dropped.name, dropped.x, dropped.y) == ("Confusion Scroll", 5, 5)
+    assert dropped.parent is engine.game_map
+
+
+def test_screens_list_the_items_by_letter() -> None:
+    engine, _ = arena(entity_factories.health_potion, entity_factories.fireball_scroll)
+    console = tcod.console.Console(80, 50, order="F")
+    open_screen(engine, KeySym.I).on_render(console)
+    text = str(console)
+    assert "Select an item to use" in text
+    assert "(a) Health Potion" in text
+    assert "(b) Fireball Scroll" in text

@@ -1,0 +1,201 @@
+"""Tutorial parts 1-7: the main game's keys and mouse, and the history viewer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import tcod
+from conftest import key, motion
+from tcod.event import KeySym, Modifier
+
+import actions
+import entity_factories
+import input_handlers
+import render_functions
+import setup_game
+import tile_types
+from engine import Engine
+from game_map import GameMap
+from input_handlers import MainGameEventHandler
+
+# The tutorial's keys: arrows and Home/End/PgUp/PgDn, the numpad, and vi keys.
+EXPECTED_MOVES = {
+    KeySym.UP: (0, -1), KeySym.DOWN: (0, 1), KeySym.LEFT: (-1, 0), KeySym.RIGHT: (1, 0),
+    KeySym.HOME: (-1, -1), KeySym.END: (-1, 1), KeySym.PAGEUP: (1, -1), KeySym.PAGEDOWN: (1, 1),
+    KeySym.KP_1: (-1, 1), KeySym.KP_2: (0, 1), KeySym.KP_3: (1, 1), KeySym.KP_4: (-1, 0),
+    KeySym.KP_6: (1, 0), KeySym.KP_7: (-1, -1), KeySym.KP_8: (0, -1), KeySym.KP_9: (1, -1),
+    KeySym.H: (-1, 0), KeySym.J: (0, 1), KeySym.K: (0, -1), KeySym.L: (1, 0),
+    KeySym.Y: (-1, -1), KeySym.U: (1, -1), KeySym.B: (-1, 1), KeySym.N: (1, 1),
+}  # fmt: skip
+
+
+def arena(at: tuple[int, int] = (5, 5)) -> Engine:
+    """A seeded new game moved onto a 20x15 map of open floor ringed by wall."""
+    random.seed(1234)
+    engine = setup_game.new_game(seed=1234)
+    game_map = GameMap(engine, 20, 15)
+    game_map.tiles[1:-1, 1:-1] = tile_types.floor
+    engine.player.place(*at, game_map)
+    engine.game_map = game_map
+    engine.update_fov()
+    return engine
+
+
+def texts(engine: Engine) -> list[str]:
+    return [message.full_text for message in engine.message_log.messages]
+
+
+def test_move_keys_are_the_tutorials() -> None:
+    assert dict(input_handlers.MOVE_KEYS) == EXPECTED_MOVES
+
+
+@pytest.mark.parametrize(("sym", "delta"), EXPECTED_MOVES.items(), ids=lambda v: str(v))
+def test_move_key_bumps_and_moves_the_player(sym: KeySym, delta: tuple[int, int]) -> None:
+    engine = arena()
+    handler = MainGameEventHandler(engine)
+    action = handler.dispatch(key(sym))
+    assert isinstance(action, actions.BumpAction)
+    assert (action.dx, action.dy) == delta
+
+    next_handler = handler.handle_events(key(sym))
+    assert isinstance(next_handler, MainGameEventHandler)
+    assert (engine.player.x, engine.player.y) == (5 + delta[0], 5 + delta[1])
+
+
+@pytest.mark.parametrize("sym", [KeySym.PERIOD, KeySym.KP_5, KeySym.CLEAR])
+def test_wait_keys_pass_a_turn(sym: KeySym) -> None:
+    """The player stays put and the adjacent orc gets its attack."""
+    engine = arena()
+    entity_factories.orc.spawn(engine.game_map, 6, 5)
+    assert isinstance(MainGameEventHandler(engine).dispatch(key(sym)), actions.WaitAction)
+    MainGameEventHandler(engine).handle_events(key(sym))
+    assert (engine.player.x, engine.player.y) == (5, 5)
+    assert texts(engine)[-1] == "Orc attacks Player for 1 hit points."
+    assert engine.player.fighter.hp == 29
+
+
+@pytest.mark.parametrize(
+    "event", [key(KeySym.PERIOD, Modifier.LSHIFT), key(KeySym.PERIOD, Modifier.RSHIFT), key(KeySym.GREATER)]
+)
+def test_greater_than_takes_the_stairs(event: tcod.event.KeyDown) -> None:
+    engine = arena()
+    action = MainGameEventHandler(engine).dispatch(event)
+    assert isinstance(action, actions.TakeStairsAction)
+
+    engine.game_map.tiles[5, 5] = tile_types.down_stairs
+    engine.game_map.downstairs_location = (5, 5)
+    MainGameEventHandler(engine).handle_events(event)
+    assert engine.game_world.current_floor == 2
+    assert texts(engine)[-1] == "You descend the staircase."
+
+
+@pytest.mark.parametrize(
+    ("sym", "result"),
+    [
+        (KeySym.G, actions.PickupAction),
+        (KeySym.I, input_handlers.InventoryActivateHandler),
+        (KeySym.D, input_handlers.InventoryDropHandler),
+        (KeySym.C, input_handlers.CharacterScreenEventHandler),
+        (KeySym.V, input_handlers.HistoryViewer),
+        (KeySym.SLASH, input_handlers.LookHandler),
+    ],
+)
+def test_command_keys(sym: KeySym, result: type) -> None:
+    engine = arena()
+    assert type(MainGameEventHandler(engine).dispatch(key(sym))) is result
+
+
+def test_escape_quits() -> None:
+    with pytest.raises(SystemExit):
+        MainGameEventHandler(arena()).handle_events(key(KeySym.ESCAPE))
+
+
+@pytest.mark.parametrize("sym", [KeySym.Z, KeySym.F5, KeySym.N1, KeySym.LSHIFT])
+def test_unbound_key_does_nothing(sym: KeySym) -> None:
+    """Same handler back, no message, and the orc two tiles away does not move."""
+    engine = arena()
+    orc = entity_factories.orc.spawn(engine.game_map, 7, 5)
+    handler = MainGameEventHandler(engine)
+    log_before = texts(engine)
+    assert handler.handle_events(key(sym)) is handler
+    assert texts(engine) == log_before
+    assert (orc.x, orc.y) == (7, 5)
+    assert (engine.player.x, engine.player.y) == (5, 5)
+
+
+def test_mouse_motion_sets_mouse_location() -> None:
+    engine = arena()
+    handler = MainGameEventHandler(engine)
+    assert handler.handle_events(motion(7, 3)) is handler
+    assert engine.mouse_location == (7, 3)
+    handler.handle_events(motion(40, 45))  # Off the map (the panel below it).
+    assert engine.mouse_location == (7, 3)
+
+
+def test_names_shown_only_on_visible_tiles() -> None:
+    engine = arena()
+    game_map = engine.game_map
+    game_map.tiles[10, :] = tile_types.wall
+    entity_factories.orc.spawn(game_map, 7, 5)
+    entity_factories.health_potion.spawn(game_map, 7, 5)
+    entity_factories.troll.spawn(game_map, 12, 5)  # Behind the wall.
+    engine.update_fov()
+
+    assert render_functions.get_names_at_location(7, 5, game_map) == (
+        "Orc, health potion"
+    )
+    assert render_functions.get_names_at_location(12, 5, game_map) == ""
+
+    MainGameEventHandler(engine).handle_events(motion(7, 5))
+    console = tcod.console.Console(80, 50, order="F")
+    engine.render(console)
+    names_row = "".join(map(chr, console.rgb["ch"][21:, 44])).rstrip()
+    assert names_row == "Orc, health potion"
+
+
+def history_with(count: int) -> input_handlers.HistoryViewer:
+    engine = arena()
+    for i in range(count - 1):  # The welcome message is the first.
+        engine.message_log.add_message(f"message {i}")
+    return input_handlers.HistoryViewer(engine)
+
+
+@pytest.mark.parametrize(
+    ("presses", "cursor"),
+    [
+        ([], 29),
+        ([KeySym.UP], 28),
+        ([KeySym.UP, KeySym.DOWN], 29),
+        ([KeySym.DOWN], 0),  # Wraps from the bottom to the top...
+        ([KeySym.HOME, KeySym.UP], 29),  # ...and from the top to the bottom.
+        ([KeySym.PAGEUP], 19),
+        ([KeySym.PAGEUP] * 3, 0),  # Clamped at the top.
+        ([KeySym.HOME], 0),
+        ([KeySym.HOME, KeySym.PAGEDOWN], 10),
+        ([KeySym.HOME, KeySym.END], 29),
+        ([KeySym.PAGEUP, KeySym.PAGEUP, KeySym.PAGEDOWN, KeySym.PAGEDOWN], 29),
+        ([KeySym.UP, KeySym.PAGEDOWN], 29),  # Clamped at the bottom.
+    ],
+)
+def test_history_viewer_scrolls(presses: list[KeySym], cursor: int) -> None:
+    viewer = history_with(30)
+    for sym in presses:
+        assert viewer.handle_events(key(sym)) is viewer
+    assert viewer.cursor == cursor
+
+
+def test_history_viewer_shows_messages_up_to_the_cursor() -> None:
+    """The window's last line (x=4, y=45) is the message under the cursor."""
+    viewer = history_with(30)
+    viewer.handle_events(key(KeySym.UP))
+    console = tcod.console.Console(80, 50, order="F")
+    viewer.on_render(console)
+    assert "".join(map(chr, console.rgb["ch"][4:30, 45])).rstrip() == "message 27"
+    assert "".join(map(chr, console.rgb["ch"][4:30, 44])).rstrip() == "message 26"
+
+
+@pytest.mark.parametrize("sym", [KeySym.A, KeySym.ESCAPE, KeySym.V])
+def test_history_viewer_any_other_key_returns_to_the_game(sym: KeySym) -> None:
+    viewer = history_with(30)
+    assert isinstance(viewer.handle_events(key(sym)), MainGameEventHandler)

@@ -1,0 +1,71 @@
+"""Tutorial part 7: the message log: stacking, wrapping, drawing newest last."""
+
+from __future__ import annotations
+
+import tcod
+
+import color
+from message_log import MessageLog
+
+
+def row(console: tcod.console.Console, y: int, x: int = 0) -> str:
+    """The text on row `y` of an order="F" console, from column `x`, trailing blanks cut."""
+    return "".join(map(chr, console.rgb["ch"][x:, y])).rstrip()
+
+
+def log_of(*texts: str) -> MessageLog:
+    log = MessageLog()
+    for text in texts:
+        log.add_message(text)
+    return log
+
+
+def test_repeats_stack_with_a_count() -> None:
+    log = log_of("Hit.", "Hit.", "Hit.")
+    assert [m.full_text for m in log.messages] == ["Hit. (x3)"]
+    assert log.messages[0].plain_text == "Hit."
+
+
+def test_different_messages_do_not_stack() -> None:
+    log = log_of("Hit.", "Miss.", "Hit.")
+    assert [m.full_text for m in log.messages] == ["Hit.", "Miss.", "Hit."]
+
+
+def test_stack_false_keeps_repeats_apart() -> None:
+    log = log_of("Hit.")
+    log.add_message("Hit.", stack=False)
+    assert [m.full_text for m in log.messages] == ["Hit.", "Hit."]
+
+
+def test_wrap_to_width() -> None:
+    lines = list(MessageLog.wrap("the quick brown fox jumps over the lazy dog", 10))
+    assert lines == ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
+
+
+def test_newlines_split_lines() -> None:
+    assert list(MessageLog.wrap("first\nsecond line", 40)) == ["first", "second line"]
+
+
+def test_render_messages_draws_newest_at_the_bottom() -> None:
+    """Four one-line messages in three rows: the oldest falls off the top."""
+    console = tcod.console.Console(20, 3, order="F")
+    log = log_of("one", "two", "three")
+    log.add_message("four", color.error)
+    MessageLog.render_messages(console, 0, 0, 20, 3, log.messages)
+    assert [row(console, y) for y in range(3)] == ["two", "three", "four"]
+    assert tuple(console.rgb["fg"][0, 2]) == color.error
+
+
+def test_render_wraps_long_messages_over_rows() -> None:
+    console = tcod.console.Console(10, 4, order="F")
+    log = log_of("old", "the quick brown fox", "new")
+    log.render(console, 0, 0, 10, 4)
+    assert [row(console, y) for y in range(4)] == ["old", "the quick", "brown fox", "new"]
+
+
+def test_engine_shows_the_log_under_the_map(engine) -> None:
+    """The log sits at x=21, rows 45-49; the welcome message wraps at 40 columns."""
+    console = tcod.console.Console(80, 50, order="F")
+    engine.render(console)
+    assert row(console, 48, x=21) == "Hello and welcome, adventurer, to yet"
+    assert row(console, 49, x=21) == "another dungeon!"
