@@ -792,11 +792,25 @@ class MainGameEventHandler(EventHandler):
         return None
 
 
+def remove_save() -> None:
+    """Delete the save, if there is one: the game it held is over."""
+    if os.path.exists(savefile.SAVE_FILENAME):
+        os.remove(savefile.SAVE_FILENAME)
+
+
 class GameOverEventHandler(EventHandler):
+    def __init__(self, engine: Engine):
+        super().__init__(engine)
+        # The game is over, so its last save (made while the player lived)
+        # goes now.  The tutorial deleted it only when this screen was left
+        # with Escape or by closing the window: closing the window on the
+        # message history opened from here kept it, and Continue brought the
+        # dead player back (found by tests/test_e2e.py).
+        remove_save()
+
     def on_quit(self) -> None:
         """Handle exiting out of a finished game."""
-        if os.path.exists(savefile.SAVE_FILENAME):
-            os.remove(savefile.SAVE_FILENAME)  # Deletes the active save file.
+        remove_save()
         raise exceptions.QuitWithoutSaving()  # Avoid saving a finished game.
 
     def ev_quit(self, event: tcod.event.Quit) -> None:
