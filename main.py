@@ -178,7 +178,9 @@ def open_window(tileset: tcod.tileset.Tileset, fullscreen: bool) -> tcod.context
         rows=SCREEN_HEIGHT,
         tileset=tileset,
         title=setup_game.GAME_TITLE,
-        vsync=True,
+        # The game draws only when input arrives, so waiting for the screen's
+        # refresh (the tutorial's vsync=True) would only delay each answer.
+        vsync=False,
         sdl_window_flags=flags,
     )
 
