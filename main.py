@@ -134,9 +134,7 @@ def main_loop(
             try:
                 for event in events():
                     handler = handle_event(context, handler, context.convert_event(event))
-            except (SystemExit, KeyboardInterrupt):
-                raise
-            except Exception:  # Handle exceptions in game.
+            except Exception:  # Handle exceptions in game (quitting is no Exception).
                 traceback.print_exc()  # Print error to stderr.
                 # Then print the error to the message log.
                 engine = handler.engine_in_play()
