@@ -517,13 +517,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             f"Defense: {player.fighter.defense}",
             f"Seed: {self.engine.game_world.seed}",
         ]
-        # The tutorial sized the frame to the title alone, so a long seed
-        # (any integer `--seed` takes) ran over its edge.
-        width = max(len(self.TITLE) + 4, *(len(line) + 2 for line in lines))
-        x, y = self.side_x(), 0
-        render_functions.draw_window(console, x, y, width, len(lines) + 2, self.TITLE)
-        for i, line in enumerate(lines):
-            console.print(x=x + 1, y=y + 1 + i, text=line)
+        render_functions.draw_text_window(console, self.side_x(), 0, self.TITLE, lines)
 
 
 # The level-up choices: the menu's text, and the `Level` method that grows it.
@@ -540,20 +534,20 @@ class LevelUpEventHandler(AskUserEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
         fighter = self.engine.player.fighter
-        x = self.side_x()
-        choices = [
-            f"{chr(ord('a') + i)}) {text.format(fighter=fighter)}"
-            for i, (text, _) in enumerate(LEVEL_UP_CHOICES)
+        lines = [
+            "Congratulations! You level up!",
+            "Select an attribute to increase.",
+            "",
+            *(
+                f"{chr(ord('a') + i)}) {text.format(fighter=fighter)}"
+                for i, (text, _) in enumerate(LEVEL_UP_CHOICES)
+            ),
         ]
-        # The tutorial's fixed width of 35 fits "from 99" HP at most; from
-        # 100 the first choice ran over the frame.
-        width = max(35, *(len(line) + 2 for line in choices))
-        render_functions.draw_window(console, x, 0, width, 8, self.TITLE)
-
-        console.print(x=x + 1, y=1, text="Congratulations! You level up!")
-        console.print(x=x + 1, y=2, text="Select an attribute to increase.")
-        for i, line in enumerate(choices):
-            console.print(x=x + 1, y=4 + i, text=line)
+        # The tutorial's fixed width of 35 is the least; from 100 HP on, the
+        # first choice would have run over it.
+        render_functions.draw_text_window(
+            console, self.side_x(), 0, self.TITLE, lines, min_width=35
+        )
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         if event.sym in MODIFIER_KEYS:
@@ -603,14 +597,9 @@ class InventoryEventHandler(AskUserEventHandler):
         they are.
         """
         super().on_render(console)
-        lines = self.item_lines()
-        # The tutorial sized the frame to the title alone, so long item
-        # names ran over its edge.
-        width = max(len(self.TITLE) + 4, *(len(line) + 2 for line in lines))
-        x, y = self.side_x(), 0
-        render_functions.draw_window(console, x, y, width, len(lines) + 2, self.TITLE)
-        for i, line in enumerate(lines):
-            console.print(x + 1, y + i + 1, line)
+        render_functions.draw_text_window(
+            console, self.side_x(), 0, self.TITLE, self.item_lines()
+        )
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         player = self.engine.player

@@ -87,3 +87,22 @@ def draw_window(
     # screen and the inventory (" Character Information " in 25 columns).
     text = f" {title} "
     console.print(x + (width - len(text)) // 2, y, text, fg=bg, bg=fg)
+
+
+def draw_text_window(
+    console: tcod.console.Console,
+    x: int,
+    y: int,
+    title: str,
+    lines: list[str],
+    min_width: int = 0,
+) -> None:
+    """A titled window at (x, y) just big enough for its lines, and the lines.
+
+    The tutorial sized such windows to their titles (or a fixed 35), so long
+    item names, big numbers and seeds ran over the frame.
+    """
+    width = max(min_width, len(title) + 4, *(len(line) + 2 for line in lines))
+    draw_window(console, x, y, width, len(lines) + 2, title)
+    for i, line in enumerate(lines):
+        console.print(x + 1, y + 1 + i, line)
