@@ -118,13 +118,16 @@ def main_loop(
     context: tcod.context.Context,
     root_console: tcod.console.Console,
     handler: input_handlers.BaseEventHandler,
-    events: EventSource = tcod.event.wait,
+    events: EventSource | None = None,
 ) -> None:
     """Draw, wait for input, handle it; until the player quits.
 
     Waiting blocks, so an idle game costs no CPU and draws nothing.  Quitting
     saves a game in play; so does an exception the loop can't go on from.
+    `events` gives each frame's events; by default `tcod.event.wait`.
     """
+    if events is None:
+        events = tcod.event.wait  # Looked up now, so that tests can replace it.
     try:
         while True:
             root_console.clear()
@@ -220,8 +223,13 @@ def quiet_library_logs() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the game; 0 when the player quits, 1 (with one line on stderr) when it can't start."""
-    args = parse_args(argv)
+    """Run the game; 0 when the player quits, 1 (with one line on stderr) when it can't start.
+
+    `argv` are the options (none when not given): the command line's only
+    when run as a script, so that calling `main()` from elsewhere never
+    reads another program's arguments.
+    """
+    args = parse_args([] if argv is None else argv)
     quiet_library_logs()
     try:
         tileset = load_tileset(TILESET_PATH)
@@ -257,10 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     with context:
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        events = first_frame_only if args.bench_first_frame else tcod.event.wait
+        events = first_frame_only if args.bench_first_frame else None
         main_loop(context, root_console, setup_game.MainMenu(seed=args.seed), events)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
