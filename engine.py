@@ -45,7 +45,7 @@ class Engine:
         do, not what the map holds.
         """
         game_map = self.game_map
-        with game_map.tracking_positions(), components.ai.shared_paths():
+        with game_map.tracking_positions(), components.ai.shared_paths(game_map):
             for entity in list(game_map.actors):
                 if entity is self.player or entity.ai is None:
                     continue  # The player moved already, or a fireball killed it.

@@ -17,6 +17,7 @@ from entity import Actor, Item
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from components.ai import DistanceMap
     from engine import Engine
     from entity import Entity
 
@@ -136,6 +137,9 @@ class GameMap:
     # neither is kept the rest of the time, nor in saves.
     _tracking = False
     _index: PositionIndex | None = None
+    # While the monsters take their turns, the distance maps their paths share
+    # (see `components.ai.shared_paths`); None the rest of the time.
+    shared_distances: dict[tuple[int, int], DistanceMap] | None = None
 
     def __init__(
         self, engine: Engine, width: int, height: int, entities: Iterable[Entity] = ()

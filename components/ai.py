@@ -110,13 +110,10 @@ class DistanceMap:
         )
 
 
-# The distance maps shared by paths, by destination, while `shared_paths` runs.
-_shared: dict[tuple[int, int], DistanceMap] | None = None
-
-
 @contextlib.contextmanager
-def shared_paths() -> Iterator[None]:
-    """Let the paths to one destination share a distance map while the block runs.
+def shared_paths(gamemap: GameMap) -> Iterator[None]:
+    """Let the paths to one destination on `gamemap` share a distance map
+    while the block runs.
 
     For the monsters' turns (see `Engine.handle_enemy_turns`): the monsters
     closing in on the player then cost one search of the map around the player
@@ -124,31 +121,36 @@ def shared_paths() -> Iterator[None]:
     entities where they stood when it was made; when a monster finds the first
     step of its path blocked since, the map is made anew.  (A step freed since
     was the best step already, and is only better now.)
+
+    The maps are kept in `gamemap.shared_distances` meanwhile, and dropped
+    after, so a save never holds them.
     """
-    global _shared
-    if _shared is not None:  # Already sharing.
+    if gamemap.shared_distances is not None:  # Already sharing.
         yield
         return
-    _shared = {}
+    gamemap.shared_distances = {}
     try:
         yield
     finally:
-        _shared = None
+        del gamemap.shared_distances  # Back to the class's default: None.
 
 
 def _shared_path(
     gamemap: GameMap, x: int, y: int, dest_x: int, dest_y: int
 ) -> list[tuple[int, int]] | None:
     """The path from (x, y) on the shared distance map to (dest_x, dest_y), if any."""
-    assert _shared is not None
-    distances = _shared.get((dest_x, dest_y))
-    if distances is None or distances.gamemap is not gamemap:
-        distances = DistanceMap.around(gamemap, dest_x, dest_y, SHARED_RADIUS)
-        _shared[dest_x, dest_y] = distances
+    shared = gamemap.shared_distances
+    assert shared is not None
+    distances = shared.get((dest_x, dest_y))
+    if distances is None:
+        distances = shared[dest_x, dest_y] = DistanceMap.around(
+            gamemap, dest_x, dest_y, SHARED_RADIUS
+        )
     path = distances.path_from(x, y)
     if path and distances.blocked_since(*path[0]):
-        distances = DistanceMap.around(gamemap, dest_x, dest_y, SHARED_RADIUS)
-        _shared[dest_x, dest_y] = distances
+        distances = shared[dest_x, dest_y] = DistanceMap.around(
+            gamemap, dest_x, dest_y, SHARED_RADIUS
+        )
         path = distances.path_from(x, y)
     return path
 
@@ -173,7 +175,7 @@ class BaseAI(Action):
         """
         gamemap = self.entity.gamemap
         x, y = self.entity.x, self.entity.y
-        if _shared is not None:
+        if gamemap.shared_distances is not None:
             path = _shared_path(gamemap, x, y, dest_x, dest_y)
             if path is not None:
                 return path

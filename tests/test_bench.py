@@ -26,7 +26,6 @@ import tcod
 import entity_factories
 import setup_game
 import tile_types
-from components import ai
 from components.ai import BLOCKER_COST, DistanceMap, shared_paths
 from engine import FOV_RADIUS, Engine
 from entity import Actor, Entity
@@ -181,7 +180,7 @@ def test_a_turn_leaves_nothing_behind_in_the_map(engine: Engine) -> None:
     before = set(vars(engine.game_map))
     engine.handle_enemy_turns()
     assert set(vars(engine.game_map)) == before
-    assert ai._shared is None
+    assert engine.game_map.shared_distances is None
 
 
 # ------------------------------------------------------------------ paths
@@ -214,7 +213,7 @@ def test_a_path_goes_around_a_monster_in_the_way() -> None:
     entity_factories.troll.spawn(engine.game_map, 11, 15)
     assert BLOCKER_COST > 3
     for sharing in (False, True):
-        with shared_paths() if sharing else contextlib.nullcontext():
+        with shared_paths(engine.game_map) if sharing else contextlib.nullcontext():
             assert orc.ai is not None
             path = orc.ai.get_path_to(14, 15)
         assert (11, 15) not in path and path[-1] == (14, 15), sharing
@@ -227,7 +226,7 @@ def test_a_shared_search_is_made_again_when_its_first_step_is_taken() -> None:
     game_map = engine.game_map
     first = entity_factories.orc.spawn(game_map, 12, 15)
     second = entity_factories.orc.spawn(game_map, 12, 17)
-    with shared_paths():
+    with shared_paths(game_map):
         assert first.ai is not None and second.ai is not None
         step = second.ai.get_path_to(20, 15)[0]  # The plan: shared from now on.
         first.x, first.y = step  # Another monster moves there meanwhile.
