@@ -210,7 +210,7 @@ class BaseEventHandler:
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
         """Send the event to the `ev_*` method for its kind; ignore the rest.
 
-        This replaces the tutorial's `tcod.event.EventDispatch`, deprecated
+        This replaces the dispatching base class the tutorial took from tcod, deprecated
         since tcod 18.
         """
         match event:

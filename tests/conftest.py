@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import copy  # noqa: E402
 import random  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 
@@ -22,7 +23,10 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
 import setup_game  # noqa: E402
+import tile_types  # noqa: E402
 from engine import Engine  # noqa: E402
+from entity import Item  # noqa: E402
+from game_map import GameMap  # noqa: E402
 
 
 def key(sym: KeySym, mod: Modifier = Modifier.NONE) -> tcod.event.KeyDown:
@@ -57,3 +61,39 @@ def engine() -> Engine:
     """A new game, as the menu's N starts it, with a fixed seed."""
     random.seed(1234)
     return setup_game.new_game(seed=1234)
+
+
+def arena(
+    width: int = 20,
+    height: int = 15,
+    at: tuple[int, int] = (5, 5),
+    *,
+    walled: bool = True,
+    seed: int = 1234,
+) -> Engine:
+    """A seeded new game (the player in starting gear) moved to `at` on a map
+    of open floor, ringed by wall unless `walled` is False."""
+    random.seed(seed)
+    engine = setup_game.new_game(seed=seed)
+    game_map = GameMap(engine, width, height)
+    game_map.tiles[...] = tile_types.floor
+    if walled:
+        game_map.tiles[[0, -1], :] = tile_types.wall
+        game_map.tiles[:, [0, -1]] = tile_types.wall
+    engine.player.place(*at, game_map)
+    engine.game_map = game_map
+    engine.update_fov()
+    return engine
+
+
+def texts(engine: Engine) -> list[str]:
+    """The message log's lines, as the player reads them."""
+    return [message.full_text for message in engine.message_log.messages]
+
+
+def give(engine: Engine, template: Item) -> Item:
+    """Put a fresh copy of `template` in the player's pack, as a pick-up would."""
+    item = copy.deepcopy(template)
+    item.parent = engine.player.inventory
+    engine.player.inventory.items.append(item)
+    return item

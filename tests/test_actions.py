@@ -2,45 +2,21 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import tcod
-from conftest import key
+from conftest import arena, key, texts
 from tcod.event import KeySym
 
 import entity_factories
 import exceptions
 import input_handlers
-import setup_game
 import tile_types
 from actions import BumpAction
 from engine import Engine
 from entity import Actor
-from game_map import GameMap
 from render_order import RenderOrder
 
 DIRECTIONS = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
-
-
-def arena(width: int = 20, height: int = 15, at: tuple[int, int] = (5, 5), walled: bool = True) -> Engine:
-    """A seeded new game (player in starting gear) moved onto a small map of open
-    floor, ringed by wall unless `walled` is False."""
-    random.seed(1234)
-    engine = setup_game.new_game(seed=1234)
-    game_map = GameMap(engine, width, height)
-    game_map.tiles[...] = tile_types.floor
-    if walled:
-        game_map.tiles[[0, -1], :] = tile_types.wall
-        game_map.tiles[:, [0, -1]] = tile_types.wall
-    engine.player.place(*at, game_map)
-    engine.game_map = game_map
-    engine.update_fov()
-    return engine
-
-
-def texts(engine: Engine) -> list[str]:
-    return [message.full_text for message in engine.message_log.messages]
 
 
 def press(engine: Engine, sym: KeySym) -> input_handlers.BaseEventHandler:

@@ -20,11 +20,11 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import conftest
 import numpy as np
 import tcod
 
 import entity_factories
-import setup_game
 import tile_types
 from components.ai import BLOCKER_COST, DistanceMap, shared_paths
 from engine import FOV_RADIUS, Engine
@@ -48,14 +48,7 @@ def load_bench() -> ModuleType:
 
 def arena(width: int = 40, height: int = 30, player: tuple[int, int] = (20, 15)) -> Engine:
     """A seeded new game moved onto open floor ringed by wall."""
-    random.seed(1234)
-    engine = setup_game.new_game(seed=1234)
-    game_map = GameMap(engine, width, height)
-    game_map.tiles[1:-1, 1:-1] = tile_types.floor
-    engine.player.place(*player, game_map)
-    engine.game_map = game_map
-    engine.update_fov()
-    return engine
+    return conftest.arena(width, height, player)
 
 
 # ------------------------------------------------------------ the benchmark

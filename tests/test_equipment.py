@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pytest
 import tcod
-from conftest import key
+from conftest import give, key
 from tcod.event import KeySym
 
 import entity_factories
 import setup_game
 from equipment_types import EquipmentType
 from input_handlers import InventoryActivateHandler, InventoryDropHandler, MainGameEventHandler
-
-
-def give(engine, template):
-    """Put a fresh copy of `template` in the player's pack, as a pick-up would."""
-    item = copy.deepcopy(template)
-    item.parent = engine.player.inventory
-    engine.player.inventory.items.append(item)
-    return item
 
 
 def texts(engine, start: int = 0) -> list[str]:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
+import conftest
 import numpy as np
 import pytest
 import tcod
@@ -12,10 +11,8 @@ from tcod.event import KeySym
 
 import entity_factories
 import input_handlers
-import setup_game
 import tile_types
 from engine import FOV_RADIUS, Engine
-from game_map import GameMap
 
 PLAYER = (20, 15)
 
@@ -23,14 +20,7 @@ PLAYER = (20, 15)
 def arena(width: int = 40, height: int = 30) -> Engine:
     """A seeded new game moved onto a map of open floor ringed by wall, the
     player at PLAYER."""
-    random.seed(1234)
-    engine = setup_game.new_game(seed=1234)
-    game_map = GameMap(engine, width, height)
-    game_map.tiles[1:-1, 1:-1] = tile_types.floor
-    engine.player.place(*PLAYER, game_map)
-    engine.game_map = game_map
-    engine.update_fov()
-    return engine
+    return conftest.arena(width, height, PLAYER)
 
 
 def test_radius_is_8() -> None:

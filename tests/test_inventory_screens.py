@@ -7,20 +7,17 @@ orc waits in sight two tiles east: it steps closer whenever a turn passes.
 from __future__ import annotations
 
 import copy
-import random
 
+import conftest
 import pytest
 import tcod
-from conftest import click, key
+from conftest import click, key, texts
 from tcod.event import KeySym
 
 import entity_factories
 import input_handlers
-import setup_game
-import tile_types
 from engine import Engine
 from entity import Actor, Item
-from game_map import GameMap
 from input_handlers import MainGameEventHandler
 
 OPEN_KEYS = {KeySym.I: input_handlers.InventoryActivateHandler, KeySym.D: input_handlers.InventoryDropHandler}
@@ -29,13 +26,8 @@ OPEN_KEYS = {KeySym.I: input_handlers.InventoryActivateHandler, KeySym.D: input_
 def arena(*carried: Item) -> tuple[Engine, Actor]:
     """A seeded game on a 20x15 open map, the player at (5, 5) carrying only
     copies of `carried`; and the watching orc at (7, 5)."""
-    random.seed(1234)
-    engine = setup_game.new_game(seed=1234)
-    game_map = GameMap(engine, 20, 15)
-    game_map.tiles[1:-1, 1:-1] = tile_types.floor
-    engine.player.place(5, 5, game_map)
-    engine.game_map = game_map
-    engine.update_fov()
+    engine = conftest.arena()
+    game_map = engine.game_map
     player = engine.player
     player.equipment.weapon = player.equipment.armor = None
     player.inventory.items.clear()
@@ -50,10 +42,6 @@ def open_screen(engine: Engine, sym: KeySym) -> input_handlers.BaseEventHandler:
     screen = MainGameEventHandler(engine).handle_events(key(sym))
     assert type(screen) is OPEN_KEYS[sym]
     return screen
-
-
-def texts(engine: Engine) -> list[str]:
-    return [message.full_text for message in engine.message_log.messages]
 
 
 def item_names(engine: Engine) -> list[str]:

@@ -7,45 +7,17 @@ refusal must cost no turn: the orc waiting two tiles away must not move.
 
 from __future__ import annotations
 
-import copy
-import random
-
 import pytest
-from conftest import click, key
+from conftest import arena, click, give, key, texts
 from tcod.event import KeySym
 
 import entity_factories
 import input_handlers
-import setup_game
 import tile_types
 from components.ai import ConfusedEnemy, HostileEnemy
 from engine import Engine
 from entity import Actor, Item
-from game_map import GameMap
 from input_handlers import BaseEventHandler, MainGameEventHandler
-
-
-def arena(at: tuple[int, int] = (5, 5), seed: int = 1234) -> Engine:
-    """A seeded new game moved onto a 20x15 map of open floor ringed by wall."""
-    random.seed(seed)
-    engine = setup_game.new_game(seed=seed)
-    game_map = GameMap(engine, 20, 15)
-    game_map.tiles[1:-1, 1:-1] = tile_types.floor
-    engine.player.place(*at, game_map)
-    engine.game_map = game_map
-    engine.update_fov()
-    return engine
-
-
-def texts(engine: Engine) -> list[str]:
-    return [message.full_text for message in engine.message_log.messages]
-
-
-def give(engine: Engine, template: Item) -> Item:
-    item = copy.deepcopy(template)
-    item.parent = engine.player.inventory
-    engine.player.inventory.items.append(item)
-    return item
 
 
 def use(engine: Engine, item: Item) -> BaseEventHandler:

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import tcod
-from conftest import key, motion
+from conftest import arena, key, motion, texts
 from tcod.event import KeySym, Modifier
 
 import actions
 import entity_factories
 import input_handlers
 import render_functions
-import setup_game
 import tile_types
-from engine import Engine
-from game_map import GameMap
 from input_handlers import MainGameEventHandler
 
 # The tutorial's keys: arrows and Home/End/PgUp/PgDn, the numpad, and vi keys.
@@ -28,22 +23,6 @@ EXPECTED_MOVES = {
     KeySym.H: (-1, 0), KeySym.J: (0, 1), KeySym.K: (0, -1), KeySym.L: (1, 0),
     KeySym.Y: (-1, -1), KeySym.U: (1, -1), KeySym.B: (-1, 1), KeySym.N: (1, 1),
 }  # fmt: skip
-
-
-def arena(at: tuple[int, int] = (5, 5)) -> Engine:
-    """A seeded new game moved onto a 20x15 map of open floor ringed by wall."""
-    random.seed(1234)
-    engine = setup_game.new_game(seed=1234)
-    game_map = GameMap(engine, 20, 15)
-    game_map.tiles[1:-1, 1:-1] = tile_types.floor
-    engine.player.place(*at, game_map)
-    engine.game_map = game_map
-    engine.update_fov()
-    return engine
-
-
-def texts(engine: Engine) -> list[str]:
-    return [message.full_text for message in engine.message_log.messages]
 
 
 def test_move_keys_are_the_tutorials() -> None:

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import copy
-import random
-
+import conftest
 import pytest
 import tcod
-from conftest import click, key, motion
+from conftest import click, give, key, motion
 from tcod.event import KeySym, Modifier
 
 import actions
 import entity_factories
 import input_handlers
-import setup_game
-import tile_types
 from engine import Engine
 from entity import Item
-from game_map import GameMap
 from input_handlers import MainGameEventHandler
 
 PLAYER = (40, 20)
@@ -26,22 +21,9 @@ PLAYER = (40, 20)
 def arena() -> Engine:
     """A seeded new game on an 80x43 map of open floor ringed by wall, the
     player at PLAYER."""
-    random.seed(1234)
-    engine = setup_game.new_game(seed=1234)
-    game_map = GameMap(engine, 80, 43)
-    game_map.tiles[1:-1, 1:-1] = tile_types.floor
-    engine.player.place(*PLAYER, game_map)
-    engine.game_map = game_map
-    engine.update_fov()
+    engine = conftest.arena(80, 43, PLAYER)
     engine.mouse_location = (0, 0)
     return engine
-
-
-def give(engine: Engine, template: Item) -> Item:
-    item = copy.deepcopy(template)
-    item.parent = engine.player.inventory
-    engine.player.inventory.items.append(item)
-    return item
 
 
 def aim(engine: Engine, template: Item) -> tuple[input_handlers.BaseEventHandler, Item]:
