@@ -19,6 +19,7 @@ import tcod
 import color
 import exceptions
 import input_handlers
+import paths
 import savefile
 import setup_game
 
@@ -60,8 +61,9 @@ def save_game(handler: input_handlers.BaseEventHandler, filename: str) -> None:
     print("Game saved.")
 
 
-def screenshot_path(folder: Path = Path()) -> Path:
+def screenshot_path(folder: Path | None = None) -> Path:
     """The first of screenshot-001.png, screenshot-002.png, ... not yet taken."""
+    folder = paths.data_dir() if folder is None else folder
     for number in itertools.count(1):
         path = folder / f"screenshot-{number:03d}.png"
         if not path.exists():
@@ -72,13 +74,14 @@ def screenshot_path(folder: Path = Path()) -> Path:
 def take_screenshot(
     context: tcod.context.Context,
     handler: input_handlers.BaseEventHandler,
-    folder: Path = Path(),
+    folder: Path | None = None,
 ) -> input_handlers.BaseEventHandler:
     """Save the frame on screen and tell the player where it went.
 
     In the game the message log says so; elsewhere a popup does.
     """
     path = screenshot_path(folder)
+    folder = path.parent
     try:
         # libtcod fails silently when it can't write the file: check for it.
         context.save_screenshot(str(path))
