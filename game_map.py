@@ -131,6 +131,12 @@ class TileGraphics:
 _tile_graphics: weakref.WeakKeyDictionary[GameMap, TileGraphics] = weakref.WeakKeyDictionary()
 
 
+def remembered(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The colour of something remembered out of view: half as bright."""
+    r, g, b = rgb
+    return r // 2, g // 2, b // 2
+
+
 class GameMap:
     # While the monsters take their turns (see `tracking_positions`), whether
     # entities are looked up by position, and the index once first needed;
@@ -277,14 +283,18 @@ class GameMap:
 
         # Only entities that are in the FOV, the last drawn on a tile showing,
         # set as `console.print` would leave them (at a quarter of its cost).
-        shown: dict[tuple[int, int], Entity] = {}
+        shown: dict[tuple[int, int], tuple[str, tuple[int, int, int]]] = {}
         for entity in entities_sorted_for_rendering:
             if self.visible[entity.x, entity.y]:
-                shown[entity.x, entity.y] = entity
+                shown[entity.x, entity.y] = entity.char, entity.color
+            elif isinstance(entity, Item) and self.explored[entity.x, entity.y]:
+                # Items stay where the player saw them: drawn from memory,
+                # dimmed.  Monsters move, so they are shown only while seen.
+                shown[entity.x, entity.y] = entity.char, remembered(entity.color)
         glyphs, colors = console.rgb["ch"], console.rgb["fg"]
-        for (x, y), entity in shown.items():
-            glyphs[x, y] = ord(entity.char)
-            colors[x, y] = entity.color
+        for (x, y), (char, fg) in shown.items():
+            glyphs[x, y] = ord(char)
+            colors[x, y] = fg
 
 
 class GameWorld:

@@ -7,6 +7,7 @@ import argparse
 import itertools
 import logging
 import sys
+import time
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -22,12 +23,15 @@ import keys
 import paths
 import savefile
 import setup_game
+import travel
 
 SCREEN_WIDTH: Final = 80
 SCREEN_HEIGHT: Final = 50
 TILESET_PATH: Final = Path(__file__).parent / "dejavu10x10_gs_tc.png"
 
-EventSource = Callable[[], Iterable[tcod.event.Event]]
+# Gives the events that came, waiting for them at most `timeout` seconds
+# (forever when None), as `tcod.event.wait` does.
+EventSource = Callable[[float | None], Iterable[tcod.event.Event]]
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -125,12 +129,16 @@ def main_loop(
 ) -> None:
     """Draw, wait for input, handle it; until the player quits.
 
-    Waiting blocks, so an idle game costs no CPU and draws nothing.  Quitting
-    saves a game in play; so does an exception the loop can't go on from.
-    `events` gives each frame's events; by default `tcod.event.wait`.
+    Waiting blocks, so an idle game costs no CPU and draws nothing.  While a
+    walk is under way (see `travel`), the wait lasts until its next step is
+    due, `travel.STEPS_PER_SECOND` a second, and each step is drawn; input
+    that comes first is handled first (and stops the walk).  Quitting saves a
+    game in play; so does an exception the loop can't go on from.  `events`
+    gives each frame's events; by default `tcod.event.wait`.
     """
     if events is None:
         events = tcod.event.wait  # Looked up now, so that tests can replace it.
+    next_step_at = 0.0  # When a walk's next step is due.
     try:
         while True:
             root_console.clear()
@@ -138,14 +146,25 @@ def main_loop(
             context.present(root_console, keep_aspect=True)
 
             try:
-                for event in events():
+                if handler.walking:
+                    batch = list(events(max(0.0, next_step_at - time.monotonic())))
+                else:
+                    batch = list(events(None))
+                    next_step_at = 0.0  # A walk started now steps at once.
+                for event in batch:
                     handler = handle_event(context, handler, context.convert_event(event))
+                # The wait ran out (nothing came), or the step is due anyway
+                # (the mouse moving all the while must not hold a walk up).
+                if handler.walking and (not batch or time.monotonic() >= next_step_at):
+                    next_step_at = time.monotonic() + 1 / travel.STEPS_PER_SECOND
+                    handler = handler.advance()
             except Exception:  # Handle exceptions in game (quitting is no Exception).
                 traceback.print_exc()  # Print error to stderr.
                 # Then print the error to the message log.
                 engine = handler.engine_in_play()
                 if engine is not None:
                     engine.message_log.add_message(traceback.format_exc(), color.error)
+                handler = handler.stop_walking()  # Or the same error comes again.
     except exceptions.QuitWithoutSaving:
         return
     except SystemExit:  # Save and quit.
@@ -189,7 +208,7 @@ def open_window(tileset: tcod.tileset.Tileset, fullscreen: bool) -> tcod.context
     )
 
 
-def first_frame_only() -> Iterable[tcod.event.Event]:
+def first_frame_only(timeout: float | None = None) -> Iterable[tcod.event.Event]:
     """An event source that says the first frame is on screen, then quits.
 
     `main_loop` asks for events only once it has presented a frame, so

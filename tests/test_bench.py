@@ -28,8 +28,8 @@ import entity_factories
 import tile_types
 from components.ai import BLOCKER_COST, DistanceMap, shared_paths
 from engine import FOV_RADIUS, Engine
-from entity import Actor, Entity
-from game_map import GameMap
+from entity import Actor, Entity, Item
+from game_map import GameMap, remembered
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "tools" / "bench.py"
@@ -94,7 +94,7 @@ def test_fov_on_a_window_is_the_fov_of_the_whole_map(engine: Engine) -> None:
 
 
 def tutorial_render(game_map: GameMap, console: tcod.console.Console) -> None:
-    """The tutorial's `GameMap.render`."""
+    """The tutorial's `GameMap.render`, with items remembered out of view, dimmed."""
     console.rgb[0 : game_map.width, 0 : game_map.height] = np.select(
         condlist=[game_map.visible, game_map.explored],
         choicelist=[game_map.tiles["light"], game_map.tiles["dark"]],
@@ -103,6 +103,8 @@ def tutorial_render(game_map: GameMap, console: tcod.console.Console) -> None:
     for entity in sorted(game_map.entities, key=lambda x: x.render_order.value):
         if game_map.visible[entity.x, entity.y]:
             console.print(x=entity.x, y=entity.y, text=entity.char, fg=entity.color)
+        elif isinstance(entity, Item) and game_map.explored[entity.x, entity.y]:
+            console.print(x=entity.x, y=entity.y, text=entity.char, fg=remembered(entity.color))
 
 
 def test_the_map_is_drawn_as_the_tutorial_drew_it(engine: Engine) -> None:

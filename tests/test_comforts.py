@@ -29,10 +29,13 @@ from keys import (
     CURSOR_Y_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
+    MAIN_BUTTONS,
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    RUN_MODIFIER,
     WAIT_KEYS,
+    Command,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +95,10 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         "Main menu": {(key_name(k), COMMAND_HELP[c]) for k, c in MENU_KEYS.items()},
         "In the dungeon": {(key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items()}
         | {(key_name(k), "Wait a turn") for k in WAIT_KEYS},
+        "Walking further": {
+            (f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])
+        }
+        | {(f"{b.name.title()} click", COMMAND_HELP[c]) for b, c in MAIN_BUTTONS.items()},
         "Moving (also moves a cursor)": {
             (key_name(k), f"Move {DIRECTIONS[d]}") for k, d in MOVE_KEYS.items()
         },
@@ -151,7 +158,7 @@ def test_every_help_row_is_a_real_binding_and_every_binding_a_row() -> None:
 def test_help_key_names_are_unambiguous() -> None:
     """Each key named in the help is one key: the player can't mistake it."""
     for section, pairs in help_bindings().items():
-        if section in ("Choosing a tile", "Everywhere"):
+        if section in ("Choosing a tile", "Walking further", "Everywhere"):
             continue  # Mouse, modifiers and chords, checked elsewhere.
         for name, _ in pairs:
             assert name in keysym_by_name(), f"{name!r} names no key, or several"
@@ -171,7 +178,11 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
         assert press(setup_game.MainMenu(), name) is not None, name
     for section in ("In the dungeon", "Moving (also moves a cursor)"):
         for name, _ in listed[section]:
-            assert press(input_handlers.MainGameEventHandler(engine), name) is not None, name
+            said = [(m.full_text, m.count) for m in engine.message_log.messages]
+            done = press(input_handlers.MainGameEventHandler(engine), name)
+            # It acts, or says why it can't (as `>` far from unseen stairs).
+            now = [(m.full_text, m.count) for m in engine.message_log.messages]
+            assert done is not None or now != said, name
     for name, meaning in listed["Choosing a tile"]:
         if meaning == "Select the tile":
             result = press(input_handlers.LookHandler(engine), name)
@@ -571,7 +582,7 @@ class Script:
     def __init__(self, *frames: Iterable[tcod.event.Event]) -> None:
         self.frames = list(frames)
 
-    def __call__(self) -> Iterable[tcod.event.Event]:
+    def __call__(self, timeout: float | None = None) -> Iterable[tcod.event.Event]:
         assert self.frames, "the loop asked for more events than scripted"
         return self.frames.pop(0)
 
