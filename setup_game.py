@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 import color
 import entity_factories
 import input_handlers
+import recording
 import savefile
 from engine import Engine
 from game_map import GameWorld
@@ -53,6 +54,7 @@ def new_game(seed: int | None = None) -> Engine:
 
     engine = Engine(player=player)
     engine.rng = np.random.default_rng(seed)
+    engine.recording = recording.header(seed)
 
     engine.game_world = GameWorld(
         engine=engine,
@@ -135,7 +137,9 @@ class MainMenu(input_handlers.BaseEventHandler):
             case input_handlers.Command.CONTINUE:
                 return self.continue_game()
             case input_handlers.Command.NEW_GAME:
-                return input_handlers.MainGameEventHandler(new_game(self.seed))
+                engine = new_game(self.seed)
+                recording.start_file(engine)
+                return input_handlers.MainGameEventHandler(engine)
             case input_handlers.Command.HELP:
                 return input_handlers.HelpScreen(self)
         return None
@@ -159,4 +163,5 @@ class MainMenu(input_handlers.BaseEventHandler):
             return input_handlers.PopupMessage(
                 self, f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
             )
+        recording.resume_file(engine)
         return input_handlers.EventHandler(engine).main_handler()
