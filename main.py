@@ -7,7 +7,6 @@ import argparse
 import itertools
 import json
 import logging
-import re
 import sys
 import traceback
 import warnings
@@ -20,6 +19,7 @@ import tcod
 import color
 import exceptions
 import input_handlers
+import keys
 import paths
 import recording
 import replay
@@ -137,13 +137,13 @@ def handle_event(
     they do nothing.
     """
     if isinstance(event, tcod.event.KeyDown):
-        match input_handlers.global_command(event):
-            case input_handlers.Command.FULLSCREEN:
+        match keys.global_command(event):
+            case keys.Command.FULLSCREEN:
                 window = None if context is None else context.sdl_window
                 if window is not None:
                     window.fullscreen = not window.fullscreen
                 return handler
-            case input_handlers.Command.SCREENSHOT:
+            case keys.Command.SCREENSHOT:
                 return handler if context is None else take_screenshot(context, handler)
     return handle_and_record(handler, event)
 
@@ -161,7 +161,7 @@ def handle_and_record(
     """
     engine = handler.engine_in_play()
     line = None if engine is None else recording.line_of(event)
-    if isinstance(event, tcod.event.KeyDown) and event.sym in input_handlers.MODIFIER_KEYS:
+    if isinstance(event, tcod.event.KeyDown) and event.sym in keys.MODIFIER_KEYS:
         line = None
     if engine is None or line is None:
         return handler.handle_events(event)
@@ -341,14 +341,12 @@ def first_frame_only() -> Iterable[tcod.event.Event]:
 def reason(exc: Exception) -> str:
     """Why something failed, in a few words on one line.
 
-    libtcod's messages run over several lines: where in libtcod it failed,
-    what it tried, and last the cause, which is what is kept.
+    libtcod's messages run over several lines, the cause last: that is kept.
     """
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
-    lines = [line.strip() for line in str(exc).splitlines()]
-    lines = [line for line in lines if line and not re.fullmatch(r"libtcod \S+ \S+:\d+", line)]
-    return lines[-1] if lines else type(exc).__name__
+    lines = str(exc).strip().splitlines()
+    return lines[-1].strip() if lines else type(exc).__name__
 
 
 def quiet_library_logs() -> None:
