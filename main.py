@@ -127,24 +127,20 @@ def take_screenshot(
 
 
 def handle_event(
-    context: tcod.context.Context | None,
+    context: tcod.context.Context,
     handler: input_handlers.BaseEventHandler,
     event: tcod.event.Event,
 ) -> input_handlers.BaseEventHandler:
-    """Keys that mean the same on every screen first, then the handler's own.
-
-    The window's keys need a window: replaying with none (`context` None),
-    they do nothing.
-    """
+    """Keys that mean the same on every screen first, then the handler's own."""
     if isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:
-                window = None if context is None else context.sdl_window
+                window = context.sdl_window
                 if window is not None:
                     window.fullscreen = not window.fullscreen
                 return handler
             case keys.Command.SCREENSHOT:
-                return handler if context is None else take_screenshot(context, handler)
+                return take_screenshot(context, handler)
     return handle_and_record(handler, event)
 
 
@@ -155,9 +151,10 @@ def handle_and_record(
 
     Recorded: key presses (not a modifier key alone), clicks, and pointer
     moves that changed the game's mouse location, while a game is in play;
-    not the menu's keys, nor an event that quits (the save ends there).  An
-    event that raises an error is recorded too, so that the recording
-    replays the error.
+    not the menu's keys, nor the window's (`handle_event` takes those
+    first), nor an event that quits (the save ends there).  An event that
+    raises an error is recorded too, so that the recording replays the error.
+    Replays send their events here: every one of them went to the game.
     """
     engine = handler.engine_in_play()
     line = None if engine is None else recording.line_of(event)
@@ -229,7 +226,7 @@ def main_loop(
 
             try:
                 if playback is not None and not playback.finished:
-                    handler = play_frame(context, handler, playback)
+                    handler = play_frame(handler, playback)
                     continue
                 for event in events():
                     handler = handle_event(context, handler, context.convert_event(event))
@@ -246,7 +243,6 @@ def main_loop(
 
 
 def play_frame(
-    context: tcod.context.Context,
     handler: input_handlers.BaseEventHandler,
     playback: replay.Playback,
 ) -> input_handlers.BaseEventHandler:
@@ -254,7 +250,7 @@ def play_frame(
     for event in tcod.event.wait(playback.timeout()):
         playback.control(event)
     recorded = playback.next_event()
-    return handler if recorded is None else handle_event(context, handler, recorded)
+    return handler if recorded is None else handle_and_record(handler, recorded)
 
 
 def play_recording(
@@ -267,7 +263,7 @@ def play_recording(
     """
     for event in events:
         try:
-            handler = handle_event(None, handler, event)
+            handler = handle_and_record(handler, event)
         except (SystemExit, exceptions.QuitWithoutSaving):
             break
         except Exception:
