@@ -7,7 +7,6 @@ import argparse
 import gc
 import itertools
 import logging
-import re
 import sys
 import traceback
 import warnings
@@ -20,6 +19,8 @@ import tcod
 import color
 import exceptions
 import input_handlers
+import keys
+import paths
 import savefile
 import setup_game
 
@@ -59,8 +60,9 @@ def save_game(handler: input_handlers.BaseEventHandler, filename: str) -> None:
     print("Game saved.")
 
 
-def screenshot_path(folder: Path = Path()) -> Path:
+def screenshot_path(folder: Path | None = None) -> Path:
     """The first of screenshot-001.png, screenshot-002.png, ... not yet taken."""
+    folder = paths.data_dir() if folder is None else folder
     for number in itertools.count(1):
         path = folder / f"screenshot-{number:03d}.png"
         if not path.exists():
@@ -71,13 +73,14 @@ def screenshot_path(folder: Path = Path()) -> Path:
 def take_screenshot(
     context: tcod.context.Context,
     handler: input_handlers.BaseEventHandler,
-    folder: Path = Path(),
+    folder: Path | None = None,
 ) -> input_handlers.BaseEventHandler:
     """Save the frame on screen and tell the player where it went.
 
     In the game the message log says so; elsewhere a popup does.
     """
     path = screenshot_path(folder)
+    folder = path.parent
     try:
         # libtcod fails silently when it can't write the file: check for it.
         context.save_screenshot(str(path))
@@ -102,13 +105,13 @@ def handle_event(
 ) -> input_handlers.BaseEventHandler:
     """Keys that mean the same on every screen first, then the handler's own."""
     if isinstance(event, tcod.event.KeyDown):
-        match input_handlers.global_command(event):
-            case input_handlers.Command.FULLSCREEN:
+        match keys.global_command(event):
+            case keys.Command.FULLSCREEN:
                 window = context.sdl_window
                 if window is not None:
                     window.fullscreen = not window.fullscreen
                 return handler
-            case input_handlers.Command.SCREENSHOT:
+            case keys.Command.SCREENSHOT:
                 return take_screenshot(context, handler)
     return handler.handle_events(event)
 
@@ -188,14 +191,12 @@ def open_window(tileset: tcod.tileset.Tileset, fullscreen: bool) -> tcod.context
 def reason(exc: Exception) -> str:
     """Why something failed, in a few words on one line.
 
-    libtcod's messages run over several lines: where in libtcod it failed,
-    what it tried, and last the cause, which is what is kept.
+    libtcod's messages run over several lines, the cause last: that is kept.
     """
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
-    lines = [line.strip() for line in str(exc).splitlines()]
-    lines = [line for line in lines if line and not re.fullmatch(r"libtcod \S+ \S+:\d+", line)]
-    return lines[-1] if lines else type(exc).__name__
+    lines = str(exc).strip().splitlines()
+    return lines[-1].strip() if lines else type(exc).__name__
 
 
 def quiet_library_logs() -> None:
