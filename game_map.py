@@ -140,6 +140,10 @@ class GameMap:
     # While the monsters take their turns, the distance maps their paths share
     # (see `components.ai.shared_paths`); None the rest of the time.
     shared_distances: dict[tuple[int, int], DistanceMap] | None = None
+    # The monster last aimed at on this floor: the next aim starts on it while
+    # it lives in view (see `targeting`).  Kept with its floor, so it goes
+    # when the floor does.
+    last_target: Actor | None = None
 
     def __init__(
         self, engine: Engine, width: int, height: int, entities: Iterable[Entity] = ()
