@@ -47,6 +47,10 @@ class Fighter(BaseComponent):
     def power_bonus(self) -> int:
         return self.parent.equipment.power_bonus
 
+    def damage_to(self, target: Fighter) -> int:
+        """The hit points one blow of this fighter takes from `target` (none below 0)."""
+        return max(0, self.power - target.defense)
+
     def die(self) -> None:
         """Turn the actor into a corpse that no longer blocks, thinks or acts."""
         if self.engine.player is self.parent:
