@@ -11,6 +11,7 @@ from typing import Final
 from tcod.event import KeySym, Modifier, MouseButton
 
 from keys import (
+    ANSWER_KEYS,
     COMMAND_HELP,
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
@@ -22,7 +23,9 @@ from keys import (
     MENU_KEYS,
     MOVE_KEYS,
     RUN_MODIFIER,
+    TARGET_KEYS,
     WAIT_KEYS,
+    Answer,
     Command,
     HistoryJump,
 )
@@ -31,6 +34,16 @@ HISTORY_JUMP_HELP: Final[dict[HistoryJump, str]] = {
     HistoryJump.TOP: "Jump to the top",
     HistoryJump.BOTTOM: "Jump to the bottom",
 }
+
+ANSWER_HELP: Final[dict[Answer, str]] = {
+    Answer.YES: "Yes",
+    Answer.NO: "No",
+}
+
+
+def target_help(step: int) -> str:
+    """What a key of `TARGET_KEYS` does, told from its step."""
+    return "Next enemy in view" if step > 0 else "Previous enemy in view"
 
 
 def key_name(key: KeySym) -> str:
@@ -107,6 +120,11 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         for (key, modifier), command in GLOBAL_KEYS.items()
     ]
     cursor = {key: "Select the tile" for key in CONFIRM_KEYS}
+    targets = [
+        (chord_name(key, modifier), target_help(step))
+        for (key, modifier), step in TARGET_KEYS.items()
+    ]
+    answers = {key: ANSWER_HELP[answer] for key, answer in ANSWER_KEYS.items()}
     steps = ", ".join(
         f"{(modifier.name or '').title()} x{factor}"
         for modifier, factor in CURSOR_MODIFIERS.items()
@@ -116,17 +134,19 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
     return [
         ("Main menu", _keys_by_meaning(menu)),
-        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait)),
-        ("Walking further", [run, *buttons]),
+        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait) + [run, *buttons]),
+
         ("Moving (also moves a cursor)", _keys_by_meaning(move)),
         (
             "Choosing a tile",
             [
                 *_keys_by_meaning(cursor),
+                *_merge_rows(targets),
                 ("Mouse", "Point; left click selects"),
                 (steps, "Move the cursor further"),
             ],
         ),
         ("Message history", _keys_by_meaning(history)),
+        ("Answering a question", _keys_by_meaning(answers)),
         ("Everywhere", _merge_rows(everywhere)),
     ]
