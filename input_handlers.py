@@ -207,6 +207,7 @@ class EventHandler(BaseEventHandler):
             self.engine.message_log.add_message(exc.args[0], color.impossible)
             return False  # Skip enemy turn on exceptions.
 
+        self.engine.turns += 1
         self.engine.handle_enemy_turns()
 
         self.engine.update_fov()

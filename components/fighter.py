@@ -59,6 +59,8 @@ class Fighter(BaseComponent):
         else:
             death_message = f"{self.parent.name} is dead!"
             death_message_color = color.enemy_die
+            kills = self.engine.kills
+            kills[self.parent.name] = kills.get(self.parent.name, 0) + 1
 
         self.parent.char = "%"
         self.parent.color = (191, 0, 0)

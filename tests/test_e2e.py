@@ -475,6 +475,8 @@ def replay(
         yield [tcod.event.Quit()]
 
     me, _ = play(context, Menu(seed=seed), script)
+    # The recording's file is named after the time the game began.
+    me.engine.recording_file = None
     return me.engine
 
 
