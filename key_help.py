@@ -20,6 +20,7 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    SAVE_FAILED_KEYS,
     WAIT_KEYS,
     HistoryJump,
 )
@@ -117,5 +118,9 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
             ],
         ),
         ("Message history", _keys_by_meaning(history)),
+        (
+            "When the game can't be saved on quitting",
+            _keys_by_meaning({key: COMMAND_HELP[c] for key, c in SAVE_FAILED_KEYS.items()}),
+        ),
         ("Everywhere", _merge_rows(everywhere)),
     ]

@@ -32,6 +32,7 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    SAVE_FAILED_KEYS,
     WAIT_KEYS,
 )
 
@@ -102,6 +103,9 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
             for m, factor in CURSOR_MODIFIERS.items()
         },
         "Message history": history,
+        "When the game can't be saved on quitting": {
+            (key_name(k), COMMAND_HELP[c]) for k, c in SAVE_FAILED_KEYS.items()
+        },
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -137,6 +141,7 @@ def test_help_lists_every_key_of_every_table() -> None:
         HISTORY_JUMP_KEYS,
         MAIN_KEYS,
         MENU_KEYS,
+        SAVE_FAILED_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
@@ -157,7 +162,7 @@ def test_help_key_names_are_unambiguous() -> None:
             assert name in keysym_by_name(), f"{name!r} names no key, or several"
 
 
-def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine) -> None:
+def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     """The help's keys, pressed on their screen, are not ignored."""
     listed = help_bindings()
 
@@ -578,7 +583,7 @@ class Script:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_mouse_look_through_the_loop_after_a_resize(
-    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+    context: tcod.context.Context, engine: Engine, size: tuple[int, int]
 ) -> None:
     window(context).size = size
     tile = (engine.player.x + 2, engine.player.y + 1)
@@ -590,7 +595,7 @@ def test_mouse_look_through_the_loop_after_a_resize(
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_mouse_targeting_through_the_loop_after_a_resize(
-    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+    context: tcod.context.Context, engine: Engine, size: tuple[int, int]
 ) -> None:
     window(context).size = size
     targets: list[tuple[int, int]] = []

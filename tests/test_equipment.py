@@ -9,6 +9,7 @@ from conftest import give, key
 from tcod.event import KeySym
 
 import entity_factories
+import save_data
 import setup_game
 from equipment_types import EquipmentType
 from input_handlers import InventoryActivateHandler, InventoryDropHandler, MainGameEventHandler
@@ -164,7 +165,7 @@ def test_a_save_keeps_floor_level_experience_and_equipment(engine, tmp_path):
     assert (player.fighter.power, player.fighter.defense) == (7, 5)
     path = str(tmp_path / "floor3.sav")
 
-    engine.save_as(path)
+    save_data.save(engine, path)
     loaded = setup_game.load_game(path)
 
     lp = loaded.player

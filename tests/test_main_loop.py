@@ -14,7 +14,8 @@ import actions
 import input_handlers
 import keys
 import main
-import savefile
+import paths
+import save_data
 import setup_game
 from engine import Engine
 
@@ -78,7 +79,7 @@ def open_step(engine: Engine) -> tuple[KeySym, tuple[int, int]]:
 
 
 def test_menu_new_game_moves_and_quit_saves(
-    in_tmp: Path,
+
     context: tcod.context.Context,
     root_console: tcod.console.Console,
     presents: list[bool],
@@ -106,13 +107,13 @@ def test_menu_new_game_moves_and_quit_saves(
     assert len(started) == 1  # N started one game.
     assert script.calls == 5
     assert presents == [True] * 5  # One frame before each batch, keeping the aspect.
-    saved = savefile.load(savefile.SAVE_FILENAME)
+    saved = save_data.load(paths.SAVE_NAME)
     assert (saved.player.x, saved.player.y) == moves[-1]
     assert (started[0].player.x, started[0].player.y) == moves[-1]
 
 
 def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
-    in_tmp: Path,
+
     engine: Engine,
     context: tcod.context.Context,
     root_console: tcod.console.Console,
@@ -145,19 +146,19 @@ def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
     assert "Traceback" in err
     assert "RuntimeError: the floor gave way" in err
     assert any("the floor gave way" in m.plain_text for m in engine.message_log.messages)
-    assert Path(savefile.SAVE_FILENAME).is_file()  # The game went on, and was saved.
+    assert Path(paths.SAVE_NAME).is_file()  # The game went on, and was saved.
 
 
 def test_escape_after_death_deletes_the_save_and_ends_the_loop(
-    in_tmp: Path,
+
     engine: Engine,
     context: tcod.context.Context,
     root_console: tcod.console.Console,
     presents: list[bool],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    engine.save_as(savefile.SAVE_FILENAME)
-    assert Path(savefile.SAVE_FILENAME).is_file()
+    save_data.save(engine, paths.SAVE_NAME)
+    assert Path(paths.SAVE_NAME).is_file()
     engine.player.fighter.hp = 0  # Dies at once; the next turn finds out.
     # Escape on the game-over screen, not the game's "save and quit": that
     # would leave the save alone (a dead player's game is not saved).
@@ -167,5 +168,5 @@ def test_escape_after_death_deletes_the_save_and_ends_the_loop(
 
     assert script.calls == 2
     assert presents == [True, True]
-    assert not Path(savefile.SAVE_FILENAME).exists()
+    assert not Path(paths.SAVE_NAME).exists()
     assert "Game saved." not in capsys.readouterr().out

@@ -8,7 +8,8 @@ from conftest import key
 from tcod.event import KeySym, Modifier
 
 import input_handlers
-import savefile
+import paths
+import save_data
 import setup_game
 
 
@@ -63,7 +64,7 @@ def test_unbound_key_does_nothing() -> None:
     assert menu.handle_events(key(KeySym.X)) is menu
 
 
-def test_continue_without_a_save_says_so(in_tmp: object) -> None:
+def test_continue_without_a_save_says_so() -> None:
     menu = setup_game.MainMenu()
     handler = menu.handle_events(key(KeySym.C))
     assert isinstance(handler, input_handlers.PopupMessage)
@@ -72,10 +73,10 @@ def test_continue_without_a_save_says_so(in_tmp: object) -> None:
     assert handler.handle_events(key(KeySym.SPACE)) is menu
 
 
-def test_continue_loads_the_saved_game(in_tmp: object) -> None:
+def test_continue_loads_the_saved_game() -> None:
     engine = setup_game.new_game(seed=3)
     engine.player.fighter.hp = 17
-    engine.save_as(savefile.SAVE_FILENAME)
+    save_data.save(engine, paths.SAVE_NAME)
 
     handler = setup_game.MainMenu().handle_events(key(KeySym.C))
 
@@ -92,7 +93,7 @@ def test_continue_loads_the_saved_game(in_tmp: object) -> None:
     ],
 )
 def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp, content: bytes, reason: str) -> None:
-    with open(savefile.SAVE_FILENAME, "wb") as f:
+    with open(paths.SAVE_NAME, "wb") as f:
         f.write(content)
     menu = setup_game.MainMenu()
 
@@ -114,10 +115,10 @@ def test_a_popup_keeps_a_game_in_play_savable(engine) -> None:
     assert setup_game.MainMenu().engine_in_play() is None
 
 
-def test_continue_offers_a_level_up_owed_when_saved(in_tmp: object) -> None:
+def test_continue_offers_a_level_up_owed_when_saved() -> None:
     engine = setup_game.new_game(seed=3)
     engine.player.level.current_xp = 351
-    engine.save_as(savefile.SAVE_FILENAME)
+    save_data.save(engine, paths.SAVE_NAME)
 
     handler = setup_game.MainMenu().handle_events(key(KeySym.C))
 

@@ -77,6 +77,7 @@ import tcod  # noqa: E402
 
 import entity_factories  # noqa: E402
 import procgen  # noqa: E402
+import save_data  # noqa: E402
 import setup_game  # noqa: E402
 import tile_types  # noqa: E402
 from actions import WaitAction  # noqa: E402
@@ -284,7 +285,7 @@ def bench_save(folder: Path, repeats: int) -> tuple[float, float, int]:
     """Save timing, load timing and size of a new game's save."""
     engine = new_engine()
     path = str(folder / "bench.sav")
-    save = median_time(lambda _: engine.save_as(path), nothing, repeats)
+    save = median_time(lambda _: save_data.save(engine, path), nothing, repeats)
     load = median_time(lambda _: setup_game.load_game(path), nothing, repeats)
     return save, load, os.path.getsize(path)
 
