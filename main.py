@@ -188,6 +188,8 @@ def main_loop(
                 # Closing now would lose what was played since the last save:
                 # say why, and let the player retry or choose to lose it.
                 traceback.print_exc()
+                if isinstance(handler, input_handlers.SaveFailedPopup):
+                    handler = handler.parent  # A retry failed: one popup, the new reason.
                 handler = input_handlers.SaveFailedPopup(handler, save_failure(exc))
                 continue
             return

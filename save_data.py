@@ -142,9 +142,10 @@ def check_list(value: object, what: str, max_length: int, reader: Reader) -> lis
 class Record:
     """One dict of the data being read: each field taken by name, checked, none left over."""
 
-    def __init__(self, value: object, what: str, reader: Reader) -> None:
+    def __init__(self, value: object, what: str, reader: Reader, *, root: bool = False) -> None:
         if type(value) is not dict:
             raise DamagedSaveError(f"{what} is not a record")
+        self.root = root  # The game: its fields are named alone, "the map".
         reader.take(value, what)
         self.value: dict[object, object] = value
         self.what = what
@@ -158,7 +159,7 @@ class Record:
         return self.value[key]
 
     def about(self, key: str) -> str:
-        return f"the {key} of {self.what}"
+        return f"the {key}" if self.root else f"the {key} of {self.what}"
 
     def integer(self, key: str, low: int, high: int) -> int:
         return check_int(self.field(key), self.about(key), low, high)
@@ -232,7 +233,7 @@ def from_data(data: object) -> Engine:
     Raises `DamagedSaveError` saying what is wrong; any other exception is a
     bug in this module.
     """
-    return read_engine(Record(data, "the game", Reader()))
+    return read_engine(Record(data, "the game", Reader(), root=True))
 
 
 def save(engine: Engine, path: str | os.PathLike[str], *, keep_backup: bool = True) -> None:

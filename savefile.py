@@ -213,8 +213,6 @@ def _scan(pickled: bytes) -> None:
     try:
         for opcode, arg, position in pickletools.genops(pickled):
             pos = position or 0  # Always given for bytes.
-            if pos == 0 and opcode.name != "PROTO":
-                raise DamagedSaveError()
             if opcode.name == "FRAME" and not (isinstance(arg, int) and arg <= len(pickled) - pos):
                 raise DamagedSaveError()
             if opcode.name == "STOP":

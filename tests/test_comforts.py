@@ -522,6 +522,39 @@ def test_a_bad_asset_gets_one_line_naming_it(
     assert str(path) in lines[0]
 
 
+@pytest.mark.usefixtures("no_loop")
+def test_a_tile_sheet_too_small_for_its_tiles_gets_one_line(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = in_tmp / "one-pixel.png"
+    tcod.image.Image(1, 1).save_as(path)
+    monkeypatch.setattr(main, "TILESET_PATH", path)
+    assert main.main([]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"main.py: cannot read the tile sheet {path}: the image is too small to hold 32x8 tiles\n"
+    )
+
+
+@pytest.mark.parametrize("seed", ["-1", "-5000", "2.5", "seven", str(2**64)])
+def test_a_seed_the_game_cannot_use_is_refused_with_a_reason(
+    seed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main.parse_args(["--seed", seed])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --seed: {seed!r} is not a whole number from 0 to {2**64 - 1}" in err
+
+
+@pytest.mark.parametrize("seed", ["0", "42", str(2**64 - 1)])
+def test_every_seed_from_0_to_2_to_the_64_starts_a_game(seed: str) -> None:
+    args = main.parse_args(["--seed", seed])
+    engine = setup_game.new_game(args.seed)
+    assert engine.game_world.seed == int(seed)
+
+
 # --- Resizing and the mouse ---------------------------------------------
 
 SIZES = [(1000, 500), (800, 800), (1600, 1000), (1200, 1000), (400, 250)]

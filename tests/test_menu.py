@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import tcod
 from conftest import key
@@ -123,3 +125,57 @@ def test_continue_offers_a_level_up_owed_when_saved() -> None:
     handler = setup_game.MainMenu().handle_events(key(KeySym.C))
 
     assert isinstance(handler, input_handlers.LevelUpEventHandler)
+
+
+def test_continue_offers_the_save_before_a_bad_one(in_tmp) -> None:
+    older, newer = setup_game.new_game(seed=3), setup_game.new_game(seed=4)
+    older.player.fighter.hp = 11
+    save_data.save(older, paths.save_path())
+    save_data.save(newer, paths.save_path())  # The older one is the backup now.
+    paths.save_path().write_bytes(b"YARLSAVE\x00\x02 and then the disk died")
+    menu = setup_game.MainMenu()
+
+    popup = menu.handle_events(key(KeySym.C))
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert "damaged" in popup.text and "savegame.sav.bad" in popup.text
+    assert "savegame.sav.bak" in popup.text and "press C" in popup.text
+    assert popup.handle_events(key(KeySym.RETURN)) is menu
+    game = menu.handle_events(key(KeySym.C))
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert game.engine.player.fighter.hp == 11
+    assert "Continued from savegame.sav.bak" in game.engine.message_log.messages[-1].plain_text
+    assert (in_tmp / "savegame.sav.bad").read_bytes().endswith(b"the disk died")
+
+
+def test_a_bug_in_loading_is_not_called_damage_and_keeps_the_file(
+    in_tmp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save_data.save(setup_game.new_game(seed=3), paths.save_path())
+    saved = paths.save_path().read_bytes()
+
+    def broken(record: save_data.Record) -> None:
+        raise TypeError("simulated bug in the loader")
+
+    monkeypatch.setattr(save_data, "read_level", broken)
+    handler = setup_game.MainMenu().handle_events(key(KeySym.C))
+
+    assert isinstance(handler, input_handlers.PopupMessage)
+    assert "a bug in the game (TypeError)" in handler.text
+    assert "damaged" not in handler.text
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["savegame.sav"]
+    assert paths.save_path().read_bytes() == saved
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_save_that_is_not_a_file_is_refused_at_once(in_tmp, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(paths.save_path())
+    elif kind == "device":
+        os.symlink("/dev/zero", paths.save_path())
+    else:
+        paths.save_path().mkdir()
+    handler = setup_game.MainMenu().handle_events(key(KeySym.C))
+    assert isinstance(handler, input_handlers.PopupMessage)
+    assert "not a regular file" in handler.text
+    assert os.path.lexists(in_tmp / "savegame.sav.bad")
