@@ -58,7 +58,7 @@ from savefile import DamagedSaveError, UnsaveableGameError
 
 # The layout of the data below.  Bump it whenever a field is added, removed
 # or changes meaning: a save of another version is refused by name.
-FORMAT_VERSION: Final = 2
+FORMAT_VERSION: Final = 3
 
 # The ranges a loaded game must keep to.  Generous for any game played, and
 # tight enough that no value can make the game allocate, loop or draw without
@@ -76,6 +76,9 @@ MAX_MESSAGES: Final = 100_000
 MAX_CONFUSION: Final = 100  # Confusions piled on one monster.
 MAX_CAPACITY: Final = 26  # One letter of the inventory screens per item.
 MAX_UINT128: Final = 2**128 - 1
+MAX_TURNS: Final = 10**9
+MAX_RECORDING: Final = 500_000  # Lines: one per key press, click or move.
+MAX_LINE: Final = 1000
 
 Data = dict[str, object]
 
@@ -159,6 +162,7 @@ class Record:
         return self.value[key]
 
     def about(self, key: str) -> str:
+        """How a message names field `key` of this record."""
         return f"the {key}" if self.root else f"the {key} of {self.what}"
 
     def integer(self, key: str, low: int, high: int) -> int:
@@ -263,18 +267,17 @@ def load(path: str | os.PathLike[str]) -> Engine:
 
 
 def engine_data(engine: Engine) -> Data:
-    entities = list(engine.game_map.entities)
-    try:
-        player = next(i for i, entity in enumerate(entities) if entity is engine.player)
-    except StopIteration:
-        raise UnsaveableGameError("the player is not on the map.") from None
     return {
         "world": world_data(engine.game_world),
         "map": map_data(engine.game_map),
-        "player": player,
+        "player": index_of(engine.player, list(engine.game_map.entities)),
         "messages": [message_data(message) for message in engine.message_log.messages],
         "rng": rng_data(engine.rng),
         "mouse_location": engine.mouse_location,
+        "turns": engine.turns,
+        "kills": dict(engine.kills),
+        "recording": list(engine.recording),
+        "recording_file": engine.recording_file,
     }
 
 
@@ -302,8 +305,33 @@ def read_engine(record: Record) -> Engine:
     engine.mouse_location = check_position(
         record.field("mouse_location"), record.about("mouse_location"), width, height
     )
+    engine.turns = record.integer("turns", 0, MAX_TURNS)
+    engine.kills = read_kills(record.field("kills"), record.about("kills"), record.reader)
+    engine.recording = record.strings("recording", MAX_RECORDING, MAX_LINE)
+    engine.recording_file = read_file_name(record.field("recording_file"), record.about("recording_file"))
     record.done()
     return engine
+
+
+def read_kills(value: object, what: str, reader: Reader) -> dict[str, int]:
+    """The monsters killed, by name."""
+    if type(value) is not dict or len(value) > MAX_ENTITIES:
+        raise DamagedSaveError(f"{what} is not a count of at most {MAX_ENTITIES} names")
+    reader.take(value, what)
+    return {
+        check_str(name, what, MAX_NAME): check_int(count, what, 1, MAX_TURNS)
+        for name, count in value.items()
+    }
+
+
+def read_file_name(value: object, what: str) -> str | None:
+    """A file's bare name in its folder, or None: never a path to somewhere else."""
+    if value is None:
+        return None
+    name = check_str(value, what, MAX_NAME)
+    if name in ("", ".", "..") or not all(c.isascii() and (c.isalnum() or c in "._-") for c in name):
+        raise DamagedSaveError(f"{what} is not a plain file name")
+    return name
 
 
 def rng_data(rng: np.random.Generator) -> tuple[int, int, int, int]:
@@ -392,7 +420,18 @@ def map_data(game_map: GameMap) -> Data:
         "explored": np.packbits(game_map.explored.ravel(order="F")).tobytes(),
         "downstairs": game_map.downstairs_location,
         "entities": [entity_data(entity) for entity in game_map.entities],
+        "last_target": index_of(game_map.last_target, list(game_map.entities)),
     }
+
+
+def index_of(entity: Entity | None, entities: list[Entity]) -> int | None:
+    """Where `entity` is in `entities`, for a reference by index; None for None."""
+    if entity is None:
+        return None
+    for i, other in enumerate(entities):
+        if other is entity:
+            return i
+    raise UnsaveableGameError(f"the {entity.name} is referred to but not on the map.")
 
 
 def read_map_size(record: Record) -> tuple[int, int]:
@@ -421,6 +460,12 @@ def read_map(
     )
     for entity in entities:
         entity.place(entity.x, entity.y, game_map)
+    target = record.index("last_target", len(entities))
+    if target is not None:
+        last_target = entities[target]
+        if not isinstance(last_target, Actor):
+            raise DamagedSaveError(f"{record.about('last_target')} is not an actor")
+        game_map.last_target = last_target
     record.done()
     return game_map
 

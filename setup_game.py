@@ -19,6 +19,7 @@ import entity_factories
 import input_handlers
 import keys
 import paths
+import recording
 import save_data
 import savefile
 from engine import Engine
@@ -57,6 +58,7 @@ def new_game(seed: int | None = None) -> Engine:
 
     engine = Engine(player=player)
     engine.rng = np.random.default_rng(seed)
+    engine.recording = recording.header(seed)
 
     engine.game_world = GameWorld(
         engine=engine,
@@ -139,7 +141,9 @@ class MainMenu(input_handlers.BaseEventHandler):
             case keys.Command.CONTINUE:
                 return self.continue_game()
             case keys.Command.NEW_GAME:
-                return input_handlers.MainGameEventHandler(new_game(self.seed))
+                engine = new_game(self.seed)
+                recording.start_file(engine)
+                return input_handlers.MainGameEventHandler(engine)
             case keys.Command.HELP:
                 return input_handlers.HelpScreen(self)
         return None
@@ -187,4 +191,5 @@ class MainMenu(input_handlers.BaseEventHandler):
                 f"Continued from {backup}, the save before the one that could not be loaded.",
                 color.impossible,
             )
+        recording.resume_file(engine)
         return input_handlers.EventHandler(engine).main_handler()

@@ -230,7 +230,7 @@ def test_file_starts_with_magic_and_version(save_path: Path) -> None:
     save_data.save(make_engine(), save_path)
     data = save_path.read_bytes()
     assert data[:8] == b"YARLSAVE"
-    assert int.from_bytes(data[8:10], "big") == VERSION == 2
+    assert int.from_bytes(data[8:10], "big") == VERSION == 3
     assert data[10:16] == b"\xfd7zXZ\x00"  # An xz stream follows.
 
 
@@ -277,7 +277,7 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], type[savefile.SaveError], str]] 
     "other version": (
         lambda: savefile.MAGIC + (7).to_bytes(2, "big") + good_save()[10:],
         savefile.SaveVersionError,
-        "The save is from format version 7; this game reads version 2.",
+        "The save is from format version 7; this game reads version 3.",
     ),
     "truncated": (lambda: good_save()[: len(good_save()) // 2], DamagedSaveError, DAMAGED),
     "header only": (lambda: good_save()[:10], DamagedSaveError, DAMAGED),
@@ -303,7 +303,7 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], type[savefile.SaveError], str]] 
         # Version 1 pickled the game's objects; its number is refused first.
         lambda: wrap_pickle(b"\x80\x05N.", version=1),
         savefile.SaveVersionError,
-        "The save is from format version 1; this game reads version 2.",
+        "The save is from format version 1; this game reads version 3.",
     ),
 }
 
