@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -39,12 +39,6 @@ class Script:
         frame = self.frames[self.calls]
         self.calls += 1
         return list(frame() if callable(frame) else frame)
-
-
-@pytest.fixture
-def context() -> Iterator[tcod.context.Context]:
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
-        yield context
 
 
 @pytest.fixture
@@ -179,7 +173,7 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
 ) -> None:
     paths.save_path().mkdir()  # A folder named savegame.sav: no save can go there.
     (paths.save_path() / "keep").write_bytes(b"")
-    seen: list[input_handlers.BaseEventHandler] = []
+    seen: list[input_handlers.SaveFailedPopup] = []
     game = input_handlers.MainGameEventHandler(engine)
     sym, destination = open_step(engine)
 

@@ -7,19 +7,18 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key
+from conftest import key, screen_rows
 from tcod.event import KeySym, Modifier
 
 import input_handlers
 import paths
 import save_data
 import setup_game
+from engine import Engine
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:
-    console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
-    return str(console)
+    return "\n".join(screen_rows(handler))
 
 
 def test_menu_shows_title_choices_credit_and_help_hint() -> None:
@@ -98,7 +97,7 @@ def test_continue_loads_the_saved_game() -> None:
         (b"hello, this is not a save at all", "not a save"),
     ],
 )
-def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp, content: bytes, reason: str) -> None:
+def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp: Path, content: bytes, reason: str) -> None:
     with open(paths.SAVE_NAME, "wb") as f:
         f.write(content)
     menu = setup_game.MainMenu()
@@ -114,7 +113,7 @@ def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp, content: bytes, reason: str
     assert handler.handle_events(key(KeySym.RETURN)) is menu
 
 
-def test_a_popup_keeps_a_game_in_play_savable(engine) -> None:
+def test_a_popup_keeps_a_game_in_play_savable(engine: Engine) -> None:
     game = input_handlers.MainGameEventHandler(engine)
     assert input_handlers.PopupMessage(game, "hi").engine_in_play() is engine
     assert input_handlers.HelpScreen(game).engine_in_play() is engine
@@ -131,7 +130,7 @@ def test_continue_offers_a_level_up_owed_when_saved() -> None:
     assert isinstance(handler, input_handlers.LevelUpEventHandler)
 
 
-def test_continue_offers_the_save_before_a_bad_one(in_tmp) -> None:
+def test_continue_offers_the_save_before_a_bad_one(in_tmp: Path) -> None:
     older, newer = setup_game.new_game(seed=3), setup_game.new_game(seed=4)
     older.player.fighter.hp = 11
     save_data.save(older, paths.save_path())
@@ -153,7 +152,7 @@ def test_continue_offers_the_save_before_a_bad_one(in_tmp) -> None:
 
 
 def test_a_bug_in_loading_is_not_called_damage_and_keeps_the_file(
-    in_tmp, monkeypatch: pytest.MonkeyPatch
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     save_data.save(setup_game.new_game(seed=3), paths.save_path())
     saved = paths.save_path().read_bytes()
@@ -172,7 +171,7 @@ def test_a_bug_in_loading_is_not_called_damage_and_keeps_the_file(
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
-def test_a_save_that_is_not_a_file_is_refused_at_once(in_tmp, kind: str) -> None:
+def test_a_save_that_is_not_a_file_is_refused_at_once(in_tmp: Path, kind: str) -> None:
     if kind == "fifo":
         os.mkfifo(paths.save_path())
     elif kind == "device":

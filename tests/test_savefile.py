@@ -187,8 +187,8 @@ def test_round_trip_keeps_the_links_between_objects(save_path: Path) -> None:
     for item in player.inventory.items:
         assert item.parent is player.inventory
         assert item.gamemap is gamemap
-        for component in (item.consumable, item.equippable):
-            assert component is None or component.parent is item
+        for part in (item.consumable, item.equippable):
+            assert part is None or part.parent is item
     # Worn items are the very items carried, not copies.
     worn = [player.equipment.weapon, player.equipment.armor]
     assert all(any(item is carried for carried in player.inventory.items) for item in worn)
@@ -221,7 +221,7 @@ def test_the_file_holds_plain_data_only() -> None:
             for item in value:
                 walk(item)
 
-    blob = save_data.savefile.dumps(save_data.to_data(played_engine()), VERSION)
+    blob = savefile.dumps(save_data.to_data(played_engine()), VERSION)
     walk(savefile.loads(blob, VERSION))
     assert seen == set(allowed)
 
@@ -436,7 +436,7 @@ def test_opcodes_beyond_plain_data_are_refused(pickled: bytes, what: str) -> Non
 
 
 def test_caps_on_objects_and_containers(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = [[] for _ in range(100)]
+    data: list[list[int]] = [[] for _ in range(100)]
     monkeypatch.setattr(savefile, "MAX_CONTAINERS", 100)
     with pytest.raises(RefusedSaveError, match="more containers"):
         savefile.loads(wrap(data), VERSION)
