@@ -605,7 +605,7 @@ def table(rows: Sequence[Row]) -> str:
 
 
 def measure(quick: bool) -> list[Row]:
-    presses, crowd_presses, repeats = (300, 50, 3) if quick else (5000, 500, 10)
+    presses, crowd_presses, repeats = (150, 20, 1) if quick else (5000, 500, 10)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="yarl-bench-") as name, virtual_display() as display:
         folder = Path(name)
@@ -636,7 +636,7 @@ def measure(quick: bool) -> list[Row]:
         if display is None:
             rows.append(Row("idle CPU at the menu", "not measured: no Xvfb"))
         else:
-            idle = idle_cpu(display, folder, 1.0 if quick else 3.0)
+            idle = idle_cpu(display, folder, 0.5 if quick else 3.0)
             rows.append(Row("idle CPU at the menu", f"{idle:.1f} %", "< 0.5 %", not idle < 0.5))
         rows.append(
             Row("peak memory, a game on floor 10", f"{peak_memory_mib(FLOOR_10, display):.1f} MiB")
