@@ -18,9 +18,9 @@ from test_soak import canonical, first_difference
 from test_window import MAIN, SEED, Window, explained, pytestmark, virtual_screen
 
 import input_handlers
+import paths
 import recording
 import replay
-import savefile
 import setup_game
 
 __all__ = ["pytestmark"]  # The real-window tests' skip conditions hold here too.
@@ -42,7 +42,7 @@ def test_a_game_in_the_window_replays_headless_to_the_same_state(tmp_path: Path)
     assert any(line.startswith("click ") for line in lines), "\n".join(lines)
 
     # The game as saved when the window closed, and the recording replayed headless.
-    saved = setup_game.load_game(str(tmp_path / savefile.SAVE_FILENAME))
+    saved = setup_game.load_game(str(tmp_path / paths.SAVE_NAME))
     assert saved.recording == lines
     done = subprocess.run(
         [sys.executable, str(MAIN), "--replay", str(files[0]), "--headless"],
