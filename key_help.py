@@ -15,12 +15,14 @@ from keys import (
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
     CURSOR_Y_KEYS,
+    GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
     WAIT_KEYS,
+    Command,
     HistoryJump,
 )
 
@@ -82,6 +84,11 @@ def _keys_by_meaning(table: dict[KeySym, str]) -> list[tuple[str, str]]:
     return _merge_rows([(key_name(key), meaning) for key, meaning in table.items()])
 
 
+def command_rows(table: dict[KeySym, Command]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows for a table of commands, the keys of each joined."""
+    return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
+
+
 def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     """Every key binding of the game as (section, [(keys, meaning)]).
 
@@ -117,5 +124,6 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
             ],
         ),
         ("Message history", _keys_by_meaning(history)),
+        ("After a death", command_rows(GAME_OVER_KEYS)),
         ("Everywhere", _merge_rows(everywhere)),
     ]

@@ -120,6 +120,8 @@ class Command(Enum):
     CONTINUE = auto()
     FULLSCREEN = auto()
     SCREENSHOT = auto()
+    HALL_OF_FAME = auto()
+    MAIN_MENU = auto()
 
 
 # What the help screen and the README say each command does.
@@ -138,6 +140,8 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.CONTINUE: "Continue the last game",
     Command.FULLSCREEN: "Toggle fullscreen",
     Command.SCREENSHOT: "Save a screenshot",
+    Command.HALL_OF_FAME: "Show the hall of fame",
+    Command.MAIN_MENU: "Back to the main menu",
 }
 
 
@@ -157,8 +161,20 @@ MAIN_KEYS: Final[dict[KeySym, Command]] = {
 MENU_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.N: Command.NEW_GAME,
     KeySym.C: Command.CONTINUE,
+    KeySym.H: Command.HALL_OF_FAME,
     KeySym.Q: Command.EXIT,
     KeySym.ESCAPE: Command.EXIT,
+    KeySym.QUESTION: Command.HELP,
+    KeySym.F1: Command.HELP,
+}
+
+# The game-over screen's keys; closing the window quits.
+GAME_OVER_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.RETURN: Command.MAIN_MENU,
+    KeySym.KP_ENTER: Command.MAIN_MENU,
+    KeySym.ESCAPE: Command.MAIN_MENU,
+    KeySym.V: Command.HISTORY,
+    KeySym.H: Command.HALL_OF_FAME,
     KeySym.QUESTION: Command.HELP,
     KeySym.F1: Command.HELP,
 }

@@ -103,8 +103,12 @@ def handle_event(
     context: tcod.context.Context,
     handler: input_handlers.BaseEventHandler,
     event: tcod.event.Event,
+    menu: input_handlers.BaseEventHandler | None = None,
 ) -> input_handlers.BaseEventHandler:
-    """Keys that mean the same on every screen first, then the handler's own."""
+    """Keys that mean the same on every screen first, then the handler's own.
+
+    A finished game goes back to `menu` (by default a new main menu).
+    """
     if isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:
@@ -114,7 +118,10 @@ def handle_event(
                 return handler
             case keys.Command.SCREENSHOT:
                 return take_screenshot(context, handler)
-    return handler.handle_events(event)
+    try:
+        return handler.handle_events(event)
+    except exceptions.BackToMainMenu:
+        return setup_game.MainMenu() if menu is None else menu
 
 
 def main_loop(
@@ -127,10 +134,13 @@ def main_loop(
 
     Waiting blocks, so an idle game costs no CPU and draws nothing.  Quitting
     saves a game in play; so does an exception the loop can't go on from.
-    `events` gives each frame's events; by default `tcod.event.wait`.
+    `events` gives each frame's events; by default `tcod.event.wait`.  A
+    finished game goes back to the main menu the loop started with (so the
+    next new game keeps its `--seed`), or to a new one.
     """
     if events is None:
         events = tcod.event.wait  # Looked up now, so that tests can replace it.
+    menu = handler if isinstance(handler, setup_game.MainMenu) else setup_game.MainMenu()
     try:
         while True:
             root_console.clear()
@@ -139,7 +149,7 @@ def main_loop(
 
             try:
                 for event in events():
-                    handler = handle_event(context, handler, context.convert_event(event))
+                    handler = handle_event(context, handler, context.convert_event(event), menu)
             except Exception:  # Handle exceptions in game (quitting is no Exception).
                 traceback.print_exc()  # Print error to stderr.
                 # Then print the error to the message log.

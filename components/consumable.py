@@ -106,7 +106,7 @@ class FireballDamageConsumable(Consumable):
                 self.engine.message_log.add_message(
                     f"The {actor.name} is engulfed in a fiery explosion, taking {self.damage} damage!"
                 )
-                actor.fighter.take_damage(self.damage)
+                actor.fighter.take_damage(self.damage, by="their own fireball")
                 targets_hit = True
 
         if not targets_hit:
@@ -154,7 +154,7 @@ class LightningDamageConsumable(Consumable):
             self.engine.message_log.add_message(
                 f"A lighting bolt strikes the {target.name} with a loud thunder, for {self.damage} damage!"
             )
-            target.fighter.take_damage(self.damage)
+            target.fighter.take_damage(self.damage, by="a bolt of lightning")
             self.consume()
         else:
             raise Impossible("No enemy is close enough to strike.")

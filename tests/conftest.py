@@ -22,6 +22,7 @@ import pytest  # noqa: E402
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
+import paths  # noqa: E402
 import setup_game  # noqa: E402
 import tile_types  # noqa: E402
 from engine import Engine  # noqa: E402
@@ -47,6 +48,14 @@ def motion(x: int, y: int) -> tcod.event.MouseMotion:
     return tcod.event.MouseMotion(
         position=tcod.event.Point(x + 0.5, y + 0.5), tile=tcod.event.Point(x, y)
     )
+
+
+@pytest.fixture(autouse=True)
+def data_in_tmp(tmp_path, monkeypatch) -> Iterator[object]:
+    """Every test keeps the player's files (morgue files, scores) in its own
+    temporary folder, never in the working directory."""
+    monkeypatch.setattr(paths, "_data_dir", tmp_path)
+    yield tmp_path
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ import tcod
 from conftest import key
 from tcod.event import KeySym, Modifier
 
+import exceptions
 import input_handlers
 import keys
 import main
@@ -27,6 +28,7 @@ from keys import (
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
     CURSOR_Y_KEYS,
+    GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_KEYS,
@@ -102,6 +104,7 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
             for m, factor in CURSOR_MODIFIERS.items()
         },
         "Message history": history,
+        "After a death": {(key_name(k), COMMAND_HELP[c]) for k, c in GAME_OVER_KEYS.items()},
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -137,6 +140,7 @@ def test_help_lists_every_key_of_every_table() -> None:
         HISTORY_JUMP_KEYS,
         MAIN_KEYS,
         MENU_KEYS,
+        GAME_OVER_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
@@ -166,6 +170,8 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
             return handler.dispatch(key(keysym_by_name()[name]))
         except SystemExit:
             return "quit"
+        except exceptions.BackToMainMenu:
+            return "menu"
 
     for name, _ in listed["Main menu"]:
         assert press(setup_game.MainMenu(), name) is not None, name
@@ -179,6 +185,10 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
     for name, _ in listed["Message history"]:
         viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
         assert press(viewer, name) is None, name
+    engine.player.fighter.die()
+    game_over = input_handlers.GameOverEventHandler.after_death(engine)
+    for name, _ in listed["After a death"]:
+        assert press(game_over, name) is not None, name
     for chord, _ in listed["Everywhere"]:
         modifier, _, name = chord.rpartition("+")
         mod = Modifier[modifier.upper()] if modifier else Modifier.NONE

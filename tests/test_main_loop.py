@@ -21,6 +21,13 @@ from engine import Engine
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
 
 
+class ScriptEnded(BaseException):
+    """The loop asked for more events than the script has.
+
+    Not an `Exception`: the loop logs those and goes on, so the test would hang.
+    """
+
+
 class Script:
     """An event source for `main.main_loop`: one batch of events per frame.
 
@@ -34,7 +41,7 @@ class Script:
 
     def __call__(self) -> Iterable[tcod.event.Event]:
         if self.calls >= len(self.frames):
-            raise AssertionError("the loop asked for events after the script's end")
+            raise ScriptEnded("the loop asked for events after the script's end")
         frame = self.frames[self.calls]
         self.calls += 1
         return list(frame() if callable(frame) else frame)
@@ -148,7 +155,7 @@ def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
     assert Path(savefile.SAVE_FILENAME).is_file()  # The game went on, and was saved.
 
 
-def test_escape_after_death_deletes_the_save_and_ends_the_loop(
+def test_escape_after_death_deletes_the_save_and_goes_back_to_the_menu(
     in_tmp: Path,
     engine: Engine,
     context: tcod.context.Context,
@@ -159,13 +166,20 @@ def test_escape_after_death_deletes_the_save_and_ends_the_loop(
     engine.save_as(savefile.SAVE_FILENAME)
     assert Path(savefile.SAVE_FILENAME).is_file()
     engine.player.fighter.hp = 0  # Dies at once; the next turn finds out.
+    seen: list[str] = []
+
+    def menu_shown() -> list[tcod.event.Event]:
+        seen.append("".join(chr(c) for c in root_console.rgb["ch"].T.ravel()))
+        return [tcod.event.Quit()]
+
     # Escape on the game-over screen, not the game's "save and quit": that
     # would leave the save alone (a dead player's game is not saved).
-    script = Script([key(KeySym.PERIOD)], [key(KeySym.ESCAPE)])
+    script = Script([key(KeySym.PERIOD)], [key(KeySym.ESCAPE)], menu_shown)
 
     main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
-    assert script.calls == 2
-    assert presents == [True, True]
+    assert script.calls == 3
+    assert presents == [True, True, True]
+    assert "Play a new game" in seen[0]  # The main menu, not the end of the program.
     assert not Path(savefile.SAVE_FILENAME).exists()
     assert "Game saved." not in capsys.readouterr().out
