@@ -13,6 +13,7 @@ import pytest
 import tcod
 from conftest import arena, give, key
 from tcod.event import KeySym
+from test_e2e import Menu, Player, Script, play
 
 import entity_factories
 import exceptions
@@ -25,7 +26,6 @@ import savefile
 import setup_game
 from engine import Engine
 from game_over import Ending, ending_of
-from test_e2e import Menu, Player, Script, play
 
 SEED = 4242
 WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
