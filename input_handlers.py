@@ -154,20 +154,53 @@ class HelpScreen(BaseEventHandler):
         # The window covers the whole console: nothing of the screen below
         # shows at its edges (the tutorial-shaped window left column 0 showing).
         render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
+        half = console.width // 2
+        sections = help_sections()
         y = 1
-        for section, rows in help_sections():
-            console.print(2, y, section, fg=color.menu_title)
-            y += 1
-            for keys, meaning in rows:
-                console.print(3, y, keys, fg=color.white)
-                console.print(console.width // 2, y, meaning, fg=color.white)
-                y += 1
+        while sections:
+            # Two short sections in a row share the lines, side by side, so
+            # that every key fits on one screen.
+            pair = sections[:2]
+            if len(pair) == 2 and all(self.fits_half(rows, half) for _, rows in pair):
+                height = max(self.draw_section(console, x, y, *section) for x, section in zip((2, half), pair, strict=True))
+            else:
+                height = self.draw_section(console, 2, y, *pair[0], meaning_x=half)
+                pair = pair[:1]
+            sections = sections[len(pair) :]
+            y += height
         console.print(
             console.width // 2,
             console.height - 1,
             "┤Press any key to close├",
             alignment=tcod.constants.CENTER,
         )
+
+    @staticmethod
+    def fits_half(rows: list[tuple[str, str]], half: int) -> bool:
+        """Whether a section's rows fit in half the screen, beside another."""
+        keys_width = max(len(keys) for keys, _ in rows)
+        return 1 + keys_width + 2 + max(len(meaning) for _, meaning in rows) <= half - 3
+
+    @staticmethod
+    def draw_section(
+        console: tcod.console.Console,
+        x: int,
+        y: int,
+        title: str,
+        rows: list[tuple[str, str]],
+        meaning_x: int | None = None,
+    ) -> int:
+        """Draw a section's title and rows at (x, y); return how many lines it took.
+
+        The meanings line up at `meaning_x`, by default just right of the keys.
+        """
+        if meaning_x is None:
+            meaning_x = x + 1 + max(len(keys) for keys, _ in rows) + 2
+        console.print(x, y, title, fg=color.menu_title)
+        for i, (keys, meaning) in enumerate(rows, start=1):
+            console.print(x + 1, y + i, keys, fg=color.white)
+            console.print(meaning_x, y + i, meaning, fg=color.white)
+        return 1 + len(rows)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         if event.sym in MODIFIER_KEYS:
@@ -711,7 +744,7 @@ class GameOverEventHandler(EventHandler):
         notices = []
         morgue_path = None
         try:
-            morgue_path = str(morgue.write(engine, ending, recording=None))
+            morgue_path = str(morgue.write(engine, ending))
         except OSError as exc:
             notices.append(f"Could not write the morgue file: {exc.strerror or exc}")
         entered = hall_of_fame.enter(ending)

@@ -192,7 +192,6 @@ MENU_KEYS: Final[dict[KeySym, Command]] = {
 # The game-over screen's keys; closing the window quits.
 GAME_OVER_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.RETURN: Command.MAIN_MENU,
-    KeySym.KP_ENTER: Command.MAIN_MENU,
     KeySym.ESCAPE: Command.MAIN_MENU,
     KeySym.V: Command.HISTORY,
     KeySym.H: Command.HALL_OF_FAME,

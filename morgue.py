@@ -11,6 +11,7 @@ moment of death and never overwrite one another.
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -132,29 +133,38 @@ def claim_name(folder: Path, ending: Ending) -> Path:
     raise AssertionError("unreachable")
 
 
-def write(engine: Engine, ending: Ending, recording: Path | None = None) -> Path:
+def write(engine: Engine, ending: Ending) -> Path:
     """Write the morgue file of `engine`'s finished game; return its path.
 
-    `recording` (the game's recording file, if it has one) is copied beside
-    the morgue file, under the same name.  Raises `OSError` when the morgue
-    folder can't be made or written in.
+    The game's recording, if it has a file, is kept beside the morgue file,
+    under the same name.  Raises `OSError` when the morgue folder can't be
+    made or written in.
     """
     folder = paths.morgue_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = claim_name(folder, ending)
-    note = None if recording is None else keep_recording(recording, path)
+    note = None
+    if engine.recording_file is not None:
+        note = keep_recording(paths.recordings_dir() / engine.recording_file, path)
     path.write_text(morgue_text(engine, ending, note), "utf-8")
     return path
 
 
 def keep_recording(recording: Path, morgue_path: Path) -> str:
-    """Copy the recording beside the morgue file, named as it is; say where it is.
+    """Keep the recording beside the morgue file, named as it is; say where it is.
 
-    A recording that can't be copied costs the morgue file nothing: it says why.
+    A hard link rather than a copy: the event that killed the player is
+    added to the recording only once it has been handled, just after the
+    morgue file is written, and a link shares that last line.  Where links
+    can't be made, a copy (without that line) is kept instead.  A recording
+    that can't be kept costs the morgue file nothing: it says why.
     """
-    copy = morgue_path.with_suffix(recording.suffix)
+    kept = morgue_path.with_suffix(recording.suffix)
     try:
-        shutil.copyfile(recording, copy)
-    except OSError as exc:
-        return f"{recording} could not be copied here: {exc.strerror or exc}"
-    return f"{copy.name}, beside this file, replays the game."
+        os.link(recording, kept)
+    except OSError:
+        try:
+            shutil.copyfile(recording, kept)
+        except OSError as exc:
+            return f"{recording} could not be kept here: {exc.strerror or exc}"
+    return f"{kept.name}, beside this file, replays the game: python main.py --replay {kept}"

@@ -56,9 +56,10 @@ def motion(x: int, y: int) -> tcod.event.MouseMotion:
 
 @pytest.fixture(autouse=True)
 def data_in_tmp(tmp_path, monkeypatch) -> Iterator[object]:
-    """Every test keeps the player's files (morgue files, scores) in its own
-    temporary folder, never in the working directory."""
-    monkeypatch.setattr(paths, "_data_dir", tmp_path)
+    """Every test runs in its own empty folder, where the player's files
+    (save, recordings, morgue files, scores) go: never in the project's."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(paths, "_data_dir", Path())
     yield tmp_path
 
 

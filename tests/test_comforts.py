@@ -291,16 +291,17 @@ def test_help_screen_fits_in_80x50(
     lines = screen_lines(console)
     sections = help_sections()
     assert sections[0][0] in lines[1]
-    y = 1
+    # Each section's title, then its rows on the lines below it, in order:
+    # alone on the line, or beside one other section.
+    places = []
     for section, rows in sections:
-        assert section in lines[y]
-        y += 1
-        for names, meaning in rows:
-            assert names in lines[y] and meaning in lines[y], (y, lines[y])
-            y += 1
-    assert y < main.SCREEN_HEIGHT - 1  # The last row is above the bottom frame.
-    _, last_meaning = sections[-1][1][-1]
-    assert last_meaning in lines[y - 1]
+        [(y, x)] = [(y, line.index(section)) for y, line in enumerate(lines) if section in line]
+        places.append((y, x))
+        for i, (names, meaning) in enumerate(rows, start=1):
+            row = lines[y + i][x:]
+            assert row.lstrip().startswith(names) and meaning in row, (y + i, row)
+        assert y + len(rows) < main.SCREEN_HEIGHT - 1  # Above the bottom frame.
+    assert places == sorted(places)
     assert "Press any key to close" in lines[-1]
     for line in lines[1:-1]:  # No text runs over the frame's sides, at the console's edges.
         assert line[0] == "│" and line[-1] == "│", line
