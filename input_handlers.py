@@ -162,7 +162,11 @@ class HelpScreen(BaseEventHandler):
             # that every key fits on one screen.
             pair = sections[:2]
             if len(pair) == 2 and all(self.fits_half(rows, half) for _, rows in pair):
-                height = max(self.draw_section(console, x, y, *section) for x, section in zip((2, half), pair, strict=True))
+                left, right = pair
+                height = max(
+                    self.draw_section(console, 2, y, *left),
+                    self.draw_section(console, half, y, *right),
+                )
             else:
                 height = self.draw_section(console, 2, y, *pair[0], meaning_x=half)
                 pair = pair[:1]
