@@ -143,6 +143,9 @@ class Command(Enum):
     SCREENSHOT = auto()
     HALL_OF_FAME = auto()
     MAIN_MENU = auto()
+    RETRY_SAVE = auto()
+    QUIT_WITHOUT_SAVING = auto()
+    RESUME = auto()
 
 
 # What the help screen and the README say each command does.
@@ -163,6 +166,9 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.SCREENSHOT: "Save a screenshot",
     Command.HALL_OF_FAME: "Show the hall of fame",
     Command.MAIN_MENU: "Back to the main menu",
+    Command.RETRY_SAVE: "Try saving again",
+    Command.QUIT_WITHOUT_SAVING: "Quit without saving",
+    Command.RESUME: "Back to the game",
 }
 
 
@@ -197,6 +203,13 @@ GAME_OVER_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.H: Command.HALL_OF_FAME,
     KeySym.QUESTION: Command.HELP,
     KeySym.F1: Command.HELP,
+}
+
+# The choices when the game could not be saved on quitting.
+SAVE_FAILED_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.R: Command.RETRY_SAVE,
+    KeySym.Q: Command.QUIT_WITHOUT_SAVING,
+    KeySym.ESCAPE: Command.RESUME,
 }
 
 # Keys that work on every screen, handled by the main loop: (key, modifier).

@@ -24,7 +24,6 @@ from tcod.event import KeySym, Modifier  # noqa: E402
 
 import input_handlers  # noqa: E402
 import main  # noqa: E402
-import paths  # noqa: E402
 import recording  # noqa: E402
 import replay  # noqa: E402
 import setup_game  # noqa: E402
@@ -55,17 +54,13 @@ def motion(x: int, y: int) -> tcod.event.MouseMotion:
 
 
 @pytest.fixture(autouse=True)
-def data_in_tmp(tmp_path, monkeypatch) -> Iterator[object]:
-    """Every test runs in its own empty folder, where the player's files
-    (save, recordings, morgue files, scores) go: never in the project's."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(paths, "_data_dir", Path())
-    yield tmp_path
-
-
-@pytest.fixture
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Run the test in an empty working directory (where saves and screenshots go)."""
+    """Run every test in an empty working directory of its own.
+
+    Saves, screenshots and every other player file go to the working
+    directory: a test must never touch a player's (see test_player_files.py).
+    Tests that look at those files ask for this fixture by name, for the path.
+    """
     monkeypatch.chdir(tmp_path)
     yield tmp_path
 

@@ -25,7 +25,7 @@ import morgue
 import paths
 import recording
 import replay
-import savefile
+import save_data
 import setup_game
 from engine import Engine
 from game_over import Ending, ending_of
@@ -86,7 +86,7 @@ def test_a_death_tells_its_story_keeps_its_record_and_leads_to_a_new_game(
     def script(me: Player) -> Script:
         yield [key(KeySym.N)]
         engine = me.engine
-        engine.save_as(savefile.SAVE_FILENAME)  # A save from earlier in this game.
+        save_data.save(engine, paths.SAVE_NAME)  # A save from earlier in this game.
         alone(engine)
         x, y = beside(engine)
         orc = entity_factories.orc.spawn(engine.game_map, x, y)
@@ -102,7 +102,7 @@ def test_a_death_tells_its_story_keeps_its_record_and_leads_to_a_new_game(
         engine.player.fighter.hp = 1
         yield [key(KeySym.PERIOD)]  # Wait; the troll strikes.
         me.notes["died"] = me.screen()
-        me.notes["save gone"] = not Path(savefile.SAVE_FILENAME).exists()
+        me.notes["save gone"] = not paths.save_path().exists()
         me.notes["xp"] = engine.player.level.total_xp
         yield [key(KeySym.H)]
         me.notes["hall"] = me.screen()
@@ -154,12 +154,12 @@ def test_escape_on_the_game_over_window_goes_to_the_menu_and_closing_quits(
     in_tmp: Path,
 ) -> None:
     engine = arena()
-    engine.save_as(savefile.SAVE_FILENAME)
+    save_data.save(engine, paths.SAVE_NAME)
     engine.player.fighter.hp = 1
     entity_factories.orc.spawn(engine.game_map, 6, 5)
     screen = input_handlers.MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
     assert isinstance(screen, input_handlers.GameOverEventHandler)
-    assert not Path(savefile.SAVE_FILENAME).exists()  # The save is gone at once.
+    assert not paths.save_path().exists()  # The save is gone at once.
 
     with pytest.raises(exceptions.BackToMainMenu):
         screen.handle_events(key(KeySym.ESCAPE))
