@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import numpy as np
 import tcod
+
+# Imported with the game, not on first use: numpy loads `numpy.random` only
+# when first asked, which made the first new game's key press 10 ms slower.
+from numpy.random import default_rng
 
 import exceptions
 import render_functions
-import savefile
 from message_log import MessageLog
 
 if TYPE_CHECKING:
@@ -25,6 +27,10 @@ FOV_RADIUS = 8
 class Engine:
     game_map: GameMap
     game_world: GameWorld
+    # What took the player's last hit points ("a Troll"), set as they die
+    # (`Fighter.take_damage`).  A class default rather than state: a game in
+    # play, the only kind that is saved, has none.
+    killer: str | None = None
 
     def __init__(self, player: Actor):
         self.message_log = MessageLog()
@@ -34,7 +40,7 @@ class Engine:
         # PCG64 rather than `random.Random`: its state is a few dozen bytes
         # where the Mersenne Twister's is 2.5 KB that a save can't compress.
         # Seeded from the global state so `random.seed` makes a run repeatable.
-        self.rng = np.random.default_rng(random.getrandbits(64))
+        self.rng = default_rng(random.getrandbits(64))
         # The player's turns, and the monsters killed by name.
         self.turns = 0
         self.kills: dict[str, int] = {}
@@ -84,20 +90,3 @@ class Engine:
         render_functions.render_names_at_mouse_location(
             console=console, x=21, y=44, engine=self
         )
-
-    def save_as(self, filename: str) -> None:
-        """Save this Engine instance as a compressed file (see `savefile`)."""
-        savefile.save(self, filename)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # Keep the generator's state as plain data, so that loading a save
-        # needs no class from outside the game.
-        state = self.__dict__.copy()
-        state["rng"] = self.rng.bit_generator.state
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        rng_state = state.pop("rng")
-        self.__dict__.update(state)
-        self.rng = np.random.default_rng()
-        self.rng.bit_generator.state = rng_state

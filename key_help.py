@@ -16,6 +16,7 @@ from keys import (
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
     CURSOR_Y_KEYS,
+    GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_BUTTONS,
@@ -23,6 +24,7 @@ from keys import (
     MENU_KEYS,
     MOVE_KEYS,
     RUN_MODIFIER,
+    SAVE_FAILED_KEYS,
     TARGET_KEYS,
     WAIT_KEYS,
     Answer,
@@ -103,6 +105,11 @@ def _keys_by_meaning(table: dict[KeySym, str]) -> list[tuple[str, str]]:
     return _merge_rows([(key_name(key), meaning) for key, meaning in table.items()])
 
 
+def command_rows(table: dict[KeySym, Command]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows for a table of commands, the keys of each joined."""
+    return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
+
+
 def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     """Every key binding of the game as (section, [(keys, meaning)]).
 
@@ -113,7 +120,9 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     wait = {key: "Wait a turn" for key in WAIT_KEYS}
     main = {key: COMMAND_HELP[command] for key, command in MAIN_KEYS.items()}
     run = (f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])
-    buttons = [(button_name(button), COMMAND_HELP[command]) for button, command in MAIN_BUTTONS.items()]
+    buttons = [
+        (button_name(button), COMMAND_HELP[command]) for button, command in MAIN_BUTTONS.items()
+    ]
     menu = {key: COMMAND_HELP[command] for key, command in MENU_KEYS.items()}
     everywhere = [
         (chord_name(key, modifier), COMMAND_HELP[command])
@@ -125,6 +134,7 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         for (key, modifier), step in TARGET_KEYS.items()
     ]
     answers = {key: ANSWER_HELP[answer] for key, answer in ANSWER_KEYS.items()}
+    save_failed = {key: COMMAND_HELP[command] for key, command in SAVE_FAILED_KEYS.items()}
     steps = ", ".join(
         f"{(modifier.name or '').title()} x{factor}"
         for modifier, factor in CURSOR_MODIFIERS.items()
@@ -134,9 +144,9 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
     return [
         ("Main menu", _keys_by_meaning(menu)),
-        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait) + [run, *buttons]),
-
+        # Short enough to sit beside the menu's keys on the help screen.
         ("Moving (also moves a cursor)", _keys_by_meaning(move)),
+        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait) + [run, *buttons]),
         (
             "Choosing a tile",
             [
@@ -147,6 +157,8 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
             ],
         ),
         ("Message history", _keys_by_meaning(history)),
-        ("Answering a question", _keys_by_meaning(answers)),
+        ("After a death", command_rows(GAME_OVER_KEYS)),
+        # Including the question a save that failed on quitting asks.
+        ("Answering a question", _keys_by_meaning(answers) + _keys_by_meaning(save_failed)),
         ("Everywhere", _merge_rows(everywhere)),
     ]

@@ -101,12 +101,14 @@ def header(seed: int) -> list[str]:
     return [f"{FORMAT_NAME} {FORMAT_VERSION}", f"seed {seed}"]
 
 
-def line_of(event: tcod.event.Event) -> str | None:
+def line_of(event: tcod.event.Event | Steps) -> str | None:
     """The line that records `event`, or None for a kind of event never recorded.
 
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
+        case Steps():
+            return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
             words += [word for word, (held, _) in MODIFIER_WORDS.items() if event.mod & held]
@@ -130,7 +132,7 @@ def _number(word: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise ValueError(f"{word!r} is not a whole number") from None
+        raise ValueError(f"{word[:20]!r} is not a whole number") from None
 
 
 def event_of(line: str) -> Recorded:
@@ -147,11 +149,11 @@ def event_of(line: str) -> Recorded:
             try:
                 sym = KeySym[name.upper()]
             except KeyError:
-                raise ValueError(f"unknown key name {name!r}") from None
+                raise ValueError(f"unknown key name {name[:40]!r}") from None
             mod = Modifier.NONE
             for word in modifiers:
                 if word not in MODIFIER_WORDS:
-                    raise ValueError(f"unknown modifier {word!r} (shift, ctrl or alt)")
+                    raise ValueError(f"unknown modifier {word[:20]!r} (shift, ctrl or alt)")
                 mod |= MODIFIER_WORDS[word][1]
             return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=mod)
         case "click":
@@ -161,7 +163,7 @@ def event_of(line: str) -> Recorded:
             button = MouseButton.LEFT
             if len(words) == 3:
                 if words[2] not in BUTTON_WORDS:
-                    raise ValueError(f"unknown button {words[2]!r}")
+                    raise ValueError(f"unknown button {words[2][:20]!r}")
                 button = BUTTON_WORDS[words[2]]
             return tcod.event.MouseButtonDown(**_tile(x, y), button=button)  # type: ignore[arg-type]
         case "move":
@@ -176,7 +178,7 @@ def event_of(line: str) -> Recorded:
             if count < 0:
                 raise ValueError(f"the step count {count} is negative")
             return Steps(count)
-    raise ValueError(f"unknown event {command!r} (key, click, move or steps)")
+    raise ValueError(f"unknown event {command[:20]!r} (key, click, move or steps)")
 
 
 def parse(text: str, source: str) -> Script:
@@ -216,7 +218,7 @@ def _check_version(line: str) -> None:
         raise ValueError(f"not a recording: the first line must be '{FORMAT_NAME} {FORMAT_VERSION}'")
     if words[1] != str(FORMAT_VERSION):
         raise ValueError(
-            f"a recording of format version {words[1]}; this game reads version {FORMAT_VERSION}"
+            f"a recording of format version {words[1][:20]}; this game reads version {FORMAT_VERSION}"
         )
 
 

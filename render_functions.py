@@ -14,6 +14,8 @@ import color
 import descriptions
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from engine import Engine
 
 
@@ -84,7 +86,9 @@ def draw_window(
 # where one is, dim enough that the popup's text is all that reads.
 DIM_FRACTION: Final = 0.35
 # How much of the tint a tile under a blast takes; its glyph is kept as it was.
-TINT_FRACTION: Final = 0.5
+TINT_FRACTION: Final = 0.6
+# The least brightness (0-255) of a tinted tile.
+TINT_LEAST_BRIGHTNESS: Final = 48.0
 
 
 def dim(console: tcod.console.Console) -> None:
@@ -98,8 +102,11 @@ def tint(
     tiles: Iterable[tuple[int, int]],
     tint_color: tuple[int, int, int],
 ) -> None:
-    """Blend the background of `tiles` towards `tint_color`, keeping each glyph.
+    """Shift the background of `tiles` towards `tint_color`, keeping each glyph.
 
+    The shifted colour keeps the brightness the background had, so every glyph
+    stands out from it as much as before: the tint changes the hue only (of a
+    black tile, nearly).
     Tiles off the console are skipped.
     """
     inside = [(x, y) for x, y in tiles if 0 <= x < console.width and 0 <= y < console.height]
@@ -107,8 +114,18 @@ def tint(
         return
     xs, ys = zip(*inside, strict=True)
     bg = console.rgb["bg"]
-    blend = bg[xs, ys] * (1 - TINT_FRACTION) + np.array(tint_color) * TINT_FRACTION
-    bg[xs, ys] = blend.astype(np.uint8)
+    before = bg[xs, ys].astype(np.float64)
+    blend = before * (1 - TINT_FRACTION) + np.array(tint_color) * TINT_FRACTION
+    # Unexplored black would stay black: it gets a dim tint, so the whole area shows.
+    wanted = np.maximum(brightness(before), TINT_LEAST_BRIGHTNESS)
+    scale = wanted / np.maximum(brightness(blend), 1.0)
+    bg[xs, ys] = np.clip(blend * scale[:, None], 0, 255).astype(np.uint8)
+
+
+def brightness(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
+    """How bright colours look (Rec. 709 luma), for an array of RGB triples."""
+    luma: NDArray[np.float64] = rgb @ np.array([0.2126, 0.7152, 0.0722])
+    return luma
 
 
 def text_window_width(title: str, lines: list[str], min_width: int = 0) -> int:

@@ -16,6 +16,7 @@ from conftest import click, key
 from tcod.event import KeySym, Modifier
 
 import entity_factories
+import exceptions
 import input_handlers
 import keys
 import main
@@ -29,6 +30,7 @@ from keys import (
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
     CURSOR_Y_KEYS,
+    GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_BUTTONS,
@@ -36,6 +38,7 @@ from keys import (
     MENU_KEYS,
     MOVE_KEYS,
     RUN_MODIFIER,
+    SAVE_FAILED_KEYS,
     TARGET_KEYS,
     WAIT_KEYS,
     Answer,
@@ -45,12 +48,6 @@ from keys import (
 ROOT = Path(__file__).resolve().parent.parent
 TILE = 10  # Pixels per tile side in the game's tile sheet.
 WINDOW = (main.SCREEN_WIDTH * TILE, main.SCREEN_HEIGHT * TILE)
-
-
-@pytest.fixture
-def context() -> Iterator[tcod.context.Context]:
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
-        yield context
 
 
 def window(context: tcod.context.Context) -> tcod.sdl.video.Window:
@@ -117,7 +114,9 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         "Message history": history,
         "Answering a question": {
             (key_name(k), {Answer.YES: "Yes", Answer.NO: "No"}[a]) for k, a in ANSWER_KEYS.items()
-        },
+        }
+        | {(key_name(k), COMMAND_HELP[c]) for k, c in SAVE_FAILED_KEYS.items()},
+        "After a death": {(key_name(k), COMMAND_HELP[c]) for k, c in GAME_OVER_KEYS.items()},
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -154,6 +153,8 @@ def test_help_lists_every_key_of_every_table() -> None:
         MAIN_KEYS,
         MENU_KEYS,
         ANSWER_KEYS,
+        GAME_OVER_KEYS,
+        SAVE_FAILED_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
@@ -181,7 +182,7 @@ def test_help_key_names_are_unambiguous() -> None:
             assert name in keysym_by_name(), f"{name!r} names no key, or several"
 
 
-def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine) -> None:
+def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     """The help's keys, pressed on their screen, are not ignored."""
     listed = help_bindings()
 
@@ -195,6 +196,10 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
             return handler.dispatch(events.get(name) or key(keysym_by_name()[name]))
         except SystemExit:
             return "quit"
+        except exceptions.QuitWithoutSaving:
+            return "quit without saving"
+        except exceptions.BackToMainMenu:
+            return "menu"
 
     for name, _ in listed["Main menu"]:
         assert press(setup_game.MainMenu(), name) is not None, name
@@ -220,17 +225,28 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
             look.dispatch(key(keysym_by_name()[name], mod))
             enemy = engine.game_map.get_actor_at_location(*engine.mouse_location)
             assert enemy is not None and enemy is not player, chord
+    save_failed = {COMMAND_HELP[command] for command in SAVE_FAILED_KEYS.values()}
     for name, meaning in listed["Answering a question"]:
+        if meaning in save_failed:
+            popup = input_handlers.SaveFailedPopup(input_handlers.MainGameEventHandler(engine), "")
+            assert press(popup, name) is not None, name
+            continue
         look = input_handlers.LookHandler(engine)
         answered: list[bool] = []
-        question = input_handlers.ConfirmHandler(
-            look, "?", lambda answered=answered: answered.append(True)
-        )
+
+        def answer(answered: list[bool] = answered) -> None:
+            answered.append(True)
+
+        question = input_handlers.ConfirmHandler(look, "?", answer)
         assert press(question, name) is not None, name
         assert answered == ([True] if meaning == "Yes" else []), name
     for name, _ in listed["Message history"]:
         viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
         assert press(viewer, name) is None, name
+    engine.player.fighter.die()
+    game_over = input_handlers.GameOverEventHandler.after_death(engine)
+    for name, _ in listed["After a death"]:
+        assert press(game_over, name) is not None, name
     for chord, _ in listed["Everywhere"]:
         modifier, _, name = chord.rpartition("+")
         mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
@@ -301,16 +317,17 @@ def test_help_screen_fits_in_80x50(
     lines = screen_lines(console)
     sections = help_sections()
     assert sections[0][0] in lines[1]
-    y = 1
+    # Each section's title, then its rows on the lines below it, in order:
+    # alone on the line, or beside one other section.
+    places = []
     for section, rows in sections:
-        assert section in lines[y]
-        y += 1
-        for names, meaning in rows:
-            assert names in lines[y] and meaning in lines[y], (y, lines[y])
-            y += 1
-    assert y < main.SCREEN_HEIGHT - 1  # The last row is above the bottom frame.
-    _, last_meaning = sections[-1][1][-1]
-    assert last_meaning in lines[y - 1]
+        [(y, x)] = [(y, line.index(section)) for y, line in enumerate(lines) if section in line]
+        places.append((y, x))
+        for i, (names, meaning) in enumerate(rows, start=1):
+            row = lines[y + i][x:]
+            assert row.lstrip().startswith(names) and meaning in row, (y + i, row)
+        assert y + len(rows) < main.SCREEN_HEIGHT - 1  # Above the bottom frame.
+    assert places == sorted(places)
     assert "Press any key to close" in lines[-1]
     for line in lines[1:-1]:  # No text runs over the frame's sides, at the console's edges.
         assert line[0] == "│" and line[-1] == "│", line
@@ -569,6 +586,39 @@ def test_a_bad_asset_gets_one_line_naming_it(
     assert str(path) in lines[0]
 
 
+@pytest.mark.usefixtures("no_loop")
+def test_a_tile_sheet_too_small_for_its_tiles_gets_one_line(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = in_tmp / "one-pixel.png"
+    tcod.image.Image(1, 1).save_as(path)
+    monkeypatch.setattr(main, "TILESET_PATH", path)
+    assert main.main([]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"main.py: cannot read the tile sheet {path}: the image is too small to hold 32x8 tiles\n"
+    )
+
+
+@pytest.mark.parametrize("seed", ["-1", "-5000", "2.5", "seven", str(2**64)])
+def test_a_seed_the_game_cannot_use_is_refused_with_a_reason(
+    seed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main.parse_args(["--seed", seed])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --seed: {seed!r} is not a whole number from 0 to {2**64 - 1}" in err
+
+
+@pytest.mark.parametrize("seed", ["0", "42", str(2**64 - 1)])
+def test_every_seed_from_0_to_2_to_the_64_starts_a_game(seed: str) -> None:
+    args = main.parse_args(["--seed", seed])
+    engine = setup_game.new_game(args.seed)
+    assert engine.game_world.seed == int(seed)
+
+
 # --- Resizing and the mouse ---------------------------------------------
 
 SIZES = [(1000, 500), (800, 800), (1600, 1000), (1200, 1000), (400, 250)]
@@ -630,7 +680,7 @@ class Script:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_mouse_look_through_the_loop_after_a_resize(
-    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+    context: tcod.context.Context, engine: Engine, size: tuple[int, int]
 ) -> None:
     window(context).size = size
     tile = (engine.player.x + 2, engine.player.y + 1)
@@ -642,7 +692,7 @@ def test_mouse_look_through_the_loop_after_a_resize(
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_mouse_targeting_through_the_loop_after_a_resize(
-    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+    context: tcod.context.Context, engine: Engine, size: tuple[int, int]
 ) -> None:
     window(context).size = size
     targets: list[tuple[int, int]] = []

@@ -7,6 +7,7 @@ import copy
 import math
 
 import conftest
+import numpy as np
 import pytest
 import tcod
 from conftest import click, give, key, motion
@@ -312,6 +313,7 @@ def test_the_question_comes_exactly_when_the_player_is_inside_the_blast() -> Non
             inside = math.dist(PLAYER, target) <= radius  # The tutorial's test.
             assert isinstance(after, input_handlers.ConfirmHandler) == inside, (dx, dy)
             if inside:
+                assert isinstance(after, input_handlers.ConfirmHandler)
                 assert after.question == "The blast will hit you too. Cast it anyway? (y/n)"
 
 
@@ -353,3 +355,38 @@ def test_the_question_sits_in_its_own_window() -> None:
     rows = ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(50)]
     (y,) = [y for y, row in enumerate(rows) if "Cast it anyway? (y/n)" in row]
     assert "│" in rows[y] and "┌" in rows[y - 1] and "└" in rows[y + 1]
+
+
+def contrast(fg: np.ndarray, bg: np.ndarray) -> float:
+    """The WCAG contrast ratio of two colours: 1 (none) to 21 (black on white)."""
+
+    def luminance(rgb: np.ndarray) -> float:
+        c = rgb.astype(float) / 255
+        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(c @ [0.2126, 0.7152, 0.0722])
+
+    low, high = sorted((luminance(fg), luminance(bg)))
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_glyph_under_the_tint_stays_as_readable() -> None:
+    """Each monster and item drawn under the blast's tint stands out from its
+    background nearly as much as on the plain floor."""
+    engine = arena()
+    templates = [
+        value
+        for value in vars(entity_factories).values()
+        if isinstance(value, (Actor, Item)) and value.name != "Player"
+    ]
+    for i, template in enumerate(templates):
+        template.spawn(engine.game_map, PLAYER[0] + 1 + i % 3, PLAYER[1] - 1 + i // 3)
+    engine.update_fov()
+    handler, _ = aim(engine, entity_factories.fireball_scroll)
+    engine.mouse_location = (PLAYER[0] + 2, PLAYER[1])
+    shown, plain, aimed = shown_area(handler, engine)
+    glyphs = [(x, y) for x, y in shown if chr(plain.rgb["ch"][x, y]) != " " and (x, y) != engine.mouse_location]
+    assert len(glyphs) >= min(len(templates), 8)
+    for x, y in glyphs:
+        before = contrast(plain.rgb["fg"][x, y], plain.rgb["bg"][x, y])
+        after = contrast(aimed.rgb["fg"][x, y], aimed.rgb["bg"][x, y])
+        assert after >= 0.9 * before, (chr(plain.rgb["ch"][x, y]), before, after)

@@ -232,8 +232,7 @@ def test_stairs_key_far_from_unseen_stairs_says_so() -> None:
 
 def test_a_click_walks_to_the_tile() -> None:
     engine = walled_arena(*((8, y) for y in range(1, 10)))
-    handler = MainGameEventHandler(engine)
-    handler, steps = walk_on(handler.handle_events(click(10, 3)))
+    handler, steps = walk_on(MainGameEventHandler(engine).handle_events(click(10, 3)))
     assert position(engine) == (10, 3)
     assert steps >= 6  # Around the wall.
     assert isinstance(handler, MainGameEventHandler)
