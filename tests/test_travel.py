@@ -3,15 +3,20 @@ running (Shift+direction), each step a real turn through the real handlers."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, click, key, texts
+from conftest import arena, click, key, replay_text, texts
 from tcod.event import KeySym, Modifier
 
 import entity_factories
+import main
+import recording
+import replay
 import setup_game
 import tile_types
 import travel
@@ -352,3 +357,104 @@ def test_explore_without_stairs_in_reach_ends_where_it_is() -> None:
     press(MainGameEventHandler(engine), key(KeySym.X))
     assert texts(engine)[-1] == NOTHING
     assert position(engine) == (2, 2)
+
+
+# --- Recorded -------------------------------------------------------------
+
+
+# A floor whose start has no monster in view: a walk can start.
+WALK_SEED = 13
+
+
+def live_game(seed: int = WALK_SEED) -> BaseEventHandler:
+    """A new game, recorded as the player's is (`main.handle_and_record`)."""
+    return replay.start(recording.Script(seed, []))
+
+
+def played(handler: BaseEventHandler, event: tcod.event.Event, steps: int | None = None) -> BaseEventHandler:
+    """The player's event through the recording door, then `steps` of the walk it
+    starts (as many as the clock allowed), or all of them."""
+    handler = main.handle_and_record(handler, event)
+    while handler.walking and (steps is None or handler.walk_steps < steps):
+        handler = handler.advance()
+    return handler
+
+
+def state(handler: BaseEventHandler) -> object:
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    from test_soak import canonical
+
+    engine.recording_file = None
+    return canonical(engine)
+
+
+def test_walks_stopped_by_keys_and_clicks_replay_exactly() -> None:
+    handler = live_game()
+    handler = played(handler, key(KeySym.X), steps=5)
+    handler = played(handler, key(KeySym.Z))  # Stops the walk after 5 steps.
+    handler = played(handler, key(KeySym.O), steps=2)
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    handler = played(handler, click(engine.player.x, engine.player.y))  # Stops it after 2.
+    handler = played(handler, key(KeySym.X))  # Runs until it stops by itself.
+    handler = played(handler, key(KeySym.L))
+    assert engine.recording[2:7] == ["key x", "steps 5", "key o", "steps 2", "key x"]
+    assert not any(line.startswith(("key z", "click")) for line in engine.recording)
+    replayed = replay_text("\n".join(engine.recording))
+    assert state(replayed) == state(handler)
+    # The replayed game recorded itself again: the same lines.
+    again = replay.engine_of(replayed)
+    assert again is not None and again.recording == engine.recording
+
+
+def test_a_walk_that_ends_a_recording_runs_to_its_end() -> None:
+    handler = played(live_game(), key(KeySym.X))
+    assert not handler.walking
+    engine = replay.engine_of(handler)
+    assert engine is not None and engine.recording[-1] == "key x"
+    assert state(replay_text("\n".join(engine.recording))) == state(handler)
+
+
+def test_leaving_the_game_during_a_walk_records_its_steps() -> None:
+    handler = played(live_game(), key(KeySym.X), steps=3)
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    with pytest.raises(SystemExit):
+        main.handle_and_record(handler, tcod.event.Quit())
+    assert engine.recording[-2:] == ["key x", "steps 3"]
+    # Continued, the game goes on from where the walk stopped, as the replay does.
+    continued = played(MainGameEventHandler(engine), key(KeySym.L))
+    assert state(replay_text("\n".join(engine.recording))) == state(continued)
+
+
+def test_a_headless_replay_takes_the_recorded_steps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    handler = played(live_game(), key(KeySym.X), steps=4)
+    handler = played(handler, key(KeySym.SPACE))
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    path = tmp_path / "walk.rec"
+    path.write_text("\n".join(engine.recording) + "\n")
+    assert main.main(["--replay", str(path), "--headless"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["player"]["x"], report["player"]["y"]) == position(engine)
+    assert report["turns"] == engine.turns == 4
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("steps", "'steps' takes N"),
+        ("steps 3 4", "'steps' takes N"),
+        ("steps -1", "the step count -1 is negative"),
+        ("steps many", "'many' is not a whole number"),
+    ],
+)
+def test_a_bad_steps_line_is_named(line: str, error: str) -> None:
+    with pytest.raises(recording.RecordingError, match=f"line 3: {error}"):
+        recording.parse(f"recording 1\nseed 1\n{line}\n", "bad.rec")
+    assert recording.parse("recording 1\nseed 1\nsteps 12\n", "good.rec").events == [
+        recording.Steps(12)
+    ]
