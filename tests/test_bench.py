@@ -52,6 +52,8 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     assert len(re.findall(sdl, out, re.MULTILINE)) == 2, out
     own = r"  the game's own handling and drawing, CPU\s+p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms\s"
     assert len(re.findall(own, out, re.MULTILINE)) == 2, out
+    walk = r"path of a walk's step, exploring 80x43 \(\d+ steps\), CPU\s+p50 \d+\.\d\d ms"
+    assert re.search(rf"^{walk}", out, re.MULTILINE), out
     for label, value in [
         (r"start-up to first frame.*", r"(\d+\.\d{3} s|not measured: no Xvfb)"),
         (r'  bare python -c "import tcod"', r"\d+\.\d{3} s"),

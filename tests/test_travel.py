@@ -3,8 +3,10 @@ running (Shift+direction), each step a real turn through the real handlers."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -458,3 +460,18 @@ def test_a_bad_steps_line_is_named(line: str, error: str) -> None:
     assert recording.parse("recording 1\nseed 1\nsteps 12\n", "good.rec").events == [
         recording.Steps(12)
     ]
+
+
+def test_walks_clear_a_floor_in_fewer_key_presses_by_the_same_turns() -> None:
+    """tools/key_presses.py: the same floor, the same steps, far fewer keys."""
+    spec = importlib.util.spec_from_file_location(
+        "key_presses", Path(__file__).resolve().parent.parent / "tools" / "key_presses.py"
+    )
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    sys.modules["key_presses"] = tool  # Its dataclass looks itself up there.
+    spec.loader.exec_module(tool)
+    single, walking = tool.clear_floor(3, walks=False), tool.clear_floor(3, walks=True)
+    assert single.descended and walking.descended
+    assert walking.turns == single.turns
+    assert walking.presses < single.presses / 2

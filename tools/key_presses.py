@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Count the key presses a floor takes: with single steps, and with walks.
+
+Usage: ``python tools/key_presses.py [SEED ...]``, from any folder.
+
+Two scripted players clear floor 1 of each seed (see every tile they can
+reach, kill every monster they meet, then take the stairs), through the
+game's real handlers:
+
+* **single steps**, as the tutorial's game needed: one move key per step,
+  each toward the nearest tile not yet seen (the shortest way there, which
+  no person does better), then toward the stairs, then `>`;
+* **walks**: `x` to explore, pressed again whenever a walk stops, then
+  `>` `>` (the first walks to the stairs if not already there).
+
+Both do the rest alike: a monster in view is walked to and bumped, one key a
+step; an item underfoot is picked up (`g`); a health potion is drunk (`i`
+and its letter) at half HP or less.  They press the same keys for those, so
+the difference is what exploring and travelling cost.  Prints one line a
+seed and the total.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import tcod  # noqa: E402
+from tcod.event import KeySym, Modifier  # noqa: E402
+
+import input_handlers  # noqa: E402
+import setup_game  # noqa: E402
+import travel  # noqa: E402
+from engine import Engine  # noqa: E402
+
+SEEDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+MOVES = {
+    (-1, 0): KeySym.H, (1, 0): KeySym.L, (0, -1): KeySym.K, (0, 1): KeySym.J,
+    (-1, -1): KeySym.Y, (1, -1): KeySym.U, (-1, 1): KeySym.B, (1, 1): KeySym.N,
+}  # fmt: skip
+STAIRS = tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=KeySym.PERIOD, mod=Modifier.LSHIFT)
+LIMIT = 5000  # Presses: a player that gets no further gives up.
+
+
+def key(sym: KeySym) -> tcod.event.KeyDown:
+    return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=Modifier.NONE)
+
+
+@dataclass
+class Result:
+    presses: int
+    turns: int
+    descended: bool
+
+
+def care_key(engine: Engine) -> tcod.event.KeyDown | None:
+    """Picking up what lies underfoot, drinking a potion when badly hurt, fighting:
+    the keys both players press alike, if one is due."""
+    player, game_map = engine.player, engine.game_map
+    names = [item.name for item in player.inventory.items]
+    if player.fighter.hp <= player.fighter.max_hp // 2 and "Health Potion" in names:
+        return key(KeySym.I)  # Then the potion's letter (see `clear_floor`).
+    if any((item.x, item.y) == (player.x, player.y) for item in game_map.items) and len(
+        names
+    ) < player.inventory.capacity:
+        return key(KeySym.G)
+    return fight_key(engine)
+
+
+def fight_key(engine: Engine) -> tcod.event.KeyDown | None:
+    """A step toward (or a bump into) the nearest monster in view, if one is."""
+    monsters = travel.monsters_in_view(engine)
+    if not monsters:
+        return None
+    player, game_map = engine.player, engine.game_map
+    nearest = min(monsters, key=lambda m: max(abs(m.x - player.x), abs(m.y - player.y)))
+    step = travel.step_toward(game_map, travel.only(game_map, nearest.x, nearest.y), player.x, player.y)
+    return key(MOVES[step]) if step is not None else key(KeySym.PERIOD)
+
+
+def single_step_key(engine: Engine) -> tcod.event.KeyDown:
+    """The next key of the single-stepping player."""
+    fight = care_key(engine)
+    if fight is not None:
+        return fight
+    game_map, player = engine.game_map, engine.player
+    step = travel.step_toward(game_map, travel.frontier(game_map), player.x, player.y)
+    if step is None:
+        step = travel.step_toward(
+            game_map, travel.only(game_map, *game_map.downstairs_location), player.x, player.y
+        )
+    return STAIRS if step is None else key(MOVES[step])
+
+
+def walking_key(engine: Engine) -> tcod.event.KeyDown:
+    """The next key of the player who walks: `x` until all is seen, then `>`."""
+    fight = care_key(engine)
+    if fight is not None:
+        return fight
+    game_map, player = engine.game_map, engine.player
+    if travel.frontier(game_map).any() and travel.step_toward(
+        game_map, travel.frontier(game_map), player.x, player.y
+    ):
+        return key(KeySym.X)
+    return STAIRS
+
+
+def clear_floor(seed: int, walks: bool) -> Result:
+    """Play floor 1 of `seed` until the stairs are taken; the presses it took."""
+    random.seed(seed)
+    engine = setup_game.new_game(seed=seed)
+    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    presses = 0
+    while presses < LIMIT:
+        if engine.game_world.current_floor > 1 or not engine.player.is_alive:
+            break
+        if isinstance(handler, input_handlers.LevelUpEventHandler):
+            event = key(KeySym.A)
+        elif isinstance(handler, input_handlers.InventoryActivateHandler):
+            names = [item.name for item in engine.player.inventory.items]
+            event = key(KeySym(KeySym.A + names.index("Health Potion")))
+        else:
+            event = walking_key(engine) if walks else single_step_key(engine)
+        handler = handler.handle_events(event)
+        presses += 1
+        while handler.walking:  # Its steps come by themselves, as in the main loop.
+            handler = handler.advance()
+    return Result(presses, engine.turns, engine.game_world.current_floor > 1)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    seeds = [int(word) for word in (argv or [])] or list(SEEDS)
+    total_single = total_walks = cleared = 0
+    print("seed  single steps (turns)  walks (turns)")
+    for seed in seeds:
+        single, walking = clear_floor(seed, walks=False), clear_floor(seed, walks=True)
+        if single.descended and walking.descended:
+            cleared += 1
+            total_single += single.presses
+            total_walks += walking.presses
+            note = ""
+        else:
+            note = "  (died on floor 1: left out of the total)"
+        print(
+            f"{seed:>4}  {single.presses:>12} ({single.turns:>4})  "
+            f"{walking.presses:>5} ({walking.turns:>4}){note}"
+        )
+    if cleared:
+        print(
+            f"floors cleared: {cleared}, key presses a floor: {total_single / cleared:.0f} "
+            f"with single steps, {total_walks / cleared:.0f} with walks"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
