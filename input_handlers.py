@@ -19,6 +19,7 @@ from tcod.event import KeySym, Modifier
 import actions
 import color
 import exceptions
+import paths
 import render_functions
 import savefile
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
@@ -509,6 +510,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
         player = self.engine.player
+        files = str(paths.data_dir().resolve())  # The save, morgue files, ...
         lines = [
             f"Level: {player.level.current_level}",
             f"XP: {player.level.current_xp}",
@@ -516,6 +518,8 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             f"Attack: {player.fighter.power}",
             f"Defense: {player.fighter.defense}",
             f"Seed: {self.engine.game_world.seed}",
+            "Files kept in:",
+            *(files[i : i + 36] for i in range(0, len(files), 36)),
         ]
         render_functions.draw_text_window(console, self.side_x(), 0, self.TITLE, lines)
 

@@ -2,14 +2,20 @@
 
 The save, recordings, morgue files, the hall of fame and screenshots all go in
 one data folder.  Run from the source, that is the working directory, as in
-the tutorial; `--data-dir` (or a packaged build) chooses another.  Every module
-asks here for a path rather than naming a file itself.
+the tutorial; a packaged build (tools/build.py) uses the folder the player's
+system keeps for the game's data, and `--data-dir` chooses any folder for
+either.  Every module asks here for a path rather than naming a file itself.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
+
+from tcod.cffi import ffi, lib
 
 SAVE_NAME: Final = "savegame.sav"
 RECORDINGS_FOLDER: Final = "recordings"
@@ -22,6 +28,45 @@ _data_dir = Path()
 def data_dir() -> Path:
     """The folder the player's files go in (the working directory by default)."""
     return _data_dir
+
+
+def default_data_dir(game: str) -> Path:
+    """The working directory, as in the tutorial; for a packaged build, the player's data folder.
+
+    A build started from a desktop has no useful working directory: the files
+    would land wherever the launcher happened to be.
+    """
+    return player_data_dir(game) if getattr(sys, "frozen", False) else Path()
+
+
+def player_data_dir(game: str) -> Path:
+    """The folder the player's system keeps for `game`'s data, made if missing.
+
+    SDL's preference path, which the player's other SDL games also use; where
+    SDL can't say (no home folder), the platform's convention.
+    """
+    pointer = lib.SDL_GetPrefPath(b"", game.encode())
+    if pointer == ffi.NULL:
+        return conventional_data_dir(game)
+    try:
+        return Path(os.fsdecode(ffi.string(pointer)))
+    finally:
+        lib.SDL_free(pointer)
+
+
+def conventional_data_dir(
+    game: str, system: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> Path:
+    """Where each platform keeps a program's data for the player: as SDL does it."""
+    if system == "win32":
+        appdata = environ.get("APPDATA")
+        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
+    elif system == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:  # The XDG base directories, on Linux and the BSDs.
+        xdg = environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / game
 
 
 def use_data_dir(folder: Path) -> None:
