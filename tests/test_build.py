@@ -1,0 +1,171 @@
+"""The packaged build: `python tools/build.py` makes a folder and an archive,
+and the program in them plays in a real window without Python.
+
+Builds once for the module, into a temporary folder (PyInstaller from
+requirements-dev.txt; about half a minute on 2 cores).  The window test
+needs Xvfb, xdotool and ImageMagick, as tests/test_window.py does.
+
+Run alone:  python -m pytest tests/test_build.py
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from test_window import (
+    LIBX11,
+    MISSING,
+    TIMEOUT,
+    Window,
+    assert_not_blank,
+    explained,
+    virtual_screen,
+)
+
+import setup_game
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "tools" / "build.py"
+GAME = setup_game.GAME_TITLE
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        importlib.util.find_spec("PyInstaller") is None,
+        reason="needs PyInstaller (pip install -r requirements-dev.txt)",
+    ),
+]
+needs_a_screen = pytest.mark.skipif(
+    bool(MISSING) or LIBX11 is None,
+    reason="needs Xvfb, xdotool, ImageMagick (apt-get install xvfb xdotool imagemagick) and libX11",
+)
+
+
+def load_build() -> ModuleType:
+    """tools/build.py as a module (tools/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("build", BUILD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = load_build()
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh build's dist folder, made by the README's command."""
+    folder = tmp_path_factory.mktemp("build")
+    result = subprocess.run(
+        [sys.executable, str(BUILD), "--dist", str(folder / "dist"), "--work", str(folder / "work")],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, f"the build failed:\n{result.stdout}\n{result.stderr}"
+    return folder / "dist"
+
+
+@pytest.fixture
+def player_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home folder of the player's, under tmp_path, for the programs started here."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    return home
+
+
+@pytest.fixture
+def display() -> Iterator[str]:
+    with virtual_screen() as name:
+        yield name
+
+
+def run_built(dist: Path, *arguments: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(build.program_path(dist)), *arguments],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def test_the_build_is_one_folder_with_the_assets_and_an_archive_of_it(dist):
+    program = build.program_path(dist)
+    assert os.access(program, os.X_OK), f"{program} is not a program"
+    inside = {path.name for path in program.parent.rglob("*")}
+    assert {"dejavu10x10_gs_tc.png", "menu_background.png"} <= inside
+
+    archive = build.archive_path(dist)
+    if archive.suffix == ".zip":
+        with zipfile.ZipFile(archive) as packed:
+            names = set(packed.namelist())
+    else:
+        with tarfile.open(archive) as packed:
+            names = set(packed.getnames())
+    folder = program.parent
+    assert names == {
+        path.relative_to(dist).as_posix() for path in [folder, *folder.rglob("*")]
+    } - ({folder.name} if archive.suffix == ".zip" else set())
+
+
+def test_the_built_game_says_where_the_players_files_go(dist, player_home, tmp_path):
+    result = run_built(dist, "--help")
+    assert result.returncode == 0, result.stderr
+    data = player_home / ".local" / "share" / GAME
+    assert result.stdout.endswith(f"screenshots go in:\n  {data}\n")
+
+    chosen = tmp_path / "chosen"
+    result = run_built(
+        dist, "--data-dir", str(chosen), "--bench-first-frame", SDL_VIDEODRIVER="dummy"
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "first frame\n", "")
+    assert chosen.is_dir()
+
+
+@needs_a_screen
+def test_the_built_game_plays_in_a_real_window(dist, display, player_home, tmp_path):
+    with explained(tmp_path):
+        play_the_built_game(dist, display, player_home, tmp_path)
+
+
+def play_the_built_game(dist: Path, display: str, home: Path, folder: Path) -> None:
+    """The menu, a new game, a screenshot (into the data folder), then close the window."""
+    data = home / ".local" / "share" / GAME
+    window = Window(display, folder, 1, program=[str(build.program_path(dist))])
+    try:
+        assert window.geometry[2:] == (800, 500), "the window is not 80x50 tiles of 10 pixels"
+        menu = window.screenshot("menu")
+        assert_not_blank(menu, "menu")
+
+        window.press("n")
+        game = window.screen_after("map", menu)
+        assert_not_blank(game, "map")
+        # The map is mostly black, the menu mostly art.
+        assert (game == 0).all(axis=2).mean() > (menu == 0).all(axis=2).mean() + 0.2
+
+        window.press("F12")
+        window.screen_after("screenshot-said", game)  # "Screenshot saved as ..." in the log.
+        assert (data / "screenshot-001.png").is_file(), "the screenshot is not in the data folder"
+        assert not list(folder.glob("screenshot-*.png")), "a screenshot went to the working directory"
+
+        window.close()
+        assert window.wait_exit() == 0, window.output()
+        assert "Game saved." in window.output()
+    finally:
+        window.stop()
