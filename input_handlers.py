@@ -2,19 +2,19 @@
 
 The game keeps one handler at a time.  A handler answers each event with
 either nothing, an `Action` for the engine to perform, or the next handler.
-Every key binding is declared once, in the tables below; the handlers and the
-help screen both read them.
+The keys they answer to are declared once, in `keys`; the help screen's text
+comes from the same tables, through `key_help`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from enum import Enum
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Union
 
 import tcod
-from tcod.event import KeySym, Modifier
+from tcod.event import KeySym
 
 import actions
 import color
@@ -23,171 +23,27 @@ import paths
 import render_functions
 import savefile
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
+from components.level import Level
+from key_help import help_sections
+from keys import (
+    CONFIRM_KEYS,
+    CURSOR_Y_KEYS,
+    HISTORY_JUMP_KEYS,
+    MAIN_KEYS,
+    MODIFIER_KEYS,
+    MOVE_KEYS,
+    WAIT_KEYS,
+    Command,
+    HistoryJump,
+    cursor_step,
+    key_of,
+    letter_index,
+)
 
 if TYPE_CHECKING:
+    from components.fighter import Fighter
     from engine import Engine
     from entity import Item
-
-
-MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
-    # Arrow keys.
-    KeySym.UP: (0, -1),
-    KeySym.DOWN: (0, 1),
-    KeySym.LEFT: (-1, 0),
-    KeySym.RIGHT: (1, 0),
-    KeySym.HOME: (-1, -1),
-    KeySym.END: (-1, 1),
-    KeySym.PAGEUP: (1, -1),
-    KeySym.PAGEDOWN: (1, 1),
-    # Numpad keys.
-    KeySym.KP_1: (-1, 1),
-    KeySym.KP_2: (0, 1),
-    KeySym.KP_3: (1, 1),
-    KeySym.KP_4: (-1, 0),
-    KeySym.KP_6: (1, 0),
-    KeySym.KP_7: (-1, -1),
-    KeySym.KP_8: (0, -1),
-    KeySym.KP_9: (1, -1),
-    # Vi keys.
-    KeySym.H: (-1, 0),
-    KeySym.J: (0, 1),
-    KeySym.K: (0, -1),
-    KeySym.L: (1, 0),
-    KeySym.Y: (-1, -1),
-    KeySym.U: (1, -1),
-    KeySym.B: (-1, 1),
-    KeySym.N: (1, 1),
-}
-
-WAIT_KEYS: Final = {
-    KeySym.PERIOD,
-    KeySym.KP_5,
-    KeySym.CLEAR,
-}
-
-CONFIRM_KEYS: Final = {
-    KeySym.RETURN,
-    KeySym.KP_ENTER,
-}
-
-# The history viewer's scrolling keys; Home and End jump to either end.
-CURSOR_Y_KEYS: Final[dict[KeySym, int]] = {
-    KeySym.UP: -1,
-    KeySym.DOWN: 1,
-    KeySym.PAGEUP: -10,
-    KeySym.PAGEDOWN: 10,
-}
-HISTORY_JUMP_KEYS: Final[dict[KeySym, str]] = {KeySym.HOME: "top", KeySym.END: "bottom"}
-
-# How many tiles a cursor moves at once while a modifier is held; modifiers
-# held together multiply.
-CURSOR_MODIFIERS: Final[dict[Modifier, int]] = {
-    Modifier.SHIFT: 5,
-    Modifier.CTRL: 10,
-    Modifier.ALT: 20,
-}
-
-# Lock keys, which say nothing about what the player meant.
-IGNORED_MODIFIERS: Final = Modifier.NUM | Modifier.CAPS | Modifier.MODE
-
-# Keys that only modify others: pressing one alone never closes a menu.
-MODIFIER_KEYS: Final = {
-    KeySym.LSHIFT,
-    KeySym.RSHIFT,
-    KeySym.LCTRL,
-    KeySym.RCTRL,
-    KeySym.LALT,
-    KeySym.RALT,
-    KeySym.LGUI,
-    KeySym.RGUI,
-}
-
-
-class Command(Enum):
-    """What a key does in the main game (or anywhere), with its help text."""
-
-    DESCEND = "Take the stairs down"
-    PICKUP = "Pick up the item underfoot"
-    INVENTORY = "Use an item from the inventory"
-    DROP = "Drop an item"
-    CHARACTER = "Character information"
-    HISTORY = "View the message history"
-    LOOK = "Look around with a cursor"
-    HELP = "Show this help"
-    QUIT = "Save and quit"
-    EXIT = "Quit the game"
-    NEW_GAME = "Play a new game"
-    CONTINUE = "Continue the last game"
-    FULLSCREEN = "Toggle fullscreen"
-    SCREENSHOT = "Save a screenshot"
-
-
-MAIN_KEYS: Final[dict[KeySym, Command]] = {
-    KeySym.GREATER: Command.DESCEND,
-    KeySym.G: Command.PICKUP,
-    KeySym.I: Command.INVENTORY,
-    KeySym.D: Command.DROP,
-    KeySym.C: Command.CHARACTER,
-    KeySym.V: Command.HISTORY,
-    KeySym.SLASH: Command.LOOK,
-    KeySym.QUESTION: Command.HELP,
-    KeySym.F1: Command.HELP,
-    KeySym.ESCAPE: Command.QUIT,
-}
-
-MENU_KEYS: Final[dict[KeySym, Command]] = {
-    KeySym.N: Command.NEW_GAME,
-    KeySym.C: Command.CONTINUE,
-    KeySym.Q: Command.EXIT,
-    KeySym.ESCAPE: Command.EXIT,
-    KeySym.QUESTION: Command.HELP,
-    KeySym.F1: Command.HELP,
-}
-
-# Keys that work on every screen, handled by the main loop: (key, modifier).
-GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
-    (KeySym.RETURN, Modifier.ALT): Command.FULLSCREEN,
-    (KeySym.KP_ENTER, Modifier.ALT): Command.FULLSCREEN,
-    (KeySym.F12, Modifier.NONE): Command.SCREENSHOT,
-}
-
-# Shifted keys as they arrive: SDL reports `>` and `?` on most layouts as
-# the unshifted key with Shift held.
-SHIFTED_KEYS: Final[dict[KeySym, KeySym]] = {
-    KeySym.PERIOD: KeySym.GREATER,
-    KeySym.SLASH: KeySym.QUESTION,
-}
-
-
-def key_of(event: tcod.event.KeyDown) -> KeySym:
-    """The key as the player meant it: Shift+`.` is `>`, Shift+`/` is `?`."""
-    if event.mod & Modifier.SHIFT and event.sym in SHIFTED_KEYS:
-        return SHIFTED_KEYS[event.sym]
-    return event.sym
-
-
-def global_command(event: tcod.event.KeyDown) -> Command | None:
-    """The command of a key that means the same on every screen, if it is one."""
-    for (key, modifier), command in GLOBAL_KEYS.items():
-        held = event.mod & modifier if modifier else not event.mod & ~IGNORED_MODIFIERS
-        if event.sym == key and held:
-            return command
-    return None
-
-
-def cursor_step(mod: Modifier) -> int:
-    """How many tiles one cursor key press moves, given the modifiers held."""
-    step = 1
-    for modifier, factor in CURSOR_MODIFIERS.items():
-        if mod & modifier:
-            step *= factor
-    return step
-
-
-def letter_index(key: KeySym) -> int | None:
-    """0 for `a` up to 25 for `z`; None for any other key."""
-    index = key.value - KeySym.A.value
-    return index if 0 <= index < 26 else None
 
 
 ActionOrHandler = Union[Action, "BaseEventHandler"]
@@ -280,97 +136,6 @@ class PopupMessage(BaseEventHandler):
         if event.sym in MODIFIER_KEYS:
             return None
         return self.parent
-
-
-def key_name(key: KeySym) -> str:
-    """How the help screen writes a key."""
-    names = {
-        KeySym.PAGEUP: "PgUp",
-        KeySym.PAGEDOWN: "PgDn",
-        KeySym.RETURN: "Enter",
-        KeySym.KP_ENTER: "Num Enter",
-        KeySym.ESCAPE: "Esc",
-    }
-    if key in names:
-        return names[key]
-    if key.name.startswith("KP_"):
-        return f"Num {key.name[3:]}"
-    if len(key.name) == 1 and key.name.isalpha():
-        return key.name.lower()
-    if key.value < 128 and chr(key.value).isprintable():
-        return chr(key.value)
-    return key.name.title()
-
-
-DIRECTION_NAMES: Final[dict[tuple[int, int], str]] = {
-    (0, -1): "north",
-    (0, 1): "south",
-    (-1, 0): "west",
-    (1, 0): "east",
-    (-1, -1): "northwest",
-    (1, -1): "northeast",
-    (-1, 1): "southwest",
-    (1, 1): "southeast",
-}
-
-
-def chord_name(key: KeySym, modifier: Modifier) -> str:
-    """A key with its modifier, as in "Alt+Enter"."""
-    if not modifier:
-        return key_name(key)
-    return f"{(modifier.name or '').title()}+{key_name(key)}"
-
-
-def _merge_rows(rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(keys, meaning) rows with the keys of each meaning joined on one row."""
-    grouped: dict[str, list[str]] = {}
-    for keys, meaning in rows:
-        grouped.setdefault(meaning, []).append(keys)
-    return [(", ".join(keys), meaning) for meaning, keys in grouped.items()]
-
-
-def _keys_by_meaning(table: dict[KeySym, str]) -> list[tuple[str, str]]:
-    """(keys, meaning) rows: every key of the table, grouped by what it does."""
-    return _merge_rows([(key_name(key), meaning) for key, meaning in table.items()])
-
-
-def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Every key binding of the game as (section, [(keys, meaning)]).
-
-    Generated from the very tables the handlers read, so it can't disagree
-    with them.
-    """
-    move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in MOVE_KEYS.items()}
-    wait = {key: "Wait a turn" for key in WAIT_KEYS}
-    main = {key: command.value for key, command in MAIN_KEYS.items()}
-    menu = {key: command.value for key, command in MENU_KEYS.items()}
-    everywhere = [
-        (chord_name(key, modifier), command.value)
-        for (key, modifier), command in GLOBAL_KEYS.items()
-    ]
-    cursor = {key: "Select the tile" for key in CONFIRM_KEYS}
-    steps = ", ".join(
-        f"{(modifier.name or '').title()} x{factor}"
-        for modifier, factor in CURSOR_MODIFIERS.items()
-    )
-    history = {key: f"Scroll {abs(step)} {'up' if step < 0 else 'down'}"
-               for key, step in CURSOR_Y_KEYS.items()}
-    history.update({key: f"Jump to the {end}" for key, end in HISTORY_JUMP_KEYS.items()})
-    return [
-        ("Main menu", _keys_by_meaning(menu)),
-        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait)),
-        ("Moving (also moves a cursor)", _keys_by_meaning(move)),
-        (
-            "Choosing a tile",
-            [
-                *_keys_by_meaning(cursor),
-                ("Mouse", "Point; left click selects"),
-                (steps, "Move the cursor further"),
-            ],
-        ),
-        ("Message history", _keys_by_meaning(history)),
-        ("Everywhere", _merge_rows(everywhere)),
-    ]
 
 
 class HelpScreen(BaseEventHandler):
@@ -524,11 +289,24 @@ class CharacterScreenEventHandler(AskUserEventHandler):
         render_functions.draw_text_window(console, self.side_x(), 0, self.TITLE, lines)
 
 
-# The level-up choices: the menu's text, and the `Level` method that grows it.
+@dataclass(frozen=True)
+class LevelUpChoice:
+    """One way to grow on the level-up screen: its line, and what it does."""
+
+    describe: Callable[[Fighter], str]
+    grow: Callable[[Level], None]
+
+
 LEVEL_UP_CHOICES: Final = (
-    ("Constitution (+20 HP, from {fighter.max_hp})", "increase_max_hp"),
-    ("Strength (+1 attack, from {fighter.power})", "increase_power"),
-    ("Agility (+1 defense, from {fighter.defense})", "increase_defense"),
+    LevelUpChoice(
+        lambda fighter: f"Constitution (+20 HP, from {fighter.max_hp})", Level.increase_max_hp
+    ),
+    LevelUpChoice(
+        lambda fighter: f"Strength (+1 attack, from {fighter.power})", Level.increase_power
+    ),
+    LevelUpChoice(
+        lambda fighter: f"Agility (+1 defense, from {fighter.defense})", Level.increase_defense
+    ),
 )
 
 
@@ -543,8 +321,8 @@ class LevelUpEventHandler(AskUserEventHandler):
             "Select an attribute to increase.",
             "",
             *(
-                f"{chr(ord('a') + i)}) {text.format(fighter=fighter)}"
-                for i, (text, _) in enumerate(LEVEL_UP_CHOICES)
+                f"{chr(ord('a') + i)}) {choice.describe(fighter)}"
+                for i, choice in enumerate(LEVEL_UP_CHOICES)
             ),
         ]
         # The tutorial's fixed width of 35 is the least; from 100 HP on, the
@@ -561,7 +339,7 @@ class LevelUpEventHandler(AskUserEventHandler):
             self.engine.message_log.add_message("Invalid entry.", color.invalid)
             return None
 
-        getattr(self.engine.player.level, LEVEL_UP_CHOICES[index][1])()
+        LEVEL_UP_CHOICES[index].grow(self.engine.player.level)
         # The tutorial went back to the game here even when one kill had
         # earned two levels; the second one is offered straight away.
         if self.engine.player.level.requires_level_up:
@@ -860,7 +638,7 @@ class HistoryViewer(EventHandler):
                 # Otherwise move while staying clamped to the bounds of the history log.
                 self.cursor = max(0, min(self.cursor + adjust, last))
         elif event.sym in HISTORY_JUMP_KEYS:
-            self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] == "top" else last
+            self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] is HistoryJump.TOP else last
         elif event.sym in MODIFIER_KEYS:
             return None
         else:  # Any other key moves back to the main game state.

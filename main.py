@@ -7,7 +7,6 @@ import argparse
 import itertools
 import logging
 import os
-import re
 import sys
 import traceback
 import warnings
@@ -20,6 +19,7 @@ import tcod
 import color
 import exceptions
 import input_handlers
+import keys
 import paths
 import savefile
 import setup_game
@@ -119,13 +119,13 @@ def handle_event(
 ) -> input_handlers.BaseEventHandler:
     """Keys that mean the same on every screen first, then the handler's own."""
     if isinstance(event, tcod.event.KeyDown):
-        match input_handlers.global_command(event):
-            case input_handlers.Command.FULLSCREEN:
+        match keys.global_command(event):
+            case keys.Command.FULLSCREEN:
                 window = context.sdl_window
                 if window is not None:
                     window.fullscreen = not window.fullscreen
                 return handler
-            case input_handlers.Command.SCREENSHOT:
+            case keys.Command.SCREENSHOT:
                 return take_screenshot(context, handler)
     return handler.handle_events(event)
 
@@ -215,14 +215,12 @@ def first_frame_only() -> Iterable[tcod.event.Event]:
 def reason(exc: Exception) -> str:
     """Why something failed, in a few words on one line.
 
-    libtcod's messages run over several lines: where in libtcod it failed,
-    what it tried, and last the cause, which is what is kept.
+    libtcod's messages run over several lines, the cause last: that is kept.
     """
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
-    lines = [line.strip() for line in str(exc).splitlines()]
-    lines = [line for line in lines if line and not re.fullmatch(r"libtcod \S+ \S+:\d+", line)]
-    return lines[-1] if lines else type(exc).__name__
+    lines = str(exc).strip().splitlines()
+    return lines[-1].strip() if lines else type(exc).__name__
 
 
 def quiet_library_logs() -> None:

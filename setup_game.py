@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 import color
 import entity_factories
 import input_handlers
+import keys
 import savefile
 from engine import Engine
 from game_map import GameWorld
@@ -129,14 +130,14 @@ class MainMenu(input_handlers.BaseEventHandler):
     def ev_keydown(
         self, event: tcod.event.KeyDown
     ) -> input_handlers.BaseEventHandler | None:
-        match input_handlers.MENU_KEYS.get(input_handlers.key_of(event)):
-            case input_handlers.Command.EXIT:
+        match keys.MENU_KEYS.get(keys.key_of(event)):
+            case keys.Command.EXIT:
                 raise SystemExit()
-            case input_handlers.Command.CONTINUE:
+            case keys.Command.CONTINUE:
                 return self.continue_game()
-            case input_handlers.Command.NEW_GAME:
+            case keys.Command.NEW_GAME:
                 return input_handlers.MainGameEventHandler(new_game(self.seed))
-            case input_handlers.Command.HELP:
+            case keys.Command.HELP:
                 return input_handlers.HelpScreen(self)
         return None
 

@@ -16,10 +16,14 @@ from conftest import key
 from tcod.event import KeySym, Modifier
 
 import input_handlers
+import keys
 import main
 import setup_game
 from engine import Engine
-from input_handlers import (
+from input_handlers import HelpScreen
+from key_help import HISTORY_JUMP_HELP, chord_name, help_sections, key_name
+from keys import (
+    COMMAND_HELP,
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
     CURSOR_Y_KEYS,
@@ -29,10 +33,6 @@ from input_handlers import (
     MENU_KEYS,
     MOVE_KEYS,
     WAIT_KEYS,
-    HelpScreen,
-    chord_name,
-    help_sections,
-    key_name,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,10 +87,10 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         (key_name(k), f"Scroll {abs(d)} {'up' if d < 0 else 'down'}")
         for k, d in CURSOR_Y_KEYS.items()
     }
-    history |= {(key_name(k), f"Jump to the {end}") for k, end in HISTORY_JUMP_KEYS.items()}
+    history |= {(key_name(k), HISTORY_JUMP_HELP[jump]) for k, jump in HISTORY_JUMP_KEYS.items()}
     return {
-        "Main menu": {(key_name(k), c.value) for k, c in MENU_KEYS.items()},
-        "In the dungeon": {(key_name(k), c.value) for k, c in MAIN_KEYS.items()}
+        "Main menu": {(key_name(k), COMMAND_HELP[c]) for k, c in MENU_KEYS.items()},
+        "In the dungeon": {(key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items()}
         | {(key_name(k), "Wait a turn") for k in WAIT_KEYS},
         "Moving (also moves a cursor)": {
             (key_name(k), f"Move {DIRECTIONS[d]}") for k, d in MOVE_KEYS.items()
@@ -102,7 +102,7 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
             for m, factor in CURSOR_MODIFIERS.items()
         },
         "Message history": history,
-        "Everywhere": {(chord_name(k, m), c.value) for (k, m), c in GLOBAL_KEYS.items()},
+        "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
 
@@ -111,9 +111,9 @@ def help_bindings() -> dict[str, set[tuple[str, str]]]:
     listed: dict[str, set[tuple[str, str]]] = {}
     for section, rows in help_sections():
         pairs = listed.setdefault(section, set())
-        for keys, meaning in rows:
-            for name in keys.split(", "):
-                assert name, f"empty key name in {keys!r}"
+        for names, meaning in rows:
+            for name in names.split(", "):
+                assert name, f"empty key name in {names!r}"
                 pairs.add((name, meaning))
     return listed
 
@@ -182,7 +182,7 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
     for chord, _ in listed["Everywhere"]:
         modifier, _, name = chord.rpartition("+")
         mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
-        assert input_handlers.global_command(key(keysym_by_name()[name], mod)) is not None
+        assert keys.global_command(key(keysym_by_name()[name], mod)) is not None
 
 
 def test_cursor_modifier_rows_move_the_cursor_that_far(engine: Engine) -> None:
@@ -253,8 +253,8 @@ def test_help_screen_fits_in_80x50(
     for section, rows in sections:
         assert section in lines[y]
         y += 1
-        for keys, meaning in rows:
-            assert keys in lines[y] and meaning in lines[y], (y, lines[y])
+        for names, meaning in rows:
+            assert names in lines[y] and meaning in lines[y], (y, lines[y])
             y += 1
     assert y < main.SCREEN_HEIGHT - 1  # The last row is above the bottom frame.
     _, last_meaning = sections[-1][1][-1]
@@ -608,3 +608,22 @@ def test_mouse_targeting_through_the_loop_after_a_resize(
     handler = input_handlers.SingleRangedAttackHandler(engine, target)
     main.main_loop(context, console, handler, script)
     assert targets == [tile]
+
+
+def test_every_command_has_its_own_help_text() -> None:
+    """A command's help is data beside it, not its identity: two commands
+    saying the same thing stay two commands."""
+    assert set(COMMAND_HELP) == set(keys.Command)
+    assert len(set(COMMAND_HELP.values())) == len(COMMAND_HELP)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("libtcod 2.1.1 libtcod/src/libtcod/sdl2/sdl2.c:120\nSDL failed\nNo available video device", "No available video device"),
+        ("  just one line  ", "just one line"),
+        ("", "RuntimeError"),
+    ],
+)
+def test_an_error_is_told_by_its_last_line(message: str, expected: str) -> None:
+    assert main.reason(RuntimeError(message)) == expected

@@ -29,6 +29,8 @@ from tcod.event import KeySym, Modifier, MouseButton
 
 import entity_factories
 import input_handlers
+import key_help
+import keys
 import main
 import savefile
 import setup_game
@@ -129,7 +131,7 @@ class Player:
 
     def open_direction(self) -> tuple[int, int]:
         player = self.engine.player
-        for dx, dy in input_handlers.DIRECTION_NAMES:
+        for dx, dy in key_help.DIRECTION_NAMES:
             if self.free_tile(player.x + dx, player.y + dy):
                 return dx, dy
         raise AssertionError("the player is walled in")
@@ -144,7 +146,7 @@ class Player:
 def key_for(direction: tuple[int, int]) -> KeySym:
     """A vi key for a step."""
     for sym in (KeySym.H, KeySym.J, KeySym.K, KeySym.L, KeySym.Y, KeySym.U, KeySym.B, KeySym.N):
-        if input_handlers.MOVE_KEYS[sym] == direction:
+        if keys.MOVE_KEYS[sym] == direction:
             return sym
     raise AssertionError(direction)
 
@@ -236,16 +238,16 @@ def first_run(me: Player) -> Script:
     assert "Hello and welcome" in screen()
 
     # Walk: three steps, with a vi key, an arrow key and a numpad key.
-    for keys in (
+    for choices in (
         (KeySym.H, KeySym.J, KeySym.K, KeySym.L, KeySym.Y, KeySym.U, KeySym.B, KeySym.N),
         (KeySym.LEFT, KeySym.RIGHT, KeySym.UP, KeySym.DOWN, KeySym.HOME, KeySym.END, KeySym.PAGEUP, KeySym.PAGEDOWN),
         (KeySym.KP_1, KeySym.KP_2, KeySym.KP_3, KeySym.KP_4, KeySym.KP_6, KeySym.KP_7, KeySym.KP_8, KeySym.KP_9),
     ):
         sym = next(
-            s for s in keys
-            if me.free_tile(player.x + input_handlers.MOVE_KEYS[s][0], player.y + input_handlers.MOVE_KEYS[s][1])
+            s for s in choices
+            if me.free_tile(player.x + keys.MOVE_KEYS[s][0], player.y + keys.MOVE_KEYS[s][1])
         )
-        dx, dy = input_handlers.MOVE_KEYS[sym]
+        dx, dy = keys.MOVE_KEYS[sym]
         start = player.x, player.y
         yield [key(sym)]
         assert (player.x, player.y) == (start[0] + dx, start[1] + dy), f"{sym.name} did not move the player"

@@ -10,6 +10,7 @@ from tcod.event import KeySym, Modifier
 import actions
 import entity_factories
 import input_handlers
+import keys
 import render_functions
 import tile_types
 from input_handlers import MainGameEventHandler
@@ -26,7 +27,7 @@ EXPECTED_MOVES = {
 
 
 def test_move_keys_are_the_tutorials() -> None:
-    assert dict(input_handlers.MOVE_KEYS) == EXPECTED_MOVES
+    assert dict(keys.MOVE_KEYS) == EXPECTED_MOVES
 
 
 @pytest.mark.parametrize(("sym", "delta"), EXPECTED_MOVES.items(), ids=lambda v: str(v))

@@ -12,6 +12,7 @@ from tcod.event import KeySym
 
 import actions
 import input_handlers
+import keys
 import main
 import savefile
 import setup_game
@@ -68,7 +69,7 @@ def open_step(engine: Engine) -> tuple[KeySym, tuple[int, int]]:
     """A vi key that moves the player onto an empty floor tile, and where to."""
     player = engine.player
     for sym in (KeySym.H, KeySym.J, KeySym.K, KeySym.L, KeySym.Y, KeySym.U, KeySym.B, KeySym.N):
-        dx, dy = input_handlers.MOVE_KEYS[sym]
+        dx, dy = keys.MOVE_KEYS[sym]
         x, y = player.x + dx, player.y + dy
         walkable = engine.game_map.tiles["walkable"][x, y]
         if walkable and engine.game_map.get_blocking_entity_at_location(x, y) is None:

@@ -47,6 +47,8 @@ from tcod.event import KeySym, Modifier, MouseButton
 import entity_factories
 import exceptions
 import input_handlers
+import key_help
+import keys
 import main
 import savefile
 import setup_game
@@ -76,16 +78,16 @@ LETTERS = tuple(KeySym(KeySym.A.value + i) for i in range(26))
 BOUND_KEYS: tuple[KeySym, ...] = tuple(
     dict.fromkeys(
         [
-            *input_handlers.MOVE_KEYS,
-            *input_handlers.WAIT_KEYS,
-            *input_handlers.CONFIRM_KEYS,
-            *input_handlers.CURSOR_Y_KEYS,
-            *input_handlers.HISTORY_JUMP_KEYS,
-            *input_handlers.MAIN_KEYS,
-            *input_handlers.MENU_KEYS,
-            *input_handlers.SHIFTED_KEYS,
-            *(sym for sym, _ in input_handlers.GLOBAL_KEYS),
-            *input_handlers.MODIFIER_KEYS,
+            *keys.MOVE_KEYS,
+            *keys.WAIT_KEYS,
+            *keys.CONFIRM_KEYS,
+            *keys.CURSOR_Y_KEYS,
+            *keys.HISTORY_JUMP_KEYS,
+            *keys.MAIN_KEYS,
+            *keys.MENU_KEYS,
+            *keys.SHIFTED_KEYS,
+            *(sym for sym, _ in keys.GLOBAL_KEYS),
+            *keys.MODIFIER_KEYS,
             *LETTERS,  # Inventory and level-up choices.
         ]
     )
@@ -213,9 +215,9 @@ class SoakPlayer:
                     return click(target.x, target.y)
                 x, y = engine.mouse_location
                 if (x, y) == (target.x, target.y):
-                    return self.press(rng.choice(list(input_handlers.CONFIRM_KEYS)))
+                    return self.press(rng.choice(list(keys.CONFIRM_KEYS)))
                 step = ((target.x > x) - (target.x < x), (target.y > y) - (target.y < y))
-                sym = next(k for k, d in input_handlers.MOVE_KEYS.items() if d == step)
+                sym = next(k for k, d in keys.MOVE_KEYS.items() if d == step)
                 return self.press(sym)
         if type(handler) is input_handlers.MainGameEventHandler:
             engine = handler.engine
@@ -232,7 +234,7 @@ class SoakPlayer:
             if foes and roll < 0.8:  # Fight back.
                 direction = rng.choice(foes)
                 return self.press(
-                    rng.choice([k for k, d in input_handlers.MOVE_KEYS.items() if d == direction])
+                    rng.choice([k for k, d in keys.MOVE_KEYS.items() if d == direction])
                 )
             if roll < 0.35 and not hurt(engine):
                 # Hunt the nearest monster, seen or not; or fetch the nearest item.
@@ -243,10 +245,10 @@ class SoakPlayer:
                 way = step_towards(engine, goals)
                 if way is not None:
                     return self.press(
-                        rng.choice([k for k, d in input_handlers.MOVE_KEYS.items() if d == way])
+                        rng.choice([k for k, d in keys.MOVE_KEYS.items() if d == way])
                     )
             if roll < 0.3:  # Explore: walk (or fight) somewhere.
-                return self.press(rng.choice(list(input_handlers.MOVE_KEYS)))
+                return self.press(rng.choice(list(keys.MOVE_KEYS)))
             if roll < 0.4 and any(
                 (item.x, item.y) == (player.x, player.y) for item in engine.game_map.items
             ):
@@ -279,12 +281,12 @@ class SoakPlayer:
                 )
             )
         if roll < 0.27:
-            key_, mod = rng.choice(list(input_handlers.GLOBAL_KEYS))
+            key_, mod = rng.choice(list(keys.GLOBAL_KEYS))
             if rng.random() < 0.5:
                 mod = Modifier.LALT if mod else Modifier.NONE  # As SDL reports Alt.
             return self.press(key_, mod)
         if roll < 0.30:  # `>` and `?` as SDL sends them: the unshifted key with Shift.
-            return self.press(rng.choice(list(input_handlers.SHIFTED_KEYS)), Modifier.LSHIFT)
+            return self.press(rng.choice(list(keys.SHIFTED_KEYS)), Modifier.LSHIFT)
         return self.press(rng.choice(BOUND_KEYS), self.modifier())
 
 
@@ -320,7 +322,7 @@ def step_towards(engine: Engine, goals: list[tuple[int, int]]) -> tuple[int, int
 def free_tile_beside(engine: Engine, x: int, y: int) -> tuple[int, int] | None:
     """A walkable tile next to (x, y) that nothing blocks, if there is one."""
     game_map = engine.game_map
-    for dx, dy in input_handlers.DIRECTION_NAMES:
+    for dx, dy in key_help.DIRECTION_NAMES:
         nx, ny = x + dx, y + dy
         if (
             game_map.in_bounds(nx, ny)

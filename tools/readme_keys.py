@@ -1,6 +1,6 @@
 """Print the README's key list, generated from the game's own key tables.
 
-The help screen and the README both come from `input_handlers.help_sections`,
+The help screen and the README both come from `key_help.help_sections`,
 so neither can disagree with the handlers; tests/test_readme.py checks that
 the README holds exactly this text.  After changing a binding, run
 `python tools/readme_keys.py` and paste its output between the README's
@@ -14,13 +14,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import input_handlers
+import key_help
 
 
 def keys_markdown() -> str:
     """The key list as Markdown: one table per screen."""
     parts = []
-    for section, rows in input_handlers.help_sections():
+    for section, rows in key_help.help_sections():
         parts.append(f"**{section}**\n\n| Keys | What they do |\n| --- | --- |")
         parts.extend(f"| {keys} | {meaning} |" for keys, meaning in rows)
         parts.append("")

@@ -1,0 +1,121 @@
+"""The help screen's text and the README's key list, made from the key tables.
+
+Nothing here binds a key: it only describes the tables in `keys`, so the help
+can never disagree with what the keys do.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tcod.event import KeySym, Modifier
+
+from keys import (
+    COMMAND_HELP,
+    CONFIRM_KEYS,
+    CURSOR_MODIFIERS,
+    CURSOR_Y_KEYS,
+    GLOBAL_KEYS,
+    HISTORY_JUMP_KEYS,
+    MAIN_KEYS,
+    MENU_KEYS,
+    MOVE_KEYS,
+    WAIT_KEYS,
+    HistoryJump,
+)
+
+HISTORY_JUMP_HELP: Final[dict[HistoryJump, str]] = {
+    HistoryJump.TOP: "Jump to the top",
+    HistoryJump.BOTTOM: "Jump to the bottom",
+}
+
+
+def key_name(key: KeySym) -> str:
+    """How the help screen writes a key."""
+    names = {
+        KeySym.PAGEUP: "PgUp",
+        KeySym.PAGEDOWN: "PgDn",
+        KeySym.RETURN: "Enter",
+        KeySym.KP_ENTER: "Num Enter",
+        KeySym.ESCAPE: "Esc",
+    }
+    if key in names:
+        return names[key]
+    if key.name.startswith("KP_"):
+        return f"Num {key.name[3:]}"
+    if len(key.name) == 1 and key.name.isalpha():
+        return key.name.lower()
+    if key.value < 128 and chr(key.value).isprintable():
+        return chr(key.value)
+    return key.name.title()
+
+
+DIRECTION_NAMES: Final[dict[tuple[int, int], str]] = {
+    (0, -1): "north",
+    (0, 1): "south",
+    (-1, 0): "west",
+    (1, 0): "east",
+    (-1, -1): "northwest",
+    (1, -1): "northeast",
+    (-1, 1): "southwest",
+    (1, 1): "southeast",
+}
+
+
+def chord_name(key: KeySym, modifier: Modifier) -> str:
+    """A key with its modifier, as in "Alt+Enter"."""
+    if not modifier:
+        return key_name(key)
+    return f"{(modifier.name or '').title()}+{key_name(key)}"
+
+
+def _merge_rows(rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows with the keys of each meaning joined on one row."""
+    grouped: dict[str, list[str]] = {}
+    for keys, meaning in rows:
+        grouped.setdefault(meaning, []).append(keys)
+    return [(", ".join(keys), meaning) for meaning, keys in grouped.items()]
+
+
+def _keys_by_meaning(table: dict[KeySym, str]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows: every key of the table, grouped by what it does."""
+    return _merge_rows([(key_name(key), meaning) for key, meaning in table.items()])
+
+
+def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every key binding of the game as (section, [(keys, meaning)]).
+
+    Generated from the very tables the handlers read, so it can't disagree
+    with them.
+    """
+    move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in MOVE_KEYS.items()}
+    wait = {key: "Wait a turn" for key in WAIT_KEYS}
+    main = {key: COMMAND_HELP[command] for key, command in MAIN_KEYS.items()}
+    menu = {key: COMMAND_HELP[command] for key, command in MENU_KEYS.items()}
+    everywhere = [
+        (chord_name(key, modifier), COMMAND_HELP[command])
+        for (key, modifier), command in GLOBAL_KEYS.items()
+    ]
+    cursor = {key: "Select the tile" for key in CONFIRM_KEYS}
+    steps = ", ".join(
+        f"{(modifier.name or '').title()} x{factor}"
+        for modifier, factor in CURSOR_MODIFIERS.items()
+    )
+    history = {key: f"Scroll {abs(step)} {'up' if step < 0 else 'down'}"
+               for key, step in CURSOR_Y_KEYS.items()}
+    history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
+    return [
+        ("Main menu", _keys_by_meaning(menu)),
+        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait)),
+        ("Moving (also moves a cursor)", _keys_by_meaning(move)),
+        (
+            "Choosing a tile",
+            [
+                *_keys_by_meaning(cursor),
+                ("Mouse", "Point; left click selects"),
+                (steps, "Move the cursor further"),
+            ],
+        ),
+        ("Message history", _keys_by_meaning(history)),
+        ("Everywhere", _merge_rows(everywhere)),
+    ]

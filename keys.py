@@ -1,0 +1,209 @@
+"""Every key binding of the game, declared once, as data.
+
+The handlers (`input_handlers`) read these tables to act on keys; the help
+screen and the README's key list (`key_help`) are generated from them, so the
+three can't disagree.  To bind a key, add it here.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, auto
+from typing import Final
+
+import tcod
+from tcod.event import KeySym, Modifier
+
+MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
+    # Arrow keys.
+    KeySym.UP: (0, -1),
+    KeySym.DOWN: (0, 1),
+    KeySym.LEFT: (-1, 0),
+    KeySym.RIGHT: (1, 0),
+    KeySym.HOME: (-1, -1),
+    KeySym.END: (-1, 1),
+    KeySym.PAGEUP: (1, -1),
+    KeySym.PAGEDOWN: (1, 1),
+    # Numpad keys.
+    KeySym.KP_1: (-1, 1),
+    KeySym.KP_2: (0, 1),
+    KeySym.KP_3: (1, 1),
+    KeySym.KP_4: (-1, 0),
+    KeySym.KP_6: (1, 0),
+    KeySym.KP_7: (-1, -1),
+    KeySym.KP_8: (0, -1),
+    KeySym.KP_9: (1, -1),
+    # Vi keys.
+    KeySym.H: (-1, 0),
+    KeySym.J: (0, 1),
+    KeySym.K: (0, -1),
+    KeySym.L: (1, 0),
+    KeySym.Y: (-1, -1),
+    KeySym.U: (1, -1),
+    KeySym.B: (-1, 1),
+    KeySym.N: (1, 1),
+}
+
+WAIT_KEYS: Final = {
+    KeySym.PERIOD,
+    KeySym.KP_5,
+    KeySym.CLEAR,
+}
+
+CONFIRM_KEYS: Final = {
+    KeySym.RETURN,
+    KeySym.KP_ENTER,
+}
+
+# The history viewer's scrolling keys; Home and End jump to either end.
+CURSOR_Y_KEYS: Final[dict[KeySym, int]] = {
+    KeySym.UP: -1,
+    KeySym.DOWN: 1,
+    KeySym.PAGEUP: -10,
+    KeySym.PAGEDOWN: 10,
+}
+
+
+class HistoryJump(Enum):
+    """Where Home and End take the history viewer."""
+
+    TOP = auto()
+    BOTTOM = auto()
+
+
+HISTORY_JUMP_KEYS: Final[dict[KeySym, HistoryJump]] = {
+    KeySym.HOME: HistoryJump.TOP,
+    KeySym.END: HistoryJump.BOTTOM,
+}
+
+# How many tiles a cursor moves at once while a modifier is held; modifiers
+# held together multiply.
+CURSOR_MODIFIERS: Final[dict[Modifier, int]] = {
+    Modifier.SHIFT: 5,
+    Modifier.CTRL: 10,
+    Modifier.ALT: 20,
+}
+
+# Lock keys, which say nothing about what the player meant.
+IGNORED_MODIFIERS: Final = Modifier.NUM | Modifier.CAPS | Modifier.MODE
+
+# Keys that only modify others: pressing one alone never closes a menu.
+MODIFIER_KEYS: Final = {
+    KeySym.LSHIFT,
+    KeySym.RSHIFT,
+    KeySym.LCTRL,
+    KeySym.RCTRL,
+    KeySym.LALT,
+    KeySym.RALT,
+    KeySym.LGUI,
+    KeySym.RGUI,
+}
+
+
+class Command(Enum):
+    """What a key does in the main game, on the menu, or anywhere.
+
+    A command is its own value; what the help screen says of it is data
+    beside it, in `COMMAND_HELP`.
+    """
+
+    DESCEND = auto()
+    PICKUP = auto()
+    INVENTORY = auto()
+    DROP = auto()
+    CHARACTER = auto()
+    HISTORY = auto()
+    LOOK = auto()
+    HELP = auto()
+    QUIT = auto()
+    EXIT = auto()
+    NEW_GAME = auto()
+    CONTINUE = auto()
+    FULLSCREEN = auto()
+    SCREENSHOT = auto()
+
+
+# What the help screen and the README say each command does.
+COMMAND_HELP: Final[dict[Command, str]] = {
+    Command.DESCEND: "Take the stairs down",
+    Command.PICKUP: "Pick up the item underfoot",
+    Command.INVENTORY: "Use an item from the inventory",
+    Command.DROP: "Drop an item",
+    Command.CHARACTER: "Character information",
+    Command.HISTORY: "View the message history",
+    Command.LOOK: "Look around with a cursor",
+    Command.HELP: "Show this help",
+    Command.QUIT: "Save and quit",
+    Command.EXIT: "Quit the game",
+    Command.NEW_GAME: "Play a new game",
+    Command.CONTINUE: "Continue the last game",
+    Command.FULLSCREEN: "Toggle fullscreen",
+    Command.SCREENSHOT: "Save a screenshot",
+}
+
+
+MAIN_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.GREATER: Command.DESCEND,
+    KeySym.G: Command.PICKUP,
+    KeySym.I: Command.INVENTORY,
+    KeySym.D: Command.DROP,
+    KeySym.C: Command.CHARACTER,
+    KeySym.V: Command.HISTORY,
+    KeySym.SLASH: Command.LOOK,
+    KeySym.QUESTION: Command.HELP,
+    KeySym.F1: Command.HELP,
+    KeySym.ESCAPE: Command.QUIT,
+}
+
+MENU_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.N: Command.NEW_GAME,
+    KeySym.C: Command.CONTINUE,
+    KeySym.Q: Command.EXIT,
+    KeySym.ESCAPE: Command.EXIT,
+    KeySym.QUESTION: Command.HELP,
+    KeySym.F1: Command.HELP,
+}
+
+# Keys that work on every screen, handled by the main loop: (key, modifier).
+GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
+    (KeySym.RETURN, Modifier.ALT): Command.FULLSCREEN,
+    (KeySym.KP_ENTER, Modifier.ALT): Command.FULLSCREEN,
+    (KeySym.F12, Modifier.NONE): Command.SCREENSHOT,
+}
+
+# Shifted keys as they arrive: SDL reports `>` and `?` on most layouts as
+# the unshifted key with Shift held.
+SHIFTED_KEYS: Final[dict[KeySym, KeySym]] = {
+    KeySym.PERIOD: KeySym.GREATER,
+    KeySym.SLASH: KeySym.QUESTION,
+}
+
+
+def key_of(event: tcod.event.KeyDown) -> KeySym:
+    """The key as the player meant it: Shift+`.` is `>`, Shift+`/` is `?`."""
+    if event.mod & Modifier.SHIFT and event.sym in SHIFTED_KEYS:
+        return SHIFTED_KEYS[event.sym]
+    return event.sym
+
+
+def global_command(event: tcod.event.KeyDown) -> Command | None:
+    """The command of a key that means the same on every screen, if it is one."""
+    for (key, modifier), command in GLOBAL_KEYS.items():
+        held = event.mod & modifier if modifier else not event.mod & ~IGNORED_MODIFIERS
+        if event.sym == key and held:
+            return command
+    return None
+
+
+def cursor_step(mod: Modifier) -> int:
+    """How many tiles one cursor key press moves, given the modifiers held."""
+    step = 1
+    for modifier, factor in CURSOR_MODIFIERS.items():
+        if mod & modifier:
+            step *= factor
+    return step
+
+
+def letter_index(key: KeySym) -> int | None:
+    """0 for `a` up to 25 for `z`; None for any other key."""
+    index = key.value - KeySym.A.value
+    return index if 0 <= index < 26 else None
