@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import tcod
 
-import components.ai
 import exceptions
 import render_functions
 import savefile
@@ -37,47 +37,24 @@ class Engine:
         self.rng = np.random.default_rng(random.getrandbits(64))
 
     def handle_enemy_turns(self) -> None:
-        """Let every other living actor on the map take its turn.
-
-        Meanwhile entities are looked up by position, and paths to the player
-        share their search (see `GameMap.tracking_positions` and
-        `components.ai.shared_paths`): a turn costs what the monsters that act
-        do, not what the map holds.
-        """
-        game_map = self.game_map
-        with game_map.tracking_positions(), components.ai.shared_paths(game_map):
-            for entity in list(game_map.actors):
-                if entity is self.player or entity.ai is None:
-                    continue  # The player moved already, or a fireball killed it.
-                x, y = entity.x, entity.y
-                # Not `contextlib.suppress`: a `try` costs nothing when nothing
-                # is raised, and this runs for every monster on the floor.
-                try:  # noqa: SIM105
+        # The tutorial took `set(self.game_map.actors) - {self.player}`, whose
+        # order changes from run to run; the map's actors come in the order
+        # they were added, so a seeded game replays the same.
+        for entity in list(self.game_map.actors):
+            if entity is not self.player and entity.ai:
+                # A monster bumping into a wall just loses its turn.
+                with contextlib.suppress(exceptions.Impossible):
                     entity.ai.perform()
-                except exceptions.Impossible:
-                    pass  # A monster bumping into a wall just loses its turn.
-                if entity.x != x or entity.y != y:
-                    game_map.moved(entity, x, y)
 
     def update_fov(self) -> None:
-        """Recompute the visible area based off the players point of view.
-
-        Nothing beyond `FOV_RADIUS` can be seen, so the field of view is
-        computed on the window of the map within that radius of the player
-        (the result is the same as on the whole map): its cost follows the
-        radius, not the size of the map.
-        """
-        game_map = self.game_map
-        x, y = self.player.x, self.player.y
-        x0, y0 = max(0, x - FOV_RADIUS), max(0, y - FOV_RADIUS)
-        window = slice(x0, x + FOV_RADIUS + 1), slice(y0, y + FOV_RADIUS + 1)
-        visible = tcod.map.compute_fov(
-            game_map.tiles["transparent"][window], (x - x0, y - y0), radius=FOV_RADIUS
+        """Recompute the visible area based off the players point of view."""
+        self.game_map.visible[:] = tcod.map.compute_fov(
+            self.game_map.tiles["transparent"],
+            (self.player.x, self.player.y),
+            radius=FOV_RADIUS,
         )
-        game_map.visible[:] = False
-        game_map.visible[window] = visible
         # If a tile is "visible" it should be added to "explored".
-        game_map.explored[window] |= visible
+        self.game_map.explored |= self.game_map.visible
 
     def render(self, console: tcod.console.Console) -> None:
         self.game_map.render(console)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import copy
 import math
-import pickle
 from typing import TYPE_CHECKING, TypeVar
 
 from render_order import RenderOrder
@@ -55,10 +55,7 @@ class Entity:
 
     def spawn(self: T, gamemap: GameMap, x: int, y: int) -> T:
         """Spawn a copy of this instance at the given location."""
-        # A pickle round trip copies as `copy.deepcopy` does (the tutorial's
-        # way), in two thirds of the time; entities are pickled for saves
-        # anyway, and spawning is most of the cost of generating a floor.
-        clone: T = pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        clone = copy.deepcopy(self)
         clone.x = x
         clone.y = y
         clone.parent = gamemap

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import random
-import weakref
 from collections.abc import Iterable, Iterator, MutableSet
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import tcod
@@ -15,9 +13,6 @@ import tile_types
 from entity import Actor, Item
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    from components.ai import DistanceMap
     from engine import Engine
     from entity import Entity
 
@@ -49,111 +44,14 @@ class EntitySet(MutableSet["Entity"]):
         self._entities.pop(entity, None)
 
 
-class PositionIndex:
-    """The actors and blocking entities of a map, by where they stand.
-
-    Made by `GameMap.tracking_positions`, and right as long as every move is
-    reported to `moved`.  Whoever asks still checks each entity's own position
-    and state, so an entity that died or was moved away is never wrongly
-    found; only one moved without a report could be missed.
-    """
-
-    def __init__(self, game_map: GameMap) -> None:
-        self.at: dict[tuple[int, int], list[Entity]] = {}
-        for entity in game_map.entities:
-            if entity.blocks_movement or (isinstance(entity, Actor) and entity.is_alive):
-                self.at.setdefault((entity.x, entity.y), []).append(entity)
-
-    def moved(self, entity: Entity, old_x: int, old_y: int) -> None:
-        entities = self.at.get((old_x, old_y))
-        if entities is None or entity not in entities:
-            return  # Not one of the indexed entities.
-        entities.remove(entity)
-        if not entities:
-            del self.at[old_x, old_y]
-        self.at.setdefault((entity.x, entity.y), []).append(entity)
-
-    def in_area(self, x0: int, y0: int, x1: int, y1: int) -> list[Entity]:
-        """The entities indexed on a tile of [x0:x1, y0:y1].
-
-        Looks through every tile indexed: a few times faster than any search
-        by area for the few hundred entities a floor holds.
-        """
-        return [
-            entity
-            for (x, y), entities in self.at.items()
-            if x0 <= x < x1 and y0 <= y < y1
-            for entity in entities
-        ]
-
-
-class TileGraphics:
-    """What a console shows for each tile of a map: lit, remembered or unknown.
-
-    Held in the console's own layout (`tcod.console.rgba_graphic`, three
-    32-bit words a cell), so that drawing the map is one gather of whole
-    cells, not a conversion of each field of each tile on every frame.
-    """
-
-    def __init__(self, tiles: NDArray[Any]) -> None:
-        self.key = self.key_of(tiles)
-        width, height = tiles.shape
-        count = width * height
-        graphics = np.concatenate(
-            [
-                tiles["light"].reshape(-1, order="F"),
-                tiles["dark"].reshape(-1, order="F"),
-                tile_types.SHROUD.reshape(1),
-            ]
-        )
-        cells = np.empty(graphics.shape, dtype=tcod.console.rgba_graphic)
-        cells["ch"] = graphics["ch"]
-        cells["fg"][:, :3] = graphics["fg"]
-        cells["bg"][:, :3] = graphics["bg"]
-        cells["fg"][:, 3] = cells["bg"][:, 3] = 255
-        self.cells = cells.view(np.uint32).reshape(-1, 3)
-        # Where in `cells` each tile's lit and remembered looks are, and the shroud.
-        self.light = np.arange(count).reshape(tiles.shape, order="F")
-        self.dark = self.light + count
-        self.shroud = 2 * count
-
-    @staticmethod
-    def key_of(tiles: NDArray[Any]) -> tuple[object, ...]:
-        """All of `tiles`, cheap to take and compare (a copy of its memory)."""
-        return tiles.shape, tiles.flags.f_contiguous, tiles.tobytes(order="A")
-
-    def fits(self, tiles: NDArray[Any]) -> bool:
-        """Whether these are still the graphics of `tiles`."""
-        return self.key_of(tiles) == self.key
-
-
-# Each map's tile graphics, made again whenever its tiles change.
-_tile_graphics: weakref.WeakKeyDictionary[GameMap, TileGraphics] = weakref.WeakKeyDictionary()
-
-
 class GameMap:
-    # While the monsters take their turns (see `tracking_positions`), whether
-    # entities are looked up by position, and the index once first needed;
-    # neither is kept the rest of the time, nor in saves.
-    _tracking = False
-    _index: PositionIndex | None = None
-    # While the monsters take their turns, the distance maps their paths share
-    # (see `components.ai.shared_paths`); None the rest of the time.
-    shared_distances: dict[tuple[int, int], DistanceMap] | None = None
-
     def __init__(
         self, engine: Engine, width: int, height: int, entities: Iterable[Entity] = ()
     ):
         self.engine = engine
         self.width, self.height = width, height
         self.entities = EntitySet(entities)
-        # As `np.full(..., fill_value=tile_types.wall)`: `take` copies the
-        # tile whole, ten times faster than `full` does a structured one.
-        self.tiles = (
-            tile_types.wall.reshape(1)
-            .take(np.zeros(width * height, dtype=np.intp))
-            .reshape((width, height), order="F")
-        )
+        self.tiles = np.full((width, height), fill_value=tile_types.wall, order="F")
 
         self.visible = np.full(
             (width, height), fill_value=False, order="F"
@@ -171,67 +69,20 @@ class GameMap:
     @property
     def actors(self) -> Iterator[Actor]:
         """Iterate over this maps living actors."""
-        return iter(
-            [entity for entity in self.entities if isinstance(entity, Actor) and entity.is_alive]
+        yield from (
+            entity
+            for entity in self.entities
+            if isinstance(entity, Actor) and entity.is_alive
         )
 
     @property
     def items(self) -> Iterator[Item]:
         yield from (entity for entity in self.entities if isinstance(entity, Item))
 
-    @contextlib.contextmanager
-    def tracking_positions(self) -> Iterator[None]:
-        """Look entities up by position in constant time while the block runs.
-
-        For the monsters' turns (see `Engine.handle_enemy_turns`), so that the
-        cost of a monster's move or attack does not grow with the number of
-        entities on the map.  Inside the block, a change of an entity's
-        position must be reported to `moved`.
-        """
-        if self._tracking:  # Already tracking.
-            yield
-            return
-        self._tracking = True
-        try:
-            yield
-        finally:
-            # Back to the class's defaults.
-            del self._tracking
-            self.__dict__.pop("_index", None)
-
-    def moved(self, entity: Entity, old_x: int, old_y: int) -> None:
-        """Report that `entity` moved from (old_x, old_y), if positions are tracked."""
-        if self._index is not None:
-            self._index.moved(entity, old_x, old_y)
-
-    def _position_index(self) -> PositionIndex | None:
-        """The index of entities by position, made when first needed, if tracking."""
-        if self._index is None and self._tracking:
-            # Made from where the entities stand now: moves until now need no report.
-            self._index = PositionIndex(self)
-        return self._index
-
-    def _entities_at(self, x: int, y: int) -> Iterable[Entity]:
-        """Every entity that may stand at (x, y); callers check which do."""
-        index = self._position_index()
-        if index is None:
-            return self.entities
-        return index.at.get((x, y), ())
-
-    def blocking_entities_in(self, x0: int, y0: int, x1: int, y1: int) -> list[Entity]:
-        """The entities that block movement on the window [x0:x1, y0:y1] of the map."""
-        index = self._position_index()
-        candidates = self.entities if index is None else index.in_area(x0, y0, x1, y1)
-        return [
-            entity
-            for entity in candidates
-            if entity.blocks_movement and x0 <= entity.x < x1 and y0 <= entity.y < y1
-        ]
-
     def get_blocking_entity_at_location(
         self, location_x: int, location_y: int
     ) -> Entity | None:
-        for entity in self._entities_at(location_x, location_y):
+        for entity in self.entities:
             if (
                 entity.blocks_movement
                 and entity.x == location_x
@@ -242,9 +93,9 @@ class GameMap:
         return None
 
     def get_actor_at_location(self, x: int, y: int) -> Actor | None:
-        for entity in self._entities_at(x, y):
-            if isinstance(entity, Actor) and entity.is_alive and entity.x == x and entity.y == y:
-                return entity
+        for actor in self.actors:
+            if actor.x == x and actor.y == y:
+                return actor
 
         return None
 
@@ -259,32 +110,20 @@ class GameMap:
         If it isn't, but it's in the "explored" array, then draw it with the "dark" colors.
         Otherwise, the default is "SHROUD".
         """
-        graphics = _tile_graphics.get(self)
-        if graphics is None or not graphics.fits(self.tiles):
-            graphics = _tile_graphics[self] = TileGraphics(self.tiles)
-        index = np.where(
-            self.visible, graphics.light, np.where(self.explored, graphics.dark, graphics.shroud)
+        console.rgb[0 : self.width, 0 : self.height] = np.select(
+            condlist=[self.visible, self.explored],
+            choicelist=[self.tiles["light"], self.tiles["dark"]],
+            default=tile_types.SHROUD,
         )
-        # The console's cells by row, as 32-bit words (in an order "F" console,
-        # as the game's are, `rgba` is the transpose of its rows).
-        rows = console.rgba.T
-        cells = rows.view(np.uint32).reshape(*rows.shape, 3)
-        np.take(graphics.cells, index.T, axis=0, out=cells[: self.height, : self.width])
 
         entities_sorted_for_rendering = sorted(
             self.entities, key=lambda x: x.render_order.value
         )
 
-        # Only entities that are in the FOV, the last drawn on a tile showing,
-        # set as `console.print` would leave them (at a quarter of its cost).
-        shown: dict[tuple[int, int], Entity] = {}
         for entity in entities_sorted_for_rendering:
+            # Only print entities that are in the FOV
             if self.visible[entity.x, entity.y]:
-                shown[entity.x, entity.y] = entity
-        glyphs, colors = console.rgb["ch"], console.rgb["fg"]
-        for (x, y), entity in shown.items():
-            glyphs[x, y] = ord(entity.char)
-            colors[x, y] = entity.color
+                console.print(x=entity.x, y=entity.y, text=entity.char, fg=entity.color)
 
 
 class GameWorld:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import logging
 import os
@@ -55,8 +56,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="DIR",
         help="keep the files named below in DIR instead (made if missing)",
     )
-    # For tools/bench.py, which times start-up: quit once the first frame is shown.
-    parser.add_argument("--bench-first-frame", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -202,16 +201,6 @@ def open_window(tileset: tcod.tileset.Tileset, fullscreen: bool) -> tcod.context
     )
 
 
-def first_frame_only() -> Iterable[tcod.event.Event]:
-    """An event source that says the first frame is on screen, then quits.
-
-    `main_loop` asks for events only once it has presented a frame, so
-    tools/bench.py times start-up to this line on standard output.
-    """
-    print("first frame", flush=True)
-    raise exceptions.QuitWithoutSaving()
-
-
 def reason(exc: Exception) -> str:
     """Why something failed, in a few words on one line.
 
@@ -265,6 +254,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 1
     quiet_library_logs()
+    # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as
+    # long as the program.  Frozen, the garbage collector's full passes skip
+    # it; else each one scans it all, about 12 ms (most of a 60 Hz frame) at
+    # a random key press.
+    gc.freeze()
     try:
         tileset = load_tileset(TILESET_PATH)
     except (OSError, RuntimeError) as exc:
@@ -299,8 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     with context:
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        events = first_frame_only if args.bench_first_frame else None
-        main_loop(context, root_console, setup_game.MainMenu(seed=args.seed), events)
+        main_loop(context, root_console, setup_game.MainMenu(seed=args.seed))
     return 0
 
 

@@ -6,7 +6,6 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
-import numpy as np
 import tcod
 
 import entity_factories
@@ -14,8 +13,6 @@ import tile_types
 from game_map import GameMap
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from engine import Engine
     from entity import Entity
 
@@ -143,10 +140,10 @@ def place_entities(
             entity.spawn(dungeon, x, y)
 
 
-def tunnel_points(
+def tunnel_between(
     start: tuple[int, int], end: tuple[int, int], rng: random.Random | None = None
-) -> NDArray[np.intc]:
-    """The points of an L-shaped tunnel between these two points, as (x, y) rows."""
+) -> Iterator[tuple[int, int]]:
+    """Return an L-shaped tunnel between these two points."""
     x1, y1 = start
     x2, y2 = end
     if _rng(rng).random() < 0.5:  # 50% chance.
@@ -157,19 +154,10 @@ def tunnel_points(
         corner_x, corner_y = x1, y2
 
     # Generate the coordinates for this tunnel.
-    return np.concatenate(
-        [
-            tcod.los.bresenham((x1, y1), (corner_x, corner_y)),
-            tcod.los.bresenham((corner_x, corner_y), (x2, y2)),
-        ]
-    )
-
-
-def tunnel_between(
-    start: tuple[int, int], end: tuple[int, int], rng: random.Random | None = None
-) -> Iterator[tuple[int, int]]:
-    """Return an L-shaped tunnel between these two points."""
-    yield from ((x, y) for x, y in tunnel_points(start, end, rng).tolist())
+    for x, y in tcod.los.bresenham((x1, y1), (corner_x, corner_y)).tolist():
+        yield x, y
+    for x, y in tcod.los.bresenham((corner_x, corner_y), (x2, y2)).tolist():
+        yield x, y
 
 
 def generate_dungeon(
@@ -187,44 +175,37 @@ def generate_dungeon(
     dungeon = GameMap(engine, map_width, map_height, entities=[player])
 
     rooms: list[RectangularRoom] = []
-    # The tiles of the rooms, their walls included, and the tiles dug out.
-    # Floor is set from `dug` once, at the end: setting a structured tile
-    # costs much less done for many at once than one by one.
-    taken = np.zeros((map_width, map_height), dtype=bool, order="F")
-    dug = np.zeros((map_width, map_height), dtype=bool, order="F")
+
     for _ in range(max_rooms):
         room_width = rng.randint(room_min_size, room_max_size)
         room_height = rng.randint(room_min_size, room_max_size)
 
-        # The room's outer edge stays inside the map, so the border is wall.
         x = rng.randint(0, dungeon.width - room_width - 1)
         y = rng.randint(0, dungeon.height - room_height - 1)
 
+        # "RectangularRoom" class makes rectangles easier to work with
         new_room = RectangularRoom(x, y, room_width, room_height)
 
-        # See if it intersects with the other rooms (as `RectangularRoom.intersects`
-        # does): whether any tile of it, walls included, is already taken.
-        outline = slice(new_room.x1, new_room.x2 + 1), slice(new_room.y1, new_room.y2 + 1)
-        if taken[outline].any():
+        # Run through the other rooms and see if they intersect with this one.
+        if any(new_room.intersects(other_room) for other_room in rooms):
             continue  # This room intersects, so go to the next attempt.
-        taken[outline] = True
+        # If there are no intersections then the room is valid.
 
         # Dig out this rooms inner area.
-        dug[new_room.inner] = True
+        dungeon.tiles[new_room.inner] = tile_types.floor
 
         if len(rooms) == 0:
             # The first room, where the player starts.
             player.place(*new_room.center, dungeon)
         else:  # All rooms after the first.
             # Dig out a tunnel between this room and the previous one.
-            tunnel_x, tunnel_y = tunnel_points(rooms[-1].center, new_room.center, rng).T
-            dug[tunnel_x, tunnel_y] = True
+            for x, y in tunnel_between(rooms[-1].center, new_room.center, rng):
+                dungeon.tiles[x, y] = tile_types.floor
 
         place_entities(new_room, dungeon, engine.game_world.current_floor, rng)
 
+        # Finally, append the new room to the list.
         rooms.append(new_room)
-
-    dungeon.tiles[dug] = tile_types.floor
 
     # The tutorial set the stairs inside the loop above, before the last room
     # was known, which left a stray '>' at (0, 0) on every floor.  Set them

@@ -130,12 +130,11 @@ def test_the_built_game_says_where_the_players_files_go(dist, player_home, tmp_p
     data = player_home / ".local" / "share" / GAME
     assert result.stdout.endswith(f"screenshots go in:\n  {data}\n")
 
-    chosen = tmp_path / "chosen"
-    result = run_built(
-        dist, "--data-dir", str(chosen), "--bench-first-frame", SDL_VIDEODRIVER="dummy"
-    )
-    assert (result.returncode, result.stdout, result.stderr) == (0, "first frame\n", "")
-    assert chosen.is_dir()
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    result = run_built(dist, "--data-dir", str(blocker / "saves"), SDL_VIDEODRIVER="dummy")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"main.py: cannot use {blocker / 'saves'} as the data folder: Not a directory\n"
 
 
 @needs_a_screen
