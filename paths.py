@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from tcod.cffi import ffi, lib
-
 SAVE_NAME: Final = "savegame.sav"
 RECORDINGS_FOLDER: Final = "recordings"
 MORGUE_FOLDER: Final = "morgue"
@@ -39,25 +37,15 @@ def default_data_dir(game: str) -> Path:
     return player_data_dir(game) if getattr(sys, "frozen", False) else Path()
 
 
-def player_data_dir(game: str) -> Path:
-    """The folder the player's system keeps for `game`'s data, made if missing.
-
-    SDL's preference path, which the player's other SDL games also use; where
-    SDL can't say (no home folder), the platform's convention.
-    """
-    pointer = lib.SDL_GetPrefPath(b"", game.encode())
-    if pointer == ffi.NULL:
-        return conventional_data_dir(game)
-    try:
-        return Path(os.fsdecode(ffi.string(pointer)))
-    finally:
-        lib.SDL_free(pointer)
-
-
-def conventional_data_dir(
+def player_data_dir(
     game: str, system: str = sys.platform, environ: Mapping[str, str] = os.environ
 ) -> Path:
-    """Where each platform keeps a program's data for the player: as SDL does it."""
+    """The folder the player's system keeps for `game`'s data.
+
+    The same folder as SDL's preference path (SDL_GetPrefPath) for `game`,
+    which the player's other SDL games use; but SDL makes the folder when
+    asked for its name, and `--help` (which names it) should make nothing.
+    """
     if system == "win32":
         appdata = environ.get("APPDATA")
         base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -50,16 +51,18 @@ needs_a_screen = pytest.mark.skipif(
 )
 
 
-def load_build() -> ModuleType:
-    """tools/build.py as a module (tools/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("build", BUILD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def load_module(name: str) -> ModuleType:
+    """tools/`name`.py as a module (tools/ is not a package)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # Dataclasses look their module up here.
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
-build = load_build()
+build = load_module("build")
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +171,13 @@ def play_the_built_game(dist: Path, display: str, home: Path, folder: Path) -> N
         assert "Game saved." in window.output()
     finally:
         window.stop()
+
+
+@needs_a_screen
+def test_the_bench_times_the_built_games_start_up(dist, tmp_path):
+    bench = load_module("bench")
+    with bench.virtual_display() as display:
+        source = bench.time_startup(display, tmp_path, 1)
+        row = bench.packaged_startup(display, tmp_path, 1, source, dist)
+    assert re.fullmatch(r"\d+\.\d{3} s, \d+\.\d\dx python main\.py", row.values), row
+    assert not list(tmp_path.iterdir()), "the bench left files behind"

@@ -54,24 +54,28 @@ def run_python(code: str, home: Path) -> str:
 
 def test_each_platform_has_its_own_data_folder(tmp_path):
     home = Path.home()
-    assert paths.conventional_data_dir(GAME, "win32", {"APPDATA": str(tmp_path)}) == tmp_path / GAME
+    assert paths.player_data_dir(GAME, "win32", {"APPDATA": str(tmp_path)}) == tmp_path / GAME
     assert (
-        paths.conventional_data_dir(GAME, "darwin", {})
+        paths.player_data_dir(GAME, "darwin", {})
         == home / "Library" / "Application Support" / GAME
     )
-    assert paths.conventional_data_dir(GAME, "linux", {}) == home / ".local" / "share" / GAME
+    assert paths.player_data_dir(GAME, "linux", {}) == home / ".local" / "share" / GAME
     xdg = {"XDG_DATA_HOME": str(tmp_path)}
-    assert paths.conventional_data_dir(GAME, "linux", xdg) == tmp_path / GAME
+    assert paths.player_data_dir(GAME, "linux", xdg) == tmp_path / GAME
     # The XDG specification ignores a relative XDG_DATA_HOME.
     relative = {"XDG_DATA_HOME": "data"}
-    assert paths.conventional_data_dir(GAME, "linux", relative) == home / ".local" / "share" / GAME
+    assert paths.player_data_dir(GAME, "linux", relative) == home / ".local" / "share" / GAME
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checks the Linux convention")
-def test_sdl_gives_the_platform_convention_and_makes_the_folder(tmp_path):
-    out = run_python(f"import paths; print(paths.player_data_dir({GAME!r}))", tmp_path)
-    assert Path(out.strip()) == tmp_path / "xdg" / GAME
-    assert (tmp_path / "xdg" / GAME).is_dir()
+def test_the_data_folder_is_sdls_preference_path(tmp_path):
+    code = (
+        "from tcod.cffi import ffi, lib; "
+        f"print(ffi.string(lib.SDL_GetPrefPath(b'', {GAME!r}.encode())).decode())"
+    )
+    assert Path(run_python(code, tmp_path).strip()) == tmp_path / "xdg" / GAME
+    env = {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    assert paths.player_data_dir(GAME, "linux", env) == tmp_path / "xdg" / GAME
 
 
 def test_from_the_source_files_go_in_the_working_directory():
@@ -94,6 +98,7 @@ def test_help_says_where_the_files_go(tmp_path, capsys):
     code = "import sys; sys.frozen = True; import main; main.parse_args(['--help'])"
     help_text = run_python(code, tmp_path)
     assert help_text.endswith(f"screenshots go in:\n  {tmp_path / 'xdg' / GAME}\n")
+    assert not (tmp_path / "xdg").exists(), "naming the folder made it"
 
 
 def test_data_dir_is_made_and_used(tmp_path, monkeypatch):
