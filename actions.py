@@ -149,7 +149,7 @@ class MeleeAction(ActionWithDirection):
         if not target:
             raise exceptions.Impossible("Nothing to attack.")
 
-        damage = self.entity.fighter.power - target.fighter.defense
+        damage = self.entity.fighter.damage_to(target.fighter)
 
         attack_desc = f"{self.entity.name.capitalize()} attacks {target.name}"
         is_player = self.entity is self.engine.player

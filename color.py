@@ -7,6 +7,8 @@ Color = tuple[int, int, int]
 white: Final[Color] = (0xFF, 0xFF, 0xFF)
 black: Final[Color] = (0x0, 0x0, 0x0)
 red: Final[Color] = (0xFF, 0x0, 0x0)
+# Blended into the tiles a blast would hit while aiming it.
+blast_area: Final[Color] = (0xFF, 0x50, 0x28)
 
 player_atk: Final[Color] = (0xE0, 0xE0, 0xE0)
 enemy_atk: Final[Color] = (0xFF, 0xC0, 0xC0)

@@ -35,6 +35,13 @@ class Engine:
         # where the Mersenne Twister's is 2.5 KB that a save can't compress.
         # Seeded from the global state so `random.seed` makes a run repeatable.
         self.rng = np.random.default_rng(random.getrandbits(64))
+        # The player's turns, and the monsters killed by name.
+        self.turns = 0
+        self.kills: dict[str, int] = {}
+        # The game's recording (see `recording`): its lines so far, saved with
+        # the game, and the name of its file in the recordings folder, if any.
+        self.recording: list[str] = []
+        self.recording_file: str | None = None
 
     def handle_enemy_turns(self) -> None:
         # The tutorial took `set(self.game_map.actors) - {self.player}`, whose

@@ -45,6 +45,11 @@ class EntitySet(MutableSet["Entity"]):
 
 
 class GameMap:
+    # The monster last aimed at on this floor: the next aim starts on it while
+    # it lives in view (see `targeting`).  Kept with its floor, so it goes
+    # when the floor does.
+    last_target: Actor | None = None
+
     def __init__(
         self, engine: Engine, width: int, height: int, entities: Iterable[Entity] = ()
     ):

@@ -18,14 +18,18 @@ from tcod.event import KeySym
 
 import actions
 import color
+import descriptions
 import exceptions
 import paths
 import render_functions
 import savefile
+import targeting
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
+from blast import blast_tiles
 from components.level import Level
 from key_help import help_sections
 from keys import (
+    ANSWER_KEYS,
     CONFIRM_KEYS,
     CURSOR_Y_KEYS,
     HISTORY_JUMP_KEYS,
@@ -33,11 +37,13 @@ from keys import (
     MODIFIER_KEYS,
     MOVE_KEYS,
     WAIT_KEYS,
+    Answer,
     Command,
     HistoryJump,
     cursor_step,
     key_of,
     letter_index,
+    target_step,
 )
 
 if TYPE_CHECKING:
@@ -114,22 +120,13 @@ class PopupMessage(BaseEventHandler):
         return self.parent.engine_in_play()
 
     def on_render(self, console: tcod.console.Console) -> None:
-        """Render the parent and dim the result, then print the message on top."""
-        self.parent.on_render(console)
-        console.rgb["fg"] //= 8
-        console.rgb["bg"] //= 8
+        """Render the parent dimmed, and the message in its own framed window.
 
-        lines = self.text.splitlines()
-        top = console.height // 2 - len(lines) // 2
-        for i, line in enumerate(lines):
-            console.print(
-                console.width // 2,
-                top + i,
-                line,
-                fg=color.white,
-                bg=color.black,
-                alignment=tcod.constants.CENTER,
-            )
+        The tutorial printed the lines straight over the parent's, so that on
+        the main menu they ran into the menu's own lines.
+        """
+        self.parent.on_render(console)
+        render_functions.draw_popup(console, self.text)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         """Any key returns to the parent handler."""
@@ -150,18 +147,15 @@ class HelpScreen(BaseEventHandler):
         return self.parent.engine_in_play()
 
     def on_render(self, console: tcod.console.Console) -> None:
-        self.parent.on_render(console)
-        console.rgb["fg"] //= 4
-        console.rgb["bg"] //= 4
-        render_functions.draw_window(
-            console, 1, 0, console.width - 2, console.height, self.TITLE
-        )
+        # The window covers the whole console: nothing of the screen below
+        # shows at its edges (the tutorial-shaped window left column 0 showing).
+        render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
         y = 1
         for section, rows in help_sections():
-            console.print(3, y, section, fg=color.menu_title)
+            console.print(2, y, section, fg=color.menu_title)
             y += 1
             for keys, meaning in rows:
-                console.print(4, y, keys, fg=color.white)
+                console.print(3, y, keys, fg=color.white)
                 console.print(console.width // 2, y, meaning, fg=color.white)
                 y += 1
         console.print(
@@ -214,6 +208,7 @@ class EventHandler(BaseEventHandler):
             self.engine.message_log.add_message(exc.args[0], color.impossible)
             return False  # Skip enemy turn on exceptions.
 
+        self.engine.turns += 1
         self.engine.handle_enemy_turns()
 
         self.engine.update_fov()
@@ -241,9 +236,24 @@ class EventHandler(BaseEventHandler):
             return LevelUpEventHandler(self.engine)
         return MainGameEventHandler(self.engine)
 
-    def side_x(self) -> int:
-        """The left edge for a window on the side of the screen away from the player."""
-        return 40 if self.engine.player.x <= 30 else 0
+    def side_x(self, width: int, console_width: int) -> int:
+        """The left edge for a window on the side of the screen away from the player.
+
+        As in the tutorial, from x = 40 while the player is left of x = 31;
+        moved left as far as a wide window needs to fit.
+        """
+        if self.engine.player.x <= 30:
+            return max(0, min(40, console_width - width))
+        return 0
+
+    def draw_side_window(
+        self, console: tcod.console.Console, title: str, lines: list[str], min_width: int = 0
+    ) -> None:
+        """Dim the map and draw a titled window of `lines` on the side away from the player."""
+        render_functions.dim(console)
+        width = render_functions.text_window_width(title, lines, min_width)
+        x = self.side_x(width, console.width)
+        render_functions.draw_text_window(console, x, 0, title, lines, min_width)
 
 
 class AskUserEventHandler(EventHandler):
@@ -286,7 +296,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             "Files kept in:",
             *(files[i : i + 36] for i in range(0, len(files), 36)),
         ]
-        render_functions.draw_text_window(console, self.side_x(), 0, self.TITLE, lines)
+        self.draw_side_window(console, self.TITLE, lines)
 
 
 @dataclass(frozen=True)
@@ -327,9 +337,7 @@ class LevelUpEventHandler(AskUserEventHandler):
         ]
         # The tutorial's fixed width of 35 is the least; from 100 HP on, the
         # first choice would have run over it.
-        render_functions.draw_text_window(
-            console, self.side_x(), 0, self.TITLE, lines, min_width=35
-        )
+        self.draw_side_window(console, self.TITLE, lines, min_width=35)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         if event.sym in MODIFIER_KEYS:
@@ -362,14 +370,16 @@ class InventoryEventHandler(AskUserEventHandler):
     TITLE = "<missing title>"
 
     def item_lines(self) -> list[str]:
-        """One line per carried item, `(E)` marking what is worn."""
+        """One line per carried item: its letter, `(E)` marking what is worn,
+        and what it does or adds ("Sword: +4 power")."""
         player = self.engine.player
         lines = []
         for i, item in enumerate(player.inventory.items):
             item_string = f"({chr(ord('a') + i)}) {item.name}"
             if player.equipment.item_is_equipped(item):
                 item_string = f"{item_string} (E)"
-            lines.append(item_string)
+            effect = descriptions.item_effect(item)
+            lines.append(f"{item_string}: {effect}" if effect else item_string)
         return lines or ["(Empty)"]
 
     def on_render(self, console: tcod.console.Console) -> None:
@@ -379,9 +389,7 @@ class InventoryEventHandler(AskUserEventHandler):
         they are.
         """
         super().on_render(console)
-        render_functions.draw_text_window(
-            console, self.side_x(), 0, self.TITLE, self.item_lines()
-        )
+        self.draw_side_window(console, self.TITLE, self.item_lines())
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         player = self.engine.player
@@ -428,17 +436,25 @@ class SelectIndexHandler(AskUserEventHandler):
     """Handles asking the user for an index on the map."""
 
     def __init__(self, engine: Engine):
-        """Sets the cursor to the player when this handler is constructed."""
+        """Puts the cursor where this kind of selection starts (see `start_location`)."""
         super().__init__(engine)
+        engine.mouse_location = self.start_location()
+
+    def start_location(self) -> tuple[int, int]:
+        """Where the cursor starts: on the player."""
         player = self.engine.player
-        engine.mouse_location = player.x, player.y
+        return player.x, player.y
 
     def on_render(self, console: tcod.console.Console) -> None:
-        """Highlight the tile under the cursor."""
+        """Highlight the tile under the cursor, over any marks of the selection."""
         super().on_render(console)
+        self.draw_marks(console)
         x, y = self.engine.mouse_location
         console.rgb["bg"][x, y] = color.white
         console.rgb["fg"][x, y] = color.black
+
+    def draw_marks(self, console: tcod.console.Console) -> None:
+        """Mark what choosing the tile under the cursor would affect; nothing by default."""
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """Check for key movement or confirmation keys."""
@@ -453,6 +469,14 @@ class SelectIndexHandler(AskUserEventHandler):
             x = max(0, min(x, self.engine.game_map.width - 1))
             y = max(0, min(y, self.engine.game_map.height - 1))
             self.engine.mouse_location = x, y
+            return None
+        target_keys_step = target_step(event)
+        if target_keys_step is not None:
+            enemy = targeting.cycled_target(
+                self.engine, self.engine.mouse_location, target_keys_step
+            )
+            if enemy is not None:
+                self.engine.mouse_location = enemy.x, enemy.y
             return None
         if key in CONFIRM_KEYS:
             return self.on_index_selected(*self.engine.mouse_location)
@@ -475,27 +499,111 @@ class SelectIndexHandler(AskUserEventHandler):
 class LookHandler(SelectIndexHandler):
     """Lets the player look around using the keyboard."""
 
-    def on_index_selected(self, x: int, y: int) -> MainGameEventHandler:
-        """Return to main handler."""
-        return MainGameEventHandler(self.engine)
+    def on_index_selected(self, x: int, y: int) -> LookDescription:
+        """Describe what stands on the chosen tile; any key comes back here."""
+        return LookDescription(self, x, y)
 
 
-class SingleRangedAttackHandler(SelectIndexHandler):
-    """Handles targeting a single enemy. Only the enemy selected will be affected."""
+class LookDescription(EventHandler):
+    """A window describing one tile chosen in look mode; any key or click
+    goes back to looking, the cursor where it was."""
+
+    def __init__(self, parent: LookHandler, x: int, y: int):
+        super().__init__(parent.engine)
+        self.parent = parent
+        self.x, self.y = x, y
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """The look cursor, the map dimmed, and the window on the side away from the tile."""
+        self.parent.on_render(console)
+        render_functions.dim(console)
+        title, lines = descriptions.describe_tile(self.x, self.y, self.engine)
+        width = render_functions.text_window_width(title, lines)
+        x = console.width - width if self.x < console.width // 2 else 0
+        render_functions.draw_text_window(console, x, 0, title, lines)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        if event.sym in MODIFIER_KEYS:
+            return None
+        return self.parent
+
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> BaseEventHandler:
+        return self.parent
+
+    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> None:
+        """The look cursor stays on the tile described."""
+
+
+class ConfirmHandler(EventHandler):
+    """A yes-or-no question over the screen that asked it.
+
+    Yes performs the action (and the game goes on, or, if it turns out
+    impossible, goes back to the asking screen); no goes back at no cost.
+    Other keys do nothing.
+    """
+
+    def __init__(
+        self, parent: EventHandler, question: str, on_yes: Callable[[], Action | None]
+    ):
+        super().__init__(parent.engine)
+        self.parent = parent
+        self.question = question
+        self.on_yes = on_yes
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        self.parent.on_render(console)
+        render_functions.draw_popup(console, self.question)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        match ANSWER_KEYS.get(event.sym):
+            case Answer.YES:
+                if self.handle_action(self.on_yes()):
+                    return self.main_handler()
+                return self.parent
+            case Answer.NO:
+                return self.parent
+        return None
+
+    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> None:
+        """The cursor of the screen below stays where the question was asked."""
+
+
+class TargetingHandler(SelectIndexHandler):
+    """Aiming an item: the cursor starts on an enemy, and the choice is remembered."""
 
     def __init__(
         self, engine: Engine, callback: Callable[[tuple[int, int]], Action | None]
     ):
         super().__init__(engine)
-
         self.callback = callback
 
-    def on_index_selected(self, x: int, y: int) -> Action | None:
+    def start_location(self) -> tuple[int, int]:
+        """On the last target while it lives in view, else on the nearest
+        enemy in view, else on the player (see `targeting.first_target`)."""
+        enemy = targeting.first_target(self.engine)
+        if enemy is None:
+            return super().start_location()
+        return enemy.x, enemy.y
+
+    def remember_target(self, x: int, y: int) -> None:
+        """The monster at (x, y), if any, is where the next aim starts."""
+        actor = self.engine.game_map.get_actor_at_location(x, y)
+        if actor is not None and actor is not self.engine.player:
+            self.engine.game_map.last_target = actor
+
+    def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
+        self.remember_target(x, y)
         return self.callback((x, y))
 
 
-class AreaRangedAttackHandler(SelectIndexHandler):
+class SingleRangedAttackHandler(TargetingHandler):
+    """Handles targeting a single enemy. Only the enemy selected will be affected."""
+
+
+class AreaRangedAttackHandler(TargetingHandler):
     """Handles targeting an area within a given radius. Any entity within the area will be affected."""
+
+    HIT_YOURSELF = "The blast will hit you too. Cast it anyway? (y/n)"
 
     def __init__(
         self,
@@ -503,30 +611,28 @@ class AreaRangedAttackHandler(SelectIndexHandler):
         radius: int,
         callback: Callable[[tuple[int, int]], Action | None],
     ):
-        super().__init__(engine)
-
+        super().__init__(engine, callback)
         self.radius = radius
-        self.callback = callback
 
-    def on_render(self, console: tcod.console.Console) -> None:
-        """Highlight the tile under the cursor, and the blast radius around it."""
-        super().on_render(console)
+    def draw_marks(self, console: tcod.console.Console) -> None:
+        """Tint exactly the tiles the blast would hit, keeping their glyphs.
 
-        x, y = self.engine.mouse_location
-
-        # Draw a rectangle around the targeted area, so the player can see
-        # the affected tiles.  The tutorial made it radius**2 wide, which is
-        # right only for a radius of 3; the area is 2 * radius + 1 across.
-        console.draw_frame(
-            x=x - self.radius - 1,
-            y=y - self.radius - 1,
-            width=2 * self.radius + 3,
-            height=2 * self.radius + 3,
-            fg=color.red,
-            clear=False,
+        The tutorial framed a square around the round blast, hiding the
+        glyphs under the frame; these are the tiles `blast.in_blast` says the
+        blast reaches, the test the damage uses too.
+        """
+        game_map = self.engine.game_map
+        area = blast_tiles(self.engine.mouse_location, self.radius)
+        render_functions.tint(
+            console, [(x, y) for x, y in area if game_map.in_bounds(x, y)], color.blast_area
         )
 
-    def on_index_selected(self, x: int, y: int) -> Action | None:
+    def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
+        """Aim there; if the player stands inside the blast, ask first."""
+        self.remember_target(x, y)
+        player = self.engine.player
+        if (player.x, player.y) in blast_tiles((x, y), self.radius):
+            return ConfirmHandler(self, self.HIT_YOURSELF, lambda: self.callback((x, y)))
         return self.callback((x, y))
 
 
@@ -604,25 +710,22 @@ class HistoryViewer(EventHandler):
         self.cursor = max(0, self.log_length - 1)
 
     def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)  # Draw the main state as the background.
+        """The history in a window over the whole console.
 
-        log_console = tcod.console.Console(console.width - 6, console.height - 6, order="F")
-
-        # Draw a frame with a custom banner title.
+        The tutorial's window left a 3-tile band of the map showing around it.
+        """
         render_functions.draw_window(
-            log_console, 0, 0, log_console.width, log_console.height, "Message history"
+            console, 0, 0, console.width, console.height, "Message history"
         )
-
         # Render the message log using the cursor parameter.
         self.engine.message_log.render_messages(
-            log_console,
+            console,
             1,
             1,
-            log_console.width - 2,
-            log_console.height - 2,
+            console.width - 2,
+            console.height - 2,
             self.engine.message_log.messages[: self.cursor + 1],
         )
-        log_console.blit(console, 3, 3)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> EventHandler | None:
         last = max(0, self.log_length - 1)

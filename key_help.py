@@ -11,6 +11,7 @@ from typing import Final
 from tcod.event import KeySym, Modifier
 
 from keys import (
+    ANSWER_KEYS,
     COMMAND_HELP,
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
@@ -20,7 +21,9 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    TARGET_KEYS,
     WAIT_KEYS,
+    Answer,
     HistoryJump,
 )
 
@@ -28,6 +31,16 @@ HISTORY_JUMP_HELP: Final[dict[HistoryJump, str]] = {
     HistoryJump.TOP: "Jump to the top",
     HistoryJump.BOTTOM: "Jump to the bottom",
 }
+
+ANSWER_HELP: Final[dict[Answer, str]] = {
+    Answer.YES: "Yes",
+    Answer.NO: "No",
+}
+
+
+def target_help(step: int) -> str:
+    """What a key of `TARGET_KEYS` does, told from its step."""
+    return "Next enemy in view" if step > 0 else "Previous enemy in view"
 
 
 def key_name(key: KeySym) -> str:
@@ -97,6 +110,11 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         for (key, modifier), command in GLOBAL_KEYS.items()
     ]
     cursor = {key: "Select the tile" for key in CONFIRM_KEYS}
+    targets = [
+        (chord_name(key, modifier), target_help(step))
+        for (key, modifier), step in TARGET_KEYS.items()
+    ]
+    answers = {key: ANSWER_HELP[answer] for key, answer in ANSWER_KEYS.items()}
     steps = ", ".join(
         f"{(modifier.name or '').title()} x{factor}"
         for modifier, factor in CURSOR_MODIFIERS.items()
@@ -112,10 +130,12 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
             "Choosing a tile",
             [
                 *_keys_by_meaning(cursor),
+                *_merge_rows(targets),
                 ("Mouse", "Point; left click selects"),
                 (steps, "Move the cursor further"),
             ],
         ),
         ("Message history", _keys_by_meaning(history)),
+        ("Answering a question", _keys_by_meaning(answers)),
         ("Everywhere", _merge_rows(everywhere)),
     ]

@@ -83,6 +83,27 @@ CURSOR_MODIFIERS: Final[dict[Modifier, int]] = {
     Modifier.ALT: 20,
 }
 
+# Keys that move a targeting cursor through the enemies in view, nearest
+# first: (key, modifier) -> how many places along the list.
+TARGET_KEYS: Final[dict[tuple[KeySym, Modifier], int]] = {
+    (KeySym.TAB, Modifier.NONE): 1,
+    (KeySym.TAB, Modifier.SHIFT): -1,
+}
+
+
+class Answer(Enum):
+    """A reply to a yes-or-no question."""
+
+    YES = auto()
+    NO = auto()
+
+
+ANSWER_KEYS: Final[dict[KeySym, Answer]] = {
+    KeySym.Y: Answer.YES,
+    KeySym.N: Answer.NO,
+    KeySym.ESCAPE: Answer.NO,
+}
+
 # Lock keys, which say nothing about what the player meant.
 IGNORED_MODIFIERS: Final = Modifier.NUM | Modifier.CAPS | Modifier.MODE
 
@@ -185,12 +206,26 @@ def key_of(event: tcod.event.KeyDown) -> KeySym:
     return event.sym
 
 
+def is_chord(event: tcod.event.KeyDown, key: KeySym, modifier: Modifier) -> bool:
+    """Whether the event is `key` with `modifier` held (either side's), or with
+    no modifier at all when `modifier` is NONE; lock keys don't count."""
+    held = event.mod & modifier if modifier else not event.mod & ~IGNORED_MODIFIERS
+    return event.sym == key and bool(held)
+
+
 def global_command(event: tcod.event.KeyDown) -> Command | None:
     """The command of a key that means the same on every screen, if it is one."""
     for (key, modifier), command in GLOBAL_KEYS.items():
-        held = event.mod & modifier if modifier else not event.mod & ~IGNORED_MODIFIERS
-        if event.sym == key and held:
+        if is_chord(event, key, modifier):
             return command
+    return None
+
+
+def target_step(event: tcod.event.KeyDown) -> int | None:
+    """How far along the enemies in view a key moves a targeting cursor, if it does."""
+    for (key, modifier), step in TARGET_KEYS.items():
+        if is_chord(event, key, modifier):
+            return step
     return None
 
 

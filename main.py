@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
+import json
 import logging
 import os
 import sys
@@ -22,6 +23,8 @@ import exceptions
 import input_handlers
 import keys
 import paths
+import recording
+import replay
 import savefile
 import setup_game
 
@@ -56,7 +59,31 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         metavar="DIR",
         help="keep the files named below in DIR instead (made if missing)",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        metavar="FILE",
+        help="play a recording (Space pauses, + and - change the speed, Escape stops), "
+        "then go on playing",
+    )
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="with --replay: open no window, replay at full speed and print where the "
+        "game ended as one line of JSON",
+    )
+    parser.add_argument(
+        "--screen",
+        type=Path,
+        metavar="FILE",
+        help="with --replay --headless: also write the last frame's characters to FILE",
+    )
+    args = parser.parse_args(argv)
+    if (args.headless or args.screen) and args.replay is None:
+        parser.error("--headless and --screen go with --replay FILE")
+    if args.screen and not args.headless:
+        parser.error("--screen goes with --headless")
+    return args
 
 
 def save_game(handler: input_handlers.BaseEventHandler, filename: str) -> None:
@@ -126,7 +153,63 @@ def handle_event(
                 return handler
             case keys.Command.SCREENSHOT:
                 return take_screenshot(context, handler)
-    return handler.handle_events(event)
+    return handle_and_record(handler, event)
+
+
+def handle_and_record(
+    handler: input_handlers.BaseEventHandler, event: tcod.event.Event
+) -> input_handlers.BaseEventHandler:
+    """Let the handler act on `event`, and record it if it belongs to the game in play.
+
+    Recorded: key presses (not a modifier key alone), clicks, and pointer
+    moves that changed the game's mouse location, while a game is in play;
+    not the menu's keys, nor the window's (`handle_event` takes those
+    first), nor an event that quits (the save ends there).  An event that
+    raises an error is recorded too, so that the recording replays the error.
+    Replays send their events here: every one of them went to the game.
+    """
+    engine = handler.engine_in_play()
+    line = None if engine is None else recording.line_of(event)
+    if isinstance(event, tcod.event.KeyDown) and event.sym in keys.MODIFIER_KEYS:
+        line = None
+    if engine is None or line is None:
+        return handler.handle_events(event)
+    pointer = engine.mouse_location
+    try:
+        handler = handler.handle_events(event)
+    except Exception:
+        recording.record(engine, line)
+        raise
+    if not isinstance(event, tcod.event.MouseMotion) or engine.mouse_location != pointer:
+        recording.record(engine, line)
+    return handler
+
+
+def report_error(handler: input_handlers.BaseEventHandler, keep_recording: bool) -> None:
+    """An unexpected error while handling an event: tell, and go on playing.
+
+    The traceback goes to stderr and to the message log.  With
+    `keep_recording`, the game's recording up to the error is kept as
+    `crash-NNN.rec`, and stderr says how to replay it.
+    """
+    traceback.print_exc()  # Print error to stderr.
+    # Then print the error to the message log.
+    engine = handler.engine_in_play()
+    if engine is None:
+        return
+    engine.message_log.add_message(traceback.format_exc(), color.error)
+    if not keep_recording:
+        return
+    try:
+        path = recording.write_crash(engine)
+    except OSError as exc:
+        print(f"main.py: could not keep the recording of this error: {reason(exc)}", file=sys.stderr)
+        return
+    print(
+        f"main.py: the recording up to this error is in {path}; replay it with: "
+        f"python main.py --replay {path}",
+        file=sys.stderr,
+    )
 
 
 def main_loop(
@@ -134,12 +217,14 @@ def main_loop(
     root_console: tcod.console.Console,
     handler: input_handlers.BaseEventHandler,
     events: EventSource | None = None,
+    playback: replay.Playback | None = None,
 ) -> None:
     """Draw, wait for input, handle it; until the player quits.
 
     Waiting blocks, so an idle game costs no CPU and draws nothing.  Quitting
     saves a game in play; so does an exception the loop can't go on from.
     `events` gives each frame's events; by default `tcod.event.wait`.
+    With a `playback`, its events are played first, at its pace.
     """
     if events is None:
         events = tcod.event.wait  # Looked up now, so that tests can replace it.
@@ -147,17 +232,18 @@ def main_loop(
         while True:
             root_console.clear()
             handler.on_render(console=root_console)
+            if playback is not None and not playback.finished:
+                root_console.print(0, root_console.height - 1, playback.status(), fg=color.white, bg=color.black)
             context.present(root_console, keep_aspect=True)
 
             try:
+                if playback is not None and not playback.finished:
+                    handler = play_frame(handler, playback)
+                    continue
                 for event in events():
                     handler = handle_event(context, handler, context.convert_event(event))
             except Exception:  # Handle exceptions in game (quitting is no Exception).
-                traceback.print_exc()  # Print error to stderr.
-                # Then print the error to the message log.
-                engine = handler.engine_in_play()
-                if engine is not None:
-                    engine.message_log.add_message(traceback.format_exc(), color.error)
+                report_error(handler, keep_recording=True)
     except exceptions.QuitWithoutSaving:
         return
     except SystemExit:  # Save and quit.
@@ -166,6 +252,55 @@ def main_loop(
     except BaseException:  # Save on any other unexpected exception.
         save_game(handler, savefile.SAVE_FILENAME)
         raise
+
+
+def play_frame(
+    handler: input_handlers.BaseEventHandler,
+    playback: replay.Playback,
+) -> input_handlers.BaseEventHandler:
+    """One frame of a replay in the window: the player's playback keys, then an event if due."""
+    for event in tcod.event.wait(playback.timeout()):
+        playback.control(event)
+    recorded = playback.next_event()
+    return handler if recorded is None else handle_and_record(handler, recorded)
+
+
+def play_recording(
+    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event]
+) -> input_handlers.BaseEventHandler:
+    """Play recorded events as fast as they go, with no window; return the last screen.
+
+    As in the main loop, an unexpected error is reported and play goes on;
+    an event that quits the game ends the replay.
+    """
+    for event in events:
+        try:
+            handler = handle_and_record(handler, event)
+        except (SystemExit, exceptions.QuitWithoutSaving):
+            break
+        except Exception:
+            report_error(handler, keep_recording=False)
+    return handler
+
+
+def replay_headless(path: Path, screen: Path | None) -> int:
+    """`--replay FILE --headless`: one line of JSON about where the game ended."""
+    try:
+        script = recording.read(path)
+    except recording.RecordingError as exc:
+        print(f"main.py: {exc}", file=sys.stderr)
+        return 1
+    handler = play_recording(replay.start(script), script.events)
+    print(json.dumps(replay.summary(handler)))
+    if screen is not None:
+        console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+        handler.on_render(console)
+        try:
+            screen.write_text(replay.screen_text(console), encoding="utf-8")
+        except OSError as exc:
+            print(f"main.py: cannot write the screen to {screen}: {reason(exc)}", file=sys.stderr)
+            return 1
+    return 0
 
 
 def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
@@ -254,6 +389,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 1
     quiet_library_logs()
+    script = None
+    if args.replay is not None:
+        if args.headless:
+            return replay_headless(args.replay, args.screen)
+        try:
+            script = recording.read(args.replay)
+        except recording.RecordingError as exc:
+            print(f"main.py: {exc}", file=sys.stderr)
+            return 1
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as
     # long as the program.  Frozen, the garbage collector's full passes skip
     # it; else each one scans it all, about 12 ms (most of a 60 Hz frame) at
@@ -293,7 +437,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     with context:
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        main_loop(context, root_console, setup_game.MainMenu(seed=args.seed))
+        if script is None:
+            main_loop(context, root_console, setup_game.MainMenu(seed=args.seed))
+            return 0
+        # The replayed game is recorded anew as it plays: its new file ends
+        # up holding the recording, then whatever is played after it.
+        handler = replay.start(script)
+        recording.start_file(handler.engine)
+        main_loop(context, root_console, handler, playback=replay.Playback(script.events))
     return 0
 
 

@@ -1,28 +1,22 @@
-"""Drawing the interface around the map: HP bar, floor number, names under the mouse."""
+"""Drawing the interface around the map (HP bar, floor number, names under
+the mouse) and the windows over it: frames, popups, dimming and tints."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import textwrap
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
 
+import numpy as np
 import tcod
 
 import color
+import descriptions
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from engine import Engine
-    from game_map import GameMap
-
-
-def get_names_at_location(x: int, y: int, game_map: GameMap) -> str:
-    """The names of what the player can see at (x, y), joined and capitalized."""
-    if not game_map.in_bounds(x, y) or not game_map.visible[x, y]:
-        return ""
-
-    names = ", ".join(
-        entity.name for entity in game_map.entities if entity.x == x and entity.y == y
-    )
-
-    return names.capitalize()
 
 
 def render_bar(
@@ -58,13 +52,10 @@ def render_dungeon_level(
 def render_names_at_mouse_location(
     console: tcod.console.Console, x: int, y: int, engine: Engine
 ) -> None:
+    """What is under the mouse or the look cursor, each thing in a few words
+    ("Orc, badly wounded"; see `descriptions.names_at`)."""
     mouse_x, mouse_y = engine.mouse_location
-
-    names_at_mouse_location = get_names_at_location(
-        x=mouse_x, y=mouse_y, game_map=engine.game_map
-    )
-
-    console.print(x=x, y=y, text=names_at_mouse_location)
+    console.print(x=x, y=y, text=descriptions.names_at(mouse_x, mouse_y, engine.game_map))
 
 
 def draw_window(
@@ -82,11 +73,64 @@ def draw_window(
     tcod's own `draw_frame(title=...)` is deprecated; this keeps its look.
     """
     console.draw_frame(x, y, width, height, clear=True, fg=fg, bg=bg)
+    if not title:
+        return
     # Centred by hand: tcod's CENTER puts the odd character of an odd-length
     # title on the left, which covered the top-left corner of the character
     # screen and the inventory (" Character Information " in 25 columns).
     text = f" {title} "
     console.print(x + (width - len(text)) // 2, y, text, fg=bg, bg=fg)
+
+
+# What is left of the colours of the screen behind a popup: enough to see
+# where one is, dim enough that the popup's text is all that reads.
+DIM_FRACTION: Final = 0.35
+# How much of the tint a tile under a blast takes; its glyph is kept as it was.
+TINT_FRACTION: Final = 0.6
+# The least brightness (0-255) of a tinted tile.
+TINT_LEAST_BRIGHTNESS: Final = 48.0
+
+
+def dim(console: tcod.console.Console) -> None:
+    """Darken everything drawn so far, so that a popup drawn next stands out."""
+    for layer in ("fg", "bg"):
+        console.rgb[layer] = (console.rgb[layer] * DIM_FRACTION).astype(np.uint8)
+
+
+def tint(
+    console: tcod.console.Console,
+    tiles: Iterable[tuple[int, int]],
+    tint_color: tuple[int, int, int],
+) -> None:
+    """Shift the background of `tiles` towards `tint_color`, keeping each glyph.
+
+    The shifted colour keeps the brightness the background had, so every glyph
+    stands out from it as much as before: the tint changes the hue only (of a
+    black tile, nearly).
+    Tiles off the console are skipped.
+    """
+    inside = [(x, y) for x, y in tiles if 0 <= x < console.width and 0 <= y < console.height]
+    if not inside:
+        return
+    xs, ys = zip(*inside, strict=True)
+    bg = console.rgb["bg"]
+    before = bg[xs, ys].astype(np.float64)
+    blend = before * (1 - TINT_FRACTION) + np.array(tint_color) * TINT_FRACTION
+    # Unexplored black would stay black: it gets a dim tint, so the whole area shows.
+    wanted = np.maximum(brightness(before), TINT_LEAST_BRIGHTNESS)
+    scale = wanted / np.maximum(brightness(blend), 1.0)
+    bg[xs, ys] = np.clip(blend * scale[:, None], 0, 255).astype(np.uint8)
+
+
+def brightness(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
+    """How bright colours look (Rec. 709 luma), for an array of RGB triples."""
+    luma: NDArray[np.float64] = rgb @ np.array([0.2126, 0.7152, 0.0722])
+    return luma
+
+
+def text_window_width(title: str, lines: list[str], min_width: int = 0) -> int:
+    """The width of a titled window that holds `lines` inside its frame."""
+    return max(min_width, len(title) + 4, *(len(line) + 2 for line in lines))
 
 
 def draw_text_window(
@@ -102,7 +146,34 @@ def draw_text_window(
     The tutorial sized such windows to their titles (or a fixed 35), so long
     item names, big numbers and seeds ran over the frame.
     """
-    width = max(min_width, len(title) + 4, *(len(line) + 2 for line in lines))
+    width = text_window_width(title, lines, min_width)
     draw_window(console, x, y, width, len(lines) + 2, title)
     for i, line in enumerate(lines):
         console.print(x + 1, y + 1 + i, line)
+
+
+def wrap_lines(text: str, width: int) -> list[str]:
+    """The text's lines, each longer than `width` wrapped at spaces (or cut)."""
+    return [
+        wrapped
+        for line in text.splitlines()
+        for wrapped in (textwrap.wrap(line, width, break_long_words=True) or [""])
+    ]
+
+
+def draw_popup(console: tcod.console.Console, text: str, title: str = "") -> None:
+    """Dim the screen and show `text` in a framed window at its centre.
+
+    The window clears what is under it, so the popup's text never mixes with
+    the screen's: the way every popup is drawn (messages and questions).
+    """
+    dim(console)
+    # A space between the text and each side of the frame.
+    lines = wrap_lines(text, console.width - 4)
+    width = text_window_width(title, lines) + 2
+    height = len(lines) + 2
+    x = (console.width - width) // 2
+    y = (console.height - height) // 2
+    draw_window(console, x, y, width, height, title)
+    for i, line in enumerate(lines):
+        console.print(x + 2, y + 1 + i, line, fg=color.white)

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 SAVE_FILENAME: Final = "savegame.sav"
 
 MAGIC: Final = b"YARLSAVE"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 
 # Magic, then the version as a big-endian unsigned short.
 _HEADER: Final = struct.Struct(f">{len(MAGIC)}sH")

@@ -17,6 +17,7 @@ import color
 import entity_factories
 import input_handlers
 import keys
+import recording
 import savefile
 from engine import Engine
 from game_map import GameWorld
@@ -54,6 +55,7 @@ def new_game(seed: int | None = None) -> Engine:
 
     engine = Engine(player=player)
     engine.rng = np.random.default_rng(seed)
+    engine.recording = recording.header(seed)
 
     engine.game_world = GameWorld(
         engine=engine,
@@ -136,7 +138,9 @@ class MainMenu(input_handlers.BaseEventHandler):
             case keys.Command.CONTINUE:
                 return self.continue_game()
             case keys.Command.NEW_GAME:
-                return input_handlers.MainGameEventHandler(new_game(self.seed))
+                engine = new_game(self.seed)
+                recording.start_file(engine)
+                return input_handlers.MainGameEventHandler(engine)
             case keys.Command.HELP:
                 return input_handlers.HelpScreen(self)
         return None
@@ -160,4 +164,5 @@ class MainMenu(input_handlers.BaseEventHandler):
             return input_handlers.PopupMessage(
                 self, f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
             )
+        recording.resume_file(engine)
         return input_handlers.EventHandler(engine).main_handler()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import actions
 import color
 import components.inventory
+from blast import in_blast
 from components.ai import ConfusedEnemy
 from components.base_component import BaseComponent
 from exceptions import Impossible
@@ -27,6 +28,10 @@ class Consumable(BaseComponent):
         """Try to return the action for this item."""
         return actions.ItemAction(consumer, self.parent)
 
+    def describe(self) -> str:
+        """What using the item does, in a few words, from its own numbers."""
+        raise NotImplementedError()
+
     def activate(self, action: actions.ItemAction) -> None:
         """Invoke this items ability.
 
@@ -45,6 +50,9 @@ class Consumable(BaseComponent):
 class ConfusionConsumable(Consumable):
     def __init__(self, number_of_turns: int):
         self.number_of_turns = number_of_turns
+
+    def describe(self) -> str:
+        return f"confuses, {self.number_of_turns} turns"
 
     def get_action(self, consumer: Actor) -> SingleRangedAttackHandler:
         self.engine.message_log.add_message(
@@ -83,6 +91,9 @@ class FireballDamageConsumable(Consumable):
         self.damage = damage
         self.radius = radius
 
+    def describe(self) -> str:
+        return f"{self.damage} damage, radius {self.radius}"
+
     def get_action(self, consumer: Actor) -> AreaRangedAttackHandler:
         self.engine.message_log.add_message(
             "Select a target location.", color.needs_target
@@ -102,7 +113,7 @@ class FireballDamageConsumable(Consumable):
         targets_hit = False
         # A list, because the damage below can change who counts as an actor.
         for actor in list(self.engine.game_map.actors):
-            if actor.distance(*target_xy) <= self.radius:
+            if in_blast(target_xy, self.radius, actor.x, actor.y):
                 self.engine.message_log.add_message(
                     f"The {actor.name} is engulfed in a fiery explosion, taking {self.damage} damage!"
                 )
@@ -117,6 +128,9 @@ class FireballDamageConsumable(Consumable):
 class HealingConsumable(Consumable):
     def __init__(self, amount: int):
         self.amount = amount
+
+    def describe(self) -> str:
+        return f"heals {self.amount} HP"
 
     def activate(self, action: actions.ItemAction) -> None:
         consumer = action.entity
@@ -136,6 +150,9 @@ class LightningDamageConsumable(Consumable):
     def __init__(self, damage: int, maximum_range: int):
         self.damage = damage
         self.maximum_range = maximum_range
+
+    def describe(self) -> str:
+        return f"{self.damage} damage, range {self.maximum_range}"
 
     def activate(self, action: actions.ItemAction) -> None:
         consumer = action.entity

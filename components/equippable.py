@@ -25,6 +25,15 @@ class Equippable(BaseComponent):
         self.power_bonus = power_bonus
         self.defense_bonus = defense_bonus
 
+    def describe(self) -> str:
+        """What wearing it adds, as "+4 power", from its own bonuses."""
+        bonuses = [
+            f"{bonus:+d} {attribute}"
+            for bonus, attribute in ((self.power_bonus, "power"), (self.defense_bonus, "defense"))
+            if bonus
+        ]
+        return ", ".join(bonuses) or "no bonus"
+
 
 class Dagger(Equippable):
     def __init__(self) -> None:

@@ -47,6 +47,10 @@ class Fighter(BaseComponent):
     def power_bonus(self) -> int:
         return self.parent.equipment.power_bonus
 
+    def damage_to(self, target: Fighter) -> int:
+        """The hit points one blow of this fighter takes from `target` (none below 0)."""
+        return max(0, self.power - target.defense)
+
     def die(self) -> None:
         """Turn the actor into a corpse that no longer blocks, thinks or acts."""
         if self.engine.player is self.parent:
@@ -55,6 +59,8 @@ class Fighter(BaseComponent):
         else:
             death_message = f"{self.parent.name} is dead!"
             death_message_color = color.enemy_die
+            kills = self.engine.kills
+            kills[self.parent.name] = kills.get(self.parent.name, 0) + 1
 
         self.parent.char = "%"
         self.parent.color = (191, 0, 0)

@@ -16,12 +16,16 @@ if str(ROOT) not in sys.path:
 
 import copy  # noqa: E402
 import random  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Iterable, Iterator  # noqa: E402
 
 import pytest  # noqa: E402
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
+import input_handlers  # noqa: E402
+import main  # noqa: E402
+import recording  # noqa: E402
+import replay  # noqa: E402
 import setup_game  # noqa: E402
 import tile_types  # noqa: E402
 from engine import Engine  # noqa: E402
@@ -97,3 +101,27 @@ def give(engine: Engine, template: Item) -> Item:
     item.parent = engine.player.inventory
     engine.player.inventory.items.append(item)
     return item
+
+
+def play_events(
+    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event]
+) -> input_handlers.BaseEventHandler:
+    """Send `events` to the game as a replay does (`main.handle_and_record`); the last screen.
+
+    Unlike a replay, an error is not caught: it fails the test.
+    """
+    for event in events:
+        handler = main.handle_and_record(handler, event)
+    return handler
+
+
+def replay_text(text: str) -> input_handlers.BaseEventHandler:
+    """Play a recording given as text (see `recording`) through the real handlers.
+
+    Returns the screen the game ends on (`replay.engine_of` gives its game),
+    so that a test can be written as a recording::
+
+        handler = replay_text("recording 1\nseed 1234\nkey l\nkey period shift")
+    """
+    script = recording.parse(text, "<test>")
+    return play_events(replay.start(script), script.events)

@@ -15,6 +15,7 @@ import tcod
 from conftest import key
 from tcod.event import KeySym, Modifier
 
+import entity_factories
 import input_handlers
 import keys
 import main
@@ -23,6 +24,7 @@ from engine import Engine
 from input_handlers import HelpScreen
 from key_help import HISTORY_JUMP_HELP, chord_name, help_sections, key_name
 from keys import (
+    ANSWER_KEYS,
     COMMAND_HELP,
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
@@ -32,7 +34,9 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    TARGET_KEYS,
     WAIT_KEYS,
+    Answer,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,12 +100,19 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
             (key_name(k), f"Move {DIRECTIONS[d]}") for k, d in MOVE_KEYS.items()
         },
         "Choosing a tile": {(key_name(k), "Select the tile") for k in CONFIRM_KEYS}
+        | {
+            (chord_name(k, m), "Next enemy in view" if step > 0 else "Previous enemy in view")
+            for (k, m), step in TARGET_KEYS.items()
+        }
         | {("Mouse", "Point; left click selects")}
         | {
             (f"{(m.name or '').title()} x{factor}", "Move the cursor further")
             for m, factor in CURSOR_MODIFIERS.items()
         },
         "Message history": history,
+        "Answering a question": {
+            (key_name(k), {Answer.YES: "Yes", Answer.NO: "No"}[a]) for k, a in ANSWER_KEYS.items()
+        },
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -137,11 +148,13 @@ def test_help_lists_every_key_of_every_table() -> None:
         HISTORY_JUMP_KEYS,
         MAIN_KEYS,
         MENU_KEYS,
+        ANSWER_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
-    for sym, modifier in GLOBAL_KEYS:
-        assert chord_name(sym, modifier) in listed
+    for chords in (GLOBAL_KEYS, TARGET_KEYS):
+        for sym, modifier in chords:
+            assert chord_name(sym, modifier) in listed
 
 
 def test_every_help_row_is_a_real_binding_and_every_binding_a_row() -> None:
@@ -175,7 +188,26 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
     for name, meaning in listed["Choosing a tile"]:
         if meaning == "Select the tile":
             result = press(input_handlers.LookHandler(engine), name)
-            assert isinstance(result, input_handlers.MainGameEventHandler), name
+            assert isinstance(result, input_handlers.LookDescription), name
+    player = engine.player
+    entity_factories.orc.spawn(engine.game_map, player.x + 1, player.y)
+    engine.update_fov()
+    for chord, meaning in listed["Choosing a tile"]:
+        if "enemy" in meaning:
+            modifier, _, name = chord.rpartition("+")
+            mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
+            look = input_handlers.LookHandler(engine)
+            look.dispatch(key(keysym_by_name()[name], mod))
+            enemy = engine.game_map.get_actor_at_location(*engine.mouse_location)
+            assert enemy is not None and enemy is not player, chord
+    for name, meaning in listed["Answering a question"]:
+        look = input_handlers.LookHandler(engine)
+        answered: list[bool] = []
+        question = input_handlers.ConfirmHandler(
+            look, "?", lambda answered=answered: answered.append(True)
+        )
+        assert press(question, name) is not None, name
+        assert answered == ([True] if meaning == "Yes" else []), name
     for name, _ in listed["Message history"]:
         viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
         assert press(viewer, name) is None, name
@@ -260,8 +292,8 @@ def test_help_screen_fits_in_80x50(
     _, last_meaning = sections[-1][1][-1]
     assert last_meaning in lines[y - 1]
     assert "Press any key to close" in lines[-1]
-    for line in lines[1:-1]:  # No text runs over the frame's sides.
-        assert line[1] == "│" and line[-2] == "│", line
+    for line in lines[1:-1]:  # No text runs over the frame's sides, at the console's edges.
+        assert line[0] == "│" and line[-1] == "│", line
 
 
 def test_main_menu_says_press_question_mark_for_help() -> None:
@@ -305,7 +337,7 @@ def test_alt_enter_toggles_fullscreen_on_every_screen(
 def test_enter_without_alt_is_not_fullscreen(context: tcod.context.Context, engine: Engine) -> None:
     look = input_handlers.LookHandler(engine)
     after = main.handle_event(context, look, key(KeySym.RETURN))
-    assert isinstance(after, input_handlers.MainGameEventHandler)  # Enter selected the tile.
+    assert isinstance(after, input_handlers.LookDescription)  # Enter selected the tile.
     assert window(context).fullscreen is False
 
 

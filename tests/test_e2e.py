@@ -27,6 +27,7 @@ import tcod
 from conftest import key
 from tcod.event import KeySym, Modifier, MouseButton
 
+import descriptions
 import entity_factories
 import input_handlers
 import key_help
@@ -313,7 +314,14 @@ def first_run(me: Player) -> Script:
     yield [key(KeySym.I)]
     yield [key(letter(engine, "Confusion Scroll"))]
     assert "Select a target location." in screen()
-    assert engine.mouse_location == (player.x, player.y), "the cursor starts on the player"
+    in_view = [
+        actor
+        for actor in engine.game_map.actors
+        if actor is not player and engine.game_map.visible[actor.x, actor.y]
+    ]
+    nearest = min(player.distance(actor.x, actor.y) for actor in in_view)
+    assert engine.game_map.get_actor_at_location(*engine.mouse_location) in in_view
+    assert player.distance(*engine.mouse_location) == nearest, "the cursor starts on the nearest enemy"
     while engine.mouse_location != (target.x, target.y):
         x, y = engine.mouse_location
         step = ((target.x > x) - (target.x < x), (target.y > y) - (target.y < y))
@@ -375,11 +383,17 @@ def first_run(me: Player) -> Script:
         yield [key(KeySym.ESCAPE)]
         assert type(me.menu.engine) is Engine
         assert "Dungeon level: 2" in screen() and (title is None or title not in screen())
-    # Look around: the cursor moves with the keys, Enter leaves.
+    # Look around: the cursor moves with the keys, Enter describes the tile,
+    # any key goes back to looking, and Escape leaves.
     yield [key(KeySym.SLASH)]
     yield [key(KeySym.RIGHT, Modifier.LSHIFT)]
     assert engine.mouse_location == (min(player.x + 5, engine.game_map.width - 1), player.y)
     yield [key(KeySym.KP_ENTER)]
+    title, _ = descriptions.describe_tile(*engine.mouse_location, engine)
+    assert f" {title} " in screen()
+    yield [key(KeySym.ESCAPE)]
+    assert f" {title} " not in screen()
+    yield [key(KeySym.ESCAPE)]
     # A targeting screen left with Escape (a scroll is not used up by it).
     entity_factories.confusion_scroll.spawn(engine.game_map, player.x, player.y)
     yield [key(KeySym.G)]
@@ -467,6 +481,8 @@ def replay(
         yield [tcod.event.Quit()]
 
     me, _ = play(context, Menu(seed=seed), script)
+    # The recording's file is named after the time the game began.
+    me.engine.recording_file = None
     return me.engine
 
 

@@ -213,9 +213,10 @@ def test_fireball_hits_every_actor_in_radius_including_the_player() -> None:
     targeting = use(engine, scroll)
     assert isinstance(targeting, input_handlers.AreaRangedAttackHandler)
     assert targeting.radius == 3
-    targeting.handle_events(key(KeySym.RIGHT))
-    targeting.handle_events(key(KeySym.RIGHT))
-    targeting.handle_events(key(KeySym.RETURN))
+    engine.mouse_location = (orc.x, orc.y)
+    question = targeting.handle_events(key(KeySym.RETURN))
+    assert isinstance(question, input_handlers.ConfirmHandler)  # The player is inside.
+    question.handle_events(key(KeySym.Y))
 
     log = texts(engine)
     for name in ("Player", "Orc", "Troll"):

@@ -43,8 +43,7 @@ def window_lines(handler) -> list[str]:
     console = tcod.console.Console(80, 50, order="F")
     handler.on_render(console)
     rows = ["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)]
-    x = handler.side_x()
-    assert rows[0][x] == "┌"
+    x = rows[0].index("┌")
     right = rows[0].index("┐", x)
     lines = []
     for row in rows[1:]:

@@ -8,10 +8,10 @@ from conftest import arena, key, motion, texts
 from tcod.event import KeySym, Modifier
 
 import actions
+import descriptions
 import entity_factories
 import input_handlers
 import keys
-import render_functions
 import tile_types
 from input_handlers import MainGameEventHandler
 
@@ -117,21 +117,21 @@ def test_names_shown_only_on_visible_tiles() -> None:
     engine = arena()
     game_map = engine.game_map
     game_map.tiles[10, :] = tile_types.wall
-    entity_factories.orc.spawn(game_map, 7, 5)
-    entity_factories.health_potion.spawn(game_map, 7, 5)
+    orc = entity_factories.orc.spawn(game_map, 7, 5)
+    potion = entity_factories.health_potion.spawn(game_map, 7, 5)
     entity_factories.troll.spawn(game_map, 12, 5)  # Behind the wall.
     engine.update_fov()
 
-    assert render_functions.get_names_at_location(7, 5, game_map) == (
-        "Orc, health potion"
-    )
-    assert render_functions.get_names_at_location(12, 5, game_map) == ""
+    # The monster on top first, each thing in a few words (see test_descriptions.py).
+    expected = f"{orc.name}, uninjured; {potion.name}: {potion.consumable.describe()}"
+    assert descriptions.names_at(7, 5, game_map) == expected
+    assert descriptions.names_at(12, 5, game_map) == ""
 
     MainGameEventHandler(engine).handle_events(motion(7, 5))
     console = tcod.console.Console(80, 50, order="F")
     engine.render(console)
     names_row = "".join(map(chr, console.rgb["ch"][21:, 44])).rstrip()
-    assert names_row == "Orc, health potion"
+    assert names_row == expected
 
 
 def history_with(count: int) -> input_handlers.HistoryViewer:
@@ -166,13 +166,13 @@ def test_history_viewer_scrolls(presses: list[KeySym], cursor: int) -> None:
 
 
 def test_history_viewer_shows_messages_up_to_the_cursor() -> None:
-    """The window's last line (x=4, y=45) is the message under the cursor."""
+    """The window's last line (x=1, y=48) is the message under the cursor."""
     viewer = history_with(30)
     viewer.handle_events(key(KeySym.UP))
     console = tcod.console.Console(80, 50, order="F")
     viewer.on_render(console)
-    assert "".join(map(chr, console.rgb["ch"][4:30, 45])).rstrip() == "message 27"
-    assert "".join(map(chr, console.rgb["ch"][4:30, 44])).rstrip() == "message 26"
+    assert "".join(map(chr, console.rgb["ch"][1:30, 48])).rstrip() == "message 27"
+    assert "".join(map(chr, console.rgb["ch"][1:30, 47])).rstrip() == "message 26"
 
 
 @pytest.mark.parametrize("sym", [KeySym.A, KeySym.ESCAPE, KeySym.V])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import tcod
 from conftest import key
@@ -35,11 +37,14 @@ def test_background_is_160_by_100_pixels() -> None:
     assert setup_game.background_image().shape == (100, 160, 3)
 
 
-def test_n_starts_a_new_game_with_the_menus_seed() -> None:
+def test_n_starts_a_new_game_with_the_menus_seed(in_tmp: Path) -> None:
     handler = setup_game.MainMenu(seed=77).handle_events(key(KeySym.N))
     assert isinstance(handler, input_handlers.MainGameEventHandler)
     assert handler.engine.game_world.seed == 77
     assert handler.engine.game_world.current_floor == 1
+    # Its recording begins: in its own file, in the data folder.
+    assert handler.engine.recording_file is not None
+    assert (in_tmp / "recordings" / handler.engine.recording_file).read_text() == "recording 1\nseed 77\n"
 
 
 @pytest.mark.parametrize("sym", [KeySym.Q, KeySym.ESCAPE])

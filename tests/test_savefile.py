@@ -214,7 +214,7 @@ def test_file_starts_with_magic_and_version(save_path: Path) -> None:
     savefile.save(make_engine(), str(save_path))
     data = save_path.read_bytes()
     assert data[:8] == b"YARLSAVE"
-    assert int.from_bytes(data[8:10], "big") == savefile.FORMAT_VERSION == 1
+    assert int.from_bytes(data[8:10], "big") == savefile.FORMAT_VERSION == 2
     assert data[10:16] == b"\xfd7zXZ\x00"  # An xz stream follows.
 
 
@@ -267,7 +267,7 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], type[savefile.SaveError], str]] 
     "other version": (
         lambda: savefile.MAGIC + (7).to_bytes(2, "big") + good_save()[10:],
         savefile.SaveVersionError,
-        "The save is from format version 7; this game reads version 1.",
+        "The save is from format version 7; this game reads version 2.",
     ),
     "truncated": (
         cut_in_half,
@@ -334,8 +334,8 @@ def test_bad_file_raises_its_save_error(save_path: Path, case: str) -> None:
 
 def test_version_error_says_which_versions() -> None:
     with pytest.raises(savefile.SaveVersionError) as raised:
-        savefile.loads(savefile.MAGIC + (2).to_bytes(2, "big"))
-    assert (raised.value.found, raised.value.expected) == (2, 1)
+        savefile.loads(savefile.MAGIC + (1).to_bytes(2, "big"))
+    assert (raised.value.found, raised.value.expected) == (1, 2)
 
 
 def test_huge_payload_is_refused_unread() -> None:

@@ -493,8 +493,13 @@ def save_and_load(engine: Engine, folder: Path) -> Engine:
 class Soak:
     """One soak run, and what it saw: games, deaths, quits, floors, screens."""
 
-    def __init__(self, seed: int, folder: Path, context: tcod.context.Context) -> None:
+    def __init__(
+        self, seed: int, folder: Path, context: tcod.context.Context, *, helping: bool = True
+    ) -> None:
         self.seed = seed
+        # Without help the game is only what the player's events did: its
+        # recording replays it.
+        self.helping = helping
         self.folder = folder
         self.context = context
         self.console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
@@ -522,6 +527,7 @@ class Soak:
         engine = engine_of(self.handler)
         if (
             engine is not None
+            and self.helping
             and type(self.handler) is input_handlers.MainGameEventHandler
             and self.events_on_floor >= STAIRS_EVERY
         ):
@@ -596,6 +602,8 @@ class Soak:
         left at its feet (scrolls open the targeting screens, armour and
         weapons get worn, the pack fills up).
         """
+        if not self.helping:
+            return
         rng = self.rng
         player = engine.player
         if player.is_alive and rng.random() < 0.2:
@@ -688,5 +696,42 @@ def test_soak_replays_the_same_game(in_tmp: Path, soak_context: tcod.context.Con
         soak.run(1500)
         engine = engine_of(soak.handler)
         assert engine is not None
+        engine.recording_file = None  # Named after the time the game began.
         pictures.append((type(soak.handler).__name__, canonical(engine)))
     assert pictures[0] == pictures[1], first_difference(pictures[0], pictures[1])
+
+
+def test_the_soaks_recording_replays_its_game(in_tmp: Path, soak_context: tcod.context.Context) -> None:
+    """What the soak player sends is recorded; the last game's recording, played
+    across its quits and Continues, replays to the very same game."""
+    from conftest import replay_text
+
+    soak = Soak(SOAK_SEED, in_tmp, soak_context, helping=False)
+    soak.run(3000)
+    while engine_of(soak.handler) is None:  # Ended on the menu: play into a game.
+        soak.run(1)
+    engine = engine_of(soak.handler)
+    assert engine is not None and engine.recording_file is not None
+    text = (in_tmp / "recordings" / engine.recording_file).read_text()
+    assert text == "".join(line + "\n" for line in engine.recording)
+    replayed = engine_of(replay_text(text))
+    assert replayed is not None
+    replayed.recording_file = engine.recording_file
+    # The window's keys are not part of the game, so the replay takes no
+    # screenshots and its log lacks their notices: the rest of the log is the same.
+    assert log_but_screenshots(replayed) == log_but_screenshots(engine)
+    engine.message_log.messages.clear()
+    replayed.message_log.messages.clear()
+    before, after = canonical(engine), canonical(replayed)
+    assert before == after, first_difference(before, after)
+    print(f"the last game: {len(engine.recording) - 2} events recorded, {soak.quits} quits")
+
+
+def log_but_screenshots(engine: Engine) -> list[str]:
+    """The message log, one line per message (repeats too), but the screenshots' notices."""
+    return [
+        message.plain_text
+        for message in engine.message_log.messages
+        for _ in range(message.count)
+        if not message.plain_text.startswith("Screenshot saved")
+    ]

@@ -1,8 +1,13 @@
-"""Tutorial part 9: the targeting cursor (look mode, scroll targets) and the blast frame."""
+"""Tutorial part 9: the targeting cursor (look mode, scroll targets), aiming at
+enemies with Tab, the blast's area, and the question before hitting yourself."""
 
 from __future__ import annotations
 
+import copy
+import math
+
 import conftest
+import numpy as np
 import pytest
 import tcod
 from conftest import click, give, key, motion
@@ -11,8 +16,11 @@ from tcod.event import KeySym, Modifier
 import actions
 import entity_factories
 import input_handlers
+import tile_types
+from components.ai import ConfusedEnemy
+from components.consumable import FireballDamageConsumable
 from engine import Engine
-from entity import Item
+from entity import Actor, Item
 from input_handlers import MainGameEventHandler
 
 PLAYER = (40, 20)
@@ -99,11 +107,19 @@ def test_cursor_is_clamped_to_the_map(sym: KeySym, cursors: list[tuple[int, int]
 
 
 @pytest.mark.parametrize("event", [key(KeySym.RETURN), key(KeySym.KP_ENTER), click(41, 20)])
-def test_look_mode_ends_on_select(event: tcod.event.Event) -> None:
+def test_selecting_in_look_mode_describes_the_tile(event: tcod.event.Event) -> None:
+    """Enter or a click: a window on the tile; any key goes back to looking, Escape out."""
     engine = arena()
     handler = look(engine)
     handler.handle_events(key(KeySym.RIGHT))
-    assert isinstance(handler.handle_events(event), MainGameEventHandler)
+    window = handler.handle_events(event)
+    assert isinstance(window, input_handlers.LookDescription)
+    assert (window.x, window.y) == (41, 20)
+    assert window.handle_events(motion(10, 10)) is window  # The cursor stays.
+    assert window.handle_events(key(KeySym.LSHIFT)) is window
+    assert window.handle_events(key(KeySym.X)) is handler
+    assert engine.mouse_location == (41, 20)
+    assert isinstance(handler.handle_events(key(KeySym.ESCAPE)), MainGameEventHandler)
 
 
 @pytest.mark.parametrize(
@@ -149,35 +165,227 @@ def test_cancel_costs_nothing(cancel: tcod.event.Event) -> None:
     assert (orc.x, orc.y, orc.fighter.hp) == (42, 20, 10)
 
 
-def frame_corners(console: tcod.console.Console) -> dict[str, tuple[int, int]]:
-    ch = console.rgb["ch"]
-    corners = {}
-    for glyph in "┌┐└┘":
-        (found,) = zip(*(ch == ord(glyph)).nonzero(), strict=True)
-        corners[glyph] = tuple(int(v) for v in found)
-    return corners
+# --- Aiming at enemies --------------------------------------------------------
 
 
-def test_fireball_frame_surrounds_the_radius_3_blast() -> None:
+def spawn_orcs(engine: Engine, *offsets: tuple[int, int]) -> list[Actor]:
+    """Orcs at these offsets from the player, in view (open floor)."""
+    orcs = [entity_factories.orc.spawn(engine.game_map, PLAYER[0] + dx, PLAYER[1] + dy) for dx, dy in offsets]
+    engine.update_fov()
+    return orcs
+
+
+@pytest.mark.parametrize("template", [entity_factories.confusion_scroll, entity_factories.fireball_scroll])
+def test_aiming_starts_on_the_nearest_enemy_in_view(template: Item) -> None:
     engine = arena()
+    engine.game_map.tiles[36, 10:30] = tile_types.wall  # Hides the orc at (-5, 0).
+    spawn_orcs(engine, (5, 1), (-5, 0), (3, -3), (6, 0))
+    engine.update_fov()
+    aim(engine, template)
+    assert engine.mouse_location == (43, 17)  # 4.2 away; the hidden one is 5.
+
+
+def test_aiming_with_no_enemy_in_view_starts_on_the_player() -> None:
+    engine = arena()
+    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    assert engine.mouse_location == PLAYER
+    handler.handle_events(key(KeySym.TAB))  # Nothing to cycle through.
+    assert engine.mouse_location == PLAYER
+
+
+def test_tab_cycles_the_enemies_in_view_nearest_first() -> None:
+    """Nearest first; at equal distance the upper, then the left; round and round."""
+    engine = arena()
+    engine.game_map.tiles[36, 10:30] = tile_types.wall
+    spawn_orcs(engine, (0, 2), (2, 0), (-2, 0), (4, 4), (-1, 1), (-5, 0))
+    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    order = [(39, 21), (38, 20), (42, 20), (40, 22), (44, 24)]
+    seen = [engine.mouse_location]
+    for _ in range(len(order)):
+        assert handler.handle_events(key(KeySym.TAB)) is handler
+        seen.append(engine.mouse_location)
+    assert seen == [*order, order[0]]
+    back = []
+    for mod in (Modifier.LSHIFT, Modifier.RSHIFT, Modifier.LSHIFT):
+        handler.handle_events(key(KeySym.TAB, mod))
+        back.append(engine.mouse_location)
+    assert back == [order[-1], order[-2], order[-3]]
+    assert (engine.player.x, engine.player.y) == PLAYER  # No turn passed.
+
+
+def test_tab_from_a_tile_with_no_enemy_goes_to_the_nearest_or_back_to_the_farthest() -> None:
+    engine = arena()
+    spawn_orcs(engine, (2, 0), (4, 0))
+    handler = look(engine)  # Look mode starts on the player.
+    handler.handle_events(key(KeySym.TAB))
+    assert engine.mouse_location == (42, 20)
+    handler = look(engine)
+    handler.handle_events(key(KeySym.TAB, Modifier.LSHIFT))
+    assert engine.mouse_location == (44, 20)
+
+
+def test_aiming_starts_on_the_last_target_while_it_lives() -> None:
+    engine = arena()
+    near, far = spawn_orcs(engine, (2, 0), (5, 0))
+    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    assert engine.mouse_location == (near.x, near.y)
+    handler.handle_events(key(KeySym.TAB))
+    action = handler.dispatch(key(KeySym.RETURN))
+    assert isinstance(action, actions.ItemAction) and action.target_actor is far
+    handler.handle_events(key(KeySym.RETURN))  # Confused, and a turn passes.
+    assert isinstance(far.ai, ConfusedEnemy)
+
+    aim(engine, entity_factories.fireball_scroll)
+    assert engine.mouse_location == (far.x, far.y)
+    far.fighter.take_damage(far.fighter.hp)  # Gone: back to the nearest.
+    aim(engine, entity_factories.fireball_scroll)
+    assert engine.mouse_location == (near.x, near.y)
+
+
+# --- The blast's area ------------------------------------------------------------
+
+
+def shown_area(handler: input_handlers.BaseEventHandler, engine: Engine) -> tuple[set[tuple[int, int]], tcod.console.Console, tcod.console.Console]:
+    """The tiles the aiming screen marks (their background differs from the
+    plain game's), and both consoles."""
+    plain = tcod.console.Console(80, 50, order="F")
+    engine.render(plain)
+    aimed = tcod.console.Console(80, 50, order="F")
+    handler.on_render(aimed)
+    differs = (plain.rgb["bg"] != aimed.rgb["bg"]).any(axis=-1)
+    return {(int(x), int(y)) for x, y in zip(*differs.nonzero(), strict=True)}, plain, aimed
+
+
+@pytest.mark.parametrize("radius", [1, 2, 3, 4, 5])
+def test_the_tiles_shown_are_the_tiles_the_blast_hits(radius: int) -> None:
+    """Marked while aiming == damaged when cast: an orc on every tile around."""
+    engine = arena()
+    center = (PLAYER[0] + radius + 1, PLAYER[1])  # In view, the player just outside.
+    cx, cy = center
+    orcs = {
+        (x, y): entity_factories.orc.spawn(engine.game_map, x, y)
+        for x in range(cx - radius - 2, cx + radius + 3)
+        for y in range(cy - radius - 2, cy + radius + 3)
+        if (x, y) != PLAYER
+    }
+    engine.update_fov()
+    scroll = copy.deepcopy(entity_factories.fireball_scroll)
+    assert isinstance(scroll.consumable, FireballDamageConsumable)
+    scroll.consumable.radius = radius
+    handler, carried = aim(engine, scroll)
+    engine.mouse_location = center
+    shown, _, _ = shown_area(handler, engine)
+
+    hp_before = {xy: orc.fighter.hp for xy, orc in orcs.items()}
+    handler.handle_events(key(KeySym.RETURN))
+    assert carried not in engine.player.inventory.items  # Cast, with no question.
+    hit = {xy for xy, orc in orcs.items() if orc.fighter.hp < hp_before[xy]}
+    assert shown == hit
+    assert 4 * radius + 1 <= len(hit) < (2 * radius + 1) ** 2  # Round: no square, no cross.
+
+
+def test_the_tint_keeps_every_glyph_and_its_colour() -> None:
+    engine = arena()
+    spawn_orcs(engine, (4, 0), (5, 1), (3, -1))
     handler, _ = aim(engine, entity_factories.fireball_scroll)
-    assert isinstance(handler, input_handlers.AreaRangedAttackHandler)
-    handler.handle_events(motion(45, 20))
-    console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
-    assert frame_corners(console) == {
-        "┌": (41, 16), "┐": (49, 16), "└": (41, 24), "┘": (49, 24)
-    }  # fmt: skip
-    assert tuple(console.rgb["bg"][45, 20]) == (255, 255, 255)  # The cursor.
+    cursor = engine.mouse_location
+    shown, plain, aimed = shown_area(handler, engine)
+    assert len(shown) > 1
+    for x, y in shown - {cursor}:
+        assert aimed.rgb["ch"][x, y] == plain.rgb["ch"][x, y]
+        assert tuple(aimed.rgb["fg"][x, y]) == tuple(plain.rgb["fg"][x, y])
+    # The orcs keep their glyph; the cursor's tile is inverted as ever.
+    assert {chr(aimed.rgb["ch"][x, y]) for x, y in shown} >= {"o"}
+    assert tuple(aimed.rgb["bg"][cursor]) == (255, 255, 255)
 
 
-def test_blast_frame_fits_radius_2() -> None:
-    """The tutorial drew the frame radius**2 wide: right for 3 only."""
+# --- Hitting yourself ----------------------------------------------------------
+
+
+def test_the_question_comes_exactly_when_the_player_is_inside_the_blast() -> None:
+    radius = entity_factories.fireball_scroll.consumable.radius  # type: ignore[union-attr]
+    for dx in range(-radius - 2, radius + 3):
+        for dy in range(-radius - 2, radius + 3):
+            engine = arena()
+            handler, _ = aim(engine, entity_factories.fireball_scroll)
+            engine.mouse_location = target = (PLAYER[0] + dx, PLAYER[1] + dy)
+            after = handler.handle_events(key(KeySym.RETURN))
+            inside = math.dist(PLAYER, target) <= radius  # The tutorial's test.
+            assert isinstance(after, input_handlers.ConfirmHandler) == inside, (dx, dy)
+            if inside:
+                assert after.question == "The blast will hit you too. Cast it anyway? (y/n)"
+
+
+@pytest.mark.parametrize("no", [KeySym.N, KeySym.ESCAPE])
+def test_no_goes_back_to_aiming_at_no_cost(no: KeySym) -> None:
     engine = arena()
-    handler = input_handlers.AreaRangedAttackHandler(engine, radius=2, callback=lambda xy: None)
-    handler.handle_events(motion(30, 10))
+    (orc,) = spawn_orcs(engine, (1, 0))
+    handler, scroll = aim(engine, entity_factories.fireball_scroll)
+    question = handler.handle_events(key(KeySym.RETURN))
+    assert isinstance(question, input_handlers.ConfirmHandler)
+    assert question.handle_events(key(KeySym.X)) is question  # Means nothing.
+    assert question.handle_events(motion(3, 3)) is question
+    assert question.handle_events(key(no)) is handler
+    assert engine.mouse_location == (orc.x, orc.y)
+    assert scroll in engine.player.inventory.items
+    assert engine.player.fighter.hp == engine.player.fighter.max_hp
+    assert orc.fighter.hp == orc.fighter.max_hp
+
+
+def test_yes_casts_it_on_the_player_too() -> None:
+    engine = arena()
+    (orc,) = spawn_orcs(engine, (1, 0))
+    handler, scroll = aim(engine, entity_factories.fireball_scroll)
+    question = handler.handle_events(key(KeySym.RETURN))
+    assert isinstance(question, input_handlers.ConfirmHandler)
+    assert isinstance(question.handle_events(key(KeySym.Y)), MainGameEventHandler)
+    assert scroll not in engine.player.inventory.items
+    assert engine.player.fighter.hp < engine.player.fighter.max_hp
+    assert not orc.is_alive
+
+
+def test_the_question_sits_in_its_own_window() -> None:
+    engine = arena()
+    spawn_orcs(engine, (1, 0))
+    handler, _ = aim(engine, entity_factories.fireball_scroll)
+    question = handler.handle_events(key(KeySym.RETURN))
     console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
-    assert frame_corners(console) == {
-        "┌": (27, 7), "┐": (33, 7), "└": (27, 13), "┘": (33, 13)
-    }  # fmt: skip
+    question.on_render(console)
+    rows = ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(50)]
+    (y,) = [y for y, row in enumerate(rows) if "Cast it anyway? (y/n)" in row]
+    assert "│" in rows[y] and "┌" in rows[y - 1] and "└" in rows[y + 1]
+
+
+def contrast(fg: np.ndarray, bg: np.ndarray) -> float:
+    """The WCAG contrast ratio of two colours: 1 (none) to 21 (black on white)."""
+
+    def luminance(rgb: np.ndarray) -> float:
+        c = rgb.astype(float) / 255
+        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(c @ [0.2126, 0.7152, 0.0722])
+
+    low, high = sorted((luminance(fg), luminance(bg)))
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_glyph_under_the_tint_stays_as_readable() -> None:
+    """Each monster and item drawn under the blast's tint stands out from its
+    background nearly as much as on the plain floor."""
+    engine = arena()
+    templates = [
+        value
+        for value in vars(entity_factories).values()
+        if isinstance(value, (Actor, Item)) and value.name != "Player"
+    ]
+    for i, template in enumerate(templates):
+        template.spawn(engine.game_map, PLAYER[0] + 1 + i % 3, PLAYER[1] - 1 + i // 3)
+    engine.update_fov()
+    handler, _ = aim(engine, entity_factories.fireball_scroll)
+    engine.mouse_location = (PLAYER[0] + 2, PLAYER[1])
+    shown, plain, aimed = shown_area(handler, engine)
+    glyphs = [(x, y) for x, y in shown if chr(plain.rgb["ch"][x, y]) != " " and (x, y) != engine.mouse_location]
+    assert len(glyphs) >= min(len(templates), 8)
+    for x, y in glyphs:
+        before = contrast(plain.rgb["fg"][x, y], plain.rgb["bg"][x, y])
+        after = contrast(aimed.rgb["fg"][x, y], aimed.rgb["bg"][x, y])
+        assert after >= 0.9 * before, (chr(plain.rgb["ch"][x, y]), before, after)

@@ -1,0 +1,150 @@
+"""What the player is told about what they see: monsters, items, the stairs.
+
+Every text is made from the components' own numbers (hit points, bonuses,
+an item's effect as its component tells it), so a new monster or item is
+described with no edit here.  Used by the names under the mouse or the look
+cursor, the look mode's description window, and the inventory's lines.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from components.ai import ConfusedEnemy
+from entity import Actor, Item
+
+if TYPE_CHECKING:
+    from components.fighter import Fighter
+    from engine import Engine
+    from entity import Entity
+    from game_map import GameMap
+
+# Health in words, as DCSS tells it: the first whose share of the maximum hit
+# points the fighter still has, from the top.
+HEALTH_WORDS: Final = (
+    (1.0, "uninjured"),
+    (0.75, "lightly wounded"),
+    (0.5, "wounded"),
+    (0.25, "badly wounded"),
+    (0.0, "almost dead"),
+)
+
+STAIRS: Final = "stairs down"
+
+
+def capitalized(text: str) -> str:
+    """The text with its first letter upper case, the rest as it was
+    (`str.capitalize` would make "Health Potion" "Health potion")."""
+    return text[:1].upper() + text[1:]
+
+
+def health_words(fighter: Fighter) -> str:
+    """How hurt a fighter looks: "uninjured" down to "almost dead"."""
+    share = fighter.hp / fighter.max_hp
+    return next(words for least, words in HEALTH_WORDS if share >= least)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def state_words(actor: Actor) -> str | None:
+    """What is out of the ordinary with an actor, as "confused, 3 turns"; None if nothing."""
+    if isinstance(actor.ai, ConfusedEnemy):
+        return f"confused, {plural(actor.ai.turns_remaining, 'turn')}"
+    return None
+
+
+def item_effect(item: Item) -> str:
+    """What using or wearing the item does, as "heals 4 HP" or "+4 power"."""
+    if item.consumable:
+        return item.consumable.describe()
+    if item.equippable:
+        return item.equippable.describe()
+    return ""
+
+
+def short_description(entity: Entity) -> str:
+    """One entity in a few words: "Orc, badly wounded (confused, 3 turns)",
+    "Sword: +4 power", "remains of Orc"."""
+    if isinstance(entity, Actor) and entity.is_alive:
+        text = f"{entity.name}, {health_words(entity.fighter)}"
+        state = state_words(entity)
+        return f"{text} ({state})" if state else text
+    if isinstance(entity, Item) and item_effect(entity):
+        return f"{entity.name}: {item_effect(entity)}"
+    return entity.name
+
+
+def entities_at(x: int, y: int, game_map: GameMap) -> list[Entity]:
+    """The entities at (x, y), the one drawn on top first."""
+    here = [entity for entity in game_map.entities if (entity.x, entity.y) == (x, y)]
+    return sorted(here, key=lambda entity: entity.render_order.value, reverse=True)
+
+
+def names_at(x: int, y: int, game_map: GameMap) -> str:
+    """What the player sees at (x, y), each thing in a few words, the top one first.
+
+    Empty for a tile out of sight: what stood there may have gone.
+    """
+    if not game_map.in_bounds(x, y) or not game_map.visible[x, y]:
+        return ""
+    parts = [short_description(entity) for entity in entities_at(x, y, game_map)]
+    if (x, y) == game_map.downstairs_location:
+        parts.append(STAIRS)
+    return capitalized("; ".join(parts))
+
+
+def actor_lines(actor: Actor, engine: Engine) -> list[str]:
+    """The look window's lines on a living actor: health, state, and its fight with the player."""
+    fighter = actor.fighter
+    lines = [capitalized(health_words(fighter)) + "."]
+    state = state_words(actor)
+    if state:
+        lines.append(capitalized(state) + ".")
+    lines.append(f"Attack {fighter.power}, defense {fighter.defense}.")
+    player = engine.player
+    if actor is player:
+        lines.append(f"HP {fighter.hp} of {fighter.max_hp}.")
+    else:
+        lines.append(
+            f"Hits you for {fighter.damage_to(player.fighter)}; "
+            f"you hit it for {player.fighter.damage_to(fighter)}."
+        )
+    return lines
+
+
+def entity_lines(entity: Entity, engine: Engine) -> list[str]:
+    """The look window's lines on one entity: its name, then what it is like."""
+    if isinstance(entity, Actor) and entity.is_alive:
+        details = actor_lines(entity, engine)
+    elif isinstance(entity, Item) and item_effect(entity):
+        details = [capitalized(item_effect(entity)) + "."]
+    else:
+        details = []
+    return [capitalized(entity.name), *(f"  {line}" for line in details)]
+
+
+def tile_title(x: int, y: int, game_map: GameMap) -> str:
+    """What the ground at (x, y) is: the stairs, a wall or a floor."""
+    if (x, y) == game_map.downstairs_location:
+        return capitalized(STAIRS)
+    return "Floor" if game_map.tiles["walkable"][x, y] else "Wall"
+
+
+def describe_tile(x: int, y: int, engine: Engine) -> tuple[str, list[str]]:
+    """The look window at (x, y): a title and its lines.
+
+    What stands on a tile in view, each thing with its details; on a tile out
+    of sight only the ground, as remembered.
+    """
+    game_map = engine.game_map
+    title = tile_title(x, y, game_map)
+    if not game_map.explored[x, y]:
+        return "Unknown", ["You have not seen this place."]
+    if not game_map.visible[x, y]:
+        return title, ["Out of sight: you remember the ground only."]
+    lines = [line for entity in entities_at(x, y, game_map) for line in entity_lines(entity, engine)]
+    if (x, y) == game_map.downstairs_location:
+        lines.append(f"Stairs down to floor {engine.game_world.current_floor + 1}.")
+    return title, lines or ["Nothing here."]

@@ -1,0 +1,307 @@
+"""Recordings: every game as a text file of the player's input, which replays it.
+
+A recording is the seed of a game, then every input event the game acted on,
+one per line, in a format a person can read and write::
+
+    recording 1
+    seed 1234
+    # a comment
+    key n
+    key period shift
+    click 12 30
+    move 40 20
+
+`key` takes a `tcod.event.KeySym` member name in lower case, then any of
+`shift`, `ctrl` and `alt`; `click X Y` is a left click on tile (X, Y) (a
+`right`, `middle`, `x1` or `x2` after it names another button, which also
+closes screens in the game); `move X Y` moves the pointer onto tile (X, Y).
+The events start in the dungeon of a new game with that seed.  Since all of
+the game's randomness comes from the seed, the same lines give the same game.
+
+This module holds the format (turning an event into its line and back, and
+reading a whole recording with line-numbered errors) and the recording's file
+on disk.  The game keeps the recording's lines on its `Engine` (plain data,
+saved with the game), so that Continue carries on the same recording and a
+recording always matches its save; `main.handle_event` decides which events
+are recorded.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import tcod.event
+from tcod.event import KeySym, Modifier, MouseButton
+
+import paths
+
+if TYPE_CHECKING:
+    from engine import Engine
+
+FORMAT_NAME: Final = "recording"
+FORMAT_VERSION: Final = 1
+SUFFIX: Final = ".rec"
+
+# The modifiers a `key` line can name, and the one a replayed event holds
+# (the left key, as SDL reports a real press).
+MODIFIER_WORDS: Final[dict[str, tuple[Modifier, Modifier]]] = {
+    "shift": (Modifier.SHIFT, Modifier.LSHIFT),
+    "ctrl": (Modifier.CTRL, Modifier.LCTRL),
+    "alt": (Modifier.ALT, Modifier.LALT),
+}
+
+# Buttons other than the left one, named after the coordinates of a `click`.
+BUTTON_WORDS: Final[dict[str, MouseButton]] = {
+    button.name.lower(): button for button in MouseButton if button is not MouseButton.LEFT
+}
+
+RecordedEvent = tcod.event.KeyDown | tcod.event.MouseButtonDown | tcod.event.MouseMotion
+
+
+class RecordingError(Exception):
+    """A recording that can't be replayed; `str()` names the file and the line at fault."""
+
+
+@dataclass(frozen=True)
+class Script:
+    """A recording read from text: the game's seed and its events in order."""
+
+    seed: int
+    events: list[RecordedEvent]
+
+
+def header(seed: int) -> list[str]:
+    """The first lines of every recording: the format, then the game's seed."""
+    return [f"{FORMAT_NAME} {FORMAT_VERSION}", f"seed {seed}"]
+
+
+def line_of(event: tcod.event.Event) -> str | None:
+    """The line that records `event`, or None for a kind of event never recorded.
+
+    Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
+    """
+    match event:
+        case tcod.event.KeyDown():
+            words = [event.sym.name.lower()]
+            words += [word for word, (held, _) in MODIFIER_WORDS.items() if event.mod & held]
+            return "key " + " ".join(words)
+        case tcod.event.MouseButtonDown():
+            x, y = event.integer_position
+            button = "" if event.button is MouseButton.LEFT else f" {event.button.name.lower()}"
+            return f"click {x} {y}{button}"
+        case tcod.event.MouseMotion():
+            x, y = event.integer_position
+            return f"move {x} {y}"
+    return None
+
+
+def _tile(x: int, y: int) -> dict[str, tcod.event.Point[float] | tcod.event.Point[int]]:
+    """A mouse event's position arguments for tile (x, y): the pointer mid-tile."""
+    return {"position": tcod.event.Point(x + 0.5, y + 0.5), "tile": tcod.event.Point(x, y)}
+
+
+def _number(word: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError(f"{word!r} is not a whole number") from None
+
+
+def event_of(line: str) -> RecordedEvent:
+    """The event a line records: the inverse of `line_of`.
+
+    Raises ValueError saying what is wrong with the line.
+    """
+    command, *words = line.split()
+    match command:
+        case "key":
+            if not words:
+                raise ValueError("'key' needs a key name")
+            name, *modifiers = words
+            try:
+                sym = KeySym[name.upper()]
+            except KeyError:
+                raise ValueError(f"unknown key name {name!r}") from None
+            mod = Modifier.NONE
+            for word in modifiers:
+                if word not in MODIFIER_WORDS:
+                    raise ValueError(f"unknown modifier {word!r} (shift, ctrl or alt)")
+                mod |= MODIFIER_WORDS[word][1]
+            return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=mod)
+        case "click":
+            if len(words) not in (2, 3):
+                raise ValueError("'click' takes X Y and optionally a button")
+            x, y = _number(words[0]), _number(words[1])
+            button = MouseButton.LEFT
+            if len(words) == 3:
+                if words[2] not in BUTTON_WORDS:
+                    raise ValueError(f"unknown button {words[2]!r}")
+                button = BUTTON_WORDS[words[2]]
+            return tcod.event.MouseButtonDown(**_tile(x, y), button=button)  # type: ignore[arg-type]
+        case "move":
+            if len(words) != 2:
+                raise ValueError("'move' takes X Y")
+            x, y = _number(words[0]), _number(words[1])
+            return tcod.event.MouseMotion(**_tile(x, y))  # type: ignore[arg-type]
+    raise ValueError(f"unknown event {command!r} (key, click or move)")
+
+
+def parse(text: str, source: str) -> Script:
+    """Read a recording; RecordingError names `source` and the line at fault.
+
+    Blank lines and lines starting with `#` are skipped; the first other line
+    must be the format's name and version, the next the seed.
+    """
+    version_seen = False
+    seed: int | None = None
+    events: list[RecordedEvent] = []
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            if not version_seen:
+                _check_version(line)
+                version_seen = True
+            elif seed is None:
+                seed = _seed_of(line)
+            else:
+                events.append(event_of(line))
+        except ValueError as exc:
+            raise RecordingError(f"{source}, line {number}: {exc}") from None
+    if not version_seen:
+        raise RecordingError(f"{source}, line {number + 1}: the file is empty, not a recording")
+    if seed is None:
+        raise RecordingError(f"{source}, line {number + 1}: the 'seed N' line is missing")
+    return Script(seed, events)
+
+
+def _check_version(line: str) -> None:
+    words = line.split()
+    if len(words) != 2 or words[0] != FORMAT_NAME:
+        raise ValueError(f"not a recording: the first line must be '{FORMAT_NAME} {FORMAT_VERSION}'")
+    if words[1] != str(FORMAT_VERSION):
+        raise ValueError(
+            f"a recording of format version {words[1]}; this game reads version {FORMAT_VERSION}"
+        )
+
+
+def _seed_of(line: str) -> int:
+    words = line.split()
+    if len(words) != 2 or words[0] != "seed":
+        raise ValueError("the second line must be 'seed N'")
+    seed = _number(words[1])
+    if seed < 0:
+        raise ValueError(f"the seed {seed} is negative")
+    return seed
+
+
+def read(path: Path) -> Script:
+    """Read a recording file; RecordingError for a missing, unreadable or bad one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+        raise RecordingError(f"{path}: cannot read it: {reason}") from None
+    return parse(text, str(path))
+
+
+# The recording's file, beside the game in play.
+
+
+def new_file_name(seed: int, now: datetime.datetime | None = None) -> str:
+    """`game-YYYYMMDD-HHMMSS-<seed>.rec`: sorted by date, and saying which game."""
+    now = datetime.datetime.now() if now is None else now
+    return f"game-{now:%Y%m%d-%H%M%S}-{seed}{SUFFIX}"
+
+
+def _text(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def _write_new(folder: Path, names: Iterator[str], lines: list[str]) -> Path:
+    """Write `lines` to the first of `names` in `folder` not taken: never over another file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        path = folder / name
+        try:
+            with path.open("x", encoding="utf-8") as file:
+                file.write(_text(lines))
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable")
+
+
+def _warn(engine: Engine, exc: OSError) -> None:
+    """Say on stderr that the file can't be written; the lines are kept with the game.
+
+    The game forgets the file, so that the next Continue starts a new one
+    from the lines the save holds: nothing recorded is lost.
+    """
+    print(
+        f"main.py: could not write the recording {engine.recording_file}: "
+        f"{exc.strerror or exc}; it is kept with the game",
+        file=sys.stderr,
+    )
+    engine.recording_file = None
+
+
+def start_file(engine: Engine) -> None:
+    """Give the game in play a new file in `paths.recordings_dir()`, holding its lines so far."""
+    stem = new_file_name(engine.game_world.seed).removesuffix(SUFFIX)
+    names = itertools.chain(
+        [stem + SUFFIX], (f"{stem}-{number}{SUFFIX}" for number in itertools.count(2))
+    )
+    try:
+        path = _write_new(paths.recordings_dir(), names, engine.recording)
+    except OSError as exc:
+        _warn(engine, exc)
+        return
+    engine.recording_file = path.name
+
+
+def resume_file(engine: Engine) -> None:
+    """On Continue: rewrite the game's file from the lines its save holds.
+
+    Whatever the file held after the save (play that was never saved) is not
+    part of this game any more, so the file and the save agree again.
+    """
+    if engine.recording_file is None:
+        start_file(engine)
+        return
+    path = paths.recordings_dir() / engine.recording_file
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_text(engine.recording), encoding="utf-8")
+    except OSError as exc:
+        _warn(engine, exc)
+
+
+def record(engine: Engine, line: str) -> None:
+    """Add a line to the game's recording, and to its file if it has one.
+
+    The file is opened, appended to and closed for each line: about 20
+    microseconds, and a crash or a power cut loses nothing already played.
+    """
+    engine.recording.append(line)
+    if engine.recording_file is None:
+        return
+    try:
+        with (paths.recordings_dir() / engine.recording_file).open("a", encoding="utf-8") as file:
+            file.write(line + "\n")
+    except OSError as exc:
+        _warn(engine, exc)
+
+
+def write_crash(engine: Engine) -> Path:
+    """Keep the recording up to an unexpected error as `crash-NNN.rec` in the data folder."""
+    names = (f"crash-{number:03d}{SUFFIX}" for number in itertools.count(1))
+    return _write_new(paths.data_dir(), names, engine.recording)

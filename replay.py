@@ -1,0 +1,159 @@
+"""Playing a recording back: the game it starts, the pace in the window, and the report.
+
+A replay starts a new game with the recording's seed and sends the recorded
+events through `main.handle_event`, the same door the player's events go
+through, so that the real handlers do what they did when the game was
+played.  The pace (`Playback`) only decides when the next event is sent,
+never what it does: a replay ends in the same state at any speed, on any
+window, or with no window at all.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Final
+
+import tcod
+from tcod.event import KeySym
+
+import input_handlers
+import setup_game
+from engine import Engine
+from entity import Actor
+from recording import RecordedEvent, Script
+
+# Events a second in the window; + and - double and halve it within these bounds.
+DEFAULT_SPEED: Final = 8.0
+SLOWEST: Final = 0.5
+FASTEST: Final = 512.0
+
+# How many of the last messages the headless report lists.
+REPORT_MESSAGES: Final = 5
+
+
+def start(script: Script) -> input_handlers.MainGameEventHandler:
+    """The screen a recording's events start on: the dungeon of a new game with its seed.
+
+    The new game's own recording starts with the same header, so that the
+    replayed events, recorded again as they are played, rebuild it.
+    """
+    return input_handlers.MainGameEventHandler(setup_game.new_game(script.seed))
+
+
+def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:
+    """The game a screen shows, even a finished one; None for the main menu."""
+    while not isinstance(handler, input_handlers.EventHandler):
+        parent = getattr(handler, "parent", None)
+        if not isinstance(parent, input_handlers.BaseEventHandler):
+            return None
+        handler = parent
+    return handler.engine
+
+
+def summary(handler: input_handlers.BaseEventHandler) -> dict[str, Any]:
+    """Where the game stands, as `--replay FILE --headless` prints it (plain data)."""
+    report: dict[str, Any] = {"screen": type(handler).__name__}
+    engine = engine_of(handler)
+    if engine is None:
+        return report
+    player = engine.player
+    game_map = engine.game_map
+    monsters = sorted(
+        (actor for actor in game_map.actors if actor is not player and game_map.visible[actor.x, actor.y]),
+        key=lambda actor: (actor.y, actor.x),
+    )
+    report.update(
+        seed=engine.game_world.seed,
+        floor=engine.game_world.current_floor,
+        turns=engine.turns,
+        player={
+            "x": player.x,
+            "y": player.y,
+            "hp": player.fighter.hp,
+            "max_hp": player.fighter.max_hp,
+            "level": player.level.current_level,
+            "xp": player.level.current_xp,
+            "power": player.fighter.power,
+            "defense": player.fighter.defense,
+        },
+        explored=int(game_map.explored.sum()),
+        walkable=int(game_map.tiles["walkable"].sum()),
+        inventory=[item.name for item in player.inventory.items],
+        kills=dict(sorted(engine.kills.items())),
+        messages=[m.full_text for m in engine.message_log.messages[-REPORT_MESSAGES:]],
+        in_view=[_monster(actor) for actor in monsters],
+    )
+    return report
+
+
+def _monster(actor: Actor) -> dict[str, Any]:
+    return {"name": actor.name, "x": actor.x, "y": actor.y, "hp": actor.fighter.hp}
+
+
+def screen_text(console: tcod.console.Console) -> str:
+    """A frame's characters as text, one line per console row, trailing blanks cut."""
+    rows = console.ch.T if console.ch.shape == (console.width, console.height) else console.ch
+    lines = ["".join(chr(code) if code else " " for code in row.tolist()).rstrip() for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+class Playback:
+    """Sends a recording's events one by one at a watchable pace, in the window.
+
+    Space pauses and resumes, + and - change the speed, Escape stops: the
+    game is then left where it is, playable.  While it plays, nothing else
+    the player does reaches the game (or it would be recorded too); closing
+    the window still quits.
+    """
+
+    def __init__(self, events: list[RecordedEvent], speed: float = DEFAULT_SPEED) -> None:
+        self.events = events
+        self.played = 0
+        self.speed = speed
+        self.paused = False
+        self.stopped = False
+        self.due = time.monotonic()
+
+    @property
+    def finished(self) -> bool:
+        return self.stopped or self.played >= len(self.events)
+
+    def timeout(self) -> float | None:
+        """How long to wait for the player before the next event is due (None: until input)."""
+        if self.paused:
+            return None
+        return max(0.0, self.due - time.monotonic())
+
+    def control(self, event: tcod.event.Event) -> None:
+        """Act on a live event: the playback keys; closing the window quits."""
+        if isinstance(event, tcod.event.Quit):
+            raise SystemExit()
+        if not isinstance(event, tcod.event.KeyDown):
+            return
+        match event.sym:
+            case KeySym.SPACE:
+                self.paused = not self.paused
+                self.due = time.monotonic()
+            case KeySym.PLUS | KeySym.KP_PLUS | KeySym.EQUALS:
+                self.speed = min(FASTEST, self.speed * 2)
+            case KeySym.MINUS | KeySym.KP_MINUS:
+                self.speed = max(SLOWEST, self.speed / 2)
+            case KeySym.ESCAPE:
+                self.stopped = True
+
+    def next_event(self) -> RecordedEvent | None:
+        """The next recorded event if its time has come, else None."""
+        if self.finished or self.paused or time.monotonic() < self.due:
+            return None
+        event = self.events[self.played]
+        self.played += 1
+        self.due = max(self.due + 1 / self.speed, time.monotonic() - 1 / self.speed)
+        return event
+
+    def status(self) -> str:
+        """The line the window shows while a recording plays."""
+        state = "paused" if self.paused else f"{self.speed:g} events/s"
+        return (
+            f"Replay {self.played}/{len(self.events)}, {state}. "
+            "Space: pause, +/-: speed, Esc: stop"
+        )

@@ -1,0 +1,48 @@
+"""Which enemy a targeting cursor starts on, and the order Tab takes it through them.
+
+As in DCSS: the cursor starts on the last target while it lives and is in
+view, else on the nearest enemy in view; Tab and Shift+Tab step through the
+enemies in view, nearest first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import Engine
+    from entity import Actor
+
+
+def enemies_in_view(engine: Engine) -> list[Actor]:
+    """The living monsters the player sees, nearest first; at equal distance
+    the upper one, then the left one, so the order never depends on chance."""
+    player = engine.player
+    game_map = engine.game_map
+    enemies = [
+        actor
+        for actor in game_map.actors
+        if actor is not player and game_map.visible[actor.x, actor.y]
+    ]
+    return sorted(enemies, key=lambda actor: (player.distance(actor.x, actor.y), actor.y, actor.x))
+
+
+def first_target(engine: Engine) -> Actor | None:
+    """The enemy to aim at first: the last target while it lives in view, else the nearest."""
+    enemies = enemies_in_view(engine)
+    if engine.game_map.last_target in enemies:
+        return engine.game_map.last_target
+    return enemies[0] if enemies else None
+
+
+def cycled_target(engine: Engine, cursor: tuple[int, int], step: int) -> Actor | None:
+    """The enemy `step` places along the enemies in view from the one under
+    `cursor` (wrapping round); from any other tile, the nearest (or, going
+    back, the farthest).  None when no enemy is in view."""
+    enemies = enemies_in_view(engine)
+    if not enemies:
+        return None
+    positions = [(enemy.x, enemy.y) for enemy in enemies]
+    if cursor in positions:
+        return enemies[(positions.index(cursor) + step) % len(enemies)]
+    return enemies[0] if step > 0 else enemies[-1]

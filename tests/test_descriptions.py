@@ -1,0 +1,185 @@
+"""What the player is told: names under the mouse and the look cursor, the look
+window (Enter in look mode), and the inventory's lines.
+
+Expected texts are made from each template's own numbers, so a new monster or
+item breaks none of these tests.
+"""
+
+from __future__ import annotations
+
+import conftest
+import pytest
+import tcod
+from conftest import give, key, motion
+from tcod.event import KeySym
+
+import descriptions
+import entity_factories
+import input_handlers
+from engine import Engine
+from entity import Actor, Item
+from input_handlers import MainGameEventHandler
+
+PLAYER = (5, 5)
+SPOT = (7, 5)  # In view, two tiles east of the player.
+
+MONSTERS = [value for value in vars(entity_factories).values() if isinstance(value, Actor) and value.name != "Player"]
+ITEMS = [value for value in vars(entity_factories).values() if isinstance(value, Item)]
+
+
+def arena() -> Engine:
+    engine = conftest.arena(20, 15, PLAYER)
+    engine.mouse_location = (0, 0)
+    return engine
+
+
+def hover_text(engine: Engine, x: int, y: int) -> str:
+    """The line under the map after the mouse moves onto (x, y)."""
+    MainGameEventHandler(engine).handle_events(motion(x, y))
+    console = tcod.console.Console(80, 50, order="F")
+    engine.render(console)
+    return "".join(map(chr, console.rgb["ch"][21:, 44])).rstrip()
+
+
+def look_window(engine: Engine, x: int, y: int) -> list[str]:
+    """Look mode (`/`), the cursor moved onto (x, y), Enter: the window's rows."""
+    look = MainGameEventHandler(engine).handle_events(key(KeySym.SLASH))
+    engine.mouse_location = (x, y)
+    window = look.handle_events(key(KeySym.RETURN))
+    assert isinstance(window, input_handlers.LookDescription)
+    console = tcod.console.Console(80, 50, order="F")
+    window.on_render(console)
+    rows = ["".join(map(chr, console.rgb["ch"][:, row])) for row in range(50)]
+    left = rows[0].index("┌")
+    right = rows[0].index("┐", left)
+    inside = []
+    for row in rows[1:]:
+        if row[left] == "└":
+            return [rows[0][left : right + 1], *inside]
+        assert (row[left], row[right]) == ("│", "│"), f"text over the frame: {row!r}"
+        inside.append(row[left + 1 : right].rstrip())
+    raise AssertionError("the window has no bottom edge")
+
+
+@pytest.mark.parametrize("template", MONSTERS, ids=lambda m: m.name)
+def test_a_healthy_monster(template: Actor) -> None:
+    engine = arena()
+    monster = template.spawn(engine.game_map, *SPOT)
+    assert hover_text(engine, *SPOT) == f"{monster.name}, uninjured"
+    window = look_window(engine, *SPOT)
+    assert f" {monster.name} " not in window[0]  # The title is the ground.
+    assert window[1] == monster.name
+    assert "  Uninjured." in window
+    assert f"  Attack {monster.fighter.power}, defense {monster.fighter.defense}." in window
+    player = engine.player.fighter
+    hits_you = max(0, monster.fighter.power - player.defense)
+    you_hit = max(0, player.power - monster.fighter.defense)
+    assert f"  Hits you for {hits_you}; you hit it for {you_hit}." in window
+
+
+@pytest.mark.parametrize(
+    ("share", "words"),
+    [(0.9, "lightly wounded"), (0.6, "wounded"), (0.3, "badly wounded"), (0.1, "almost dead")],
+)
+@pytest.mark.parametrize("template", MONSTERS, ids=lambda m: m.name)
+def test_a_wounded_monster(template: Actor, share: float, words: str) -> None:
+    engine = arena()
+    monster = template.spawn(engine.game_map, *SPOT)
+    fighter = monster.fighter
+    fighter.hp = max(1, round(fighter.max_hp * share))
+    assert descriptions.health_words(fighter) == words
+    assert hover_text(engine, *SPOT) == f"{monster.name}, {words}"
+    assert f"  {words.capitalize()}." in look_window(engine, *SPOT)
+
+
+def test_a_confused_monster_counts_its_turns_down() -> None:
+    engine = arena()
+    orc = entity_factories.orc.spawn(engine.game_map, *SPOT)
+    scroll = give(engine, entity_factories.confusion_scroll)
+    turns = scroll.consumable.number_of_turns  # type: ignore[union-attr]
+    aiming = MainGameEventHandler(engine).handle_events(key(KeySym.I))
+    aiming = aiming.handle_events(key(KeySym(KeySym.A.value + len(engine.player.inventory.items) - 1)))
+    assert engine.mouse_location == SPOT  # Aimed at the orc already.
+    aiming.handle_events(key(KeySym.RETURN))  # Confused: the orc's turn came already.
+    left = orc.ai.turns_remaining  # type: ignore[union-attr]
+    assert left in (turns, turns - 1)
+    health = descriptions.health_words(orc.fighter)
+    assert hover_text(engine, orc.x, orc.y) == f"Orc, {health} (confused, {left} turns)"
+    assert f"  Confused, {left} turns." in look_window(engine, orc.x, orc.y)
+    MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))  # Wait a turn.
+    assert hover_text(engine, orc.x, orc.y) == f"Orc, {descriptions.health_words(orc.fighter)} (confused, {left - 1} turns)"
+
+
+@pytest.mark.parametrize("template", ITEMS, ids=lambda i: i.name)
+def test_an_item_says_what_it_does_from_its_own_numbers(template: Item) -> None:
+    engine = arena()
+    item = template.spawn(engine.game_map, *SPOT)
+    effect = descriptions.item_effect(item)
+    component = item.consumable or item.equippable
+    assert component is not None
+    numbers = [value for value in vars(component).values() if type(value) is int and value]
+    assert numbers and all(str(abs(number)) in effect for number in numbers), effect
+    assert hover_text(engine, *SPOT) == f"{item.name}: {effect}"
+    window = look_window(engine, *SPOT)
+    assert window[1:3] == [item.name, f"  {effect[0].upper()}{effect[1:]}."]
+
+
+def test_equipment_says_what_it_adds() -> None:
+    sword = entity_factories.sword
+    assert sword.equippable is not None
+    assert descriptions.item_effect(sword) == f"+{sword.equippable.power_bonus} power"
+    armor = entity_factories.chain_mail
+    assert armor.equippable is not None
+    assert descriptions.item_effect(armor) == f"+{armor.equippable.defense_bonus} defense"
+
+
+def test_the_stairs_and_what_lies_on_them() -> None:
+    engine = arena()
+    engine.game_map.downstairs_location = SPOT
+    assert hover_text(engine, *SPOT) == "Stairs down"
+    window = look_window(engine, *SPOT)
+    assert window[0].strip("┌┐─") == " Stairs down "
+    assert window[1] == f"Stairs down to floor {engine.game_world.current_floor + 1}."
+    potion = entity_factories.health_potion.spawn(engine.game_map, *SPOT)
+    assert hover_text(engine, *SPOT) == f"{potion.name}: {descriptions.item_effect(potion)}; stairs down"
+
+
+def test_the_monster_on_top_comes_first_and_corpses_have_no_health() -> None:
+    engine = arena()
+    potion = entity_factories.health_potion.spawn(engine.game_map, *SPOT)
+    dead = entity_factories.troll.spawn(engine.game_map, *SPOT)
+    dead.fighter.take_damage(dead.fighter.max_hp)
+    orc = entity_factories.orc.spawn(engine.game_map, *SPOT)
+    assert hover_text(engine, *SPOT) == (
+        f"{orc.name}, uninjured; {potion.name}: {descriptions.item_effect(potion)}; remains of Troll"
+    )
+
+
+def test_tiles_out_of_sight_name_nothing_and_the_window_says_why() -> None:
+    engine = arena()
+    engine.game_map.tiles[10, :] = engine.game_map.tiles[0, 0]  # A wall across the room.
+    entity_factories.orc.spawn(engine.game_map, 12, 5)
+    engine.game_map.explored[:] = False
+    engine.update_fov()
+    assert hover_text(engine, 12, 5) == ""
+    assert look_window(engine, 12, 5)[1] == "You have not seen this place."
+    engine.game_map.explored[12, 5] = True  # Seen before: the orc may have gone.
+    assert look_window(engine, 12, 5)[1:] == ["Out of sight: you remember the ground only."]
+    assert look_window(engine, 3, 3)[1] == "Nothing here."
+
+
+def test_the_inventory_says_what_each_item_does_and_what_is_worn() -> None:
+    engine = arena()
+    carried = [give(engine, template) for template in ITEMS]
+    worn = set(engine.player.equipment._worn())
+    for sym in (KeySym.I, KeySym.D):
+        screen = MainGameEventHandler(engine).handle_events(key(sym))
+        assert isinstance(screen, input_handlers.InventoryEventHandler)
+        console = tcod.console.Console(80, 50, order="F")
+        screen.on_render(console)
+        text = str(console)
+        for letter, item in enumerate(engine.player.inventory.items):
+            mark = " (E)" if item in worn else ""
+            line = f"({chr(ord('a') + letter)}) {item.name}{mark}: {descriptions.item_effect(item)}"
+            assert line in text
+        assert len(engine.player.inventory.items) == 2 + len(carried)

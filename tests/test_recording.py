@@ -1,0 +1,372 @@
+"""Recordings: the format, recording during play, Continue, crashes and replays."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import tcod
+from conftest import click, key, motion, play_events, replay_text
+from tcod.event import KeySym, Modifier, MouseButton
+
+import actions
+import keys
+import main
+import recording
+import replay
+import savefile
+import setup_game
+from engine import Engine
+
+SEED = 1234
+HEADER = f"recording 1\nseed {SEED}\n"
+
+
+@pytest.fixture
+def context() -> Iterator[tcod.context.Context]:
+    with tcod.context.new(
+        columns=main.SCREEN_WIDTH, rows=main.SCREEN_HEIGHT, tileset=main.load_tileset(), vsync=False
+    ) as context:
+        yield context
+
+
+def engine_of(handler: object) -> Engine:
+    engine = replay.engine_of(handler)  # type: ignore[arg-type]
+    assert engine is not None
+    return engine
+
+
+def picture(engine: Engine) -> object:
+    """Everything in the game, but the name of its recording's file (it says when it began)."""
+    from test_soak import canonical
+
+    file_name, engine.recording_file = engine.recording_file, None
+    try:
+        return canonical(engine)
+    finally:
+        engine.recording_file = file_name
+
+
+# The format.
+
+
+@pytest.mark.parametrize("sym", list(KeySym), ids=lambda sym: sym.name)
+def test_every_key_round_trips(sym: KeySym) -> None:
+    for mod, words in [
+        (Modifier.NONE, ""),
+        (Modifier.RSHIFT, " shift"),
+        (Modifier.LCTRL | Modifier.RALT | Modifier.NUM, " ctrl alt"),
+    ]:
+        line = recording.line_of(key(sym, mod))
+        assert line == f"key {sym.name.lower()}{words}"
+        event = recording.event_of(line)
+        assert isinstance(event, tcod.event.KeyDown)
+        assert event.sym is sym
+        assert recording.line_of(event) == line
+
+
+def test_mouse_events_round_trip_as_tiles() -> None:
+    for event, line in [
+        (click(12, 30), "click 12 30"),
+        (click(-3, 52, MouseButton.RIGHT), "click -3 52 right"),
+        (click(0, 0, MouseButton.MIDDLE), "click 0 0 middle"),
+        (motion(40, 20), "move 40 20"),
+        (motion(-1, 60), "move -1 60"),
+    ]:
+        assert recording.line_of(event) == line
+        again = recording.event_of(line)
+        assert type(again) is type(event)
+        assert again.integer_position == event.integer_position
+        assert recording.line_of(again) == line
+
+
+def test_other_events_are_not_recorded() -> None:
+    assert recording.line_of(tcod.event.Quit()) is None
+    assert recording.line_of(tcod.event.KeyUp(scancode=tcod.event.Scancode.A, sym=KeySym.A, mod=Modifier.NONE)) is None
+    assert recording.line_of(tcod.event.TextInput(text="a")) is None
+
+
+def test_the_issues_example_reads() -> None:
+    script = recording.parse(
+        "recording 1\nseed 1234\n# a comment\nkey n\nkey period shift\nkey kp_5\nkey x\n"
+        "click 12 30\nmove 40 20\n",
+        "example.rec",
+    )
+    assert script.seed == 1234
+    assert [recording.line_of(event) for event in script.events] == [
+        "key n",
+        "key period shift",
+        "key kp_5",
+        "key x",
+        "click 12 30",
+        "move 40 20",
+    ]
+    shifted = script.events[1]
+    assert isinstance(shifted, tcod.event.KeyDown) and keys.key_of(shifted) is KeySym.GREATER
+
+
+BAD = {
+    "unknown key name": ("recording 1\nseed 5\nkey l\nkey sprocket\n", 4, "unknown key name 'sprocket'"),
+    "bad number": ("recording 1\nseed 5\n\nclick 3 4.5\n", 4, "'4.5' is not a whole number"),
+    "bad seed": ("recording 1\nseed five\n", 2, "'five' is not a whole number"),
+    "wrong version": ("recording 2\nseed 5\n", 1, "format version 2; this game reads version 1"),
+    "empty file": ("", 1, "the file is empty"),
+    "only comments": ("# nothing\n\n", 3, "the file is empty"),
+    "not a recording": ("savegame\n", 1, "not a recording"),
+    "no seed": ("recording 1\n", 2, "'seed N' line is missing"),
+    "unknown modifier": ("recording 1\nseed 5\nkey a hyper\n", 3, "unknown modifier 'hyper'"),
+    "unknown event": ("recording 1\nseed 5\njump 3\n", 3, "unknown event 'jump'"),
+    "move needs two numbers": ("recording 1\nseed 5\nmove 3\n", 3, "'move' takes X Y"),
+}
+
+
+@pytest.mark.parametrize("text, line, why", BAD.values(), ids=BAD.keys())
+def test_a_bad_recording_gets_one_line_naming_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int, why: str
+) -> None:
+    path = tmp_path / "bad.rec"
+    path.write_text(text)
+    assert main.main(["--replay", str(path), "--headless"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1
+    assert f"{path}, line {line}: " in err
+    assert why in err
+
+
+def test_a_missing_recording_is_one_line_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "none.rec"
+    assert main.main(["--replay", str(path), "--headless"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path) in err and "No such file" in err
+
+
+# Replaying headless.
+
+
+def test_headless_replay_prints_where_the_game_ended(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "walk.rec"
+    path.write_text(HEADER + "key l\nkey l\nkey period shift\nkey c\n")
+    screen = tmp_path / "screen.txt"
+    assert main.main(["--replay", str(path), "--headless", "--screen", str(screen)]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.count("\n") == 1
+    report = json.loads(out)
+    assert list(report) == [
+        "screen", "seed", "floor", "turns", "player", "explored", "walkable",
+        "inventory", "kills", "messages", "in_view",
+    ]  # fmt: skip
+    assert list(report["player"]) == ["x", "y", "hp", "max_hp", "level", "xp", "power", "defense"]
+    assert report["screen"] == "CharacterScreenEventHandler"
+    assert report["seed"] == SEED and report["floor"] == 1
+    # Two steps east took a turn each; `>` off the stairs took none.
+    assert report["turns"] == 2
+    assert report["messages"][-1] == "There are no stairs here."
+    assert report["inventory"] == ["Dagger", "Leather Armor"]
+    assert 0 < report["explored"] < report["walkable"]
+    # The same game as the same keys through the handlers.
+    engine = engine_of(replay_text(HEADER + "key l\nkey l\nkey period shift\n"))
+    assert (report["player"]["x"], report["player"]["y"]) == (engine.player.x, engine.player.y)
+    rows = screen.read_text().split("\n")
+    assert len(rows) == main.SCREEN_HEIGHT + 1 and rows[-1] == ""
+    assert any(row.startswith(" HP: ") for row in rows)
+    assert any("Character Information" in row for row in rows)
+    assert any(f"Seed: {SEED}" in row for row in rows)
+
+
+def test_replay_is_the_game_the_keys_play() -> None:
+    """A recording replays what the same events do through the handlers, to the last attribute."""
+    events = [key(KeySym.L), key(KeySym.J), motion(3, 3), key(KeySym.I), key(KeySym.ESCAPE), key(KeySym.K)]
+    direct = setup_game.new_game(SEED)
+    handler = play_events(replay.start(recording.Script(SEED, [])), [])
+    handler = play_events(handler, events)
+    played = engine_of(handler)
+    lines = played.recording
+    assert lines[:2] == ["recording 1", f"seed {SEED}"]
+    assert lines[2:] == ["key l", "key j", "move 3 3", "key i", "key escape", "key k"]
+    again = replay_text("\n".join(lines))
+    assert picture(engine_of(again)) == picture(played)
+    assert picture(direct) != picture(played)
+
+
+# Recording during play.
+
+
+def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Context) -> None:
+    handler = setup_game.MainMenu(seed=SEED)
+    handler = main.handle_event(context, handler, key(KeySym.N))  # The menu's keys: not recorded.
+    engine = engine_of(handler)
+    files = list((in_tmp / "recordings").iterdir())
+    assert [f.name for f in files] == [engine.recording_file]
+    assert engine.recording_file.startswith("game-") and engine.recording_file.endswith(f"-{SEED}.rec")
+    x, y = engine.mouse_location
+    events = [
+        key(KeySym.LSHIFT, Modifier.LSHIFT),  # A modifier alone: nothing.
+        key(KeySym.PERIOD, Modifier.LSHIFT),  # `>`: no stairs here, but the game said so.
+        key(KeySym.F12),  # A screenshot: the window's, not the game's.
+        key(KeySym.RETURN, Modifier.LALT),  # Fullscreen: the same.
+        motion(x, y),  # Onto the tile the game already points at: nothing changes.
+        motion(x + 1, y),
+        motion(x + 1, y),  # Within the same tile.
+        motion(200, 200),  # Off the map: the game keeps its pointer.
+        key(KeySym.F2),  # Bound to nothing: recorded all the same.
+        key(KeySym.SLASH),
+        click(x + 2, y, MouseButton.RIGHT),  # Closes the look screen.
+        tcod.event.KeyUp(scancode=tcod.event.Scancode.L, sym=KeySym.L, mod=Modifier.NONE),
+        key(KeySym.L),
+    ]
+    for event in events:
+        handler = main.handle_event(context, handler, event)
+    expected = [
+        "recording 1",
+        f"seed {SEED}",
+        "key period shift",
+        f"move {x + 1} {y}",
+        "key f2",
+        "key slash",
+        f"click {x + 2} {y} right",
+        "key l",
+    ]
+    assert engine.recording == expected
+    assert files[0].read_text() == "".join(line + "\n" for line in expected)
+    # Another game started in the same second gets a file of its own.
+    other = engine_of(main.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N)))
+    assert other.recording_file != engine.recording_file
+    assert len(list((in_tmp / "recordings").iterdir())) == 2
+    assert files[0].read_text() == "".join(line + "\n" for line in expected)
+
+
+def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.context.Context) -> None:
+    handler = main.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    engine = engine_of(handler)
+    for sym in (KeySym.L, KeySym.L, KeySym.J):
+        handler = main.handle_event(context, handler, key(sym))
+    with pytest.raises(SystemExit):  # Escape in the game: the main loop saves and quits.
+        main.handle_event(context, handler, key(KeySym.ESCAPE))
+    main.save_game(handler, savefile.SAVE_FILENAME)
+    path = in_tmp / "recordings" / engine.recording_file
+    saved_text = path.read_text()
+    assert saved_text.endswith("key l\nkey l\nkey j\n")  # Not the Escape that quit.
+
+    # Played on, then the program died before it could save.
+    handler = main.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
+    for sym in (KeySym.K, KeySym.K):
+        handler = main.handle_event(context, handler, key(sym))
+    assert path.read_text() == saved_text + "key k\nkey k\n"
+
+    # Continue: the file matches the save again, and goes on from there.
+    handler = main.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
+    continued = engine_of(handler)
+    assert continued.recording_file == engine.recording_file
+    assert path.read_text() == saved_text
+    handler = main.handle_event(context, handler, key(KeySym.H))
+    assert path.read_text() == saved_text + "key h\n"
+    assert list((in_tmp / "recordings").iterdir()) == [path]
+
+    # The recording of both sittings replays to the game being played.
+    replayed = replay_text(path.read_text())
+    assert picture(engine_of(replayed)) == picture(continued)
+
+
+def test_an_unwritable_recording_loses_nothing(
+    in_tmp: Path, context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
+) -> None:
+    handler = main.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    engine = engine_of(handler)
+    path = in_tmp / "recordings" / engine.recording_file
+    path.unlink()
+    path.mkdir()  # Now the file can't be appended to.
+    handler = main.handle_event(context, handler, key(KeySym.L))
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "could not write the recording" in err
+    handler = main.handle_event(context, handler, key(KeySym.L))
+    assert capsys.readouterr().err == ""  # Said once.
+    assert engine.recording[2:] == ["key l", "key l"]
+    # Saved with the game: Continue starts a new file holding it all.
+    main.save_game(handler, savefile.SAVE_FILENAME)
+    continued = engine_of(main.handle_event(context, setup_game.MainMenu(), key(KeySym.C)))
+    assert continued.recording_file not in (None, engine.recording_file)
+    text = (in_tmp / "recordings" / continued.recording_file).read_text()
+    assert text == HEADER + "key l\nkey l\n"
+
+
+# A crash.
+
+
+def test_a_crash_leaves_its_recording(
+    in_tmp: Path,
+    context: tcod.context.Context,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    wait = actions.WaitAction.perform
+
+    def broken(self: actions.WaitAction) -> None:
+        if self.entity is self.engine.player:
+            raise RuntimeError("a bug in waiting")
+        wait(self)
+
+    monkeypatch.setattr(actions.WaitAction, "perform", broken)
+    frames = iter([[key(KeySym.N)], [key(KeySym.L)], [key(KeySym.PERIOD)], [key(KeySym.KP_5)], [tcod.event.Quit()]])
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    main.main_loop(context, console, setup_game.MainMenu(seed=SEED), lambda: next(frames))
+    err = capsys.readouterr().err
+    assert "RuntimeError: a bug in waiting" in err
+    first, second = in_tmp / "crash-001.rec", in_tmp / "crash-002.rec"
+    assert first.read_text() == HEADER + "key l\nkey period\n"
+    assert second.read_text() == HEADER + "key l\nkey period\nkey kp_5\n"
+    assert "python main.py --replay crash-001.rec" in err
+    assert "python main.py --replay crash-002.rec" in err
+    # Replayed, the crash happens again, reported as in the game, and play goes on.
+    assert main.main(["--replay", str(first), "--headless"]) == 0
+    out, err = capsys.readouterr()
+    assert "RuntimeError: a bug in waiting" in err
+    assert json.loads(out)["screen"] == "MainGameEventHandler"
+
+
+# Playback in the window.
+
+
+def test_playback_keys() -> None:
+    playback = replay.Playback([key(KeySym.L)] * 3, speed=8)
+    playback.control(key(KeySym.SPACE))
+    assert playback.paused and playback.timeout() is None and playback.next_event() is None
+    assert "paused" in playback.status()
+    playback.control(key(KeySym.SPACE))
+    assert not playback.paused
+    playback.control(key(KeySym.EQUALS, Modifier.LSHIFT))  # `+` on most keyboards.
+    playback.control(key(KeySym.KP_PLUS))
+    assert playback.speed == 32
+    playback.control(key(KeySym.MINUS))
+    assert playback.speed == 16
+    assert playback.next_event() is not None and playback.played == 1
+    playback.control(key(KeySym.L))  # Anything else the player does goes nowhere.
+    playback.control(motion(5, 5))
+    assert playback.played == 1 and not playback.finished
+    playback.control(key(KeySym.ESCAPE))
+    assert playback.finished and playback.next_event() is None
+    with pytest.raises(SystemExit):
+        playback.control(tcod.event.Quit())
+
+
+def test_playback_in_the_loop_ends_where_the_headless_replay_does(
+    in_tmp: Path, context: tcod.context.Context
+) -> None:
+    text = HEADER + "key l\nkey l\nmove 10 10\nkey i\nkey escape\nkey j\nkey slash\nkey k\nkey return\nkey h\n"
+    script = recording.parse(text, "walk.rec")
+    handler = replay.start(script)
+    recording.start_file(handler.engine)
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    after = iter([[key(KeySym.L)], [tcod.event.Quit()]])  # Played on after the replay, then quit.
+    playback = replay.Playback(script.events, speed=replay.FASTEST)
+    main.main_loop(context, console, handler, lambda: next(after), playback)
+    assert playback.finished
+    saved = setup_game.load_game(savefile.SAVE_FILENAME)
+    assert picture(saved) == picture(engine_of(replay_text(text + "key l\n")))
+    # The replayed game was recorded anew, with the play after it.
+    assert (in_tmp / "recordings" / saved.recording_file).read_text() == text + "key l\n"

@@ -1,0 +1,121 @@
+"""Screens over screens: popups in their own framed window over the dimmed
+screen below, full-screen windows that cover every cell, and the map dimmed
+behind the game's windows.  Checked on the console's characters and colours."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import conftest
+import numpy as np
+import pytest
+import tcod
+from conftest import give, key
+
+import entity_factories
+import input_handlers
+import main
+import savefile
+import setup_game
+from engine import Engine
+
+W, H = main.SCREEN_WIDTH, main.SCREEN_HEIGHT
+
+
+def render(handler: input_handlers.BaseEventHandler) -> tcod.console.Console:
+    console = tcod.console.Console(W, H, order="F")
+    handler.on_render(console)
+    return console
+
+
+def frame_of(console: tcod.console.Console) -> tuple[int, int, int, int]:
+    """The one framed window on the console: its left, top, right and bottom."""
+    ch = console.rgb["ch"]
+    (left, top), = zip(*(ch == ord("┌")).nonzero(), strict=True)
+    (right, bottom), = zip(*(ch == ord("┘")).nonzero(), strict=True)
+    return int(left), int(top), int(right), int(bottom)
+
+
+def menu_popups(tmp: Path) -> dict[str, input_handlers.BaseEventHandler]:
+    """The main menu's popups, as Continue makes them: no save, a damaged one."""
+    popups = {}
+    popups["no save"] = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
+    Path(savefile.SAVE_FILENAME).write_bytes(b"hello, this is not a save at all")
+    popups["damaged"] = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
+    popups["long line"] = input_handlers.PopupMessage(setup_game.MainMenu(), "word " * 60)
+    return popups
+
+
+def test_menu_popups_sit_in_their_own_window_over_the_dimmed_menu(in_tmp: Path) -> None:
+    for name, popup in menu_popups(in_tmp).items():
+        assert isinstance(popup, input_handlers.PopupMessage), name
+        below = render(setup_game.MainMenu())
+        shown = render(popup)
+        left, top, right, bottom = frame_of(shown)
+        inside = np.zeros((W, H), dtype=bool)
+        inside[left : right + 1, top : bottom + 1] = True
+        # Outside the window: the menu's own characters, every one, dimmed.
+        assert (shown.rgb["ch"][~inside] == below.rgb["ch"][~inside]).all(), name
+        assert (shown.rgb["bg"][~inside] <= below.rgb["bg"][~inside]).all(), name
+        assert shown.rgb["bg"][~inside].sum() < below.rgb["bg"][~inside].sum() / 2, name
+        # Inside: the frame, and the popup's words on black, nothing of the menu's.
+        rows = ["".join(map(chr, shown.rgb["ch"][left : right + 1, y])) for y in range(top, bottom + 1)]
+        assert all(row[0] == "│" == row[-1] for row in rows[1:-1]), name
+        words = " ".join(row[1:-1] for row in rows[1:-1]).split()
+        assert words == popup.text.split(), name
+        assert (shown.rgb["bg"][inside] == 0).all(), name
+        assert right < W and bottom < H
+
+
+def test_a_popup_over_the_game_dims_the_map(engine: Engine) -> None:
+    game = input_handlers.MainGameEventHandler(engine)
+    below, shown = render(game), render(input_handlers.PopupMessage(game, "Screenshot saved."))
+    left, top, right, bottom = frame_of(shown)
+    outside = np.ones((W, H), dtype=bool)
+    outside[left : right + 1, top : bottom + 1] = False
+    assert (shown.rgb["ch"][outside] == below.rgb["ch"][outside]).all()
+    assert shown.rgb["bg"][outside].sum() < below.rgb["bg"][outside].sum() / 2
+
+
+def full_screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
+    return {
+        "help over the game": lambda e: input_handlers.HelpScreen(input_handlers.MainGameEventHandler(e)),
+        "help over the menu": lambda e: input_handlers.HelpScreen(setup_game.MainMenu()),
+        "history": input_handlers.HistoryViewer,
+    }
+
+
+@pytest.mark.parametrize("screen", full_screens().values(), ids=full_screens().keys())
+def test_full_screen_windows_cover_every_cell(screen: Callable[[Engine], input_handlers.BaseEventHandler], engine: Engine) -> None:
+    console = tcod.console.Console(W, H, order="F")
+    console.rgb["ch"] = ord("#")
+    console.rgb["bg"] = (1, 2, 3)
+    screen(engine).on_render(console)
+    assert not (console.rgb["bg"] == (1, 2, 3)).all(axis=-1).any()
+    ch = console.rgb["ch"]
+    assert chr(ch[0, 0]) == "┌" and chr(ch[W - 1, 0]) == "┐"
+    assert chr(ch[0, H - 1]) == "└" and chr(ch[W - 1, H - 1]) == "┘"
+    assert all(chr(ch[0, y]) == "│" == chr(ch[W - 1, y]) for y in range(1, H - 1))
+
+
+def game_windows() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
+    return {
+        "inventory": input_handlers.InventoryActivateHandler,
+        "drop": input_handlers.InventoryDropHandler,
+        "character": input_handlers.CharacterScreenEventHandler,
+        "level up": input_handlers.LevelUpEventHandler,
+    }
+
+
+@pytest.mark.parametrize("screen", game_windows().values(), ids=game_windows().keys())
+def test_the_map_dims_behind_the_games_windows(screen: Callable[[Engine], input_handlers.BaseEventHandler]) -> None:
+    engine = conftest.arena(80, 43, (60, 20))
+    give(engine, entity_factories.lightning_scroll)
+    below = render(input_handlers.MainGameEventHandler(engine))
+    shown = render(screen(engine))
+    left, _, right, _ = frame_of(shown)
+    assert left == 0 and right < 60  # On the side away from the player.
+    beside = (slice(right + 1, W), slice(0, 43))
+    assert (shown.rgb["ch"][beside] == below.rgb["ch"][beside]).all()
+    assert shown.rgb["bg"][beside].sum() < below.rgb["bg"][beside].sum() / 2
