@@ -11,6 +11,7 @@ Run alone:  python -m pytest tests/test_build.py
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -181,3 +182,38 @@ def test_the_bench_times_the_built_games_start_up(dist, tmp_path):
         row = bench.packaged_startup(display, tmp_path, 1, source, dist)
     assert re.fullmatch(r"\d+\.\d{3} s, \d+\.\d\dx python main\.py", row.values), row
     assert not list(tmp_path.iterdir()), "the bench left files behind"
+
+
+# A walk about the first floor: moves in every direction, waits, the
+# inventory, the stairs tried off them, a look and a click.
+RECORDING = """recording 1
+seed 2020
+""" + "".join(f"key {name}\n" for name in "llllkkkkhhhhjjjjyyyubbbnnn") + (
+    "key period\nkey period\nkey i\nkey escape\nkey period shift\n"
+    "key slash\nkey l\nkey escape\nmove 10 10\nclick 40 25\n"
+) + "".join(f"key {name}\n" for name in "jjjjjjllllllkkkkkkhhhhhh")
+
+
+def test_the_built_game_replays_a_recording_as_python_main_py_does(dist, player_home, tmp_path):
+    path = tmp_path / "walk.rec"
+    path.write_text(RECORDING)
+    runs = {
+        "built": [str(build.program_path(dist))],
+        "source": [sys.executable, str(ROOT / "main.py")],
+    }
+    out = {}
+    for name, program in runs.items():
+        screen = tmp_path / f"{name}-screen.txt"
+        result = subprocess.run(
+            [*program, "--replay", str(path), "--headless", "--screen", str(screen)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        assert (result.returncode, result.stderr) == (0, ""), name
+        out[name] = result.stdout, screen.read_text()
+    assert out["built"] == out["source"]
+    report = json.loads(out["built"][0])
+    assert report["seed"] == 2020 and report["turns"] > 0
