@@ -233,7 +233,7 @@ def main_loop(
             root_console.clear()
             handler.on_render(console=root_console)
             if playback is not None and not playback.finished:
-                root_console.print(0, root_console.height - 1, playback.status(), fg=color.white, bg=color.black)
+                root_console.print(0, 0, playback.status(), fg=color.white, bg=color.black)
             context.present(root_console, keep_aspect=True)
 
             try:

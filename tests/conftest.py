@@ -54,7 +54,7 @@ def motion(x: int, y: int) -> tcod.event.MouseMotion:
 
 
 @pytest.fixture
-def in_tmp(tmp_path, monkeypatch) -> Iterator[object]:
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Run the test in an empty working directory (where saves and screenshots go)."""
     monkeypatch.chdir(tmp_path)
     yield tmp_path
@@ -90,9 +90,31 @@ def arena(
     return engine
 
 
-def texts(engine: Engine) -> list[str]:
-    """The message log's lines, as the player reads them."""
-    return [message.full_text for message in engine.message_log.messages]
+def texts(engine: Engine, start: int = 0) -> list[str]:
+    """The message log's lines from the `start`th on, as the player reads them."""
+    return [message.full_text for message in engine.message_log.messages[start:]]
+
+
+def press(engine: Engine, *syms: KeySym) -> input_handlers.BaseEventHandler:
+    """Press keys one after another from the main game; the handler that comes last."""
+    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    for sym in syms:
+        handler = handler.handle_events(key(sym))
+    return handler
+
+
+def screen_rows(handler: input_handlers.BaseEventHandler) -> list[str]:
+    """What `handler` draws on the game's 80x50 console, row by row."""
+    console = tcod.console.Console(80, 50, order="F")
+    handler.on_render(console)
+    return ["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)]
+
+
+@pytest.fixture
+def context() -> Iterator[tcod.context.Context]:
+    """The game's real window (SDL's dummy video driver: nothing shows)."""
+    with main.open_window(main.load_tileset(), fullscreen=False) as context:
+        yield context
 
 
 def give(engine: Engine, template: Item) -> Item:

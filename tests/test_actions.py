@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import tcod
-from conftest import arena, key, texts
+from conftest import arena, key, press, texts
 from tcod.event import KeySym
 
 import entity_factories
@@ -17,11 +17,6 @@ from entity import Actor
 from render_order import RenderOrder
 
 DIRECTIONS = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
-
-
-def press(engine: Engine, sym: KeySym) -> input_handlers.BaseEventHandler:
-    """Press a key in the main game and return the handler that comes next."""
-    return input_handlers.MainGameEventHandler(engine).handle_events(key(sym))
 
 
 @pytest.mark.parametrize(("dx", "dy"), DIRECTIONS)

@@ -44,12 +44,6 @@ TILE = 10  # Pixels per tile side in the game's tile sheet.
 WINDOW = (main.SCREEN_WIDTH * TILE, main.SCREEN_HEIGHT * TILE)
 
 
-@pytest.fixture
-def context() -> Iterator[tcod.context.Context]:
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
-        yield context
-
-
 def window(context: tcod.context.Context) -> tcod.sdl.video.Window:
     assert context.sdl_window is not None
     return context.sdl_window
@@ -203,9 +197,11 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
     for name, meaning in listed["Answering a question"]:
         look = input_handlers.LookHandler(engine)
         answered: list[bool] = []
-        question = input_handlers.ConfirmHandler(
-            look, "?", lambda answered=answered: answered.append(True)
-        )
+
+        def answer(answered: list[bool] = answered) -> None:
+            answered.append(True)
+
+        question = input_handlers.ConfirmHandler(look, "?", answer)
         assert press(question, name) is not None, name
         assert answered == ([True] if meaning == "Yes" else []), name
     for name, _ in listed["Message history"]:

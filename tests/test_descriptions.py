@@ -52,7 +52,7 @@ def look_window(engine: Engine, x: int, y: int) -> list[str]:
     rows = ["".join(map(chr, console.rgb["ch"][:, row])) for row in range(50)]
     left = rows[0].index("┌")
     right = rows[0].index("┐", left)
-    inside = []
+    inside: list[str] = []
     for row in rows[1:]:
         if row[left] == "└":
             return [rows[0][left : right + 1], *inside]

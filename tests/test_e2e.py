@@ -19,7 +19,7 @@ import math
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 
 import pytest
@@ -188,12 +188,6 @@ def play(
     feed = Feed(script(player))
     main.main_loop(context, console, menu, events=feed)
     return player, feed
-
-
-@pytest.fixture
-def context() -> Iterator[tcod.context.Context]:
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
-        yield context
 
 
 def summary(engine: Engine) -> dict[str, object]:

@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
-import tcod
-from conftest import give, key
+from conftest import give, key, press, screen_rows, texts
 from tcod.event import KeySym
 
 import entity_factories
 import setup_game
+from engine import Engine
+from entity import Item
 from equipment_types import EquipmentType
 from input_handlers import InventoryActivateHandler, InventoryDropHandler, MainGameEventHandler
-
-
-def texts(engine, start: int = 0) -> list[str]:
-    return [message.plain_text for message in engine.message_log.messages[start:]]
-
-
-def press(engine, *syms: KeySym):
-    """Press keys one after another from the main game; return the last handler."""
-    handler = MainGameEventHandler(engine)
-    for sym in syms:
-        handler = handler.handle_events(key(sym))
-    return handler
-
-
-def screen_rows(handler) -> list[str]:
-    console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
-    return ["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)]
 
 
 @pytest.mark.parametrize(
@@ -42,12 +27,15 @@ def screen_rows(handler) -> list[str]:
     ],
     ids=["dagger", "sword", "leather-armor", "chain-mail"],
 )
-def test_each_piece_gives_its_bonus(template, kind, power, defense):
-    assert template.equippable.equipment_type is kind
-    assert (template.equippable.power_bonus, template.equippable.defense_bonus) == (power, defense)
+def test_each_piece_gives_its_bonus(
+    template: Item, kind: EquipmentType, power: int, defense: int
+) -> None:
+    equippable = template.equippable
+    assert equippable is not None and equippable.equipment_type is kind
+    assert (equippable.power_bonus, equippable.defense_bonus) == (power, defense)
 
 
-def test_a_new_game_starts_wearing_a_dagger_and_leather_armor(engine):
+def test_a_new_game_starts_wearing_a_dagger_and_leather_armor(engine: Engine) -> None:
     player = engine.player
     dagger, armor = player.inventory.items
     assert (dagger.name, armor.name) == ("Dagger", "Leather Armor")
@@ -59,7 +47,7 @@ def test_a_new_game_starts_wearing_a_dagger_and_leather_armor(engine):
     assert texts(engine) == ["Hello and welcome, adventurer, to yet another dungeon!"]
 
 
-def test_power_and_defense_are_base_plus_equipment(engine):
+def test_power_and_defense_are_base_plus_equipment(engine: Engine) -> None:
     fighter = engine.player.fighter
     fighter.base_power = 5
     fighter.base_defense = 3
@@ -68,7 +56,7 @@ def test_power_and_defense_are_base_plus_equipment(engine):
     assert (fighter.power, fighter.defense) == (5, 4)
 
 
-def test_using_a_sword_from_the_inventory_swaps_out_the_dagger(engine):
+def test_using_a_sword_from_the_inventory_swaps_out_the_dagger(engine: Engine) -> None:
     player = engine.player
     dagger = player.inventory.items[0]
     sword = give(engine, entity_factories.sword)  # Item (c).
@@ -85,7 +73,7 @@ def test_using_a_sword_from_the_inventory_swaps_out_the_dagger(engine):
     assert player.fighter.power == 6
 
 
-def test_chain_mail_replaces_leather_armor(engine):
+def test_chain_mail_replaces_leather_armor(engine: Engine) -> None:
     player = engine.player
     mail = give(engine, entity_factories.chain_mail)
     start = len(engine.message_log.messages)
@@ -97,7 +85,7 @@ def test_chain_mail_replaces_leather_armor(engine):
     assert player.fighter.defense == 4
 
 
-def test_using_a_worn_piece_takes_it_off(engine):
+def test_using_a_worn_piece_takes_it_off(engine: Engine) -> None:
     player = engine.player
     start = len(engine.message_log.messages)
 
@@ -114,12 +102,13 @@ def test_using_a_worn_piece_takes_it_off(engine):
     assert player.fighter.power == 4
 
 
-def test_the_inventory_marks_worn_pieces_with_e(engine):
+def test_the_inventory_marks_worn_pieces_with_e(engine: Engine) -> None:
     dagger, armor = engine.player.inventory.items
     sword = give(engine, entity_factories.sword)
     handler = press(engine, KeySym.I)
 
     rows = screen_rows(handler)
+    assert dagger.equippable and armor.equippable and sword.equippable
 
     # The player is on the left half, so the window is drawn from x = 40.
     assert engine.player.x <= 30
@@ -133,7 +122,7 @@ def test_the_inventory_marks_worn_pieces_with_e(engine):
     ]
 
 
-def test_dropping_a_worn_piece_takes_it_off_first(engine):
+def test_dropping_a_worn_piece_takes_it_off_first(engine: Engine) -> None:
     player = engine.player
     dagger = player.inventory.items[0]
     start = len(engine.message_log.messages)
@@ -150,7 +139,7 @@ def test_dropping_a_worn_piece_takes_it_off_first(engine):
     assert (dagger.x, dagger.y) == (player.x, player.y)
 
 
-def test_a_save_keeps_floor_level_experience_and_equipment(engine, tmp_path):
+def test_a_save_keeps_floor_level_experience_and_equipment(engine: Engine, tmp_path: Path) -> None:
     world = engine.game_world
     world.generate_floor()
     world.generate_floor()
@@ -183,6 +172,7 @@ def test_a_save_keeps_floor_level_experience_and_equipment(engine, tmp_path):
     # The worn pieces are the very items in the pack, not copies of them.
     assert any(item is lp.equipment.weapon for item in lp.inventory.items)
     assert any(item is lp.equipment.armor for item in lp.inventory.items)
+    assert lp.equipment.weapon is not None and lp.equipment.armor is not None
     assert (lp.equipment.weapon.name, lp.equipment.armor.name) == ("Sword", "Chain Mail")
     assert lp.equipment.weapon.parent is lp.inventory
     assert lp.gamemap is loaded.game_map

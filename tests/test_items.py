@@ -155,7 +155,7 @@ def test_confusion_lasts_10_turns_then_the_old_ai_returns() -> None:
     for _ in range(9):  # Turns 2 to 10 of stumbling.
         MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
         assert isinstance(orc.ai, ConfusedEnemy)
-    assert orc.ai.turns_remaining == 0
+    assert isinstance(orc.ai, ConfusedEnemy) and orc.ai.turns_remaining == 0
 
     MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
     assert texts(engine)[-1] == "The Orc is no longer confused."
@@ -289,7 +289,7 @@ def test_orc_recovering_from_confusion_does_not_jump_back_to_its_path() -> None:
     engine = arena()
     orc = entity_factories.orc.spawn(engine.game_map, 12, 5)
     engine.handle_enemy_turns()  # Sees the player and plans a path west.
-    assert orc.ai.path[0] == (10, 5)
+    assert isinstance(orc.ai, HostileEnemy) and orc.ai.path[0] == (10, 5)
     orc.ai = ConfusedEnemy(orc, previous_ai=orc.ai, turns_remaining=10)
     engine.game_map.visible[:] = False
     for _ in range(11):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 import tcod
-from conftest import click, key
+from conftest import click, key, screen_rows, texts
 from tcod.event import KeySym
 
 import entity_factories
+import input_handlers
 import setup_game
+from engine import Engine
+from entity import Actor
 from input_handlers import (
     CharacterScreenEventHandler,
     LevelUpEventHandler,
@@ -16,7 +19,7 @@ from input_handlers import (
 )
 
 
-def lone_monster(engine, template):
+def lone_monster(engine: Engine, template: Actor) -> Actor:
     """Leave the player alone on the floor with one fresh monster, just east."""
     player = engine.player
     for actor in list(engine.game_map.actors):
@@ -25,27 +28,21 @@ def lone_monster(engine, template):
     return template.spawn(engine.game_map, player.x + 1, player.y)
 
 
-def texts(engine, start: int = 0) -> list[str]:
-    return [message.plain_text for message in engine.message_log.messages[start:]]
-
-
-def attack_east(engine, times: int):
+def attack_east(engine: Engine, times: int) -> input_handlers.BaseEventHandler:
     """Press the right arrow `times` times in the main game; return the last handler."""
-    handler = MainGameEventHandler(engine)
+    handler: input_handlers.BaseEventHandler = MainGameEventHandler(engine)
     for _ in range(times):
         assert isinstance(handler, MainGameEventHandler)
         handler = handler.handle_events(key(KeySym.RIGHT))
     return handler
 
 
-def window_lines(handler) -> list[str]:
+def window_lines(handler: input_handlers.BaseEventHandler) -> list[str]:
     """Render the handler; return the text inside its window, checking the frame is whole."""
-    console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
-    rows = ["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)]
+    rows = screen_rows(handler)
     x = rows[0].index("┌")
     right = rows[0].index("┐", x)
-    lines = []
+    lines: list[str] = []
     for row in rows[1:]:
         if row[x] == "└":
             assert row[right] == "┘"
@@ -55,7 +52,7 @@ def window_lines(handler) -> list[str]:
     raise AssertionError("the window has no bottom edge")
 
 
-def test_killing_an_orc_gives_35_experience_points(engine):
+def test_killing_an_orc_gives_35_experience_points(engine: Engine) -> None:
     orc = lone_monster(engine, entity_factories.orc)
 
     attack_east(engine, 3)  # 10 HP, 4 per blow.
@@ -65,7 +62,7 @@ def test_killing_an_orc_gives_35_experience_points(engine):
     assert texts(engine)[-2:] == ["Orc is dead!", "You gain 35 experience points."]
 
 
-def test_killing_a_troll_gives_100_experience_points(engine):
+def test_killing_a_troll_gives_100_experience_points(engine: Engine) -> None:
     troll = lone_monster(engine, entity_factories.troll)
 
     attack_east(engine, 6)  # 16 HP, 4 - 1 defense = 3 per blow.
@@ -76,18 +73,18 @@ def test_killing_a_troll_gives_100_experience_points(engine):
 
 
 @pytest.mark.parametrize(("level", "needed"), [(1, 350), (2, 500), (3, 650)])
-def test_experience_to_next_level_is_200_plus_150_per_level(engine, level, needed):
+def test_experience_to_next_level_is_200_plus_150_per_level(engine: Engine, level: int, needed: int) -> None:
     engine.player.level.current_level = level
     assert engine.player.level.experience_to_next_level == needed
 
 
 @pytest.mark.parametrize(("xp", "required"), [(349, False), (350, False), (351, True)])
-def test_a_level_up_needs_more_than_the_experience_to_next_level(engine, xp, required):
+def test_a_level_up_needs_more_than_the_experience_to_next_level(engine: Engine, xp: int, required: int) -> None:
     engine.player.level.current_xp = xp
     assert engine.player.level.requires_level_up is required
 
 
-def test_gaining_more_than_enough_experience_announces_the_next_level(engine):
+def test_gaining_more_than_enough_experience_announces_the_next_level(engine: Engine) -> None:
     level = engine.player.level
     level.current_xp = 300
     start = len(engine.message_log.messages)
@@ -103,13 +100,13 @@ def test_gaining_more_than_enough_experience_announces_the_next_level(engine):
     ]
 
 
-def test_monsters_collect_no_experience(engine):
+def test_monsters_collect_no_experience(engine: Engine) -> None:
     orc = lone_monster(engine, entity_factories.orc)
     orc.level.add_xp(100)
     assert orc.level.current_xp == 0
 
 
-def test_the_killing_blow_that_earns_a_level_opens_the_level_up_screen(engine):
+def test_the_killing_blow_that_earns_a_level_opens_the_level_up_screen(engine: Engine) -> None:
     orc = lone_monster(engine, entity_factories.orc)
     orc.fighter.hp = 4  # One blow.
     engine.player.level.current_xp = 316
@@ -121,7 +118,7 @@ def test_the_killing_blow_that_earns_a_level_opens_the_level_up_screen(engine):
     assert texts(engine)[-1] == "You advance to level 2!"
 
 
-def test_a_kill_reaching_exactly_the_threshold_does_not_level_up(engine):
+def test_a_kill_reaching_exactly_the_threshold_does_not_level_up(engine: Engine) -> None:
     orc = lone_monster(engine, entity_factories.orc)
     orc.fighter.hp = 4
     engine.player.level.current_xp = 315
@@ -143,8 +140,8 @@ def test_a_kill_reaching_exactly_the_threshold_does_not_level_up(engine):
     ids=["constitution", "strength", "agility"],
 )
 def test_each_level_up_choice_grows_one_stat_and_spends_the_experience(
-    engine, sym, message, max_hp, hp, power, defense
-):
+    engine: Engine, sym: KeySym, message: str, max_hp: int, hp: int, power: int, defense: int
+) -> None:
     player = engine.player
     player.fighter.hp = 25
     player.level.current_xp = 360
@@ -173,7 +170,7 @@ def test_each_level_up_choice_grows_one_stat_and_spends_the_experience(
     ],
     ids=["d", "z", "1", "enter", "escape", "space"],
 )
-def test_any_other_key_is_an_invalid_entry_and_keeps_the_level_up_screen(engine, event):
+def test_any_other_key_is_an_invalid_entry_and_keeps_the_level_up_screen(engine: Engine, event: tcod.event.Event) -> None:
     level = engine.player.level
     level.current_xp = 360
     handler = LevelUpEventHandler(engine)
@@ -186,7 +183,7 @@ def test_any_other_key_is_an_invalid_entry_and_keeps_the_level_up_screen(engine,
 
 
 @pytest.mark.parametrize("button", [tcod.event.MouseButton.LEFT, tcod.event.MouseButton.RIGHT])
-def test_mouse_clicks_do_not_leave_the_level_up_screen(engine, button):
+def test_mouse_clicks_do_not_leave_the_level_up_screen(engine: Engine, button: tcod.event.MouseButton) -> None:
     engine.player.level.current_xp = 360
     handler = LevelUpEventHandler(engine)
     start = len(engine.message_log.messages)
@@ -197,7 +194,7 @@ def test_mouse_clicks_do_not_leave_the_level_up_screen(engine, button):
     assert texts(engine, start) == []
 
 
-def test_two_levels_earned_at_once_are_both_offered(engine):
+def test_two_levels_earned_at_once_are_both_offered(engine: Engine) -> None:
     # The tutorial returned to the game after the first choice, and the
     # second level waited for the next kill.
     orc = lone_monster(engine, entity_factories.orc)
@@ -218,7 +215,7 @@ def test_two_levels_earned_at_once_are_both_offered(engine):
     assert (engine.player.fighter.max_hp, engine.player.fighter.power) == (50, 5)
 
 
-def test_the_level_up_screen_lists_the_three_choices(engine):
+def test_the_level_up_screen_lists_the_three_choices(engine: Engine) -> None:
     assert window_lines(LevelUpEventHandler(engine)) == [
         "Congratulations! You level up!",
         "Select an attribute to increase.",
@@ -229,13 +226,13 @@ def test_the_level_up_screen_lists_the_three_choices(engine):
     ]
 
 
-def test_the_level_up_window_fits_three_digit_hit_points(engine):
+def test_the_level_up_window_fits_three_digit_hit_points(engine: Engine) -> None:
     # The tutorial's window, 35 wide, let "from 110" run over its frame.
     engine.player.fighter.max_hp = 110
     assert window_lines(LevelUpEventHandler(engine))[3] == "a) Constitution (+20 HP, from 110)"
 
 
-def test_c_opens_the_character_screen_with_level_experience_and_stats(engine):
+def test_c_opens_the_character_screen_with_level_experience_and_stats(engine: Engine) -> None:
     player = engine.player
     player.level.current_level = 2
     player.level.current_xp = 40
@@ -255,7 +252,7 @@ def test_c_opens_the_character_screen_with_level_experience_and_stats(engine):
     assert isinstance(handler.handle_events(key(KeySym.ESCAPE)), MainGameEventHandler)
 
 
-def test_the_character_screen_fits_a_long_seed():
+def test_the_character_screen_fits_a_long_seed() -> None:
     engine = setup_game.new_game(seed=12345678901234567890)
     lines = window_lines(CharacterScreenEventHandler(engine))
     assert lines[5] == "Seed: 12345678901234567890"

@@ -123,6 +123,7 @@ def test_names_shown_only_on_visible_tiles() -> None:
     engine.update_fov()
 
     # The monster on top first, each thing in a few words (see test_descriptions.py).
+    assert potion.consumable is not None
     expected = f"{orc.name}, uninjured; {potion.name}: {potion.consumable.describe()}"
     assert descriptions.names_at(7, 5, game_map) == expected
     assert descriptions.names_at(12, 5, game_map) == ""

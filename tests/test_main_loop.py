@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -38,12 +38,6 @@ class Script:
         frame = self.frames[self.calls]
         self.calls += 1
         return list(frame() if callable(frame) else frame)
-
-
-@pytest.fixture
-def context() -> Iterator[tcod.context.Context]:
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
-        yield context
 
 
 @pytest.fixture

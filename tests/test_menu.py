@@ -6,18 +6,17 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key
+from conftest import key, screen_rows
 from tcod.event import KeySym, Modifier
 
 import input_handlers
 import savefile
 import setup_game
+from engine import Engine
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:
-    console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
-    return str(console)
+    return "\n".join(screen_rows(handler))
 
 
 def test_menu_shows_title_choices_credit_and_help_hint() -> None:
@@ -96,7 +95,7 @@ def test_continue_loads_the_saved_game(in_tmp: object) -> None:
         (b"hello, this is not a save at all", "not a save"),
     ],
 )
-def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp, content: bytes, reason: str) -> None:
+def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp: Path, content: bytes, reason: str) -> None:
     with open(savefile.SAVE_FILENAME, "wb") as f:
         f.write(content)
     menu = setup_game.MainMenu()
@@ -112,7 +111,7 @@ def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp, content: bytes, reason: str
     assert handler.handle_events(key(KeySym.RETURN)) is menu
 
 
-def test_a_popup_keeps_a_game_in_play_savable(engine) -> None:
+def test_a_popup_keeps_a_game_in_play_savable(engine: Engine) -> None:
     game = input_handlers.MainGameEventHandler(engine)
     assert input_handlers.PopupMessage(game, "hi").engine_in_play() is engine
     assert input_handlers.HelpScreen(game).engine_in_play() is engine

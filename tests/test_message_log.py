@@ -5,6 +5,7 @@ from __future__ import annotations
 import tcod
 
 import color
+from engine import Engine
 from message_log import MessageLog
 
 
@@ -63,7 +64,7 @@ def test_render_wraps_long_messages_over_rows() -> None:
     assert [row(console, y) for y in range(4)] == ["old", "the quick", "brown fox", "new"]
 
 
-def test_engine_shows_the_log_under_the_map(engine) -> None:
+def test_engine_shows_the_log_under_the_map(engine: Engine) -> None:
     """The log sits at x=21, rows 45-49; the welcome message wraps at 40 columns."""
     console = tcod.console.Console(80, 50, order="F")
     engine.render(console)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import tcod
 
 import procgen
 import setup_game
+from engine import Engine
 from game_map import GameMap
 from procgen import RectangularRoom
 
@@ -29,7 +31,7 @@ def generate(seed: int, floor: int) -> Dungeon:
     rooms: list[RectangularRoom] = []
     original = procgen.place_entities
 
-    def recording(room, *args, **kwargs):
+    def recording(room: RectangularRoom, *args: Any, **kwargs: Any) -> None:
         rooms.append(room)
         original(room, *args, **kwargs)
 
@@ -49,7 +51,7 @@ def all_maps(dungeons: list[Dungeon]) -> Iterator[GameMap]:
     return (game_map for game_map, _ in dungeons)
 
 
-def test_map_is_80_by_43(engine) -> None:
+def test_map_is_80_by_43(engine: Engine) -> None:
     assert (engine.game_map.width, engine.game_map.height) == (80, 43)
     assert engine.game_map.tiles.shape == (80, 43)
 

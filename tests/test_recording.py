@@ -12,6 +12,7 @@ from conftest import click, key, motion, play_events, replay_text
 from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
+import input_handlers
 import keys
 import main
 import recording
@@ -24,18 +25,16 @@ SEED = 1234
 HEADER = f"recording 1\nseed {SEED}\n"
 
 
-@pytest.fixture
-def context() -> Iterator[tcod.context.Context]:
-    with tcod.context.new(
-        columns=main.SCREEN_WIDTH, rows=main.SCREEN_HEIGHT, tileset=main.load_tileset(), vsync=False
-    ) as context:
-        yield context
-
-
 def engine_of(handler: object) -> Engine:
     engine = replay.engine_of(handler)  # type: ignore[arg-type]
     assert engine is not None
     return engine
+
+
+def recording_name(engine: Engine) -> str:
+    """The name of the file the game is recorded in."""
+    assert engine.recording_file is not None
+    return engine.recording_file
 
 
 def picture(engine: Engine) -> object:
@@ -78,6 +77,8 @@ def test_mouse_events_round_trip_as_tiles() -> None:
         assert recording.line_of(event) == line
         again = recording.event_of(line)
         assert type(again) is type(event)
+        assert isinstance(again, tcod.event.MouseButtonDown | tcod.event.MouseMotion)
+        assert isinstance(event, tcod.event.MouseButtonDown | tcod.event.MouseMotion)
         assert again.integer_position == event.integer_position
         assert recording.line_of(again) == line
 
@@ -198,12 +199,13 @@ def test_replay_is_the_game_the_keys_play() -> None:
 
 
 def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Context) -> None:
-    handler = setup_game.MainMenu(seed=SEED)
+    handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED)
     handler = main.handle_event(context, handler, key(KeySym.N))  # The menu's keys: not recorded.
     engine = engine_of(handler)
     files = list((in_tmp / "recordings").iterdir())
     assert [f.name for f in files] == [engine.recording_file]
-    assert engine.recording_file.startswith("game-") and engine.recording_file.endswith(f"-{SEED}.rec")
+    assert recording_name(engine).startswith("game-")
+    assert recording_name(engine).endswith(f"-{SEED}.rec")
     x, y = engine.mouse_location
     events = [
         key(KeySym.LSHIFT, Modifier.LSHIFT),  # A modifier alone: nothing.
@@ -249,7 +251,7 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     with pytest.raises(SystemExit):  # Escape in the game: the main loop saves and quits.
         main.handle_event(context, handler, key(KeySym.ESCAPE))
     main.save_game(handler, savefile.SAVE_FILENAME)
-    path = in_tmp / "recordings" / engine.recording_file
+    path = in_tmp / "recordings" / recording_name(engine)
     saved_text = path.read_text()
     assert saved_text.endswith("key l\nkey l\nkey j\n")  # Not the Escape that quit.
 
@@ -278,7 +280,7 @@ def test_an_unwritable_recording_loses_nothing(
 ) -> None:
     handler = main.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
     engine = engine_of(handler)
-    path = in_tmp / "recordings" / engine.recording_file
+    path = in_tmp / "recordings" / recording_name(engine)
     path.unlink()
     path.mkdir()  # Now the file can't be appended to.
     handler = main.handle_event(context, handler, key(KeySym.L))
@@ -312,7 +314,7 @@ def test_a_crash_leaves_its_recording(
         wait(self)
 
     monkeypatch.setattr(actions.WaitAction, "perform", broken)
-    frames = iter([[key(KeySym.N)], [key(KeySym.L)], [key(KeySym.PERIOD)], [key(KeySym.KP_5)], [tcod.event.Quit()]])
+    frames: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.N)], [key(KeySym.L)], [key(KeySym.PERIOD)], [key(KeySym.KP_5)], [tcod.event.Quit()]])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     main.main_loop(context, console, setup_game.MainMenu(seed=SEED), lambda: next(frames))
     err = capsys.readouterr().err
@@ -362,11 +364,11 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     handler = replay.start(script)
     recording.start_file(handler.engine)
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    after = iter([[key(KeySym.L)], [tcod.event.Quit()]])  # Played on after the replay, then quit.
+    after: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.L)], [tcod.event.Quit()]])  # Played on after the replay, then quit.
     playback = replay.Playback(script.events, speed=replay.FASTEST)
     main.main_loop(context, console, handler, lambda: next(after), playback)
     assert playback.finished
     saved = setup_game.load_game(savefile.SAVE_FILENAME)
     assert picture(saved) == picture(engine_of(replay_text(text + "key l\n")))
     # The replayed game was recorded anew, with the play after it.
-    assert (in_tmp / "recordings" / saved.recording_file).read_text() == text + "key l\n"
+    assert (in_tmp / "recordings" / recording_name(saved)).read_text() == text + "key l\n"

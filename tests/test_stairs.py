@@ -7,14 +7,17 @@ import random
 import numpy as np
 import pytest
 import tcod
-from conftest import key
+from conftest import key, texts
 from tcod.event import KeySym, Modifier
 
 import entity_factories
 import procgen
 import setup_game
 from actions import TakeStairsAction
+from engine import Engine
+from game_map import GameMap
 from input_handlers import MainGameEventHandler
+from procgen import RectangularRoom
 
 STAIRS_KEYS = [
     pytest.param(key(KeySym.PERIOD, Modifier.LSHIFT), id="left-shift+period"),
@@ -24,12 +27,17 @@ STAIRS_KEYS = [
 
 
 @pytest.fixture
-def rooms(monkeypatch):
+def rooms(monkeypatch: pytest.MonkeyPatch) -> list[RectangularRoom]:
     """The rooms dug while the test runs, in order: `place_entities` gets each one once."""
-    dug = []
+    dug: list[RectangularRoom] = []
     place_entities = procgen.place_entities
 
-    def spy(room, dungeon, floor_number, rng=None):
+    def spy(
+        room: RectangularRoom,
+        dungeon: GameMap,
+        floor_number: int,
+        rng: random.Random | None = None,
+    ) -> None:
         dug.append(room)
         place_entities(room, dungeon, floor_number, rng)
 
@@ -37,28 +45,26 @@ def rooms(monkeypatch):
     return dug
 
 
-def stairs_on(game_map) -> list[tuple[int, int]]:
+def stairs_on(game_map: GameMap) -> list[tuple[int, int]]:
     """Where the map shows a '>'."""
     xs, ys = np.nonzero(game_map.tiles["light"]["ch"] == ord(">"))
     return list(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
-def texts(engine, start: int = 0) -> list[str]:
-    return [message.plain_text for message in engine.message_log.messages[start:]]
-
-
-def hud_floor_text(engine) -> str:
+def hud_floor_text(engine: Engine) -> str:
     """The text left of the message log on row 47, where the HUD shows the floor."""
     console = tcod.console.Console(80, 50, order="F")
     engine.render(console)
     return "".join(chr(c) for c in console.rgb["ch"][0:20, 47]).rstrip()
 
 
-def go_to_stairs(engine) -> None:
+def go_to_stairs(engine: Engine) -> None:
     engine.player.place(*engine.game_map.downstairs_location)
 
 
-def test_each_floor_has_exactly_one_downstairs_inside_its_last_room(engine, rooms):
+def test_each_floor_has_exactly_one_downstairs_inside_its_last_room(
+    engine: Engine, rooms: list[RectangularRoom]
+) -> None:
     for floor in (2, 3, 4):
         rooms.clear()
         engine.game_world.generate_floor()
@@ -71,13 +77,15 @@ def test_each_floor_has_exactly_one_downstairs_inside_its_last_room(engine, room
         assert game_map.tiles["walkable"][x, y]
 
 
-def test_the_seeded_first_floor_has_its_stairs_at_18_38(engine):
+def test_the_seeded_first_floor_has_its_stairs_at_18_38(engine: Engine) -> None:
     assert engine.game_map.downstairs_location == (18, 38)
     assert stairs_on(engine.game_map) == [(18, 38)]
 
 
 @pytest.mark.parametrize("event", STAIRS_KEYS)
-def test_stairs_key_on_the_stairs_descends_to_floor_2(engine, rooms, event):
+def test_stairs_key_on_the_stairs_descends_to_floor_2(
+    engine: Engine, rooms: list[RectangularRoom], event: tcod.event.KeyDown
+) -> None:
     old_map = engine.game_map
     player = engine.player
     go_to_stairs(engine)
@@ -96,7 +104,7 @@ def test_stairs_key_on_the_stairs_descends_to_floor_2(engine, rooms, event):
     assert texts(engine, start)[0] == "You descend the staircase."
 
 
-def test_period_without_shift_waits_on_the_stairs(engine):
+def test_period_without_shift_waits_on_the_stairs(engine: Engine) -> None:
     old_map = engine.game_map
     go_to_stairs(engine)
 
@@ -107,7 +115,7 @@ def test_period_without_shift_waits_on_the_stairs(engine):
     assert "You descend the staircase." not in texts(engine)
 
 
-def test_a_new_floor_is_unexplored_until_the_player_looks(engine):
+def test_a_new_floor_is_unexplored_until_the_player_looks(engine: Engine) -> None:
     old_map = engine.game_map
     assert old_map.explored.any()
     go_to_stairs(engine)
@@ -121,7 +129,7 @@ def test_a_new_floor_is_unexplored_until_the_player_looks(engine):
     assert np.array_equal(new_map.explored, new_map.visible)
 
 
-def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_turn(engine):
+def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_turn(engine: Engine) -> None:
     player = engine.player
     for actor in list(engine.game_map.actors):
         if actor is not player:
@@ -142,7 +150,7 @@ def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_tur
     assert orc.is_alive
 
 
-def test_the_hud_shows_the_dungeon_level(engine):
+def test_the_hud_shows_the_dungeon_level(engine: Engine) -> None:
     assert hud_floor_text(engine) == "Dungeon level: 1"
     go_to_stairs(engine)
     MainGameEventHandler(engine).handle_events(key(KeySym.GREATER))
@@ -165,7 +173,7 @@ def floors(seed: int, global_seed: int) -> list[tuple[np.ndarray, list[tuple[str
     return result
 
 
-def test_the_same_seed_gives_the_same_floors():
+def test_the_same_seed_gives_the_same_floors() -> None:
     first = floors(seed=1234, global_seed=1)
     second = floors(seed=1234, global_seed=2)  # Whatever the global random state.
     for (tiles_a, entities_a), (tiles_b, entities_b) in zip(first, second, strict=True):
@@ -174,7 +182,7 @@ def test_the_same_seed_gives_the_same_floors():
         assert len(entities_a) > 1
 
 
-def test_different_seeds_give_different_floors():
+def test_different_seeds_give_different_floors() -> None:
     first = floors(seed=1234, global_seed=1)
     other = floors(seed=1235, global_seed=1)
     for (tiles_a, entities_a), (tiles_b, entities_b) in zip(first, other, strict=True):

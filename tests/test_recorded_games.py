@@ -1,0 +1,94 @@
+"""Whole recorded games (tests/recordings/, made by tools/make_recordings.py) replay
+to the ends they were recorded for.
+
+These pin what the game does over hundreds of turns: a change to the rules
+or the data that alters a recorded game fails here.  When the change is
+meant, `python tools/make_recordings.py` records the games anew.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import replay_text
+
+import input_handlers
+import main
+import recording
+import replay
+from engine import Engine
+
+FOLDER = Path(__file__).parent / "recordings"
+REMAKE = "if the change is meant: python tools/make_recordings.py"
+
+
+def replayed(name: str) -> tuple[input_handlers.BaseEventHandler, Engine, str]:
+    text = (FOLDER / f"{name}.rec").read_text()
+    handler = replay_text(text)
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    return handler, engine, text
+
+
+def test_a_death_on_floor_1() -> None:
+    handler, engine, _ = replayed("death")
+    assert isinstance(handler, input_handlers.GameOverEventHandler), REMAKE
+    assert engine.game_world.current_floor == 1
+    assert engine.player.fighter.hp == 0 and not engine.player.is_alive
+    assert engine.message_log.messages[-1].plain_text == "You died!"
+    # The killing blow was the last event recorded: the screen after it plays no part.
+    assert engine.recording == [line for line in recording_lines("death")]
+
+
+def test_a_descent_to_floor_3_with_a_level_up() -> None:
+    handler, engine, text = replayed("descent")
+    assert type(handler) is input_handlers.MainGameEventHandler, REMAKE
+    assert engine.game_world.current_floor == 3, REMAKE
+    assert engine.player.level.current_level >= 2, REMAKE
+    assert engine.player.is_alive
+    assert "key period shift" in text.splitlines()  # `>` as the keyboard sends it.
+    assert sum(engine.kills.values()) >= 5
+
+
+def test_a_scroll_aimed_with_the_mouse() -> None:
+    handler, engine, text = replayed("scroll")
+    assert type(handler) is input_handlers.MainGameEventHandler, REMAKE
+    last_click = max(i for i, line in enumerate(text.splitlines()) if line.startswith("click "))
+    assert last_click == len(text.splitlines()) - 1, "the click is what ended the game's recording"
+    x, y = map(int, text.splitlines()[last_click].split()[1:])
+    confused = [a for a in engine.game_map.actors if type(a.ai).__name__ == "ConfusedEnemy"]
+    assert len(confused) == 1, REMAKE
+    # It stood where the click was; since then it stumbled one step at most.
+    assert max(abs(confused[0].x - x), abs(confused[0].y - y)) <= 1
+    assert "look vacant" in engine.message_log.messages[-1].plain_text
+    assert "Confusion Scroll" not in [item.name for item in engine.player.inventory.items]
+
+
+def recording_lines(name: str) -> list[str]:
+    """A recording's lines as the game keeps them: without blank lines and comments."""
+    return [
+        line
+        for line in (FOLDER / f"{name}.rec").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+
+
+@pytest.mark.parametrize("name", ["death", "descent", "scroll"])
+def test_the_command_line_replay_agrees(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--replay FILE --headless` reports the game the handlers played."""
+    assert main.main(["--replay", str(FOLDER / f"{name}.rec"), "--headless"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    handler, _, _ = replayed(name)
+    assert report == replay.summary(handler)
+
+
+@pytest.mark.parametrize("name", ["death", "descent", "scroll"])
+def test_replaying_rebuilds_the_recording(name: str) -> None:
+    """Played again, a recording records itself: the same lines, so a replay can be played on."""
+    _, engine, _ = replayed(name)
+    script = recording.read(FOLDER / f"{name}.rec")
+    assert engine.recording == recording.header(script.seed) + [
+        recording.line_of(event) for event in script.events
+    ]
