@@ -109,7 +109,7 @@ def run_built(dist: Path, *arguments: str, **env: str) -> subprocess.CompletedPr
     )
 
 
-def test_the_build_is_one_folder_with_the_assets_and_an_archive_of_it(dist):
+def test_the_build_is_one_folder_with_the_assets_and_an_archive_of_it(dist: Path) -> None:
     program = build.program_path(dist)
     assert os.access(program, os.X_OK), f"{program} is not a program"
     inside = {path.name for path in program.parent.rglob("*")}
@@ -128,7 +128,7 @@ def test_the_build_is_one_folder_with_the_assets_and_an_archive_of_it(dist):
     } - ({folder.name} if archive.suffix == ".zip" else set())
 
 
-def test_the_built_game_says_where_the_players_files_go(dist, player_home, tmp_path):
+def test_the_built_game_says_where_the_players_files_go(dist: Path, player_home: Path, tmp_path: Path) -> None:
     result = run_built(dist, "--help")
     assert result.returncode == 0, result.stderr
     data = player_home / ".local" / "share" / GAME
@@ -142,7 +142,7 @@ def test_the_built_game_says_where_the_players_files_go(dist, player_home, tmp_p
 
 
 @needs_a_screen
-def test_the_built_game_plays_in_a_real_window(dist, display, player_home, tmp_path):
+def test_the_built_game_plays_in_a_real_window(dist: Path, display: str, player_home: Path, tmp_path: Path) -> None:
     with explained(tmp_path):
         play_the_built_game(dist, display, player_home, tmp_path)
 
@@ -175,7 +175,7 @@ def play_the_built_game(dist: Path, display: str, home: Path, folder: Path) -> N
 
 
 @needs_a_screen
-def test_the_bench_times_the_built_games_start_up(dist, tmp_path):
+def test_the_bench_times_the_built_games_start_up(dist: Path, tmp_path: Path) -> None:
     bench = load_module("bench")
     with bench.virtual_display() as display:
         source = bench.time_startup(display, tmp_path, 1)
@@ -194,7 +194,7 @@ seed 2020
 ) + "".join(f"key {name}\n" for name in "jjjjjjllllllkkkkkkhhhhhh")
 
 
-def test_the_built_game_replays_a_recording_as_python_main_py_does(dist, player_home, tmp_path):
+def test_the_built_game_replays_a_recording_as_python_main_py_does(dist: Path, player_home: Path, tmp_path: Path) -> None:
     path = tmp_path / "walk.rec"
     path.write_text(RECORDING)
     runs = {

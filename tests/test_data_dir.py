@@ -16,6 +16,7 @@ from test_level import window_lines
 import main
 import paths
 import setup_game
+from engine import Engine
 from input_handlers import CharacterScreenEventHandler
 
 GAME = setup_game.GAME_TITLE
@@ -52,7 +53,7 @@ def run_python(code: str, home: Path) -> str:
     return result.stdout
 
 
-def test_each_platform_has_its_own_data_folder(tmp_path):
+def test_each_platform_has_its_own_data_folder(tmp_path: Path) -> None:
     home = Path.home()
     assert paths.player_data_dir(GAME, "win32", {"APPDATA": str(tmp_path)}) == tmp_path / GAME
     assert (
@@ -68,7 +69,7 @@ def test_each_platform_has_its_own_data_folder(tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checks the Linux convention")
-def test_the_data_folder_is_sdls_preference_path(tmp_path):
+def test_the_data_folder_is_sdls_preference_path(tmp_path: Path) -> None:
     code = (
         "from tcod.cffi import ffi, lib; "
         f"print(ffi.string(lib.SDL_GetPrefPath(b'', {GAME!r}.encode())).decode())"
@@ -78,17 +79,17 @@ def test_the_data_folder_is_sdls_preference_path(tmp_path):
     assert paths.player_data_dir(GAME, "linux", env) == tmp_path / "xdg" / GAME
 
 
-def test_from_the_source_files_go_in_the_working_directory():
+def test_from_the_source_files_go_in_the_working_directory() -> None:
     assert paths.default_data_dir(GAME) == Path()
 
 
-def test_a_packaged_build_keeps_files_in_the_players_data_folder(tmp_path):
+def test_a_packaged_build_keeps_files_in_the_players_data_folder(tmp_path: Path) -> None:
     # PyInstaller sets sys.frozen in the built program.
     code = "import sys; sys.frozen = True; import main; print(main.parse_args([]).data_dir)"
     assert Path(run_python(code, tmp_path).strip()) == tmp_path / "xdg" / GAME
 
 
-def test_help_says_where_the_files_go(tmp_path, capsys):
+def test_help_says_where_the_files_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main.parse_args(["--help"])
     assert capsys.readouterr().out.endswith(
@@ -101,7 +102,7 @@ def test_help_says_where_the_files_go(tmp_path, capsys):
     assert not (tmp_path / "xdg").exists(), "naming the folder made it"
 
 
-def test_data_dir_is_made_and_used(tmp_path, monkeypatch):
+def test_data_dir_is_made_and_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "new" / "folder"
     # The player closes the window at the main menu.
     monkeypatch.setattr(tcod.event, "wait", lambda: [tcod.event.Quit()])
@@ -112,7 +113,7 @@ def test_data_dir_is_made_and_used(tmp_path, monkeypatch):
     assert main.screenshot_path().parent == folder
 
 
-def test_a_data_dir_that_cannot_be_used_is_said_in_one_line(tmp_path, capsys):
+def test_a_data_dir_that_cannot_be_used_is_said_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder")
     before = paths.data_dir()
@@ -126,7 +127,7 @@ def test_a_data_dir_that_cannot_be_used_is_said_in_one_line(tmp_path, capsys):
     assert paths.data_dir() == before
 
 
-def test_the_character_screen_says_where_the_files_are(engine, tmp_path):
+def test_the_character_screen_says_where_the_files_are(engine: Engine, tmp_path: Path) -> None:
     folder = tmp_path / ("a-long-folder-name-" * 4)
     paths.use_data_dir(folder)
 
