@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import tcod
 
 import exceptions
 import render_functions
-import savefile
 from message_log import MessageLog
 
 if TYPE_CHECKING:
@@ -84,20 +83,3 @@ class Engine:
         render_functions.render_names_at_mouse_location(
             console=console, x=21, y=44, engine=self
         )
-
-    def save_as(self, filename: str) -> None:
-        """Save this Engine instance as a compressed file (see `savefile`)."""
-        savefile.save(self, filename)
-
-    def __getstate__(self) -> dict[str, Any]:
-        # Keep the generator's state as plain data, so that loading a save
-        # needs no class from outside the game.
-        state = self.__dict__.copy()
-        state["rng"] = self.rng.bit_generator.state
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        rng_state = state.pop("rng")
-        self.__dict__.update(state)
-        self.rng = np.random.default_rng()
-        self.rng.bit_generator.state = rng_state

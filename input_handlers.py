@@ -8,7 +8,6 @@ comes from the same tables, through `key_help`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Union
@@ -27,15 +26,17 @@ import targeting
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
 from blast import blast_tiles
 from components.level import Level
-from key_help import help_sections
+from key_help import help_sections, key_name
 from keys import (
     ANSWER_KEYS,
+    COMMAND_HELP,
     CONFIRM_KEYS,
     CURSOR_Y_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_KEYS,
     MODIFIER_KEYS,
     MOVE_KEYS,
+    SAVE_FAILED_KEYS,
     WAIT_KEYS,
     Answer,
     Command,
@@ -133,6 +134,30 @@ class PopupMessage(BaseEventHandler):
         if event.sym in MODIFIER_KEYS:
             return None
         return self.parent
+
+
+class SaveFailedPopup(PopupMessage):
+    """The game could not be saved on quitting: say why, and let the player choose.
+
+    The window stays open meanwhile, so nothing played is lost unless the
+    player chooses to quit without saving.
+    """
+
+    def __init__(self, parent_handler: BaseEventHandler, reason: str):
+        choices = "   ".join(
+            f"[{key_name(key)}] {COMMAND_HELP[command]}" for key, command in SAVE_FAILED_KEYS.items()
+        )
+        super().__init__(parent_handler, f"The game could not be saved:\n{reason}\n\n{choices}")
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        match SAVE_FAILED_KEYS.get(event.sym):
+            case Command.RETRY_SAVE:
+                raise SystemExit()  # The main loop saves on it, as on any quit.
+            case Command.QUIT_WITHOUT_SAVING:
+                raise exceptions.QuitWithoutSaving()
+            case Command.RESUME:
+                return self.parent
+        return None
 
 
 class HelpScreen(BaseEventHandler):
@@ -669,10 +694,19 @@ class MainGameEventHandler(EventHandler):
         return None
 
 
-def remove_save() -> None:
-    """Delete the save, if there is one: the game it held is over."""
-    if os.path.exists(savefile.SAVE_FILENAME):
-        os.remove(savefile.SAVE_FILENAME)
+def remove_save(engine: Engine) -> None:
+    """Delete the save and its backup, if any: the game they held is over.
+
+    When that fails, the log says why: the game stays over all the same.
+    """
+    try:
+        savefile.remove(paths.save_path())
+    except OSError as exc:
+        engine.message_log.add_message(
+            f"The save could not be deleted ({exc.strerror or exc}), "
+            "so Continue would bring back the game before this death.",
+            color.error,
+        )
 
 
 class GameOverEventHandler(EventHandler):
@@ -683,11 +717,11 @@ class GameOverEventHandler(EventHandler):
         # with Escape or by closing the window: closing the window on the
         # message history opened from here kept it, and Continue brought the
         # dead player back (found by tests/test_e2e.py).
-        remove_save()
+        remove_save(engine)
 
     def on_quit(self) -> None:
         """Handle exiting out of a finished game."""
-        remove_save()
+        remove_save(self.engine)
         raise exceptions.QuitWithoutSaving()  # Avoid saving a finished game.
 
     def ev_quit(self, event: tcod.event.Quit) -> None:

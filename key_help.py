@@ -21,6 +21,7 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    SAVE_FAILED_KEYS,
     TARGET_KEYS,
     WAIT_KEYS,
     Answer,
@@ -115,6 +116,7 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         for (key, modifier), step in TARGET_KEYS.items()
     ]
     answers = {key: ANSWER_HELP[answer] for key, answer in ANSWER_KEYS.items()}
+    save_failed = {key: COMMAND_HELP[command] for key, command in SAVE_FAILED_KEYS.items()}
     steps = ", ".join(
         f"{(modifier.name or '').title()} x{factor}"
         for modifier, factor in CURSOR_MODIFIERS.items()
@@ -136,6 +138,7 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
             ],
         ),
         ("Message history", _keys_by_meaning(history)),
-        ("Answering a question", _keys_by_meaning(answers)),
+        # Including the question a save that failed on quitting asks.
+        ("Answering a question", _keys_by_meaning(answers) + _keys_by_meaning(save_failed)),
         ("Everywhere", _merge_rows(everywhere)),
     ]

@@ -141,6 +141,9 @@ class Command(Enum):
     CONTINUE = auto()
     FULLSCREEN = auto()
     SCREENSHOT = auto()
+    RETRY_SAVE = auto()
+    QUIT_WITHOUT_SAVING = auto()
+    RESUME = auto()
 
 
 # What the help screen and the README say each command does.
@@ -159,6 +162,9 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.CONTINUE: "Continue the last game",
     Command.FULLSCREEN: "Toggle fullscreen",
     Command.SCREENSHOT: "Save a screenshot",
+    Command.RETRY_SAVE: "Try saving again",
+    Command.QUIT_WITHOUT_SAVING: "Quit without saving",
+    Command.RESUME: "Back to the game",
 }
 
 
@@ -182,6 +188,13 @@ MENU_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.ESCAPE: Command.EXIT,
     KeySym.QUESTION: Command.HELP,
     KeySym.F1: Command.HELP,
+}
+
+# The choices when the game could not be saved on quitting.
+SAVE_FAILED_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.R: Command.RETRY_SAVE,
+    KeySym.Q: Command.QUIT_WITHOUT_SAVING,
+    KeySym.ESCAPE: Command.RESUME,
 }
 
 # Keys that work on every screen, handled by the main loop: (key, modifier).

@@ -25,6 +25,7 @@ import keys
 import paths
 import recording
 import replay
+import save_data
 import savefile
 import setup_game
 
@@ -33,6 +34,19 @@ SCREEN_HEIGHT: Final = 50
 TILESET_PATH: Final = Path(__file__).parent / "dejavu10x10_gs_tc.png"
 
 EventSource = Callable[[], Iterable[tcod.event.Event]]
+
+
+def seed_value(text: str) -> int:
+    """A seed from the command line: a whole number the game's generators accept."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= save_data.MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number from 0 to {save_data.MAX_SEED}"
+        )
+    return seed
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -46,7 +60,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_value,
         help="make a new game reproducible: the same seed gives the same floors and monsters",
     )
     parser.add_argument(
@@ -86,18 +100,34 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def save_game(handler: input_handlers.BaseEventHandler, filename: str) -> None:
-    """If the current event handler has an active Engine then save it."""
+def save_game(handler: input_handlers.BaseEventHandler, path: Path | None = None) -> None:
+    """Save the game in play, if any, to `path` (by default the save).
+
+    Raises what saving raised (`OSError`, `savefile.SaveError`, or a bug's
+    exception); the old save, if any, is still whole then: the write is atomic.
+    """
     engine = handler.engine_in_play()
     if engine is None:
         return
-    try:
-        engine.save_as(filename)
-    except (OSError, savefile.SaveError) as exc:
-        # The old save, if any, is still whole: the write is atomic.
-        print(f"main.py: could not save the game to {filename}: {exc}", file=sys.stderr)
-        return
+    save_data.save(engine, paths.save_path() if path is None else path)
     print("Game saved.")
+
+
+def save_beside(handler: input_handlers.BaseEventHandler) -> None:
+    """After a crash, save the game that failed beside the last good save, if it can be.
+
+    That game may be what is broken, so it never replaces the save the player
+    can Continue; it goes to `savegame.sav.crash`, for a bug report or by hand.
+    """
+    path = savefile.crash_path(paths.save_path())
+    try:
+        engine = handler.engine_in_play()
+        if engine is not None:
+            save_data.save(engine, path, keep_backup=False)
+            print(f"The game that failed was saved as {path}; the last save is untouched.",
+                  file=sys.stderr)
+    except Exception:
+        traceback.print_exc()
 
 
 def screenshot_path(folder: Path | None = None) -> Path:
@@ -222,36 +252,57 @@ def main_loop(
     """Draw, wait for input, handle it; until the player quits.
 
     Waiting blocks, so an idle game costs no CPU and draws nothing.  Quitting
-    saves a game in play; so does an exception the loop can't go on from.
+    saves a game in play; when that fails, a popup says why and the game
+    stays open (`input_handlers.SaveFailedPopup`).  An exception the loop
+    can't go on from saves the game beside the last save (`save_beside`).
     `events` gives each frame's events; by default `tcod.event.wait`.
     With a `playback`, its events are played first, at its pace.
     """
     if events is None:
         events = tcod.event.wait  # Looked up now, so that tests can replace it.
-    try:
-        while True:
-            root_console.clear()
-            handler.on_render(console=root_console)
-            if playback is not None and not playback.finished:
-                root_console.print(0, 0, playback.status(), fg=color.white, bg=color.black)
-            context.present(root_console, keep_aspect=True)
-
-            try:
+    while True:
+        try:
+            while True:
+                root_console.clear()
+                handler.on_render(console=root_console)
                 if playback is not None and not playback.finished:
-                    handler = play_frame(handler, playback)
-                    continue
-                for event in events():
-                    handler = handle_event(context, handler, context.convert_event(event))
-            except Exception:  # Handle exceptions in game (quitting is no Exception).
-                report_error(handler, keep_recording=True)
-    except exceptions.QuitWithoutSaving:
-        return
-    except SystemExit:  # Save and quit.
-        save_game(handler, savefile.SAVE_FILENAME)
-        return
-    except BaseException:  # Save on any other unexpected exception.
-        save_game(handler, savefile.SAVE_FILENAME)
-        raise
+                    root_console.print(0, 0, playback.status(), fg=color.white, bg=color.black)
+                context.present(root_console, keep_aspect=True)
+
+                try:
+                    if playback is not None and not playback.finished:
+                        handler = play_frame(handler, playback)
+                        continue
+                    for event in events():
+                        handler = handle_event(context, handler, context.convert_event(event))
+                except Exception:  # Handle exceptions in game (quitting is no Exception).
+                    report_error(handler, keep_recording=True)
+        except exceptions.QuitWithoutSaving:
+            return
+        except SystemExit:  # Save and quit.
+            try:
+                save_game(handler)
+            except Exception as exc:
+                # Closing now would lose what was played since the last save:
+                # say why, and let the player retry or choose to lose it.
+                traceback.print_exc()
+                if isinstance(handler, input_handlers.SaveFailedPopup):
+                    handler = handler.parent  # A retry failed: one popup, the new reason.
+                handler = input_handlers.SaveFailedPopup(handler, save_failure(exc))
+                continue
+            return
+        except BaseException:  # Anything else unexpected: never over the last good save.
+            save_beside(handler)
+            raise
+
+
+def save_failure(exc: Exception) -> str:
+    """Why a save failed, in a sentence for the popup."""
+    if isinstance(exc, savefile.SaveError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc} ({exc.filename or paths.save_path()})."
+    return f"a bug in the game ({type(exc).__name__}), the terminal shows where."
 
 
 def play_frame(
@@ -309,6 +360,8 @@ def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
     The menu's semigraphics use block glyphs that CP437's charmap lacks.
     """
     tileset = tcod.tileset.load_tilesheet(path, 32, 8, tcod.tileset.CHARMAP_TCOD)
+    if tileset.tile_width < 1 or tileset.tile_height < 1:
+        raise RuntimeError("the image is too small to hold 32x8 tiles")
     with warnings.catch_warnings():
         # tcod 21.2's `procedural_block_elements` (and even the recommended
         # `tileset[codepoint] = tile`) call tcod's own deprecated

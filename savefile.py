@@ -1,69 +1,62 @@
-"""The save file: its format, writing it safely, and reading it safely.
+"""The save file: plain data in a checked container, written safely, read with bounded work.
 
 A save is one file::
 
-    b"YARLSAVE"            8 bytes, the magic: "this is a save of this game"
-    FORMAT_VERSION         2 bytes, big-endian unsigned
-    xz stream              the `Engine`, pickled (protocol 5), xz-compressed
+    b"YARLSAVE"     8 bytes, the magic: "this is a save of this game"
+    version         2 bytes, big-endian: the layout of the data (`save_data.FORMAT_VERSION`)
+    xz stream       the data, pickled (protocol 5), xz-compressed, with a CRC32 checksum
 
-Why each part is there:
+The data is plain: dicts, lists, tuples, strings, integers, booleans, None
+and bytes; `save_data` turns a game into such data and back.  This module
+knows nothing of the game, only of files, and guards against any file:
 
-* The magic and the version come first and uncompressed, so that a file that
-  is not a save, or a save this game cannot read, is recognised from its first
-  ten bytes and reported as such, rather than as a baffling unpickling error.
-  Bump `FORMAT_VERSION` whenever the pickled classes change in a way older
-  saves cannot follow (a renamed class or attribute, a new required one).
-* The payload is an xz stream (lzma with a CRC32 check) rather than raw lzma:
-  the check costs four bytes and turns a damaged or truncated file into a
-  clear "damaged" error instead of a garbled game.
-* Saving writes a temporary file beside the save, syncs it to disk and then
-  renames it over the save, so a crash or power cut at any moment leaves
-  either the old save or the new one, whole, never a mix or a stub.
-* Loading unpickles with an allowlist (`_SaveUnpickler`): a pickle can name
-  any function in any module and have it called, so a save file passed around
-  by players could otherwise run any code on the loading machine.  Only the
-  game's own classes, and the few numpy functions that rebuild arrays, may be
-  named; anything else is refused before anything runs.
-* Every way a save can be unusable has its own `SaveError` subclass, whose
-  `str()` is one plain sentence the main menu shows in a popup.  A missing
-  file raises the usual `FileNotFoundError`.
+* A pickle names nothing here: `_Unpickler` refuses every global, so no
+  class, function or numpy dtype can come from a file.  Before unpickling,
+  `_scan` reads every opcode (`pickletools.genops`) and refuses a pickle that
+  uses any opcode plain data does not need, refers to a memo entry that does
+  not exist, or builds too many objects or containers, or nests them too
+  deeply; so the unpickler's work and memory are bounded by the caps below.
+* Only a regular file is read (never a FIFO or a device), at most
+  `MAX_FILE_SIZE` bytes of it, and it inflates to at most `MAX_PAYLOAD`
+  bytes, decompressed with at most `_MEMLIMIT` bytes of memory.
+* The magic and version come first and uncompressed, so another file, or a
+  save of another layout, is named as such from its first ten bytes.  The
+  checksum turns a damaged file into "damaged", not a garbled game.
+* Writing goes to a temporary file beside the save, synced to disk, then
+  renamed over it: a crash at any moment leaves the old save or the new one,
+  whole.  The save replaced, if it was whole, is kept as `savegame.sav.bak`,
+  and temporary files of interrupted saves are removed by the next save.
+
+Every way a file can be refused is a `SaveError` whose `str()` is one plain
+sentence, fit for a popup.  A missing file raises `FileNotFoundError`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import lzma
 import os
 import pickle
+import pickletools
+import stat
 import struct
 import sys
 import tempfile
-from typing import TYPE_CHECKING, Final, cast
-
-if TYPE_CHECKING:
-    from engine import Engine
-
-# The one save the game keeps, in the folder it is run from (as in the tutorial).
-SAVE_FILENAME: Final = "savegame.sav"
+from pathlib import Path
+from typing import Final
 
 MAGIC: Final = b"YARLSAVE"
-FORMAT_VERSION: Final = 2
-
 # Magic, then the version as a big-endian unsigned short.
 _HEADER: Final = struct.Struct(f">{len(MAGIC)}sH")
 
-# Pinned rather than `pickle.HIGHEST_PROTOCOL`, so that a newer Python does not
-# silently change what format version 1 means.  Protocol 5 stores numpy
-# arrays as one raw buffer each, which is both the smallest and fastest.
+# Pinned, so that a newer Python does not change what a format version means.
 PICKLE_PROTOCOL: Final = 5
 
-# LZMA2 at its strongest (`PRESET_EXTREME` saves another 6%), but with a
-# 1 MiB dictionary: a floor pickles to about 90 KB, so preset 9's 64 MiB
-# dictionary would compress no better, only take 40 ms to set up instead of 3
-# and more memory to load.  Pickles are not text: fewer literal context bits
-# (lc) and no position bits (pb) shave off another 2%.
+# LZMA2 at its strongest, with a 1 MiB dictionary: a floor pickles to about
+# 80 KB, so a bigger dictionary would compress no better, only cost more
+# memory to write and read.  Pickles are not text: fewer literal context bits
+# and no position bits compress them a little better.
 _FILTERS: Final = (
     {
         "id": lzma.FILTER_LZMA2,
@@ -75,9 +68,24 @@ _FILTERS: Final = (
     },
 )
 
-# A floor pickles to about 90 KB.  Refusing to inflate more than this keeps a
-# tiny hostile file ("lzma bomb") from filling the memory.
-MAX_PAYLOAD: Final = 64 << 20
+# The caps on what any file can cost.  A floor-1 save is about 2 KB on disk
+# and 80 KB unpacked; the biggest map a save may hold (`save_data`) about 6 MB.
+MAX_FILE_SIZE: Final = 4 << 20
+MAX_PAYLOAD: Final = 8 << 20
+# Memory the xz decoder may take: our streams need about 1 MiB; a hostile
+# header could ask for 1.5 GiB of dictionary.
+_MEMLIMIT: Final = 16 << 20
+# Objects and containers a pickle may build, and how deeply containers may
+# nest.  A game holds a few thousand objects, a long one's message log a few
+# hundred thousand; its containers nest 8 deep.
+MAX_OBJECTS: Final = 1_000_000
+MAX_CONTAINERS: Final = 300_000
+MAX_NESTING: Final = 32
+
+BACKUP_SUFFIX: Final = ".bak"
+BAD_SUFFIX: Final = ".bad"
+CRASH_SUFFIX: Final = ".crash"
+_TEMP_SUFFIX: Final = ".tmp"
 
 
 class SaveError(Exception):
@@ -89,8 +97,7 @@ class SaveError(Exception):
 
 
 class EmptySaveError(SaveError):
-    """The file has no bytes at all (e.g. the disk filled up under an old,
-    non-atomic save)."""
+    """The file has no bytes at all."""
 
     def __init__(self) -> None:
         super().__init__("The save file is empty.")
@@ -103,10 +110,24 @@ class NotASaveError(SaveError):
         super().__init__("This is not a save file of this game.")
 
 
+class NotAFileError(SaveError):
+    """The save's name is taken by a FIFO, a device or a folder: never read."""
+
+    def __init__(self) -> None:
+        super().__init__("The save is not a regular file, so it was not read.")
+
+
+class OversizedSaveError(SaveError):
+    """The file is bigger than any save (`MAX_FILE_SIZE`): never read whole."""
+
+    def __init__(self) -> None:
+        super().__init__("The save file is far too big to be a save of this game.")
+
+
 class SaveVersionError(SaveError):
     """The file is a save of this game, but of a format this game can't read."""
 
-    def __init__(self, found: int, expected: int = FORMAT_VERSION) -> None:
+    def __init__(self, found: int, expected: int) -> None:
         self.found = found
         self.expected = expected
         super().__init__(
@@ -115,242 +136,374 @@ class SaveVersionError(SaveError):
 
 
 class DamagedSaveError(SaveError):
-    """The header is right but the rest is cut short or corrupt."""
+    """The header is right but the rest is cut short, corrupt, or not a valid game.
 
-    def __init__(self) -> None:
-        super().__init__("The save file is damaged or truncated.")
+    `detail`, when given, says what was wrong, as the end of the sentence.
+    """
+
+    def __init__(self, detail: str | None = None) -> None:
+        self.detail = detail
+        if detail is None:
+            super().__init__("The save file is damaged or truncated.")
+        else:
+            super().__init__(f"The save file is damaged or altered: {detail}.")
 
 
 class RefusedSaveError(SaveError):
-    """The save names something outside the allowlist (see `_SaveUnpickler`).
+    """The pickle asks for something plain data never needs, or too much of it.
 
-    Either it was tampered with to run code, or it was made by a version of
-    the game whose classes this one lacks.  What it asked for was not run.
-    `module` and `name` say what that was.
+    A global (a class or function to call), an opcode outside plain data, or
+    more objects, containers or nesting than the caps allow: either the file
+    was crafted, or made by a game this one is not.  Nothing in it was run.
+    `what` says what was refused.
     """
 
-    def __init__(self, module: str, name: str) -> None:
-        self.module = module
-        self.name = name
-        super().__init__(
-            f"The save file contains code the game won't run ({module}.{name}); it was not loaded."
-        )
-
-
-class NotAGameError(SaveError):
-    """The save unpickled safely, but to something other than an `Engine`."""
-
-    def __init__(self, found: object) -> None:
-        self.found_type = type(found)
-        super().__init__("The save file holds something other than a game and was not loaded.")
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(f"The save file asks for {what}, which a save never does; it was not loaded.")
 
 
 class UnsaveableGameError(SaveError):
-    """Raised by `save` when the game would not load back from its save.
+    """Raised when saving a game that would not load back: a bug in the game.
 
     Writing such a save would lose the game at the next load, so nothing is
-    written and the previous save is kept.  This is a bug in the game.  When
-    the game holds an object of a class loading refuses, `module` and `name`
-    name it, and the fix is usually to add its module to `GAME_MODULES`;
-    otherwise they are None, and the chained exception tells what failed.
+    written and the previous save is kept.  The chained exception says why.
     """
 
-    def __init__(self, refused: RefusedSaveError | None = None) -> None:
-        self.module = None if refused is None else refused.module
-        self.name = None if refused is None else refused.name
-        if refused is None:
-            message = "The game could not be saved: it would not load back."
-        else:
-            message = (
-                f"The game could not be saved: it holds {refused.module}.{refused.name}, "
-                "which saves may not contain."
-            )
-        super().__init__(message)
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"The game could not be saved: {reason}")
 
 
-# The game's modules whose classes a save may contain: exactly those whose
-# instances hang off an `Engine`.  Only classes defined in these modules (by
-# their `__module__`) may be named, not everything these modules import: a
-# module imports `random`, `numpy as np`, `savefile`..., and a save naming
-# `("engine", "random")` must not reach them.  Modules not listed here
-# (actions, input_handlers, procgen, setup_game, ...) have no business in a save.
-GAME_MODULES: Final = frozenset(
+# --- The pickle: plain data only ---------------------------------------------
+
+# Opcodes that push one finished value, and those that push a container
+# still to be filled.  Everything the pickler writes for plain data, and
+# nothing else: no globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no
+# out-of-band buffers, no protocol 0-3 text opcodes, no floats.
+_VALUES: Final = frozenset(
     {
-        "engine",
-        "entity",
-        "game_map",
-        "message_log",
-        "render_order",
-        "equipment_types",
-        "components.ai",
-        "components.base_component",
-        "components.consumable",
-        "components.equipment",
-        "components.equippable",
-        "components.fighter",
-        "components.inventory",
-        "components.level",
+        "NONE", "NEWTRUE", "NEWFALSE", "BININT", "BININT1", "BININT2", "LONG1",
+        "SHORT_BINUNICODE", "BINUNICODE", "SHORT_BINBYTES", "BINBYTES", "EMPTY_TUPLE",
+        "BINGET", "LONG_BINGET",
     }
 )
+_CONTAINERS: Final = frozenset({"EMPTY_LIST", "EMPTY_DICT"})
+# Opcodes that pop items into the container below them: how many, or to the mark.
+_FILLS: Final = {"APPEND": 1, "SETITEM": 2, "APPENDS": None, "SETITEMS": None}
+_TUPLES: Final = {"TUPLE1": 1, "TUPLE2": 2, "TUPLE3": 3, "TUPLE": None}
+# The longest integer plain data holds: a 128-bit random generator state.
+_MAX_LONG_BYTES: Final = 17
 
-# The numpy functions and classes that numpy's own pickles of arrays, dtypes
-# and scalars name, as (module, name) in the save -> (module, name) to use.
-# A floor's save names only `numpy.dtype` and `numpy._core.numeric._frombuffer`
-# (protocol 5, contiguous arrays); the others rebuild a non-contiguous array
-# or a numpy scalar, so that one slipping into the game does not break saving.
-# numpy 1.x wrote `numpy.core...`, in numpy 2 a deprecated alias: it is mapped
-# to `numpy._core` rather than imported.  All of these only build arrays from
-# bytes: `np.frombuffer` refuses object dtypes, and an object array gets its
-# items from this same unpickler.
-_NUMPY_GLOBALS: Final = {
-    (real_module.replace("numpy._core", written_as), name): (real_module, name)
-    for real_module, name in (
-        ("numpy._core.numeric", "_frombuffer"),
-        ("numpy._core.multiarray", "_reconstruct"),
-        ("numpy._core.multiarray", "scalar"),
-    )
-    for written_as in ("numpy._core", "numpy.core")
-} | {("numpy", "dtype"): ("numpy", "dtype"), ("numpy", "ndarray"): ("numpy", "ndarray")}
+# What sits on the stack while a pickle is scanned.
+_VALUE, _OPEN, _MARK = 0, 1, 2  # Kinds of item.
 
 
-class _SaveUnpickler(pickle.Unpickler):
-    """An unpickler that can only reach the game's classes and numpy's arrays.
+def _scan(pickled: bytes) -> None:
+    """Check every opcode of `pickled` before the unpickler sees it.
 
-    Every global a pickle refers to (the only way it can reach code: a class
-    to build, a function to call) goes through `find_class`, so refusing
-    there stops a hostile save before anything in it runs.  Allowed are:
+    Simulates the unpickler's stack just enough to bound its work: every
+    opcode must be one plain data needs, every memo reference must point to
+    an entry made before, and the objects, containers and nesting (open
+    containers and marks on the stack) must stay within the caps.  Raises
+    `RefusedSaveError` for what a save never holds, `DamagedSaveError` for a
+    pickle that is malformed.
+    """
+    scan = _Scan()
+    end = -1
+    try:
+        for opcode, arg, position in pickletools.genops(pickled):
+            pos = position or 0  # Always given for bytes.
+            if opcode.name == "FRAME" and not (isinstance(arg, int) and arg <= len(pickled) - pos):
+                raise DamagedSaveError()
+            if opcode.name == "STOP":
+                end = pos + 1
+                break
+            scan.step(opcode.name, arg)
+    except ValueError as exc:  # genops: an unknown opcode, or an argument cut short.
+        raise DamagedSaveError() from exc
+    if end != len(pickled) or len(scan.stack) != 1 or scan.stack[0][0] == _MARK:
+        raise DamagedSaveError()  # No STOP, bytes after it, or not one value built.
 
-    * a class defined in one of `GAME_MODULES`, named by its plain top-level
-      name (no dots, no leading underscore): the name must be a class whose
-      `__module__` and `__qualname__` are exactly the module and name asked
-      for, so module attributes (`engine.random`, `game_map.np`), imported
-      names and functions are all refused;
-    * the numpy globals in `_NUMPY_GLOBALS`.
 
-    Nothing from builtins, copyreg or the standard library is needed: protocol
-    5 has opcodes for sets, bytearrays and objects' `__new__`, and the
-    engine keeps its random generator's state as a plain tuple.
+class _Scan:
+    """The unpickler's stack as `_scan` follows it, with the counts the caps bound.
+
+    Each item on the stack is [kind, depth]: how deeply the value it stands
+    for nests containers, kept up to date as a container is filled.  The
+    memo holds the same items, so a reference to a container filled since
+    it was memoized has its depth as it is now.
+    """
+
+    def __init__(self) -> None:
+        self.stack: list[list[int]] = []
+        self.marks: list[int] = []  # Where on the stack each mark is.
+        self.memo: list[list[int]] = []
+        self.objects = self.containers = 0
+
+    def step(self, name: str, arg: object) -> None:
+        if name in ("PROTO", "FRAME"):
+            return
+        if name == "MEMOIZE":
+            if not self.stack or self.stack[-1][0] == _MARK:
+                raise DamagedSaveError()
+            if len(self.memo) >= self.objects:  # The pickler memoizes each object once.
+                raise RefusedSaveError("more memo entries than objects")
+            self.memo.append(self.stack[-1])
+        elif name == "MARK":
+            self.marks.append(len(self.stack))
+            self.stack.append([_MARK, 0])
+        elif name in ("BINGET", "LONG_BINGET"):
+            if not (isinstance(arg, int) and 0 <= arg < len(self.memo)):
+                raise RefusedSaveError("a memo entry that was never made")
+            self.push(_VALUE, self.memo[arg][1])
+        elif name in _VALUES:
+            if name == "LONG1" and isinstance(arg, int) and arg.bit_length() >= 8 * _MAX_LONG_BYTES:
+                raise RefusedSaveError("a number longer than any in a game")
+            self.push(_VALUE, 0)
+        elif name in _CONTAINERS:
+            self.push(_OPEN, 1)
+            self.count_container()
+        elif name in _TUPLES:
+            self.push(_VALUE, 1 + max(self.pop(_TUPLES[name]), default=0))
+            self.count_container()
+        elif name in _FILLS:
+            depths = self.pop(_FILLS[name])
+            if not self.stack or self.stack[-1][0] != _OPEN:
+                raise DamagedSaveError()
+            target = self.stack[-1]
+            target[1] = max(target[1], 1 + max(depths, default=0))
+            self.check_depth(target[1])
+        else:
+            raise RefusedSaveError(f"the pickle opcode {name}")
+
+    def push(self, kind: int, depth: int) -> None:
+        self.stack.append([kind, depth])
+        self.objects += 1
+        if self.objects > MAX_OBJECTS:
+            raise RefusedSaveError("more objects than any game holds")
+        self.check_depth(depth)
+
+    def check_depth(self, depth: int) -> None:
+        if depth > MAX_NESTING:
+            raise RefusedSaveError("data nested deeper than any game's")
+
+    def count_container(self) -> None:
+        self.containers += 1
+        if self.containers > MAX_CONTAINERS:
+            raise RefusedSaveError("more containers than any game holds")
+
+    def pop(self, count: int | None) -> list[int]:
+        """Pop `count` items, or everything down to and with the last mark; their depths."""
+        stack = self.stack
+        if count is None:
+            if not self.marks:
+                raise DamagedSaveError()
+            start = self.marks.pop()
+            depths = [depth for _, depth in stack[start + 1 :]]
+        else:
+            start = len(stack) - count
+            if start < 0 or (self.marks and self.marks[-1] >= start):
+                raise DamagedSaveError()
+            depths = [depth for _, depth in stack[start:]]
+        del stack[start:]
+        return depths
+
+
+class _Unpickler(pickle.Unpickler):
+    """An unpickler that can reach no code at all: every global is refused.
+
+    `_scan` refuses globals before this runs; this is the second lock.
     """
 
     def find_class(self, module: str, name: str, /) -> object:
-        numpy_global = _NUMPY_GLOBALS.get((module, name))
-        if numpy_global is not None:
-            real_module, real_name = numpy_global
-            return getattr(importlib.import_module(real_module), real_name)
-        if module in GAME_MODULES and name.isidentifier() and not name.startswith("_"):
-            # Import the module only after checking its name against the list.
-            namespace = vars(importlib.import_module(module))
-            obj = namespace.get(name)
-            if isinstance(obj, type) and obj.__module__ == module and obj.__qualname__ == name:
-                return obj
-        raise RefusedSaveError(module, name)
-
-
-def dumps(engine: Engine) -> bytes:
-    """Return the bytes of a save file holding `engine`.
-
-    The result is checked by loading it back with the same rules `loads`
-    uses, so a game that a save could not bring back is never written (see
-    `UnsaveableGameError`).  The check costs about as much as a load.
-    """
-    pickled = pickle.dumps(engine, protocol=PICKLE_PROTOCOL)
-    try:
-        _unpickle(pickled)
-    except RefusedSaveError as exc:
-        raise UnsaveableGameError(exc) from exc
-    except SaveError as exc:  # Some class failed to rebuild itself.
-        raise UnsaveableGameError() from exc
-    payload = lzma.compress(
-        pickled, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=_FILTERS
-    )
-    return _HEADER.pack(MAGIC, FORMAT_VERSION) + payload
-
-
-def loads(data: bytes) -> Engine:
-    """Return the `Engine` held by the bytes of a save file.
-
-    Raises a `SaveError` subclass saying why when `data` is not a save this
-    game can load; nothing in a refused save is run.
-    """
-    if not data:
-        raise EmptySaveError()
-    if len(data) < _HEADER.size:
-        # A short start of the magic is a save cut short; anything else isn't one.
-        if MAGIC.startswith(data[: len(MAGIC)]):
-            raise DamagedSaveError()
-        raise NotASaveError()
-    magic, version = _HEADER.unpack_from(data)
-    if magic != MAGIC:
-        raise NotASaveError()
-    if version != FORMAT_VERSION:
-        raise SaveVersionError(version)
-
-    decompressor = lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
-    try:
-        pickled = decompressor.decompress(data[_HEADER.size :], max_length=MAX_PAYLOAD)
-    except lzma.LZMAError as exc:  # Corrupt data, or a failed CRC32 check.
-        raise DamagedSaveError() from exc
-    if not decompressor.eof or decompressor.unused_data:
-        # Cut short (or too big to be a real save), or has bytes after the end.
-        raise DamagedSaveError()
-
-    engine = _unpickle(pickled)
-    # Checked by name: `engine` imports this module, so this one can't import
-    # it back.  The unpickler admits only the game's real classes, so the
-    # name is as good as the class.
-    kind = type(engine)
-    if (kind.__module__, kind.__qualname__) != ("engine", "Engine"):
-        raise NotAGameError(engine)
-    return cast("Engine", engine)
+        raise RefusedSaveError(f"code ({module}.{name})")
 
 
 def _unpickle(pickled: bytes) -> object:
-    """Unpickle with `_SaveUnpickler`; any failure but a refusal is damage.
-
-    When loading, the xz check has already vouched for the bytes, so an error
-    here means a pickle that was broken when written (or crafted by hand); it
-    is chained, for the traceback.
-    """
-    stream = io.BytesIO(pickled)
+    """The plain data in `pickled`, after `_scan` has vouched for its opcodes."""
+    _scan(pickled)
     try:
-        obj = _SaveUnpickler(stream).load()
+        return _Unpickler(io.BytesIO(pickled)).load()
     except SaveError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # E.g. a list as a dict key: still the file's fault.
         raise DamagedSaveError() from exc
-    if stream.tell() != len(pickled):
-        raise DamagedSaveError()  # Bytes after the pickle's end.
-    return obj
 
 
-def save(engine: Engine, filename: str | os.PathLike[str]) -> None:
-    """Save `engine` to `filename`, atomically.
+# --- Bytes -----------------------------------------------------------------------
+
+
+def dumps(data: object, version: int) -> bytes:
+    """The bytes of a save file holding `data` (plain data) as format `version`."""
+    pickled = pickle.dumps(data, protocol=PICKLE_PROTOCOL)
+    payload = lzma.compress(
+        pickled, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=_FILTERS
+    )
+    return _HEADER.pack(MAGIC, version) + payload
+
+
+def loads(blob: bytes, version: int) -> object:
+    """The plain data held by the bytes of a save file of format `version`.
+
+    Raises a `SaveError` subclass saying why when `blob` is not such a save;
+    nothing in a refused file is run, and the work done is bounded.
+    """
+    if not blob:
+        raise EmptySaveError()
+    if len(blob) < _HEADER.size:
+        # A short start of the magic is a save cut short; anything else isn't one.
+        if MAGIC.startswith(blob[: len(MAGIC)]):
+            raise DamagedSaveError()
+        raise NotASaveError()
+    magic, found = _HEADER.unpack_from(blob)
+    if magic != MAGIC:
+        raise NotASaveError()
+    if found != version:
+        raise SaveVersionError(found, version)
+    decompressor = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=_MEMLIMIT)
+    try:
+        pickled = decompressor.decompress(blob[_HEADER.size :], max_length=MAX_PAYLOAD)
+    except lzma.LZMAError as exc:  # Corrupt, a failed checksum, or too much memory.
+        raise DamagedSaveError() from exc
+    if not decompressor.eof or decompressor.unused_data:
+        # Cut short (or bigger than any save), or bytes after the end.
+        raise DamagedSaveError()
+    return _unpickle(pickled)
+
+
+# --- Files -----------------------------------------------------------------------
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the file at `path`, if it is a regular file of at most `MAX_FILE_SIZE`.
+
+    Opened without blocking, so a FIFO can't hang the game, and checked
+    before reading, so a device like /dev/zero is never read.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotAFileError()
+        if info.st_size > MAX_FILE_SIZE:
+            raise OversizedSaveError()
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, MAX_FILE_SIZE + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_FILE_SIZE:  # It grew while being read.
+                raise OversizedSaveError()
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read(path: str | os.PathLike[str], version: int) -> object:
+    """The plain data saved at `path`, checked as `loads` does.
+
+    Raises `FileNotFoundError` when there is no save, other `OSError`s when
+    it can't be read, or a `SaveError` when it is not a save this game loads.
+    """
+    return loads(read_file(path), version)
+
+
+def backup_path(path: str | os.PathLike[str]) -> Path:
+    """Where the save before the last one is kept: `savegame.sav.bak`."""
+    return Path(os.fspath(path) + BACKUP_SUFFIX)
+
+
+def crash_path(path: str | os.PathLike[str]) -> Path:
+    """Where a game that crashed is saved, beside the save: `savegame.sav.crash`."""
+    return Path(os.fspath(path) + CRASH_SUFFIX)
+
+
+def write(
+    blob: bytes, path: str | os.PathLike[str], version: int, *, keep_backup: bool = True
+) -> None:
+    """Write the save file `blob` (made by `dumps`) to `path`, atomically.
+
+    The save it replaces, when it is a whole save of `version`, is kept as
+    the backup (`backup_path`), unless `keep_backup` is False.
 
     The save is written to a temporary file in the same folder (so the final
-    rename cannot cross file systems), flushed and synced to the disk, and
-    only then renamed over `filename`; the folder is synced too, where the
-    system allows, so the rename itself survives a power cut.  Whatever
-    happens meanwhile, `filename` holds the old save or the new one, whole,
-    and the temporary file is removed on any failure.
+    rename can't cross file systems), flushed and synced to the disk, and
+    only then renamed over `path`; the folder is synced too, where the system
+    allows, so the rename itself survives a power cut.  Whatever happens
+    meanwhile, `path` holds the old save or the new one, whole, and the
+    temporary file is removed on any failure that lets this code run.
+    Temporary files left by saves that were killed are removed first.
 
     The new file is readable by its owner only, as `tempfile` creates it.
     """
-    data = dumps(engine)
-    folder = os.path.dirname(os.path.abspath(filename))
-    fd, temp_path = tempfile.mkstemp(
-        dir=folder, prefix=f".{os.path.basename(filename)}.", suffix=".tmp"
-    )
+    folder = os.path.dirname(os.path.abspath(path))
+    _remove_stale_temporaries(path)
+    fd, temp_path = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as file:
-            file.write(data)
+            file.write(blob)
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temp_path, filename)
+        if keep_backup:
+            _keep_backup(path, version)
+        os.replace(temp_path, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp_path)
         raise
     _fsync_folder(folder)
+
+
+def _temp_prefix(path: str | os.PathLike[str]) -> str:
+    return f".{os.path.basename(path)}."
+
+
+def _remove_stale_temporaries(path: str | os.PathLike[str]) -> None:
+    """Remove the temporary files of earlier saves of `path` that were killed midway.
+
+    A save's temporary file only outlives it when the process died while
+    writing (a crash, a kill, a power cut); nothing else ever reads it.
+    """
+    folder = Path(os.path.abspath(path)).parent
+    prefix = _temp_prefix(path)
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.startswith(prefix) and entry.name.endswith(_TEMP_SUFFIX):
+                with contextlib.suppress(OSError):
+                    if entry.is_file(follow_symlinks=False):
+                        os.unlink(entry.path)
+
+
+def _keep_backup(path: str | os.PathLike[str], version: int) -> None:
+    """Keep the save at `path` as its backup, if it is a whole save of this format.
+
+    A damaged or foreign file is not kept over an older, good backup.  The
+    backup is linked (or copied) under a temporary name and renamed over the
+    old one, so a crash meanwhile leaves the old backup whole.
+    """
+    try:
+        blob = read_file(path)
+        loads(blob, version)
+    except (OSError, SaveError):
+        return  # No save yet, or none worth keeping.
+    backup = backup_path(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp_path = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX)
+    try:
+        os.close(fd)
+        try:
+            os.unlink(temp_path)
+            os.link(path, temp_path)
+        except OSError:  # No hard links here: copy.
+            with open(temp_path, "wb") as file:
+                file.write(blob)
+                file.flush()
+                os.fsync(file.fileno())
+        os.replace(temp_path, backup)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_path)
+        raise
 
 
 def _fsync_folder(folder: str) -> None:
@@ -372,25 +525,23 @@ def _fsync_folder(folder: str) -> None:
         os.close(fd)
 
 
-def load(filename: str | os.PathLike[str]) -> Engine:
-    """Load the game saved in `filename`.
-
-    Raises `FileNotFoundError` when there is no save (and other `OSError`s
-    when it can't be read), or a `SaveError` subclass when the file is not a
-    save this game can load; see `keep_bad_save` for what to do with those.
-    """
-    with open(filename, "rb") as file:
-        data = file.read()
-    return loads(data)
-
-
-def keep_bad_save(filename: str | os.PathLike[str]) -> str:
-    """Move an unloadable save aside to `filename + ".bad"` and return that path.
+def keep_bad_save(path: str | os.PathLike[str]) -> Path:
+    """Move an unloadable save aside to `path + ".bad"` and return that path.
 
     The game would otherwise overwrite it at the next save; kept, a player can
     still send it in with a bug report, or retry with a newer game.  An older
     `.bad` file is replaced.
     """
-    bad_path = os.fspath(filename) + ".bad"
-    os.replace(filename, bad_path)
+    bad_path = Path(os.fspath(path) + BAD_SUFFIX)
+    os.replace(path, bad_path)
     return bad_path
+
+
+def remove(path: str | os.PathLike[str]) -> None:
+    """Delete the save at `path` and its backup: the game they held is over.
+
+    Raises `OSError` when either exists and can't be deleted.
+    """
+    for name in (Path(path), backup_path(path)):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import os
 import random
 import traceback
 from pathlib import Path
@@ -17,7 +18,9 @@ import color
 import entity_factories
 import input_handlers
 import keys
+import paths
 import recording
+import save_data
 import savefile
 from engine import Engine
 from game_map import GameWorld
@@ -83,9 +86,9 @@ def new_game(seed: int | None = None) -> Engine:
     return engine
 
 
-def load_game(filename: str) -> Engine:
-    """Load an Engine instance from a file (see `savefile.load`)."""
-    return savefile.load(filename)
+def load_game(filename: str | os.PathLike[str]) -> Engine:
+    """Load an Engine instance from a file (see `save_data.load`)."""
+    return save_data.load(filename)
 
 
 class MainMenu(input_handlers.BaseEventHandler):
@@ -146,23 +149,47 @@ class MainMenu(input_handlers.BaseEventHandler):
         return None
 
     def continue_game(self) -> input_handlers.BaseEventHandler:
-        """Load the save, or explain why not; a bad save is kept, never lost."""
+        """Load the save, or explain why not; a bad save is kept, never lost.
+
+        A save that can't be loaded is moved aside (so a new game can't
+        overwrite it), and then the backup, the save before it, is offered:
+        Continue loads it when there is no save.  A bug in the game's own
+        loading is no fault of the file, which is left where it is.
+        """
+        path = paths.save_path()
+        backup = savefile.backup_path(path)
+        from_backup = not os.path.lexists(path) and os.path.lexists(backup)
+        if from_backup:
+            path = backup
         try:
-            engine = load_game(savefile.SAVE_FILENAME)
+            engine = load_game(path)
         except FileNotFoundError:
             return input_handlers.PopupMessage(self, "No saved game to load.")
         except (savefile.SaveError, OSError) as exc:
-            # Not readable (a folder, no permission) or not loadable: either
-            # way the file is moved aside, so a new game can't overwrite it.
+            # Not readable (no permission) or not loadable: either way the
+            # file is moved aside.
             traceback.print_exc()
             try:
-                kept = savefile.keep_bad_save(savefile.SAVE_FILENAME)
+                kept = savefile.keep_bad_save(path)
             except OSError as move_error:
                 return input_handlers.PopupMessage(
                     self, f"Failed to load save:\n{exc}\nIt could not be moved aside: {move_error}"
                 )
+            text = f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
+            if not from_backup and os.path.lexists(backup):
+                text += f"\nThe save before it is kept as {backup}: press C to continue that one."
+            return input_handlers.PopupMessage(self, text)
+        except Exception as exc:  # A bug in the game, not a bad file.
+            traceback.print_exc()
             return input_handlers.PopupMessage(
-                self, f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
+                self,
+                f"The save could not be loaded: a bug in the game ({type(exc).__name__}), "
+                f"not a fault of the file, which was left as it is at {path}.",
+            )
+        if from_backup:
+            engine.message_log.add_message(
+                f"Continued from {backup}, the save before the one that could not be loaded.",
+                color.impossible,
             )
         recording.resume_file(engine)
         return input_handlers.EventHandler(engine).main_handler()

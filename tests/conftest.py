@@ -53,9 +53,14 @@ def motion(x: int, y: int) -> tcod.event.MouseMotion:
     )
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Run the test in an empty working directory (where saves and screenshots go)."""
+    """Run every test in an empty working directory of its own.
+
+    Saves, screenshots and every other player file go to the working
+    directory: a test must never touch a player's (see test_player_files.py).
+    Tests that look at those files ask for this fixture by name, for the path.
+    """
     monkeypatch.chdir(tmp_path)
     yield tmp_path
 

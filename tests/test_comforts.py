@@ -16,6 +16,7 @@ from conftest import key
 from tcod.event import KeySym, Modifier
 
 import entity_factories
+import exceptions
 import input_handlers
 import keys
 import main
@@ -34,6 +35,7 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    SAVE_FAILED_KEYS,
     TARGET_KEYS,
     WAIT_KEYS,
     Answer,
@@ -106,7 +108,8 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         "Message history": history,
         "Answering a question": {
             (key_name(k), {Answer.YES: "Yes", Answer.NO: "No"}[a]) for k, a in ANSWER_KEYS.items()
-        },
+        }
+        | {(key_name(k), COMMAND_HELP[c]) for k, c in SAVE_FAILED_KEYS.items()},
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -143,6 +146,7 @@ def test_help_lists_every_key_of_every_table() -> None:
         MAIN_KEYS,
         MENU_KEYS,
         ANSWER_KEYS,
+        SAVE_FAILED_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
@@ -164,7 +168,7 @@ def test_help_key_names_are_unambiguous() -> None:
             assert name in keysym_by_name(), f"{name!r} names no key, or several"
 
 
-def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine) -> None:
+def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     """The help's keys, pressed on their screen, are not ignored."""
     listed = help_bindings()
 
@@ -173,6 +177,8 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
             return handler.dispatch(key(keysym_by_name()[name]))
         except SystemExit:
             return "quit"
+        except exceptions.QuitWithoutSaving:
+            return "quit without saving"
 
     for name, _ in listed["Main menu"]:
         assert press(setup_game.MainMenu(), name) is not None, name
@@ -194,7 +200,12 @@ def test_every_key_in_the_help_does_something_there(in_tmp: Path, engine: Engine
             look.dispatch(key(keysym_by_name()[name], mod))
             enemy = engine.game_map.get_actor_at_location(*engine.mouse_location)
             assert enemy is not None and enemy is not player, chord
+    save_failed = {COMMAND_HELP[command] for command in SAVE_FAILED_KEYS.values()}
     for name, meaning in listed["Answering a question"]:
+        if meaning in save_failed:
+            popup = input_handlers.SaveFailedPopup(input_handlers.MainGameEventHandler(engine), "")
+            assert press(popup, name) is not None, name
+            continue
         look = input_handlers.LookHandler(engine)
         answered: list[bool] = []
 
@@ -545,6 +556,39 @@ def test_a_bad_asset_gets_one_line_naming_it(
     assert str(path) in lines[0]
 
 
+@pytest.mark.usefixtures("no_loop")
+def test_a_tile_sheet_too_small_for_its_tiles_gets_one_line(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = in_tmp / "one-pixel.png"
+    tcod.image.Image(1, 1).save_as(path)
+    monkeypatch.setattr(main, "TILESET_PATH", path)
+    assert main.main([]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"main.py: cannot read the tile sheet {path}: the image is too small to hold 32x8 tiles\n"
+    )
+
+
+@pytest.mark.parametrize("seed", ["-1", "-5000", "2.5", "seven", str(2**64)])
+def test_a_seed_the_game_cannot_use_is_refused_with_a_reason(
+    seed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main.parse_args(["--seed", seed])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --seed: {seed!r} is not a whole number from 0 to {2**64 - 1}" in err
+
+
+@pytest.mark.parametrize("seed", ["0", "42", str(2**64 - 1)])
+def test_every_seed_from_0_to_2_to_the_64_starts_a_game(seed: str) -> None:
+    args = main.parse_args(["--seed", seed])
+    engine = setup_game.new_game(args.seed)
+    assert engine.game_world.seed == int(seed)
+
+
 # --- Resizing and the mouse ---------------------------------------------
 
 SIZES = [(1000, 500), (800, 800), (1600, 1000), (1200, 1000), (400, 250)]
@@ -606,7 +650,7 @@ class Script:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_mouse_look_through_the_loop_after_a_resize(
-    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+    context: tcod.context.Context, engine: Engine, size: tuple[int, int]
 ) -> None:
     window(context).size = size
     tile = (engine.player.x + 2, engine.player.y + 1)
@@ -618,7 +662,7 @@ def test_mouse_look_through_the_loop_after_a_resize(
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_mouse_targeting_through_the_loop_after_a_resize(
-    in_tmp: Path, context: tcod.context.Context, engine: Engine, size: tuple[int, int]
+    context: tcod.context.Context, engine: Engine, size: tuple[int, int]
 ) -> None:
     window(context).size = size
     targets: list[tuple[int, int]] = []

@@ -33,7 +33,8 @@ import input_handlers
 import key_help
 import keys
 import main
-import savefile
+import paths
+import save_data
 import setup_game
 from components.ai import ConfusedEnemy
 from engine import Engine
@@ -438,13 +439,13 @@ def second_run(left: dict[str, object]) -> Callable[[Player], Script]:
 
 
 def test_play_through_the_real_loop_then_continue(
-    in_tmp: Path, context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
+    context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, feed = play(context, Menu(seed=SEED), first_run)
     out, err = capsys.readouterr()
     assert "Traceback" not in err, err
     assert "Game saved." in out
-    assert Path(savefile.SAVE_FILENAME).is_file(), "closing the window did not save"
+    assert Path(paths.SAVE_NAME).is_file(), "closing the window did not save"
     assert feed.frames > 50
 
     left = first.notes["left"]
@@ -454,7 +455,7 @@ def test_play_through_the_real_loop_then_continue(
     assert "Traceback" not in err, err
     assert "Game saved." in out
     # The wait took a turn, and that was saved too.
-    assert summary(setup_game.load_game(savefile.SAVE_FILENAME)) == second.notes["left"]
+    assert summary(setup_game.load_game(paths.SAVE_NAME)) == second.notes["left"]
 
 
 def replay(
@@ -483,7 +484,7 @@ def replay(
 WALK = [key(sym) for sym in [KeySym.H] * 6 + [KeySym.L] * 12 + [KeySym.PERIOD] * 10 + [KeySym.J] * 6]
 
 
-def test_the_same_seed_and_keys_give_the_same_game(in_tmp: Path, context: tcod.context.Context) -> None:
+def test_the_same_seed_and_keys_give_the_same_game(context: tcod.context.Context) -> None:
     """Floors, monsters, items and what the monsters do: all the same, to the last attribute."""
     from test_soak import canonical, first_difference
 
@@ -493,7 +494,7 @@ def test_the_same_seed_and_keys_give_the_same_game(in_tmp: Path, context: tcod.c
     assert canonical(replay(context, 78, WALK)) != first
 
 
-def test_floors_do_not_depend_on_how_the_player_played(in_tmp: Path, context: tcod.context.Context) -> None:
+def test_floors_do_not_depend_on_how_the_player_played(context: tcod.context.Context) -> None:
     """The same seed gives the same floor 3, monsters and items, however floors 1 and 2 went."""
 
     def floor(engine: Engine) -> object:
@@ -515,7 +516,7 @@ def test_floors_do_not_depend_on_how_the_player_played(in_tmp: Path, context: tc
     assert floor(walked) != floor(replay(context, 92, WALK, after=False))
 
 
-def test_without_a_seed_each_game_differs(in_tmp: Path) -> None:
+def test_without_a_seed_each_game_differs() -> None:
     seeds = {setup_game.new_game(None).game_world.seed for _ in range(5)}
     assert len(seeds) == 5
 
@@ -550,7 +551,7 @@ def open_screen(screen: str) -> Callable[[Player], Script]:
         engine = me.engine
         player = engine.player
         if screen.startswith("game over"):
-            engine.save_as(savefile.SAVE_FILENAME)  # A save from earlier in this game.
+            save_data.save(engine, paths.SAVE_NAME)  # A save from earlier in this game.
             player.fighter.hp = 0  # Dies; the next turn finds out.
             yield [key(KeySym.PERIOD)]
             assert "You died!" in me.screen()
@@ -608,19 +609,19 @@ SCREEN_TEXT = {
     ["menu", "menu help", "menu popup", *SCREEN_TEXT, "game over", "game over, history"],
 )
 def test_closing_the_window_on_any_screen(
-    in_tmp: Path, context: tcod.context.Context, screen: str, capsys: pytest.CaptureFixture[str]
+    context: tcod.context.Context, screen: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Closing the window saves a game in play, whatever screen is open, and
     nothing else: not the menu, and never a finished game."""
     me, _ = play(context, Menu(seed=SEED), open_screen(screen))
     assert "Traceback" not in capsys.readouterr().err
-    save = Path(savefile.SAVE_FILENAME)
+    save = Path(paths.SAVE_NAME)
     if screen.startswith("menu"):
         assert not save.exists()
         return
 
     if not screen.startswith("game over"):
-        assert picture(setup_game.load_game(savefile.SAVE_FILENAME)) == me.notes["picture"]
+        assert picture(setup_game.load_game(paths.SAVE_NAME)) == me.notes["picture"]
 
     def continue_game(me: Player) -> Script:
         yield [key(KeySym.C)]

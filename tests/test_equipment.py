@@ -10,6 +10,7 @@ from conftest import give, key, press, screen_rows, texts
 from tcod.event import KeySym
 
 import entity_factories
+import save_data
 import setup_game
 from engine import Engine
 from entity import Item
@@ -156,7 +157,7 @@ def test_a_save_keeps_floor_level_experience_and_equipment(engine: Engine, tmp_p
     assert (player.fighter.power, player.fighter.defense) == (7, 5)
     path = str(tmp_path / "floor3.sav")
 
-    engine.save_as(path)
+    save_data.save(engine, path)
     loaded = setup_game.load_game(path)
 
     lp = loaded.player

@@ -14,7 +14,8 @@ import actions
 import input_handlers
 import keys
 import main
-import savefile
+import paths
+import save_data
 import setup_game
 from engine import Engine
 
@@ -72,7 +73,6 @@ def open_step(engine: Engine) -> tuple[KeySym, tuple[int, int]]:
 
 
 def test_menu_new_game_moves_and_quit_saves(
-    in_tmp: Path,
     context: tcod.context.Context,
     root_console: tcod.console.Console,
     presents: list[bool],
@@ -100,13 +100,12 @@ def test_menu_new_game_moves_and_quit_saves(
     assert len(started) == 1  # N started one game.
     assert script.calls == 5
     assert presents == [True] * 5  # One frame before each batch, keeping the aspect.
-    saved = savefile.load(savefile.SAVE_FILENAME)
+    saved = save_data.load(paths.SAVE_NAME)
     assert (saved.player.x, saved.player.y) == moves[-1]
     assert (started[0].player.x, started[0].player.y) == moves[-1]
 
 
 def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
-    in_tmp: Path,
     engine: Engine,
     context: tcod.context.Context,
     root_console: tcod.console.Console,
@@ -139,19 +138,18 @@ def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
     assert "Traceback" in err
     assert "RuntimeError: the floor gave way" in err
     assert any("the floor gave way" in m.plain_text for m in engine.message_log.messages)
-    assert Path(savefile.SAVE_FILENAME).is_file()  # The game went on, and was saved.
+    assert Path(paths.SAVE_NAME).is_file()  # The game went on, and was saved.
 
 
 def test_escape_after_death_deletes_the_save_and_ends_the_loop(
-    in_tmp: Path,
     engine: Engine,
     context: tcod.context.Context,
     root_console: tcod.console.Console,
     presents: list[bool],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    engine.save_as(savefile.SAVE_FILENAME)
-    assert Path(savefile.SAVE_FILENAME).is_file()
+    save_data.save(engine, paths.SAVE_NAME)
+    assert Path(paths.SAVE_NAME).is_file()
     engine.player.fighter.hp = 0  # Dies at once; the next turn finds out.
     # Escape on the game-over screen, not the game's "save and quit": that
     # would leave the save alone (a dead player's game is not saved).
@@ -161,5 +159,129 @@ def test_escape_after_death_deletes_the_save_and_ends_the_loop(
 
     assert script.calls == 2
     assert presents == [True, True]
-    assert not Path(savefile.SAVE_FILENAME).exists()
+    assert not Path(paths.SAVE_NAME).exists()
     assert "Game saved." not in capsys.readouterr().out
+
+
+def test_a_save_that_fails_on_quitting_keeps_the_game_open(
+    in_tmp: Path,
+    engine: Engine,
+    context: tcod.context.Context,
+    root_console: tcod.console.Console,
+    presents: list[bool],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths.save_path().mkdir()  # A folder named savegame.sav: no save can go there.
+    (paths.save_path() / "keep").write_bytes(b"")
+    seen: list[input_handlers.SaveFailedPopup] = []
+    game = input_handlers.MainGameEventHandler(engine)
+    sym, destination = open_step(engine)
+
+    def fix_the_folder() -> list[tcod.event.Event]:
+        (paths.save_path() / "keep").unlink()
+        paths.save_path().rmdir()
+        return [key(KeySym.R)]
+
+    script = Script(
+        [tcod.event.Quit()],  # Closing the window: the save fails, a popup says so.
+        [key(KeySym.X)],  # A key that means nothing there does nothing.
+        [key(KeySym.ESCAPE)],  # Back to the game...
+        [key(sym)],  # ...which goes on.
+        [key(KeySym.ESCAPE)],  # Save and quit: fails again.
+        [key(KeySym.R)],  # Retry: fails again.
+        fix_the_folder,  # Retry once the folder is gone: saved, and the loop ends.
+    )
+    real_render = input_handlers.SaveFailedPopup.on_render
+
+    def on_render(self: input_handlers.SaveFailedPopup, console: tcod.console.Console) -> None:
+        seen.append(self)
+        real_render(self, console)
+
+    monkeypatch.setattr(input_handlers.SaveFailedPopup, "on_render", on_render)
+    main.main_loop(context, root_console, game, script)
+
+    assert script.calls == 7
+    # The popup's frames: after the close, X, the quit, the retry; never two at once.
+    assert len(seen) == 4
+    assert all(type(popup.parent) is input_handlers.MainGameEventHandler for popup in seen)
+    assert "The game could not be saved:" in seen[0].text
+    assert "Is a directory" in seen[0].text
+    assert "[r] Try saving again" in seen[0].text and "[q] Quit without saving" in seen[0].text
+    assert (engine.player.x, engine.player.y) == destination
+    saved = save_data.load(paths.save_path())
+    assert (saved.player.x, saved.player.y) == destination
+
+
+def test_quit_without_saving_from_the_popup_quits(
+    in_tmp: Path,
+    engine: Engine,
+    context: tcod.context.Context,
+    root_console: tcod.console.Console,
+    presents: list[bool],
+) -> None:
+    paths.save_path().mkdir()
+    (paths.save_path() / "keep").write_bytes(b"")
+    script = Script([tcod.event.Quit()], [key(KeySym.Q)])
+    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    assert script.calls == 2
+    assert paths.save_path().is_dir()
+
+
+def test_a_crash_never_overwrites_the_last_good_save(
+    in_tmp: Path,
+    engine: Engine,
+    context: tcod.context.Context,
+    root_console: tcod.console.Console,
+    presents: list[bool],
+) -> None:
+    save_data.save(engine, paths.save_path())
+    good = paths.save_path().read_bytes()
+    sym, destination = open_step(engine)
+
+    def crash() -> list[tcod.event.Event]:
+        raise KeyboardInterrupt()  # Escapes the loop, as a crash in drawing would.
+
+    script = Script([key(sym)], crash)
+    with pytest.raises(KeyboardInterrupt):
+        main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+
+    assert paths.save_path().read_bytes() == good
+    beside = save_data.load(in_tmp / "savegame.sav.crash")
+    assert (beside.player.x, beside.player.y) == destination
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["savegame.sav", "savegame.sav.crash"]
+
+
+def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
+    in_tmp: Path,
+    engine: Engine,
+    context: tcod.context.Context,
+    root_console: tcod.console.Console,
+    presents: list[bool],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths.save_path().mkdir()  # Can't be deleted as a file.
+    (paths.save_path() / "keep").write_bytes(b"")
+    engine.player.fighter.hp = 0
+    sym, _ = open_step(engine)
+    where = (engine.player.x, engine.player.y)
+    handlers: list[input_handlers.BaseEventHandler] = []
+
+    def note() -> list[tcod.event.Event]:
+        return [key(sym), key(sym)]
+
+    script = Script([key(KeySym.PERIOD)], note, [key(KeySym.ESCAPE)])
+    real_handle = main.handle_event
+
+    def handle(*args: object) -> input_handlers.BaseEventHandler:
+        handler = real_handle(*args)  # type: ignore[arg-type]
+        handlers.append(handler)
+        return handler
+
+    monkeypatch.setattr(main, "handle_event", handle)
+    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+
+    assert all(isinstance(h, input_handlers.GameOverEventHandler) for h in handlers)
+    assert (engine.player.x, engine.player.y) == where
+    texts = [m.plain_text for m in engine.message_log.messages]
+    assert any("The save could not be deleted (Is a directory)" in text for text in texts)
+    assert paths.save_path().is_dir()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ from conftest import key, screen_rows
 from tcod.event import KeySym, Modifier
 
 import input_handlers
-import savefile
+import paths
+import save_data
 import setup_game
 from engine import Engine
 
@@ -67,7 +69,7 @@ def test_unbound_key_does_nothing() -> None:
     assert menu.handle_events(key(KeySym.X)) is menu
 
 
-def test_continue_without_a_save_says_so(in_tmp: object) -> None:
+def test_continue_without_a_save_says_so() -> None:
     menu = setup_game.MainMenu()
     handler = menu.handle_events(key(KeySym.C))
     assert isinstance(handler, input_handlers.PopupMessage)
@@ -76,10 +78,10 @@ def test_continue_without_a_save_says_so(in_tmp: object) -> None:
     assert handler.handle_events(key(KeySym.SPACE)) is menu
 
 
-def test_continue_loads_the_saved_game(in_tmp: object) -> None:
+def test_continue_loads_the_saved_game() -> None:
     engine = setup_game.new_game(seed=3)
     engine.player.fighter.hp = 17
-    engine.save_as(savefile.SAVE_FILENAME)
+    save_data.save(engine, paths.SAVE_NAME)
 
     handler = setup_game.MainMenu().handle_events(key(KeySym.C))
 
@@ -96,7 +98,7 @@ def test_continue_loads_the_saved_game(in_tmp: object) -> None:
     ],
 )
 def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp: Path, content: bytes, reason: str) -> None:
-    with open(savefile.SAVE_FILENAME, "wb") as f:
+    with open(paths.SAVE_NAME, "wb") as f:
         f.write(content)
     menu = setup_game.MainMenu()
 
@@ -118,11 +120,65 @@ def test_a_popup_keeps_a_game_in_play_savable(engine: Engine) -> None:
     assert setup_game.MainMenu().engine_in_play() is None
 
 
-def test_continue_offers_a_level_up_owed_when_saved(in_tmp: object) -> None:
+def test_continue_offers_a_level_up_owed_when_saved() -> None:
     engine = setup_game.new_game(seed=3)
     engine.player.level.current_xp = 351
-    engine.save_as(savefile.SAVE_FILENAME)
+    save_data.save(engine, paths.SAVE_NAME)
 
     handler = setup_game.MainMenu().handle_events(key(KeySym.C))
 
     assert isinstance(handler, input_handlers.LevelUpEventHandler)
+
+
+def test_continue_offers_the_save_before_a_bad_one(in_tmp: Path) -> None:
+    older, newer = setup_game.new_game(seed=3), setup_game.new_game(seed=4)
+    older.player.fighter.hp = 11
+    save_data.save(older, paths.save_path())
+    save_data.save(newer, paths.save_path())  # The older one is the backup now.
+    paths.save_path().write_bytes(b"YARLSAVE\x00\x03 and then the disk died")
+    menu = setup_game.MainMenu()
+
+    popup = menu.handle_events(key(KeySym.C))
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert "damaged" in popup.text and "savegame.sav.bad" in popup.text
+    assert "savegame.sav.bak" in popup.text and "press C" in popup.text
+    assert popup.handle_events(key(KeySym.RETURN)) is menu
+    game = menu.handle_events(key(KeySym.C))
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert game.engine.player.fighter.hp == 11
+    assert "Continued from savegame.sav.bak" in game.engine.message_log.messages[-1].plain_text
+    assert (in_tmp / "savegame.sav.bad").read_bytes().endswith(b"the disk died")
+
+
+def test_a_bug_in_loading_is_not_called_damage_and_keeps_the_file(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save_data.save(setup_game.new_game(seed=3), paths.save_path())
+    saved = paths.save_path().read_bytes()
+
+    def broken(record: save_data.Record) -> None:
+        raise TypeError("simulated bug in the loader")
+
+    monkeypatch.setattr(save_data, "read_level", broken)
+    handler = setup_game.MainMenu().handle_events(key(KeySym.C))
+
+    assert isinstance(handler, input_handlers.PopupMessage)
+    assert "a bug in the game (TypeError)" in handler.text
+    assert "damaged" not in handler.text
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["savegame.sav"]
+    assert paths.save_path().read_bytes() == saved
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
+def test_a_save_that_is_not_a_file_is_refused_at_once(in_tmp: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(paths.save_path())
+    elif kind == "device":
+        os.symlink("/dev/zero", paths.save_path())
+    else:
+        paths.save_path().mkdir()
+    handler = setup_game.MainMenu().handle_events(key(KeySym.C))
+    assert isinstance(handler, input_handlers.PopupMessage)
+    assert "not a regular file" in handler.text
+    assert os.path.lexists(in_tmp / "savegame.sav.bad")

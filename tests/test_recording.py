@@ -15,9 +15,9 @@ import actions
 import input_handlers
 import keys
 import main
+import paths
 import recording
 import replay
-import savefile
 import setup_game
 from engine import Engine
 
@@ -250,7 +250,7 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
         handler = main.handle_event(context, handler, key(sym))
     with pytest.raises(SystemExit):  # Escape in the game: the main loop saves and quits.
         main.handle_event(context, handler, key(KeySym.ESCAPE))
-    main.save_game(handler, savefile.SAVE_FILENAME)
+    main.save_game(handler)
     path = in_tmp / "recordings" / recording_name(engine)
     saved_text = path.read_text()
     assert saved_text.endswith("key l\nkey l\nkey j\n")  # Not the Escape that quit.
@@ -290,7 +290,7 @@ def test_an_unwritable_recording_loses_nothing(
     assert capsys.readouterr().err == ""  # Said once.
     assert engine.recording[2:] == ["key l", "key l"]
     # Saved with the game: Continue starts a new file holding it all.
-    main.save_game(handler, savefile.SAVE_FILENAME)
+    main.save_game(handler)
     continued = engine_of(main.handle_event(context, setup_game.MainMenu(), key(KeySym.C)))
     assert continued.recording_file not in (None, engine.recording_file)
     text = (in_tmp / "recordings" / continued.recording_file).read_text()
@@ -368,7 +368,7 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     playback = replay.Playback(script.events, speed=replay.FASTEST)
     main.main_loop(context, console, handler, lambda: next(after), playback)
     assert playback.finished
-    saved = setup_game.load_game(savefile.SAVE_FILENAME)
+    saved = setup_game.load_game(paths.SAVE_NAME)
     assert picture(saved) == picture(engine_of(replay_text(text + "key l\n")))
     # The replayed game was recorded anew, with the play after it.
     assert (in_tmp / "recordings" / recording_name(saved)).read_text() == text + "key l\n"

@@ -16,7 +16,7 @@ from conftest import give, key
 import entity_factories
 import input_handlers
 import main
-import savefile
+import paths
 import setup_game
 from engine import Engine
 
@@ -41,7 +41,7 @@ def menu_popups(tmp: Path) -> dict[str, input_handlers.BaseEventHandler]:
     """The main menu's popups, as Continue makes them: no save, a damaged one."""
     popups = {}
     popups["no save"] = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
-    Path(savefile.SAVE_FILENAME).write_bytes(b"hello, this is not a save at all")
+    Path(paths.SAVE_NAME).write_bytes(b"hello, this is not a save at all")
     popups["damaged"] = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
     popups["long line"] = input_handlers.PopupMessage(setup_game.MainMenu(), "word " * 60)
     return popups

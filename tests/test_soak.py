@@ -50,7 +50,8 @@ import input_handlers
 import key_help
 import keys
 import main
-import savefile
+import paths
+import save_data
 import setup_game
 import tile_types
 from engine import Engine
@@ -187,7 +188,7 @@ class SoakPlayer:
         # Glance at the screen: start a game from the menu, leave the game-over screen.
         if isinstance(handler, setup_game.MainMenu) and roll < 0.5:
             # Mostly go on with the saved game, as a player would.
-            saved = Path(savefile.SAVE_FILENAME).exists()
+            saved = Path(paths.SAVE_NAME).exists()
             # (Or forget there is none: a popup says so.)
             go_on = (saved and rng.random() < 0.9) or rng.random() < 0.15
             return self.press(KeySym.C if go_on else KeySym.N)
@@ -482,7 +483,7 @@ def first_difference(a: object, b: object, path: str = "engine") -> str | None:
 def save_and_load(engine: Engine, folder: Path) -> Engine:
     """Save `engine` and load it back; the copy must equal it in every attribute."""
     path = str(folder / "soak-check.sav")
-    engine.save_as(path)
+    save_data.save(engine, path)
     loaded = setup_game.load_game(path)
     before, after = canonical(engine), canonical(loaded)
     if before != after:
@@ -552,11 +553,11 @@ class Soak:
         try:
             self.handler = main.handle_event(self.context, handler, event)
         except exceptions.QuitWithoutSaving:  # Escape on the game-over screen.
-            assert not Path(savefile.SAVE_FILENAME).exists(), "a finished game's save was kept"
+            assert not Path(paths.SAVE_NAME).exists(), "a finished game's save was kept"
             self.quits += 1
             self.handler = self.new_menu()
         except SystemExit:  # Escape in the game or the menu: what main_loop does.
-            main.save_game(handler, savefile.SAVE_FILENAME)
+            main.save_game(handler)
             self.quits += 1
             self.handler = self.new_menu()
 
@@ -585,7 +586,7 @@ class Soak:
         self.events_on_floor += 1
         self.deepest = max(self.deepest, engine.game_world.current_floor)
 
-        if self.save_due:
+        if self.save_due and engine.player.is_alive:  # As the game, never a finished game.
             self.save_due = False
             loaded = save_and_load(engine, self.folder)
             self.loads_checked += 1

@@ -33,7 +33,7 @@ import tcod
 from numpy.typing import NDArray
 
 import main
-import savefile
+import paths
 import setup_game
 
 TOOLS = ("Xvfb", "xdotool", "import")
@@ -325,7 +325,7 @@ def test_a_real_window_under_xvfb(display: str, game_folder: Path) -> None:
 
 
 def play_in_a_real_window(display: str, game_folder: Path) -> None:
-    save = game_folder / savefile.SAVE_FILENAME
+    save = game_folder / paths.SAVE_NAME
 
     # First run: menu, N, a few moves, the inventory and out, then close the window.
     window = Window(display, game_folder, 1)

@@ -1,0 +1,786 @@
+"""The game as plain data, and back: what a save holds, field by field, each checked.
+
+`to_data` turns a game into plain data (dicts, lists, tuples, strings,
+integers, booleans, None and bytes), which `savefile` writes; `from_data`
+builds a new game from such data through the game's own constructors,
+checking every field on the way: its type, its range, array sizes against
+the map's, positions on the map, one player on the player's map, components
+of the right kinds, inventories within capacity, worn items carried, HP
+within 0..max.  Anything wrong is a `savefile.DamagedSaveError` saying what,
+raised before the game exists; nothing outside the new objects is touched.
+Any other exception from `from_data` is a bug in this module, not a bad file.
+
+The data names no class: arrays are bytes plus the map's size, read against
+the game's own dtypes (`tile_types.tile_dt`, and bits for the boolean
+arrays); the random generator is its state as integers; kinds of components
+are short names this module maps to classes; references between objects
+(the player, worn items) are indexes.
+
+Each thing saved has one pair of functions here, side by side: `<thing>_data`
+writes its fields and `read_<thing>` reads them back, checked.  To add a
+field: write it in the one, read and check it in the other (a `Record`
+refuses missing and unknown fields, so the two can't drift apart unnoticed),
+and bump `FORMAT_VERSION`.  For example, a list of text lines on the Engine::
+
+    def engine_data(...):  ... "recording": list(engine.recording),
+    def read_engine(...):  ... engine.recording = record.strings("recording", MAX_LINES, MAX_TEXT)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Final
+
+import numpy as np
+
+import savefile
+import tile_types
+from components.ai import BaseAI, ConfusedEnemy, HostileEnemy
+from components.consumable import (
+    ConfusionConsumable,
+    Consumable,
+    FireballDamageConsumable,
+    HealingConsumable,
+    LightningDamageConsumable,
+)
+from components.equipment import Equipment
+from components.equippable import Equippable
+from components.fighter import Fighter
+from components.inventory import Inventory
+from components.level import Level
+from engine import Engine
+from entity import Actor, Entity, Item
+from equipment_types import EquipmentType
+from game_map import GameMap, GameWorld
+from message_log import Message, MessageLog
+from render_order import RenderOrder
+from savefile import DamagedSaveError, UnsaveableGameError
+
+# The layout of the data below.  Bump it whenever a field is added, removed
+# or changes meaning: a save of another version is refused by name.
+FORMAT_VERSION: Final = 3
+
+# The ranges a loaded game must keep to.  Generous for any game played, and
+# tight enough that no value can make the game allocate, loop or draw without
+# bound.  A map's tiles take 22 bytes each: the largest map fits `MAX_PAYLOAD`.
+MAX_SIDE: Final = 1000
+MAX_TILES: Final = 250_000
+MAX_ENTITIES: Final = 10_000
+MAX_STAT: Final = 1_000_000
+MAX_FLOOR: Final = 1_000_000
+MAX_ROOMS: Final = 10_000
+MAX_SEED: Final = 2**64 - 1
+MAX_NAME: Final = 200
+MAX_TEXT: Final = 100_000
+MAX_MESSAGES: Final = 100_000
+MAX_CONFUSION: Final = 100  # Confusions piled on one monster.
+MAX_CAPACITY: Final = 26  # One letter of the inventory screens per item.
+MAX_UINT128: Final = 2**128 - 1
+MAX_TURNS: Final = 10**9
+MAX_RECORDING: Final = 500_000  # Lines: one per key press, click or move.
+MAX_LINE: Final = 1000
+
+Data = dict[str, object]
+
+
+# --- Reading, checked ------------------------------------------------------------
+
+
+class Reader:
+    """What a whole load shares: every list and dict of the data is read only once.
+
+    A pickle can make one list the item of many others; read once each, a
+    small file could make the loader build an object for every path through
+    them.  The game's own saves never share a list or dict.
+    """
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+
+    def take(self, value: list[object] | dict[object, object], what: str) -> None:
+        if id(value) in self.seen:
+            raise DamagedSaveError(f"{what} is shared with another part of the save")
+        self.seen.add(id(value))
+
+
+def check_int(value: object, what: str, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise DamagedSaveError(f"{what} is not a whole number from {low} to {high}")
+    return value
+
+
+def check_str(value: object, what: str, max_length: int) -> str:
+    if type(value) is not str or len(value) > max_length:
+        raise DamagedSaveError(f"{what} is not a text of at most {max_length} characters")
+    try:
+        value.encode("utf-8")  # Lone surrogates can't be drawn.
+    except UnicodeEncodeError:
+        raise DamagedSaveError(f"{what} is not valid text") from None
+    return value
+
+
+def check_tuple(value: object, what: str, length: int) -> tuple[object, ...]:
+    if type(value) is not tuple or len(value) != length:
+        raise DamagedSaveError(f"{what} is not a group of {length} values")
+    return value
+
+
+def check_color(value: object, what: str) -> tuple[int, int, int]:
+    r, g, b = (check_int(part, what, 0, 255) for part in check_tuple(value, what, 3))
+    return r, g, b
+
+
+def check_position(value: object, what: str, width: int, height: int) -> tuple[int, int]:
+    x, y = check_tuple(value, what, 2)
+    return check_int(x, what, 0, width - 1), check_int(y, what, 0, height - 1)
+
+
+def check_list(value: object, what: str, max_length: int, reader: Reader) -> list[object]:
+    if type(value) is not list or len(value) > max_length:
+        raise DamagedSaveError(f"{what} is not a list of at most {max_length} entries")
+    reader.take(value, what)
+    return value
+
+
+class Record:
+    """One dict of the data being read: each field taken by name, checked, none left over."""
+
+    def __init__(self, value: object, what: str, reader: Reader, *, root: bool = False) -> None:
+        if type(value) is not dict:
+            raise DamagedSaveError(f"{what} is not a record")
+        self.root = root  # The game: its fields are named alone, "the map".
+        reader.take(value, what)
+        self.value: dict[object, object] = value
+        self.what = what
+        self.reader = reader
+        self.taken: set[str] = set()
+
+    def field(self, key: str) -> object:
+        if key not in self.value:
+            raise DamagedSaveError(f"{self.what} has no {key}")
+        self.taken.add(key)
+        return self.value[key]
+
+    def about(self, key: str) -> str:
+        """How a message names field `key` of this record."""
+        return f"the {key}" if self.root else f"the {key} of {self.what}"
+
+    def integer(self, key: str, low: int, high: int) -> int:
+        return check_int(self.field(key), self.about(key), low, high)
+
+    def flag(self, key: str) -> bool:
+        value = self.field(key)
+        if type(value) is not bool:
+            raise DamagedSaveError(f"{self.about(key)} is not true or false")
+        return value
+
+    def text(self, key: str, max_length: int) -> str:
+        return check_str(self.field(key), self.about(key), max_length)
+
+    def char(self, key: str) -> str:
+        value = check_str(self.field(key), self.about(key), 1)
+        if len(value) != 1:
+            raise DamagedSaveError(f"{self.about(key)} is not one character")
+        return value
+
+    def color(self, key: str) -> tuple[int, int, int]:
+        return check_color(self.field(key), self.about(key))
+
+    def blob(self, key: str, length: int) -> bytes:
+        value = self.field(key)
+        if type(value) is not bytes or len(value) != length:
+            raise DamagedSaveError(f"{self.about(key)} is not {length} bytes long")
+        return value
+
+    def index(self, key: str, length: int) -> int | None:
+        """An index into a list of `length` entries, or None."""
+        value = self.field(key)
+        return None if value is None else check_int(value, self.about(key), 0, length - 1)
+
+    def sequence(self, key: str, max_length: int) -> list[object]:
+        return check_list(self.field(key), self.about(key), max_length, self.reader)
+
+    def record(self, key: str) -> Record:
+        return Record(self.field(key), self.about(key), self.reader)
+
+    def optional_record(self, key: str) -> Record | None:
+        value = self.field(key)
+        return None if value is None else Record(value, self.about(key), self.reader)
+
+    def records(self, key: str, max_length: int, each: str) -> list[Record]:
+        return [
+            Record(value, f"{each} {number} of {self.what}", self.reader)
+            for number, value in enumerate(self.sequence(key, max_length))
+        ]
+
+    def strings(self, key: str, max_length: int, max_text: int) -> list[str]:
+        what = self.about(key)
+        return [check_str(value, what, max_text) for value in self.sequence(key, max_length)]
+
+    def done(self) -> None:
+        """Refuse fields nobody read: a save this code did not write."""
+        if len(self.value) != len(self.taken):
+            raise DamagedSaveError(f"{self.what} has fields this game does not know")
+
+
+# --- The game ------------------------------------------------------------------
+
+
+def to_data(engine: Engine) -> Data:
+    """The whole game as plain data (see the module's docstring)."""
+    return engine_data(engine)
+
+
+def from_data(data: object) -> Engine:
+    """A new game built from `data`, every field checked.
+
+    Raises `DamagedSaveError` saying what is wrong; any other exception is a
+    bug in this module.
+    """
+    return read_engine(Record(data, "the game", Reader(), root=True))
+
+
+def save(engine: Engine, path: str | os.PathLike[str], *, keep_backup: bool = True) -> None:
+    """Save the game to `path`, atomically, keeping the last save as a backup
+    unless `keep_backup` is False (see `savefile.write`).
+
+    The save is first loaded back as it will be, so that a game the save
+    could not bring back is never written (`UnsaveableGameError`): writing
+    it would lose the game at the next load.  That costs about a load.
+    """
+    blob = savefile.dumps(to_data(engine), FORMAT_VERSION)
+    try:
+        from_data(savefile.loads(blob, FORMAT_VERSION))
+    except savefile.SaveError as exc:
+        raise UnsaveableGameError(str(exc)) from exc
+    savefile.write(blob, path, FORMAT_VERSION, keep_backup=keep_backup)
+
+
+def load(path: str | os.PathLike[str]) -> Engine:
+    """The game saved at `path`.
+
+    Raises `FileNotFoundError` when there is none (other `OSError`s when it
+    can't be read), and a `savefile.SaveError` when the file is not a save
+    this game can load.  Anything else raised is a bug in the game.
+    """
+    return from_data(savefile.read(path, FORMAT_VERSION))
+
+
+def engine_data(engine: Engine) -> Data:
+    return {
+        "world": world_data(engine.game_world),
+        "map": map_data(engine.game_map),
+        "player": index_of(engine.player, list(engine.game_map.entities)),
+        "messages": [message_data(message) for message in engine.message_log.messages],
+        "rng": rng_data(engine.rng),
+        "mouse_location": engine.mouse_location,
+        "turns": engine.turns,
+        "kills": dict(engine.kills),
+        "recording": list(engine.recording),
+        "recording_file": engine.recording_file,
+    }
+
+
+def read_engine(record: Record) -> Engine:
+    map_record = record.record("map")
+    width, height = read_map_size(map_record)
+    entities = [
+        read_entity(entity, width, height)
+        for entity in map_record.records("entities", MAX_ENTITIES, "entity")
+    ]
+    if not entities:
+        raise DamagedSaveError("the map has no player")
+    player = entities[record.integer("player", 0, len(entities) - 1)]
+    if not isinstance(player, Actor) or not player.is_alive:
+        raise DamagedSaveError("the player is not a living actor")
+    engine = Engine(player=player)
+    engine.game_map = read_map(map_record, engine, width, height, entities)
+    engine.game_world = read_world(record.record("world"), engine)
+    engine.message_log = MessageLog()
+    engine.message_log.messages = [
+        read_message(message, record.about("messages"))
+        for message in record.sequence("messages", MAX_MESSAGES)
+    ]
+    engine.rng = read_rng(record.field("rng"), record.about("rng"))
+    engine.mouse_location = check_position(
+        record.field("mouse_location"), record.about("mouse_location"), width, height
+    )
+    engine.turns = record.integer("turns", 0, MAX_TURNS)
+    engine.kills = read_kills(record.field("kills"), record.about("kills"), record.reader)
+    engine.recording = record.strings("recording", MAX_RECORDING, MAX_LINE)
+    engine.recording_file = read_file_name(record.field("recording_file"), record.about("recording_file"))
+    record.done()
+    return engine
+
+
+def read_kills(value: object, what: str, reader: Reader) -> dict[str, int]:
+    """The monsters killed, by name."""
+    if type(value) is not dict or len(value) > MAX_ENTITIES:
+        raise DamagedSaveError(f"{what} is not a count of at most {MAX_ENTITIES} names")
+    reader.take(value, what)
+    return {
+        check_str(name, what, MAX_NAME): check_int(count, what, 1, MAX_TURNS)
+        for name, count in value.items()
+    }
+
+
+def read_file_name(value: object, what: str) -> str | None:
+    """A file's bare name in its folder, or None: never a path to somewhere else."""
+    if value is None:
+        return None
+    name = check_str(value, what, MAX_NAME)
+    if name in ("", ".", "..") or not all(c.isascii() and (c.isalnum() or c in "._-") for c in name):
+        raise DamagedSaveError(f"{what} is not a plain file name")
+    return name
+
+
+def rng_data(rng: np.random.Generator) -> tuple[int, int, int, int]:
+    """The play generator's state: PCG64's two 128-bit words and its spare 32 bits."""
+    state = rng.bit_generator.state
+    if state["bit_generator"] != "PCG64":
+        raise UnsaveableGameError(f"its random generator is {state['bit_generator']}, not PCG64.")
+    return (
+        state["state"]["state"],
+        state["state"]["inc"],
+        state["has_uint32"],
+        state["uinteger"],
+    )
+
+
+def read_rng(value: object, what: str) -> np.random.Generator:
+    state, inc, has_uint32, uinteger = check_tuple(value, what, 4)
+    bit_generator = np.random.PCG64()
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {
+            "state": check_int(state, what, 0, MAX_UINT128),
+            "inc": check_int(inc, what, 0, MAX_UINT128),
+        },
+        "has_uint32": check_int(has_uint32, what, 0, 1),
+        "uinteger": check_int(uinteger, what, 0, 2**32 - 1),
+    }
+    return np.random.Generator(bit_generator)
+
+
+def message_data(message: Message) -> tuple[str, tuple[int, int, int], int]:
+    return message.plain_text, message.fg, message.count
+
+
+def read_message(value: object, what: str) -> Message:
+    text, fg, count = check_tuple(value, what, 3)
+    message = Message(check_str(text, what, MAX_TEXT), check_color(fg, what))
+    message.count = check_int(count, what, 1, MAX_STAT)
+    return message
+
+
+def world_data(world: GameWorld) -> Data:
+    return {
+        "map_width": world.map_width,
+        "map_height": world.map_height,
+        "max_rooms": world.max_rooms,
+        "room_min_size": world.room_min_size,
+        "room_max_size": world.room_max_size,
+        "current_floor": world.current_floor,
+        "seed": world.seed,
+    }
+
+
+def read_world(record: Record, engine: Engine) -> GameWorld:
+    """The settings floors are made with; checked so that the next floor can be made."""
+    room_min_size = record.integer("room_min_size", 2, MAX_SIDE)
+    room_max_size = record.integer("room_max_size", room_min_size, MAX_SIDE - 2)
+    map_width = record.integer("map_width", room_max_size + 2, MAX_SIDE)
+    map_height = record.integer("map_height", room_max_size + 2, MAX_SIDE)
+    if map_width * map_height > MAX_TILES:
+        raise DamagedSaveError(f"the floors it makes are bigger than {MAX_TILES} tiles")
+    world = GameWorld(
+        engine=engine,
+        map_width=map_width,
+        map_height=map_height,
+        max_rooms=record.integer("max_rooms", 1, MAX_ROOMS),
+        room_min_size=room_min_size,
+        room_max_size=room_max_size,
+        current_floor=record.integer("current_floor", 1, MAX_FLOOR),
+        seed=record.integer("seed", 0, MAX_SEED),
+    )
+    record.done()
+    return world
+
+
+# --- The map ---------------------------------------------------------------------
+
+
+def map_data(game_map: GameMap) -> Data:
+    """The map's real state: no caches, indexes or graphics made from it."""
+    return {
+        "width": game_map.width,
+        "height": game_map.height,
+        "tiles": game_map.tiles.tobytes(order="F"),
+        "visible": np.packbits(game_map.visible.ravel(order="F")).tobytes(),
+        "explored": np.packbits(game_map.explored.ravel(order="F")).tobytes(),
+        "downstairs": game_map.downstairs_location,
+        "entities": [entity_data(entity) for entity in game_map.entities],
+        "last_target": index_of(game_map.last_target, list(game_map.entities)),
+    }
+
+
+def index_of(entity: Entity | None, entities: list[Entity]) -> int | None:
+    """Where `entity` is in `entities`, for a reference by index; None for None."""
+    if entity is None:
+        return None
+    for i, other in enumerate(entities):
+        if other is entity:
+            return i
+    raise UnsaveableGameError(f"the {entity.name} is referred to but not on the map.")
+
+
+def read_map_size(record: Record) -> tuple[int, int]:
+    width = record.integer("width", 1, MAX_SIDE)
+    height = record.integer("height", 1, MAX_SIDE)
+    if width * height > MAX_TILES:
+        raise DamagedSaveError(f"the map is bigger than {MAX_TILES} tiles")
+    return width, height
+
+
+def read_map(
+    record: Record, engine: Engine, width: int, height: int, entities: list[Entity]
+) -> GameMap:
+    game_map = GameMap(engine, width, height)
+    count = width * height
+    tiles = np.frombuffer(
+        record.blob("tiles", count * tile_types.tile_dt.itemsize), dtype=tile_types.tile_dt
+    ).reshape((width, height), order="F")
+    check_tiles(tiles, record.about("tiles"))
+    game_map.tiles[...] = tiles
+    for name, array in (("visible", game_map.visible), ("explored", game_map.explored)):
+        bits = np.frombuffer(record.blob(name, (count + 7) // 8), dtype=np.uint8)
+        array[...] = np.unpackbits(bits, count=count).reshape((width, height), order="F")
+    game_map.downstairs_location = check_position(
+        record.field("downstairs"), record.about("downstairs"), width, height
+    )
+    for entity in entities:
+        entity.place(entity.x, entity.y, game_map)
+    target = record.index("last_target", len(entities))
+    if target is not None:
+        last_target = entities[target]
+        if not isinstance(last_target, Actor):
+            raise DamagedSaveError(f"{record.about('last_target')} is not an actor")
+        game_map.last_target = last_target
+    record.done()
+    return game_map
+
+
+def check_tiles(tiles: np.ndarray, what: str) -> None:
+    """Booleans that are 0 or 1, and characters that are Unicode code points.
+
+    Any colours are fine; other bytes in a boolean or a character the
+    console can't hold would make nonsense of moves and sight, or of drawing.
+    """
+    for flag in ("walkable", "transparent"):
+        if (tiles[flag].view(np.uint8) > 1).any():
+            raise DamagedSaveError(f"{what} hold a {flag} flag that is neither true nor false")
+    for look in ("dark", "light"):
+        ch = tiles[look]["ch"]
+        surrogate = (ch >= 0xD800) & (ch <= 0xDFFF)
+        if ((ch < 0) | (ch > 0x10FFFF) | surrogate).any():
+            raise DamagedSaveError(f"{what} hold a character that is not one")
+
+
+# --- Entities and their components ------------------------------------------------
+
+
+def entity_data(entity: Entity) -> Data:
+    """An actor or an item, with what it carries, wears and thinks."""
+    data: Data = {
+        "position": (entity.x, entity.y),
+        "char": entity.char,
+        "color": entity.color,
+        "name": entity.name,
+        "blocks_movement": entity.blocks_movement,
+        "render_order": entity.render_order.name,
+    }
+    if isinstance(entity, Actor):
+        data["kind"] = "actor"
+        data["ai"] = ai_data(entity.ai)
+        data["fighter"] = fighter_data(entity.fighter)
+        data["level"] = level_data(entity.level)
+        items = entity.inventory.items
+        data["inventory"] = {
+            "capacity": entity.inventory.capacity,
+            "items": [entity_data(item) for item in items],
+        }
+        data["equipment"] = equipment_data(entity.equipment, items)
+    elif isinstance(entity, Item):
+        data["kind"] = "item"
+        data["consumable"] = None if entity.consumable is None else consumable_data(entity.consumable)
+        data["equippable"] = None if entity.equippable is None else equippable_data(entity.equippable)
+    else:
+        raise UnsaveableGameError(f"it holds a {type(entity).__name__}, neither actor nor item.")
+    return data
+
+
+def read_entity(record: Record, width: int, height: int) -> Entity:
+    """An actor or an item on a `width` x `height` map."""
+    x, y = check_position(record.field("position"), record.about("position"), width, height)
+    entity: Entity
+    match record.field("kind"):
+        case "actor":
+            entity = read_actor(record, x, y, width, height)
+        case "item":
+            entity = read_item(record, x, y)
+        case _:
+            raise DamagedSaveError(f"{record.what} is of no kind a map holds")
+    return entity
+
+
+def read_looks(record: Record, entity: Entity) -> None:
+    """What every entity has beyond its constructor's arguments; the record's last fields."""
+    entity.blocks_movement = record.flag("blocks_movement")
+    render_order = record.text("render_order", MAX_NAME)
+    if render_order not in RenderOrder.__members__:
+        raise DamagedSaveError(f"{record.about('render_order')} is not one the game draws")
+    entity.render_order = RenderOrder[render_order]
+    record.done()
+
+
+def read_actor(record: Record, x: int, y: int, width: int, height: int) -> Actor:
+    fighter_record = record.record("fighter")
+    max_hp = fighter_record.integer("max_hp", 1, MAX_STAT)
+    inventory_record = record.record("inventory")
+    capacity = inventory_record.integer("capacity", 0, MAX_CAPACITY)
+    actor = Actor(
+        x=x,
+        y=y,
+        char=record.char("char"),
+        color=record.color("color"),
+        name=record.text("name", MAX_NAME),
+        ai_cls=HostileEnemy,
+        equipment=Equipment(),
+        fighter=Fighter(
+            hp=max_hp,
+            base_defense=fighter_record.integer("base_defense", 0, MAX_STAT),
+            base_power=fighter_record.integer("base_power", 0, MAX_STAT),
+        ),
+        inventory=Inventory(capacity=capacity),
+        level=read_level(record.record("level")),
+    )
+    layers = record.sequence("ai", MAX_CONFUSION + 1)
+    actor.ai = read_ai(layers, record.about("ai"), actor, width, height, record.reader)
+    hp = fighter_record.integer("hp", 0, max_hp)
+    if (hp == 0) != (actor.ai is None):
+        raise DamagedSaveError(f"{record.what} is either dead and acting, or alive and not")
+    actor.fighter.hp = hp  # After the AI: a living actor set to 0 HP would die here.
+    fighter_record.done()
+
+    for item_record in inventory_record.records("items", capacity, "item"):
+        if item_record.field("kind") != "item":
+            raise DamagedSaveError(f"{item_record.what} is not an item")
+        # Where a carried item was picked up, perhaps on a floor left since.
+        item_x, item_y = check_position(
+            item_record.field("position"), item_record.about("position"), MAX_SIDE, MAX_SIDE
+        )
+        item = read_item(item_record, item_x, item_y)
+        item.parent = actor.inventory
+        actor.inventory.items.append(item)
+    inventory_record.done()
+    read_equipment(record.record("equipment"), actor)
+    read_looks(record, actor)
+    return actor
+
+
+def read_item(record: Record, x: int, y: int) -> Item:
+    consumable = record.optional_record("consumable")
+    equippable = record.optional_record("equippable")
+    item = Item(
+        x=x,
+        y=y,
+        char=record.char("char"),
+        color=record.color("color"),
+        name=record.text("name", MAX_NAME),
+        consumable=None if consumable is None else read_consumable(consumable),
+        equippable=None if equippable is None else read_equippable(equippable),
+    )
+    read_looks(record, item)
+    return item
+
+
+def ai_data(ai: BaseAI | None) -> list[Data]:
+    """The layers of an actor's mind, outermost first: confusions over the real AI.
+
+    A list, not records nested in records, so that no save nests deeper with
+    each scroll of confusion read.  Empty for the dead.
+    """
+    layers: list[Data] = []
+    while ai is not None:
+        if isinstance(ai, ConfusedEnemy):
+            layers.append({"kind": "confused", "turns_remaining": ai.turns_remaining})
+            ai = ai.previous_ai
+        elif isinstance(ai, HostileEnemy):
+            layers.append({"kind": "hostile", "path": [(x, y) for x, y in ai.path]})
+            ai = None
+        else:
+            raise UnsaveableGameError(f"it holds an AI the save does not know, {type(ai).__name__}.")
+    return layers
+
+
+def read_ai(
+    layers: list[object], what: str, actor: Actor, width: int, height: int, reader: Reader
+) -> BaseAI | None:
+    """The actor's AI, built from the innermost layer out; None for no layers."""
+    ai: BaseAI | None = None
+    for number, layer in enumerate(reversed(layers)):
+        record = Record(layer, f"layer {len(layers) - number} of {what}", reader)
+        kind = record.field("kind")
+        if kind == "hostile" and ai is None:
+            hostile = HostileEnemy(actor)
+            hostile.path = [
+                check_position(step, record.about("path"), width, height)
+                for step in record.sequence("path", MAX_TILES)
+            ]
+            ai = hostile
+        elif kind == "confused":
+            turns = record.integer("turns_remaining", 0, MAX_STAT)
+            ai = ConfusedEnemy(entity=actor, previous_ai=ai, turns_remaining=turns)
+        else:
+            raise DamagedSaveError(f"{record.what} is of no kind an actor thinks with")
+        record.done()
+    return ai
+
+
+def fighter_data(fighter: Fighter) -> Data:
+    return {
+        "max_hp": fighter.max_hp,
+        "hp": fighter.hp,
+        "base_defense": fighter.base_defense,
+        "base_power": fighter.base_power,
+    }
+
+
+# (`read_actor` reads the fighter: its HP is set once the actor's AI is known.)
+
+
+def level_data(level: Level) -> Data:
+    return {
+        "current_level": level.current_level,
+        "current_xp": level.current_xp,
+        "level_up_base": level.level_up_base,
+        "level_up_factor": level.level_up_factor,
+        "xp_given": level.xp_given,
+    }
+
+
+def read_level(record: Record) -> Level:
+    level = Level(
+        current_level=record.integer("current_level", 1, MAX_STAT),
+        current_xp=record.integer("current_xp", 0, MAX_STAT),
+        level_up_base=record.integer("level_up_base", 0, MAX_STAT),
+        level_up_factor=record.integer("level_up_factor", 0, MAX_STAT),
+        xp_given=record.integer("xp_given", 0, MAX_STAT),
+    )
+    record.done()
+    return level
+
+
+def equipment_data(equipment: Equipment, items: list[Item]) -> Data:
+    """What is worn, as indexes into the wearer's inventory."""
+
+    def index(item: Item | None) -> int | None:
+        if item is None:
+            return None
+        for i, carried in enumerate(items):
+            if carried is item:
+                return i
+        raise UnsaveableGameError(f"the {item.name} is worn but not carried.")
+
+    return {"weapon": index(equipment.weapon), "armor": index(equipment.armor)}
+
+
+def read_equipment(record: Record, actor: Actor) -> None:
+    items = actor.inventory.items
+    equipment = actor.equipment
+    for slot, kind in (("weapon", EquipmentType.WEAPON), ("armor", EquipmentType.ARMOR)):
+        index = record.index(slot, len(items))
+        if index is None:
+            continue
+        item = items[index]
+        if item.equippable is None or item.equippable.equipment_type is not kind:
+            raise DamagedSaveError(f"{record.about(slot)} is not worn in that slot")
+        if slot == "weapon":
+            equipment.weapon = item
+        else:
+            equipment.armor = item
+    record.done()
+
+
+def consumable_data(consumable: Consumable) -> Data:
+    match consumable:
+        case HealingConsumable():
+            return {"kind": "healing", "amount": consumable.amount}
+        case LightningDamageConsumable():
+            return {
+                "kind": "lightning",
+                "damage": consumable.damage,
+                "maximum_range": consumable.maximum_range,
+            }
+        case ConfusionConsumable():
+            return {"kind": "confusion", "number_of_turns": consumable.number_of_turns}
+        case FireballDamageConsumable():
+            return {"kind": "fireball", "damage": consumable.damage, "radius": consumable.radius}
+    raise UnsaveableGameError(f"it holds an item the save does not know, {type(consumable).__name__}.")
+
+
+def read_consumable(record: Record) -> Consumable:
+    consumable: Consumable
+    match record.field("kind"):
+        case "healing":
+            consumable = HealingConsumable(amount=record.integer("amount", 0, MAX_STAT))
+        case "lightning":
+            consumable = LightningDamageConsumable(
+                damage=record.integer("damage", 0, MAX_STAT),
+                maximum_range=record.integer("maximum_range", 0, MAX_SIDE),
+            )
+        case "confusion":
+            consumable = ConfusionConsumable(number_of_turns=record.integer("number_of_turns", 0, MAX_STAT))
+        case "fireball":
+            consumable = FireballDamageConsumable(
+                damage=record.integer("damage", 0, MAX_STAT), radius=record.integer("radius", 0, MAX_SIDE)
+            )
+        case _:
+            raise DamagedSaveError(f"{record.what} is of no kind the game has")
+    record.done()
+    return consumable
+
+
+# The kinds of equipment by name: `Equippable` and its presets (a `Dagger`...).
+def equippable_kinds() -> dict[str, type[Equippable]]:
+    kinds: list[type[Equippable]] = [Equippable, *Equippable.__subclasses__()]
+    return {kind.__name__: kind for kind in kinds}
+
+
+def equippable_data(equippable: Equippable) -> Data:
+    return {
+        "kind": type(equippable).__name__,
+        "equipment_type": equippable.equipment_type.name,
+        "power_bonus": equippable.power_bonus,
+        "defense_bonus": equippable.defense_bonus,
+    }
+
+
+def read_equippable(record: Record) -> Equippable:
+    kind = equippable_kinds().get(record.text("kind", MAX_NAME))
+    if kind is None:
+        raise DamagedSaveError(f"{record.about('kind')} is not one the game has")
+    slot = record.text("equipment_type", MAX_NAME)
+    if slot not in EquipmentType.__members__:
+        raise DamagedSaveError(f"{record.about('equipment_type')} is not a slot the game has")
+    # A preset's own constructor only fills in its numbers, which the save
+    # holds: build it with the constructor they share.
+    equippable = kind.__new__(kind)
+    Equippable.__init__(
+        equippable,
+        equipment_type=EquipmentType[slot],
+        power_bonus=record.integer("power_bonus", 0, MAX_STAT),
+        defense_bonus=record.integer("defense_bonus", 0, MAX_STAT),
+    )
+    record.done()
+    return equippable
