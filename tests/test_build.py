@@ -33,6 +33,7 @@ from test_window import (
     virtual_screen,
 )
 
+import paths
 import setup_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,7 +149,7 @@ def test_the_built_game_plays_in_a_real_window(dist: Path, display: str, player_
 
 
 def play_the_built_game(dist: Path, display: str, home: Path, folder: Path) -> None:
-    """The menu, a new game, a screenshot (into the data folder), then close the window."""
+    """The menu, a new game, a screenshot, then close the window: files go to the data folder."""
     data = home / ".local" / "share" / GAME
     window = Window(display, folder, 1, program=[str(build.program_path(dist))])
     try:
@@ -170,6 +171,8 @@ def play_the_built_game(dist: Path, display: str, home: Path, folder: Path) -> N
         window.close()
         assert window.wait_exit() == 0, window.output()
         assert "Game saved." in window.output()
+        assert (data / paths.SAVE_NAME).is_file(), "the save is not in the data folder"
+        assert not (folder / paths.SAVE_NAME).exists(), "the save went to the working directory"
     finally:
         window.stop()
 
