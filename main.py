@@ -97,6 +97,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--headless and --screen go with --replay FILE")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
+    if args.replay is not None and args.seed is not None:
+        parser.error("--seed goes without --replay: a recording names its own seed")
     return args
 
 
