@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -353,11 +354,19 @@ def replay_headless(path: Path, screen: Path | None) -> int:
     except recording.RecordingError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return 1
-    handler = play_recording(replay.start(script), script.events)
+    # A check leaves nothing behind: what the game writes as it is played (a
+    # morgue file, the hall of fame) goes to a folder of its own, then away.
+    player_files = paths.data_dir()
+    with tempfile.TemporaryDirectory(prefix="replay-") as folder:
+        paths.use_data_dir(Path(folder))
+        try:
+            handler = play_recording(replay.start(script), script.events)
+            console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+            handler.on_render(console)
+        finally:
+            paths.use_data_dir(player_files)
     print(json.dumps(replay.summary(handler)))
     if screen is not None:
-        console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        handler.on_render(console)
         try:
             screen.write_text(replay.screen_text(console), encoding="utf-8")
         except OSError as exc:
