@@ -375,6 +375,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
         player = self.engine.player
+        files = str(paths.data_dir().resolve())  # The save, morgue files, ...
         lines = [
             f"Level: {player.level.current_level}",
             f"XP: {player.level.current_xp}",
@@ -382,6 +383,8 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             f"Attack: {player.fighter.power}",
             f"Defense: {player.fighter.defense}",
             f"Seed: {self.engine.game_world.seed}",
+            "Files kept in:",
+            *(files[i : i + 36] for i in range(0, len(files), 36)),
         ]
         self.draw_side_window(console, self.TITLE, lines)
 

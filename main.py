@@ -8,6 +8,7 @@ import gc
 import itertools
 import json
 import logging
+import os
 import sys
 import tempfile
 import time
@@ -55,8 +56,13 @@ def seed_value(text: str) -> int:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    default = paths.default_data_dir(setup_game.GAME_TITLE)
+    where = "the working directory" if default == Path() else str(default)
     parser = argparse.ArgumentParser(
-        description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys."
+        description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
+        # Unwrapped, so that the folder's name is never broken across lines.
+        epilog=f"The save, recordings, morgue files, scores and screenshots go in:\n  {where}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--seed",
@@ -65,6 +71,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=default,
+        metavar="DIR",
+        help="keep the files named below in DIR instead (made if missing)",
     )
     parser.add_argument(
         "--replay",
@@ -489,6 +502,22 @@ def quiet_library_logs() -> None:
         logger.addHandler(logging.NullHandler())
 
 
+def use_data_dir(folder: Path) -> str | None:
+    """Keep the player's files in `folder`, made if missing; or say in one line why not.
+
+    Checked at start-up, so that the player hears of it before playing, not
+    when the game can't be saved.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"main.py: cannot use {folder} as the data folder: {reason(exc)}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"main.py: cannot write in the data folder {folder}"
+    paths.use_data_dir(folder)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the game; 0 when the player quits, 1 (with one line on stderr) when it can't start.
 
@@ -497,6 +526,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     reads another program's arguments.
     """
     args = parse_args([] if argv is None else argv)
+    problem = use_data_dir(args.data_dir)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     quiet_library_logs()
     script = None
     if args.replay is not None:
