@@ -159,7 +159,7 @@ class MeleeAction(ActionWithDirection):
             self.engine.message_log.add_message(
                 f"{attack_desc} for {damage} hit points.", attack_color
             )
-            target.fighter.hp -= damage
+            target.fighter.take_damage(damage, by=self.entity.name_with_article)
         else:
             self.engine.message_log.add_message(
                 f"{attack_desc} but does no damage.", attack_color

@@ -24,6 +24,10 @@ FOV_RADIUS = 8
 class Engine:
     game_map: GameMap
     game_world: GameWorld
+    # What took the player's last hit points ("a Troll"), set as they die
+    # (`Fighter.take_damage`).  A class default rather than state: a game in
+    # play, the only kind that is saved, has none.
+    killer: str | None = None
 
     def __init__(self, player: Actor):
         self.message_log = MessageLog()

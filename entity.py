@@ -53,6 +53,12 @@ class Entity:
     def gamemap(self) -> GameMap:
         return self.parent.gamemap
 
+    @property
+    def name_with_article(self) -> str:
+        """The name as a sentence uses it: "an Orc", "a Troll"."""
+        article = "an" if self.name[:1].lower() in "aeiou" else "a"
+        return f"{article} {self.name}"
+
     def spawn(self: T, gamemap: GameMap, x: int, y: int) -> T:
         """Spawn a copy of this instance at the given location."""
         clone = copy.deepcopy(self)

@@ -10,3 +10,7 @@ class Impossible(Exception):
 
 class QuitWithoutSaving(SystemExit):
     """Can be raised to exit the game without automatically saving."""
+
+
+class BackToMainMenu(Exception):
+    """Raised to leave a finished game for the main menu (see `main.handle_event`)."""

@@ -8,17 +8,21 @@ comes from the same tables, through `key_help`.
 
 from __future__ import annotations
 
+import datetime
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Union
 
 import tcod
-from tcod.event import KeySym
 
 import actions
 import color
 import descriptions
 import exceptions
+import game_over
+import hall_of_fame
+import morgue
 import paths
 import render_functions
 import savefile
@@ -26,12 +30,13 @@ import targeting
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
 from blast import blast_tiles
 from components.level import Level
-from key_help import help_sections, key_name
+from key_help import command_rows, help_sections, key_name
 from keys import (
     ANSWER_KEYS,
     COMMAND_HELP,
     CONFIRM_KEYS,
     CURSOR_Y_KEYS,
+    GAME_OVER_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_KEYS,
     MODIFIER_KEYS,
@@ -175,20 +180,57 @@ class HelpScreen(BaseEventHandler):
         # The window covers the whole console: nothing of the screen below
         # shows at its edges (the tutorial-shaped window left column 0 showing).
         render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
+        half = console.width // 2
+        sections = help_sections()
         y = 1
-        for section, rows in help_sections():
-            console.print(2, y, section, fg=color.menu_title)
-            y += 1
-            for keys, meaning in rows:
-                console.print(3, y, keys, fg=color.white)
-                console.print(console.width // 2, y, meaning, fg=color.white)
-                y += 1
+        while sections:
+            # Two short sections in a row share the lines, side by side, so
+            # that every key fits on one screen.
+            pair = sections[:2]
+            if len(pair) == 2 and all(self.fits_half(rows, half) for _, rows in pair):
+                left, right = pair
+                height = max(
+                    self.draw_section(console, 2, y, *left),
+                    self.draw_section(console, half, y, *right),
+                )
+            else:
+                height = self.draw_section(console, 2, y, *pair[0], meaning_x=half)
+                pair = pair[:1]
+            sections = sections[len(pair) :]
+            y += height
         console.print(
             console.width // 2,
             console.height - 1,
             "┤Press any key to close├",
             alignment=tcod.constants.CENTER,
         )
+
+    @staticmethod
+    def fits_half(rows: list[tuple[str, str]], half: int) -> bool:
+        """Whether a section's rows fit in half the screen, beside another."""
+        keys_width = max(len(keys) for keys, _ in rows)
+        return 1 + keys_width + 2 + max(len(meaning) for _, meaning in rows) <= half - 3
+
+    @staticmethod
+    def draw_section(
+        console: tcod.console.Console,
+        x: int,
+        y: int,
+        title: str,
+        rows: list[tuple[str, str]],
+        meaning_x: int | None = None,
+    ) -> int:
+        """Draw a section's title and rows at (x, y); return how many lines it took.
+
+        The meanings line up at `meaning_x`, by default just right of the keys.
+        """
+        if meaning_x is None:
+            meaning_x = x + 1 + max(len(keys) for keys, _ in rows) + 2
+        console.print(x, y, title, fg=color.menu_title)
+        for i, (keys, meaning) in enumerate(rows, start=1):
+            console.print(x + 1, y + i, keys, fg=color.white)
+            console.print(meaning_x, y + i, meaning, fg=color.white)
+        return 1 + len(rows)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         if event.sym in MODIFIER_KEYS:
@@ -247,7 +289,7 @@ class EventHandler(BaseEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         self.engine.render(console)
 
-    def main_handler(self) -> EventHandler:
+    def main_handler(self) -> BaseEventHandler:
         """The screen play goes on in: game over for a dead player, the level-up
         choice while one is owed, else the main game.
 
@@ -256,7 +298,7 @@ class EventHandler(BaseEventHandler):
         """
         if not self.engine.player.is_alive:
             # The player was killed sometime during or after the action.
-            return GameOverEventHandler(self.engine)
+            return GameOverEventHandler.after_death(self.engine)
         if self.engine.player.level.requires_level_up:
             return LevelUpEventHandler(self.engine)
         return MainGameEventHandler(self.engine)
@@ -707,14 +749,80 @@ def remove_save(engine: Engine) -> None:
 
 
 class GameOverEventHandler(EventHandler):
-    def __init__(self, engine: Engine):
+    """The end of a game: the map as it was, under a window telling how it ended."""
+
+    TITLE = "Game over"
+
+    def __init__(
+        self,
+        engine: Engine,
+        ending: game_over.Ending,
+        morgue_path: str | None,
+        entered: hall_of_fame.Entered,
+    ):
         super().__init__(engine)
+        self.ending = ending
+        self.morgue_path = morgue_path
+        self.entered = entered
         # The game is over, so its last save (made while the player lived)
         # goes now.  The tutorial deleted it only when this screen was left
         # with Escape or by closing the window: closing the window on the
         # message history opened from here kept it, and Continue brought the
         # dead player back (found by tests/test_e2e.py).
         remove_save(engine)
+
+    @classmethod
+    def after_death(cls, engine: Engine) -> BaseEventHandler:
+        """Keep the record of a game that just ended, once: its morgue file and
+        its place in the hall of fame; then show how it ended.
+
+        What could not be written is said in a popup over the window; the
+        game-over screen comes all the same.
+        """
+        ending = game_over.ending_of(engine, datetime.datetime.now())
+        notices = []
+        morgue_path = None
+        try:
+            morgue_path = str(morgue.write(engine, ending))
+        except OSError as exc:
+            notices.append(f"Could not write the morgue file: {exc.strerror or exc}")
+        entered = hall_of_fame.enter(ending)
+        if entered.notice is not None:
+            notices.append(entered.notice)
+        screen = cls(engine, ending, morgue_path, entered)
+        return PopupMessage(screen, "\n".join(notices)) if notices else screen
+
+    def lines(self, width: int) -> list[str]:
+        """The window's text, wrapped to `width`."""
+        if self.morgue_path is None:
+            kept = ["No morgue file could be written."]
+        else:
+            kept = [f"Morgue file: {self.morgue_path}"]
+        if self.entered.rank is None:
+            kept.append("The game did not make the hall of fame.")
+        else:
+            kept.append(
+                f"Hall of fame: number {self.entered.rank + 1} of {len(self.entered.entries)}."
+            )
+        text = [*self.ending.summary_lines(), "", *kept, ""]
+        lines = [wrapped for line in text for wrapped in textwrap.wrap(line, width) or [""]]
+        key_width = max(len(keys) for keys, _ in command_rows(GAME_OVER_KEYS))
+        lines += [f"{keys:<{key_width}}  {meaning}" for keys, meaning in command_rows(GAME_OVER_KEYS)]
+        return lines
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)  # The map, as it was at the end.
+        lines = self.lines(console.width - 12)
+        width = max(len(self.TITLE) + 4, *(len(line) + 4 for line in lines))
+        height = len(lines) + 4
+        # Above or below the player, so the map around where they fell shows.
+        map_height = self.engine.game_map.height
+        y = 1 if self.engine.player.y >= map_height // 2 else max(0, map_height - height - 1)
+        x = (console.width - width) // 2
+        render_functions.draw_window(console, x, y, width, height, self.TITLE)
+        for i, line in enumerate(lines):
+            fg = color.player_die if i == 0 else color.white
+            console.print(x + 2, y + 2 + i, line, fg=fg)
 
     def on_quit(self) -> None:
         """Handle exiting out of a finished game."""
@@ -724,19 +832,106 @@ class GameOverEventHandler(EventHandler):
     def ev_quit(self, event: tcod.event.Quit) -> None:
         self.on_quit()
 
+    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> None:
+        return None  # The window covers the map: names under the mouse would show through.
+
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        if event.sym == KeySym.ESCAPE:
-            self.on_quit()
-        if MAIN_KEYS.get(key_of(event)) is Command.HISTORY:
-            return HistoryViewer(self.engine)
+        match GAME_OVER_KEYS.get(key_of(event)):
+            case Command.MAIN_MENU:
+                remove_save(self.engine)
+                raise exceptions.BackToMainMenu()
+            case Command.HISTORY:
+                return HistoryViewer(self.engine, back_to=self)
+            case Command.HALL_OF_FAME:
+                return HallOfFameScreen(self, self.entered.entries, self.entered.rank)
+            case Command.HELP:
+                return HelpScreen(self)
         return None
 
 
-class HistoryViewer(EventHandler):
-    """Print the history on a larger window which can be navigated."""
+class HallOfFameScreen(BaseEventHandler):
+    """The ten best games, over the screen it was opened from; any key closes it.
 
-    def __init__(self, engine: Engine):
+    After a death, the game that just ended is highlighted if it made the ten.
+    """
+
+    TITLE = "Hall of fame"
+
+    def __init__(
+        self,
+        parent_handler: BaseEventHandler,
+        entries: list[hall_of_fame.Entry],
+        highlight: int | None = None,
+    ):
+        self.parent = parent_handler
+        self.entries = entries
+        self.highlight = highlight
+
+    @classmethod
+    def from_file(cls, parent_handler: BaseEventHandler) -> BaseEventHandler:
+        """The hall of fame as the scores file holds it, or a popup saying why not."""
+        entries, notice = hall_of_fame.read()
+        if notice is not None:
+            return PopupMessage(parent_handler, notice)
+        return cls(parent_handler, entries)
+
+    def engine_in_play(self) -> Engine | None:
+        return self.parent.engine_in_play()
+
+    def lines(self) -> list[str]:
+        if not self.entries:
+            return ["No game has ended yet."]
+        header = f"    {'Date':<16}  Level  Depth  {'XP':>5}  How it ended"
+        return [header] + [
+            f"{rank:>2}. {entry.date:<16}  {entry.character_level:>5}  {entry.depth:>5}  "
+            f"{entry.xp:>5}  {entry.cause}"
+            for rank, entry in enumerate(self.entries, start=1)
+        ]
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        self.parent.on_render(console)
+        console.rgb["fg"] //= 4
+        console.rgb["bg"] //= 4
+        lines = self.lines()
+        width = min(console.width, max(len(line) for line in lines) + 4)
+        height = len(lines) + 4
+        x, y = (console.width - width) // 2, (console.height - height) // 2
+        render_functions.draw_window(console, x, y, width, height, self.TITLE)
+        for i, line in enumerate(lines):
+            if self.highlight is not None and i == self.highlight + 1:
+                # The game that just ended, inverted, across the window.
+                console.print(x + 1, y + 2 + i, f" {line:<{width - 3}}", fg=color.black, bg=color.menu_title)
+            else:
+                fg = color.menu_title if i == 0 and self.entries else color.white
+                console.print(x + 2, y + 2 + i, line, fg=fg)
+        console.print(
+            console.width // 2,
+            y + height - 1,
+            "┤Press any key to close├",
+            alignment=tcod.constants.CENTER,
+        )
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        if event.sym in MODIFIER_KEYS:
+            return None
+        return self.parent
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> BaseEventHandler | None:
+        return self.parent
+
+
+class HistoryViewer(EventHandler):
+    """Print the history on a larger window which can be navigated.
+
+    Closing it goes back to `back_to` if given (the game-over screen), else
+    to wherever play goes on.
+    """
+
+    def __init__(self, engine: Engine, back_to: BaseEventHandler | None = None):
         super().__init__(engine)
+        self.back_to = back_to
         self.log_length = len(engine.message_log.messages)
         self.cursor = max(0, self.log_length - 1)
 
@@ -758,7 +953,7 @@ class HistoryViewer(EventHandler):
             self.engine.message_log.messages[: self.cursor + 1],
         )
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> EventHandler | None:
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         last = max(0, self.log_length - 1)
         if event.sym in CURSOR_Y_KEYS:
             adjust = CURSOR_Y_KEYS[event.sym]
@@ -776,5 +971,5 @@ class HistoryViewer(EventHandler):
         elif event.sym in MODIFIER_KEYS:
             return None
         else:  # Any other key moves back to the main game state.
-            return self.main_handler()
+            return self.back_to or self.main_handler()
         return None

@@ -16,6 +16,7 @@ from keys import (
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
     CURSOR_Y_KEYS,
+    GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_KEYS,
@@ -25,6 +26,7 @@ from keys import (
     TARGET_KEYS,
     WAIT_KEYS,
     Answer,
+    Command,
     HistoryJump,
 )
 
@@ -96,6 +98,11 @@ def _keys_by_meaning(table: dict[KeySym, str]) -> list[tuple[str, str]]:
     return _merge_rows([(key_name(key), meaning) for key, meaning in table.items()])
 
 
+def command_rows(table: dict[KeySym, Command]) -> list[tuple[str, str]]:
+    """(keys, meaning) rows for a table of commands, the keys of each joined."""
+    return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
+
+
 def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     """Every key binding of the game as (section, [(keys, meaning)]).
 
@@ -138,6 +145,7 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
             ],
         ),
         ("Message history", _keys_by_meaning(history)),
+        ("After a death", command_rows(GAME_OVER_KEYS)),
         # Including the question a save that failed on quitting asks.
         ("Answering a question", _keys_by_meaning(answers) + _keys_by_meaning(save_failed)),
         ("Everywhere", _merge_rows(everywhere)),

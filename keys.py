@@ -141,6 +141,8 @@ class Command(Enum):
     CONTINUE = auto()
     FULLSCREEN = auto()
     SCREENSHOT = auto()
+    HALL_OF_FAME = auto()
+    MAIN_MENU = auto()
     RETRY_SAVE = auto()
     QUIT_WITHOUT_SAVING = auto()
     RESUME = auto()
@@ -162,6 +164,8 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.CONTINUE: "Continue the last game",
     Command.FULLSCREEN: "Toggle fullscreen",
     Command.SCREENSHOT: "Save a screenshot",
+    Command.HALL_OF_FAME: "Show the hall of fame",
+    Command.MAIN_MENU: "Back to the main menu",
     Command.RETRY_SAVE: "Try saving again",
     Command.QUIT_WITHOUT_SAVING: "Quit without saving",
     Command.RESUME: "Back to the game",
@@ -184,8 +188,19 @@ MAIN_KEYS: Final[dict[KeySym, Command]] = {
 MENU_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.N: Command.NEW_GAME,
     KeySym.C: Command.CONTINUE,
+    KeySym.H: Command.HALL_OF_FAME,
     KeySym.Q: Command.EXIT,
     KeySym.ESCAPE: Command.EXIT,
+    KeySym.QUESTION: Command.HELP,
+    KeySym.F1: Command.HELP,
+}
+
+# The game-over screen's keys; closing the window quits.
+GAME_OVER_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.RETURN: Command.MAIN_MENU,
+    KeySym.ESCAPE: Command.MAIN_MENU,
+    KeySym.V: Command.HISTORY,
+    KeySym.H: Command.HALL_OF_FAME,
     KeySym.QUESTION: Command.HELP,
     KeySym.F1: Command.HELP,
 }

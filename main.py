@@ -159,8 +159,12 @@ def handle_event(
     context: tcod.context.Context,
     handler: input_handlers.BaseEventHandler,
     event: tcod.event.Event,
+    menu: input_handlers.BaseEventHandler | None = None,
 ) -> input_handlers.BaseEventHandler:
-    """Keys that mean the same on every screen first, then the handler's own."""
+    """Keys that mean the same on every screen first, then the handler's own.
+
+    A finished game goes back to `menu` (by default a new main menu).
+    """
     if isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:
@@ -170,7 +174,10 @@ def handle_event(
                 return handler
             case keys.Command.SCREENSHOT:
                 return take_screenshot(context, handler)
-    return handle_and_record(handler, event)
+    try:
+        return handle_and_record(handler, event)
+    except exceptions.BackToMainMenu:
+        return setup_game.MainMenu() if menu is None else menu
 
 
 def handle_and_record(
@@ -243,10 +250,13 @@ def main_loop(
     stays open (`input_handlers.SaveFailedPopup`).  An exception the loop
     can't go on from saves the game beside the last save (`save_beside`).
     `events` gives each frame's events; by default `tcod.event.wait`.
-    With a `playback`, its events are played first, at its pace.
+    With a `playback`, its events are played first, at its pace.  A finished
+    game goes back to the main menu the loop started with (so the next new
+    game keeps its `--seed`), or to a new one.
     """
     if events is None:
         events = tcod.event.wait  # Looked up now, so that tests can replace it.
+    menu = handler if isinstance(handler, setup_game.MainMenu) else setup_game.MainMenu()
     while True:
         try:
             while True:
@@ -261,7 +271,7 @@ def main_loop(
                         handler = play_frame(handler, playback)
                         continue
                     for event in events():
-                        handler = handle_event(context, handler, context.convert_event(event))
+                        handler = handle_event(context, handler, context.convert_event(event), menu)
                 except Exception:  # Handle exceptions in game (quitting is no Exception).
                     report_error(handler, keep_recording=True)
         except exceptions.QuitWithoutSaving:

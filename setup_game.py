@@ -36,7 +36,12 @@ ROOM_MAX_SIZE: Final = 10
 ROOM_MIN_SIZE: Final = 6
 MAX_ROOMS: Final = 30
 
-MENU_LINES: Final = ("[N] Play a new game", "[C] Continue last game", "[Q] Quit")
+MENU_LINES: Final = (
+    "[N] Play a new game",
+    "[C] Continue last game",
+    "[H] Hall of fame",
+    "[Q] Quit",
+)
 MENU_WIDTH: Final = 24
 
 
@@ -144,6 +149,8 @@ class MainMenu(input_handlers.BaseEventHandler):
                 engine = new_game(self.seed)
                 recording.start_file(engine)
                 return input_handlers.MainGameEventHandler(engine)
+            case keys.Command.HALL_OF_FAME:
+                return input_handlers.HallOfFameScreen.from_file(self)
             case keys.Command.HELP:
                 return input_handlers.HelpScreen(self)
         return None

@@ -117,7 +117,7 @@ class FireballDamageConsumable(Consumable):
                 self.engine.message_log.add_message(
                     f"The {actor.name} is engulfed in a fiery explosion, taking {self.damage} damage!"
                 )
-                actor.fighter.take_damage(self.damage)
+                actor.fighter.take_damage(self.damage, by="their own fireball")
                 targets_hit = True
 
         if not targets_hit:

@@ -83,5 +83,12 @@ class Fighter(BaseComponent):
         self.hp = new_hp_value
         return amount_recovered
 
-    def take_damage(self, amount: int) -> None:
+    def take_damage(self, amount: int, by: str = "") -> None:
+        """Lose `amount` hit points to `by` ("a Troll", "their own fireball").
+
+        Whatever takes the player's last hit points is the cause of death the
+        game-over screen, the morgue file and the hall of fame name.
+        """
+        if self.parent is self.engine.player and amount >= self.hp > 0 and by:
+            self.engine.killer = by
         self.hp -= amount

@@ -32,6 +32,19 @@ class Level(BaseComponent):
         return self.level_up_base + self.current_level * self.level_up_factor
 
     @property
+    def total_xp(self) -> int:
+        """All the experience gained in the game.
+
+        `current_xp` drops at each level-up by what the level cost; this adds
+        back what every level gained so far cost.
+        """
+        spent = sum(
+            self.level_up_base + level * self.level_up_factor
+            for level in range(1, self.current_level)
+        )
+        return spent + self.current_xp
+
+    @property
     def requires_level_up(self) -> bool:
         return self.current_xp > self.experience_to_next_level
 

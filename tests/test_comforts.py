@@ -30,6 +30,7 @@ from keys import (
     CONFIRM_KEYS,
     CURSOR_MODIFIERS,
     CURSOR_Y_KEYS,
+    GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_KEYS,
@@ -110,6 +111,7 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
             (key_name(k), {Answer.YES: "Yes", Answer.NO: "No"}[a]) for k, a in ANSWER_KEYS.items()
         }
         | {(key_name(k), COMMAND_HELP[c]) for k, c in SAVE_FAILED_KEYS.items()},
+        "After a death": {(key_name(k), COMMAND_HELP[c]) for k, c in GAME_OVER_KEYS.items()},
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -146,6 +148,7 @@ def test_help_lists_every_key_of_every_table() -> None:
         MAIN_KEYS,
         MENU_KEYS,
         ANSWER_KEYS,
+        GAME_OVER_KEYS,
         SAVE_FAILED_KEYS,
     ):
         for sym in table:
@@ -179,6 +182,8 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
             return "quit"
         except exceptions.QuitWithoutSaving:
             return "quit without saving"
+        except exceptions.BackToMainMenu:
+            return "menu"
 
     for name, _ in listed["Main menu"]:
         assert press(setup_game.MainMenu(), name) is not None, name
@@ -218,6 +223,10 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     for name, _ in listed["Message history"]:
         viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
         assert press(viewer, name) is None, name
+    engine.player.fighter.die()
+    game_over = input_handlers.GameOverEventHandler.after_death(engine)
+    for name, _ in listed["After a death"]:
+        assert press(game_over, name) is not None, name
     for chord, _ in listed["Everywhere"]:
         modifier, _, name = chord.rpartition("+")
         mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
@@ -288,16 +297,17 @@ def test_help_screen_fits_in_80x50(
     lines = screen_lines(console)
     sections = help_sections()
     assert sections[0][0] in lines[1]
-    y = 1
+    # Each section's title, then its rows on the lines below it, in order:
+    # alone on the line, or beside one other section.
+    places = []
     for section, rows in sections:
-        assert section in lines[y]
-        y += 1
-        for names, meaning in rows:
-            assert names in lines[y] and meaning in lines[y], (y, lines[y])
-            y += 1
-    assert y < main.SCREEN_HEIGHT - 1  # The last row is above the bottom frame.
-    _, last_meaning = sections[-1][1][-1]
-    assert last_meaning in lines[y - 1]
+        [(y, x)] = [(y, line.index(section)) for y, line in enumerate(lines) if section in line]
+        places.append((y, x))
+        for i, (names, meaning) in enumerate(rows, start=1):
+            row = lines[y + i][x:]
+            assert row.lstrip().startswith(names) and meaning in row, (y + i, row)
+        assert y + len(rows) < main.SCREEN_HEIGHT - 1  # Above the bottom frame.
+    assert places == sorted(places)
     assert "Press any key to close" in lines[-1]
     for line in lines[1:-1]:  # No text runs over the frame's sides, at the console's edges.
         assert line[0] == "│" and line[-1] == "│", line

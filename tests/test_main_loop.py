@@ -22,6 +22,13 @@ from engine import Engine
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
 
 
+class ScriptEnded(BaseException):
+    """The loop asked for more events than the script has.
+
+    Not an `Exception`: the loop logs those and goes on, so the test would hang.
+    """
+
+
 class Script:
     """An event source for `main.main_loop`: one batch of events per frame.
 
@@ -35,7 +42,7 @@ class Script:
 
     def __call__(self) -> Iterable[tcod.event.Event]:
         if self.calls >= len(self.frames):
-            raise AssertionError("the loop asked for events after the script's end")
+            raise ScriptEnded("the loop asked for events after the script's end")
         frame = self.frames[self.calls]
         self.calls += 1
         return list(frame() if callable(frame) else frame)
@@ -141,7 +148,8 @@ def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
     assert Path(paths.SAVE_NAME).is_file()  # The game went on, and was saved.
 
 
-def test_escape_after_death_deletes_the_save_and_ends_the_loop(
+def test_escape_after_death_deletes_the_save_and_goes_back_to_the_menu(
+    in_tmp: Path,
     engine: Engine,
     context: tcod.context.Context,
     root_console: tcod.console.Console,
@@ -151,14 +159,21 @@ def test_escape_after_death_deletes_the_save_and_ends_the_loop(
     save_data.save(engine, paths.SAVE_NAME)
     assert Path(paths.SAVE_NAME).is_file()
     engine.player.fighter.hp = 0  # Dies at once; the next turn finds out.
+    seen: list[str] = []
+
+    def menu_shown() -> list[tcod.event.Event]:
+        seen.append("".join(chr(c) for c in root_console.rgb["ch"].T.ravel()))
+        return [tcod.event.Quit()]
+
     # Escape on the game-over screen, not the game's "save and quit": that
     # would leave the save alone (a dead player's game is not saved).
-    script = Script([key(KeySym.PERIOD)], [key(KeySym.ESCAPE)])
+    script = Script([key(KeySym.PERIOD)], [key(KeySym.ESCAPE)], menu_shown)
 
     main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
-    assert script.calls == 2
-    assert presents == [True, True]
+    assert script.calls == 3
+    assert presents == [True, True, True]
+    assert "Play a new game" in seen[0]  # The main menu, not the end of the program.
     assert not Path(paths.SAVE_NAME).exists()
     assert "Game saved." not in capsys.readouterr().out
 
@@ -269,7 +284,8 @@ def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
     def note() -> list[tcod.event.Event]:
         return [key(sym), key(sym)]
 
-    script = Script([key(KeySym.PERIOD)], note, [key(KeySym.ESCAPE)])
+    # Escape leaves the game-over screen for the menu, where the window is closed.
+    script = Script([key(KeySym.PERIOD)], note, [key(KeySym.ESCAPE)], [tcod.event.Quit()])
     real_handle = main.handle_event
 
     def handle(*args: object) -> input_handlers.BaseEventHandler:
@@ -280,7 +296,11 @@ def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
     monkeypatch.setattr(main, "handle_event", handle)
     main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
-    assert all(isinstance(h, input_handlers.GameOverEventHandler) for h in handlers)
+    *over, menu = handlers
+    # Keys that move a living player do nothing, or show the hall of fame (`h`).
+    screens = input_handlers.GameOverEventHandler | input_handlers.HallOfFameScreen
+    assert all(isinstance(h, screens) for h in over), handlers
+    assert isinstance(menu, setup_game.MainMenu)
     assert (engine.player.x, engine.player.y) == where
     texts = [m.plain_text for m in engine.message_log.messages]
     assert any("The save could not be deleted (Is a directory)" in text for text in texts)

@@ -23,6 +23,7 @@ does: when a test says so and the change is meant, run this again.
 from __future__ import annotations
 
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ import tcod
 import input_handlers
 import keys
 import main
+import paths
 import recording
 import replay
 from engine import Engine
@@ -232,5 +234,9 @@ def make(name: str) -> Path:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or list(GOALS):
-        make(name)
+    # The games played to find each recording die, and a death writes a
+    # morgue file and a score: those go to a folder thrown away after.
+    with tempfile.TemporaryDirectory() as scratch:
+        paths.use_data_dir(Path(scratch))
+        for name in sys.argv[1:] or list(GOALS):
+            make(name)

@@ -1,0 +1,66 @@
+"""How a game ended: the story the game-over window, the morgue file and the
+hall of fame all tell, taken from the engine once, at the player's death."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import Engine
+
+
+@dataclass(frozen=True)
+class Ending:
+    """The facts of one finished game."""
+
+    cause: str  # "Killed by a Troll"
+    depth: int  # The dungeon level the player died on.
+    character_level: int
+    xp: int
+    turns: int
+    kills: dict[str, int]  # Monsters killed, by name.
+    seed: int
+    when: datetime.datetime
+
+    @property
+    def story(self) -> str:
+        """One line: "Killed by a Troll on dungeon level 4"."""
+        return f"{self.cause} on dungeon level {self.depth}"
+
+    def kills_text(self) -> str:
+        """"3 Orcs, 1 Troll", most killed first; "none" for none."""
+        counts = sorted(self.kills.items(), key=lambda kill: (-kill[1], kill[0]))
+        return ", ".join(f"{count} {plural(name, count)}" for name, count in counts) or "none"
+
+    def summary_lines(self) -> list[str]:
+        """The story and its figures, a line each, as the game-over window and
+        the morgue file both begin."""
+        return [
+            f"{self.story}.",
+            f"Character level {self.character_level}, {self.xp} XP, "
+            f"{self.turns} {plural('turn', self.turns)} played.",
+            f"Monsters killed: {self.kills_text()}.",
+            f"Seed: {self.seed}",
+        ]
+
+
+def plural(name: str, count: int) -> str:
+    """"Orc" for one, "Orcs" for any other count."""
+    return name if count == 1 else f"{name}s"
+
+
+def ending_of(engine: Engine, when: datetime.datetime) -> Ending:
+    """The ending of `engine`'s game, whose player has just died at `when`."""
+    player = engine.player
+    return Ending(
+        cause=f"Killed by {engine.killer}" if engine.killer else "Died",
+        depth=engine.game_world.current_floor,
+        character_level=player.level.current_level,
+        xp=player.level.total_xp,
+        turns=engine.turns,
+        kills=dict(engine.kills),
+        seed=engine.game_world.seed,
+        when=when,
+    )

@@ -1,0 +1,167 @@
+"""The hall of fame: the ten best games, kept in a small JSON file.
+
+Games rank by experience, then by depth; of two equal games the earlier stays
+ahead.  The file is written atomically (a temporary file, flushed, synced,
+renamed over the old one), so a crash never leaves half a table.  A file that
+is not a table this game wrote is moved aside and a new table begun, and the
+player is told in one line: the scores never stop a game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import typing
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import paths
+
+if TYPE_CHECKING:
+    from game_over import Ending
+
+SIZE: Final = 10
+FORMAT_VERSION: Final = 1
+# The table is a few hundred bytes; anything much bigger is not one.
+MAX_BYTES: Final = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One game in the table."""
+
+    date: str  # "2026-11-21 22:45"
+    character_level: int
+    depth: int
+    xp: int
+    cause: str  # "Killed by a Troll"
+
+    @classmethod
+    def of(cls, ending: Ending) -> Entry:
+        return cls(
+            date=f"{ending.when:%Y-%m-%d %H:%M}",
+            character_level=ending.character_level,
+            depth=ending.depth,
+            xp=ending.xp,
+            cause=ending.cause,
+        )
+
+
+class DamagedScoresError(ValueError):
+    """The scores file is not a table this game wrote."""
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What entering a game did: the table now, the game's place in it (from
+    0, None if it did not make the ten), and what the player should be told."""
+
+    entries: list[Entry]
+    rank: int | None
+    notice: str | None
+
+
+def rank_key(entry: Entry) -> tuple[int, int]:
+    """Sorts the best first: more experience, then deeper."""
+    return -entry.xp, -entry.depth
+
+
+def parse(text: str) -> list[Entry]:
+    """The entries of a scores file's text; `DamagedScoresError` if it is not one."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise DamagedScoresError("not JSON") from exc
+    if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+        raise DamagedScoresError("not a scores table of this version")
+    games = data.get("games")
+    if not isinstance(games, list) or len(games) > SIZE:
+        raise DamagedScoresError("no list of games")
+    types = typing.get_type_hints(Entry)
+    entries = []
+    for game in games:
+        if not isinstance(game, dict) or set(game) != set(types):
+            raise DamagedScoresError("a game with other fields")
+        if any(type(game[name]) is not kind for name, kind in types.items()):
+            raise DamagedScoresError("a game with a field of another type")
+        entries.append(Entry(**game))
+    return sorted(entries, key=rank_key)
+
+
+def load(path: Path) -> list[Entry]:
+    """The table in `path`, best first; empty if there is no file yet.
+
+    Raises `DamagedScoresError` for a file that is not a table, and `OSError`
+    for one that can't be read.
+    """
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        return []
+    if len(data) > MAX_BYTES:
+        raise DamagedScoresError("too big")
+    try:
+        return parse(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise DamagedScoresError("not text") from exc
+
+
+def save(path: Path, entries: list[Entry]) -> None:
+    """Write the table to `path` atomically: the old table or the new, whole."""
+    text = json.dumps(
+        {"version": FORMAT_VERSION, "games": [asdict(entry) for entry in entries]}, indent=1
+    )
+    fd, temp_path = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp_path, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_path)
+        raise
+
+
+def keep_damaged(path: Path) -> str:
+    """Move a damaged table aside, so a new one can begin; say so in a line."""
+    bad = path.with_name(path.name + ".bad")
+    try:
+        os.replace(path, bad)
+    except OSError as exc:
+        return f"{path.name} is damaged and could not be moved aside: {exc.strerror or exc}"
+    return f"{path.name} was damaged: kept as {bad.name}, a new hall of fame begun."
+
+
+def read() -> tuple[list[Entry], str | None]:
+    """The table to show, and a line for the player if it could not be read."""
+    path = paths.scores_path()
+    try:
+        return load(path), None
+    except DamagedScoresError:
+        return [], keep_damaged(path)
+    except OSError as exc:
+        return [], f"Could not read the hall of fame: {exc.strerror or exc}"
+
+
+def enter(ending: Ending) -> Entered:
+    """Put a finished game in the table if it makes the ten, and save it."""
+    path = paths.scores_path()
+    entries, notice = read()
+    if notice is not None and path.exists():
+        return Entered(entries, None, notice)  # Not readable: left as it is.
+    new = Entry.of(ending)
+    ranked = sorted([*entries, new], key=rank_key)[:SIZE]
+    rank = next((i for i, entry in enumerate(ranked) if entry is new), None)
+    if rank is None:
+        return Entered(ranked, None, notice)
+    try:
+        save(path, ranked)
+    except OSError as exc:
+        return Entered(entries, None, f"Could not save the hall of fame: {exc.strerror or exc}")
+    return Entered(ranked, rank, notice)

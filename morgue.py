@@ -1,0 +1,170 @@
+"""Morgue files: a plain-text record of each finished game, as DCSS and NetHack
+write one at every death.
+
+A morgue file holds the story of the game (`game_over.Ending`), the
+character's final stats, equipment and pack, the last messages, the floor as
+the player knew it drawn in characters, and the name of the game's recording,
+copied beside it so the game can be replayed.  Files are named after the
+moment of death and never overwrite one another.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import paths
+
+if TYPE_CHECKING:
+    from engine import Engine
+    from game_over import Ending
+
+LAST_MESSAGES: Final = 20
+SUFFIX: Final = ".txt"
+
+# How the floor map draws the tiles the player explored that have no glyph of their own.
+WALL: Final = "#"
+FLOOR: Final = "."
+PLAYER: Final = "@"
+
+
+def section(title: str, lines: list[str]) -> list[str]:
+    """A titled block of lines, and a blank line after it."""
+    return [title, "-" * len(title), *lines, ""]
+
+
+def stats_lines(engine: Engine) -> list[str]:
+    """The character's final figures."""
+    player = engine.player
+    fighter, level = player.fighter, player.level
+    return [
+        f"HP: {fighter.hp}/{fighter.max_hp}",
+        f"Attack: {fighter.power} ({fighter.base_power} + {fighter.power_bonus} from equipment)",
+        f"Defense: {fighter.defense} "
+        f"({fighter.base_defense} + {fighter.defense_bonus} from equipment)",
+        f"Level: {level.current_level} ({level.current_xp} of "
+        f"{level.experience_to_next_level} XP toward level {level.current_level + 1})",
+    ]
+
+
+def equipment_lines(engine: Engine) -> list[str]:
+    equipment = engine.player.equipment
+    return [
+        f"Weapon: {equipment.weapon.name if equipment.weapon else 'none'}",
+        f"Armor: {equipment.armor.name if equipment.armor else 'none'}",
+    ]
+
+
+def inventory_lines(engine: Engine) -> list[str]:
+    """The pack as the inventory screen lists it: a letter each, (E) for what is worn."""
+    player = engine.player
+    lines = []
+    for letter, item in zip("abcdefghijklmnopqrstuvwxyz", player.inventory.items, strict=False):
+        worn = " (E)" if player.equipment.item_is_equipped(item) else ""
+        lines.append(f"{letter}) {item.name}{worn}")
+    return lines or ["(empty)"]
+
+
+def message_lines(engine: Engine) -> list[str]:
+    messages = engine.message_log.messages[-LAST_MESSAGES:]
+    return [message.full_text for message in messages]
+
+
+def floor_lines(engine: Engine) -> list[str]:
+    """The floor as the player knew it: explored tiles only, what is in view
+    on them, and the `@` where the player fell; cropped to what was explored."""
+    game_map = engine.game_map
+    chars = [[" "] * game_map.width for _ in range(game_map.height)]
+    for x, y in zip(*game_map.explored.nonzero(), strict=True):
+        tile = game_map.tiles[x, y]
+        glyph = chr(tile["light"]["ch"])  # The stairs' `>`; a blank for floor and wall.
+        if glyph == " ":
+            glyph = FLOOR if tile["walkable"] else WALL
+        chars[y][x] = glyph
+    in_view = sorted(game_map.entities, key=lambda entity: entity.render_order.value)
+    for entity in in_view:
+        if game_map.visible[entity.x, entity.y]:
+            chars[entity.y][entity.x] = entity.char
+    player = engine.player
+    chars[player.y][player.x] = PLAYER
+    rows = ["".join(row).rstrip() for row in chars]
+    while rows and not rows[-1]:
+        rows.pop()
+    while rows and not rows[0]:
+        rows.pop(0)
+    indent = min(len(row) - len(row.lstrip()) for row in rows if row)
+    return [row[indent:] for row in rows]
+
+
+def morgue_text(engine: Engine, ending: Ending, recording_note: str | None) -> str:
+    """The whole morgue file; `recording_note` says where the recording is."""
+    lines = [
+        f"Morgue file, {ending.when:%Y-%m-%d %H:%M:%S}",
+        "",
+        *ending.summary_lines(),
+        "",
+        *section("Final stats", stats_lines(engine)),
+        *section("Equipment", equipment_lines(engine)),
+        *section("Inventory", inventory_lines(engine)),
+        *section(f"Last {LAST_MESSAGES} messages", message_lines(engine)),
+        *section(f"Dungeon level {ending.depth}, as you knew it", floor_lines(engine)),
+    ]
+    if recording_note is not None:
+        lines += section("Recording", [recording_note])
+    return "\n".join(lines)
+
+
+def claim_name(folder: Path, ending: Ending) -> Path:
+    """Create and return a new, empty morgue file named after the moment of
+    death: morgue-YYYYMMDD-HHMMSS.txt, or -2, -3, ... after it when two games
+    ended in the same second.  Creating it exclusively means no file is ever
+    overwritten, even by another copy of the game."""
+    stem = f"morgue-{ending.when:%Y%m%d-%H%M%S}"
+    for number in itertools.count(1):
+        path = folder / f"{stem}{'' if number == 1 else f'-{number}'}{SUFFIX}"
+        try:
+            path.open("x").close()
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable")
+
+
+def write(engine: Engine, ending: Ending) -> Path:
+    """Write the morgue file of `engine`'s finished game; return its path.
+
+    The game's recording, if it has a file, is kept beside the morgue file,
+    under the same name.  Raises `OSError` when the morgue folder can't be
+    made or written in.
+    """
+    folder = paths.morgue_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = claim_name(folder, ending)
+    note = None
+    if engine.recording_file is not None:
+        note = keep_recording(paths.recordings_dir() / engine.recording_file, path)
+    path.write_text(morgue_text(engine, ending, note), "utf-8")
+    return path
+
+
+def keep_recording(recording: Path, morgue_path: Path) -> str:
+    """Keep the recording beside the morgue file, named as it is; say where it is.
+
+    A hard link rather than a copy: the event that killed the player is
+    added to the recording only once it has been handled, just after the
+    morgue file is written, and a link shares that last line.  Where links
+    can't be made, a copy (without that line) is kept instead.  A recording
+    that can't be kept costs the morgue file nothing: it says why.
+    """
+    kept = morgue_path.with_suffix(recording.suffix)
+    try:
+        os.link(recording, kept)
+    except OSError:
+        try:
+            shutil.copyfile(recording, kept)
+        except OSError as exc:
+            return f"{recording} could not be kept here: {exc.strerror or exc}"
+    return f"{kept.name}, beside this file, replays the game: python main.py --replay {kept}"

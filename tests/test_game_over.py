@@ -1,0 +1,430 @@
+"""The end of a game: the game-over window, morgue files, the hall of fame, and
+the way back to the menu; through the real handlers and the real main loop."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import tcod
+from conftest import arena, give, key, play_events
+from tcod.event import KeySym
+from test_e2e import Menu, Player, Script, play
+
+import entity_factories
+import exceptions
+import hall_of_fame
+import input_handlers
+import main
+import morgue
+import paths
+import recording
+import replay
+import save_data
+import setup_game
+from engine import Engine
+from game_over import Ending, ending_of
+
+SEED = 4242
+WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
+
+
+@pytest.fixture
+def context() -> Iterator[tcod.context.Context]:
+    with main.open_window(main.load_tileset(), fullscreen=False) as context:
+        yield context
+
+
+def descend_to(engine: Engine, depth: int) -> list[tcod.event.KeyDown]:
+    """Stand the player on the stairs; the key that takes them (`>`)."""
+    assert engine.game_world.current_floor < depth
+    engine.player.place(*engine.game_map.downstairs_location)
+    return [key(KeySym.PERIOD, tcod.event.Modifier.LSHIFT)]
+
+
+def beside(engine: Engine) -> tuple[int, int]:
+    """A free floor tile next to the player."""
+    player = engine.player
+    game_map = engine.game_map
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
+        x, y = player.x + dx, player.y + dy
+        if game_map.tiles["walkable"][x, y] and not game_map.get_blocking_entity_at_location(x, y):
+            return x, y
+    raise AssertionError("the player is walled in")
+
+
+def key_towards(engine: Engine, x: int, y: int) -> tcod.event.KeyDown:
+    from keys import MOVE_KEYS
+
+    step = (x - engine.player.x, y - engine.player.y)
+    return key(next(sym for sym, d in MOVE_KEYS.items() if d == step and len(sym.name) == 1))
+
+
+def alone(engine: Engine) -> None:
+    """Take every monster off the floor, so that only those a test sets out fight."""
+    for actor in list(engine.game_map.actors):
+        if actor is not engine.player:
+            engine.game_map.entities.remove(actor)
+
+
+def morgue_files() -> list[Path]:
+    return sorted(paths.morgue_dir().glob("morgue-*.txt"))
+
+
+def test_a_death_tells_its_story_keeps_its_record_and_leads_to_a_new_game(
+    in_tmp: Path, context: tcod.context.Context
+) -> None:
+    """Played through the real loop: kill an orc, go down to level 4, fall to a
+    troll; the window tells it, the morgue file and hall of fame keep it, and
+    Enter leads to the menu, where N starts the next game."""
+
+    def script(me: Player) -> Script:
+        yield [key(KeySym.N)]
+        engine = me.engine
+        save_data.save(engine, paths.SAVE_NAME)  # A save from earlier in this game.
+        alone(engine)
+        x, y = beside(engine)
+        orc = entity_factories.orc.spawn(engine.game_map, x, y)
+        orc.fighter.hp = 1
+        yield [key_towards(engine, x, y)]
+        assert not orc.is_alive
+        for depth in (2, 3, 4):
+            yield descend_to(engine, depth)
+        assert engine.game_world.current_floor == 4
+        alone(engine)
+        x, y = beside(engine)
+        entity_factories.troll.spawn(engine.game_map, x, y)
+        engine.player.fighter.hp = 1
+        yield [key(KeySym.PERIOD)]  # Wait; the troll strikes.
+        me.notes["died"] = me.screen()
+        me.notes["save gone"] = not paths.save_path().exists()
+        me.notes["xp"] = engine.player.level.total_xp
+        yield [key(KeySym.H)]
+        me.notes["hall"] = me.screen()
+        yield [key(KeySym.A)]  # Any key closes it.
+        yield [key(KeySym.V)]
+        assert "Message history" in me.screen()
+        yield [key(KeySym.ESCAPE)]  # Leaves the history for the game-over window ...
+        assert "Killed by a Troll" in me.screen()
+        yield [key(KeySym.RETURN)]  # ... and that for the menu.
+        me.notes["menu"] = me.screen()
+        me.menu.engine = None
+        yield [key(KeySym.N)]
+        me.notes["new game"] = me.screen()
+        me.notes["new engine"] = me.engine
+        yield [tcod.event.Quit()]
+
+    me, _ = play(context, Menu(seed=SEED), script)
+
+    died = me.notes["died"]
+    assert isinstance(died, str)
+    assert "Killed by a Troll on dungeon level 4." in died
+    assert f"{me.notes['xp']} XP, 5 turns played." in died
+    assert "Monsters killed: 1 Orc." in died
+    assert f"Seed: {SEED}" in died
+    [morgue_file] = morgue_files()
+    window = "".join(line.strip(" │") for line in died.splitlines())  # Unwrapped.
+    assert f"Morgue file: {morgue_file}" in window
+    assert "Hall of fame: number 1 of 1." in died
+    assert "Killed by a Troll" in str(me.notes["hall"])
+    assert "Play a new game" in str(me.notes["menu"])
+    assert "Dungeon level: 1" in str(me.notes["new game"])
+    new_engine = me.notes["new engine"]
+    assert isinstance(new_engine, Engine) and new_engine.player.is_alive
+    assert me.notes["save gone"]
+
+    text = morgue_file.read_text("utf-8")
+    assert text.splitlines()[2] == "Killed by a Troll on dungeon level 4."
+    for heading in ("Final stats", "Equipment", "Inventory", "Last 20 messages"):
+        assert f"\n{heading}\n" in text
+    assert "\nDungeon level 4, as you knew it\n" in text
+    assert "Weapon: Dagger" in text and "a) Dagger (E)" in text
+    assert "Troll attacks Player" in text and "You died!" in text
+    assert "@" in text.split("as you knew it")[1]
+    [entry] = hall_of_fame.load(paths.scores_path())
+    assert (entry.cause, entry.depth, entry.xp) == ("Killed by a Troll", 4, me.notes["xp"])
+
+
+def test_escape_on_the_game_over_window_goes_to_the_menu_and_closing_quits(
+    in_tmp: Path,
+) -> None:
+    engine = arena()
+    save_data.save(engine, paths.SAVE_NAME)
+    engine.player.fighter.hp = 1
+    entity_factories.orc.spawn(engine.game_map, 6, 5)
+    screen = input_handlers.MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
+    assert isinstance(screen, input_handlers.GameOverEventHandler)
+    assert not paths.save_path().exists()  # The save is gone at once.
+
+    with pytest.raises(exceptions.BackToMainMenu):
+        screen.handle_events(key(KeySym.ESCAPE))
+    menu = setup_game.MainMenu()
+    assert main.handle_event(None, screen, key(KeySym.RETURN), menu) is menu  # type: ignore[arg-type]
+    assert screen.handle_events(key(KeySym.X)) is screen  # A key that means nothing.
+    with pytest.raises(exceptions.QuitWithoutSaving):
+        screen.handle_events(tcod.event.Quit())
+    assert len(morgue_files()) == 1  # Written once, however the window is used.
+
+
+def test_their_own_fireball(in_tmp: Path) -> None:
+    engine = arena()
+    give(engine, entity_factories.fireball_scroll)
+    entity_factories.orc.spawn(engine.game_map, 6, 5)
+    engine.player.fighter.hp = 3
+    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    # Aimed at the orc beside them; asked whether to hit themselves too: yes.
+    for event in (key(KeySym.I), key(KeySym.C), key(KeySym.RETURN), key(KeySym.Y)):
+        handler = handler.handle_events(event)
+
+    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    assert handler.ending.story == "Killed by their own fireball on dungeon level 1"
+    assert "Orc" in handler.ending.kills
+
+
+def test_the_morgue_file_holds_each_section(in_tmp: Path) -> None:
+    engine = arena()
+    give(engine, entity_factories.health_potion)
+    for i in range(30):
+        engine.message_log.add_message(f"message {i}")
+    engine.player.fighter.die()
+    path = morgue.write(engine, ending_of(engine, WHEN))
+
+    assert path == paths.morgue_dir() / "morgue-20261121-230509.txt"
+    lines = path.read_text("utf-8").splitlines()
+    assert lines[0] == "Morgue file, 2026-11-21 23:05:09"
+    assert lines[2] == "Died on dungeon level 1."
+    assert "Armor: Leather Armor" in lines and "c) Health Potion" in lines
+    messages = lines[lines.index("Last 20 messages") + 2 :]
+    assert messages[:20] == [f"message {i}" for i in range(11, 30)] + ["You died!"]
+    floor = lines[lines.index("Dungeon level 1, as you knew it") + 2 :]
+    # The arena's walls ring open floor; the player stood at (5, 5).
+    assert set(floor[0]) == {"#"}
+    assert floor[5].startswith("#....@....")
+    assert len(floor[5]) == 14  # Seen up to x = 13, the edge of the view.
+    assert "Recording" not in lines
+
+
+def test_two_deaths_in_the_same_second_keep_both_files(in_tmp: Path) -> None:
+    first, second = arena(seed=1), arena(seed=2)
+    for engine in (first, second):
+        engine.player.fighter.die()
+    one = morgue.write(first, ending_of(first, WHEN))
+    before = one.read_text("utf-8")
+    two = morgue.write(second, ending_of(second, WHEN))
+
+    assert one != two
+    assert two.name == "morgue-20261121-230509-2.txt"
+    assert one.read_text("utf-8") == before
+    assert "Seed: 2" in two.read_text("utf-8")
+
+
+def test_an_unwritable_morgue_folder_gets_a_popup_and_play_goes_on(in_tmp: Path) -> None:
+    paths.morgue_dir().write_text("a file where the folder should be")
+    engine = arena()
+    engine.player.fighter.die()
+
+    popup = input_handlers.GameOverEventHandler.after_death(engine)
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.text.startswith("Could not write the morgue file:")
+    screen = popup.handle_events(key(KeySym.SPACE))
+    assert isinstance(screen, input_handlers.GameOverEventHandler)
+    console = tcod.console.Console(80, 50, order="F")
+    screen.on_render(console)
+    assert "No morgue file could be written." in screen_text(console)
+    assert len(hall_of_fame.load(paths.scores_path())) == 1  # The score is kept.
+
+
+def screen_text(console: tcod.console.Console) -> str:
+    return "\n".join("".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height))
+
+
+def ending(xp: int, depth: int, cause: str = "Killed by an Orc") -> Ending:
+    return Ending(cause, depth, 1, xp, 10, {}, 1, WHEN)
+
+
+def test_the_hall_of_fame_keeps_the_ten_best_by_xp_then_depth(in_tmp: Path) -> None:
+    ranks = [hall_of_fame.enter(ending(xp, 1)).rank for xp in range(100, 1100, 100)]
+    assert ranks == [0] * 10  # Each better than the last.
+
+    assert hall_of_fame.enter(ending(50, 9)).rank is None  # Below all ten.
+    deeper = hall_of_fame.enter(ending(500, 3))
+    assert deeper.rank == 5  # Above the 500 XP game of depth 1.
+    level = hall_of_fame.enter(ending(500, 3, "Killed by a Troll"))
+    assert level.rank == 6  # Tied: the earlier game stays ahead.
+
+    table = hall_of_fame.load(paths.scores_path())
+    assert [(e.xp, e.depth) for e in table] == [
+        (1000, 1), (900, 1), (800, 1), (700, 1), (600, 1), (500, 3), (500, 3), (500, 1),
+        (400, 1), (300, 1),
+    ]  # fmt: skip
+    assert not [p for p in in_tmp.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\xff\xfe not text",
+        b"{not json",
+        b"[]",
+        b'{"version": 99, "games": []}',
+        b'{"version": 1, "games": [{"date": 1}]}',
+        b'{"version": 1, "games": [{"date": "d", "character_level": true, "depth": 1, '
+        b'"xp": 1, "cause": "c"}]}',
+        b"[" * 50_000,
+        b" " * (hall_of_fame.MAX_BYTES + 1),
+    ],
+)
+def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
+    in_tmp: Path, content: bytes
+) -> None:
+    scores = paths.scores_path()
+    scores.write_bytes(content)
+    engine = arena()
+    engine.player.fighter.die()
+
+    popup = input_handlers.GameOverEventHandler.after_death(engine)
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
+    assert Path(f"{scores}.bad").read_bytes() == content
+    assert len(hall_of_fame.load(scores)) == 1
+    assert len(morgue_files()) == 1  # Never a lost morgue.
+    screen = popup.handle_events(key(KeySym.SPACE))
+    assert isinstance(screen, input_handlers.GameOverEventHandler)
+    assert screen.entered.rank == 0
+
+
+def test_an_unreadable_scores_file_is_left_alone(in_tmp: Path) -> None:
+    paths.scores_path().mkdir()  # Not a file: can't be read or replaced.
+    engine = arena()
+    engine.player.fighter.die()
+
+    popup = input_handlers.GameOverEventHandler.after_death(engine)
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.text.startswith("Could not read the hall of fame:")
+    assert paths.scores_path().is_dir()
+    assert len(morgue_files()) == 1
+    menu = setup_game.MainMenu()
+    shown = menu.handle_events(key(KeySym.H))
+    assert isinstance(shown, input_handlers.PopupMessage)
+    assert shown.handle_events(key(KeySym.SPACE)) is menu
+
+
+def test_a_failed_write_keeps_the_old_table(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hall_of_fame.enter(ending(100, 1))
+    before = paths.scores_path().read_bytes()
+
+    def no_space(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    entered = hall_of_fame.enter(ending(200, 1))
+
+    assert entered.rank is None
+    assert entered.notice == "Could not save the hall of fame: No space left on device"
+    assert paths.scores_path().read_bytes() == before
+    assert [p.name for p in in_tmp.iterdir()] == ["scores.json"]
+
+
+def test_the_menu_shows_the_hall_of_fame(in_tmp: Path) -> None:
+    for xp, cause in ((300, "Killed by a Troll"), (100, "Killed by an Orc")):
+        hall_of_fame.enter(ending(xp, 2, cause))
+    menu = setup_game.MainMenu()
+    console = tcod.console.Console(80, 50, order="F")
+    menu.on_render(console)
+    assert "[H] Hall of fame" in screen_text(console)
+
+    shown = menu.handle_events(key(KeySym.H))
+    assert isinstance(shown, input_handlers.HallOfFameScreen)
+    shown.on_render(console)
+    rows = [line for line in screen_text(console).splitlines() if "Killed by" in line]
+    assert "1. 2026-11-21 23:05" in rows[0] and "300  Killed by a Troll" in rows[0]
+    assert "2. 2026-11-21 23:05" in rows[1] and "100  Killed by an Orc" in rows[1]
+    assert shown.handle_events(key(KeySym.Q)) is menu
+
+    json.loads(paths.scores_path().read_text("utf-8"))  # Plain JSON a person can read.
+
+
+def test_the_new_game_is_highlighted_after_a_death(in_tmp: Path) -> None:
+    hall_of_fame.enter(ending(10_000, 9))
+    engine = arena()
+    engine.player.fighter.die()
+    screen = input_handlers.GameOverEventHandler.after_death(engine)
+    assert isinstance(screen, input_handlers.GameOverEventHandler)
+    shown = screen.handle_events(key(KeySym.H))
+    assert isinstance(shown, input_handlers.HallOfFameScreen)
+    console = tcod.console.Console(80, 50, order="F")
+    shown.on_render(console)
+    lines = screen_text(console).splitlines()
+    y = next(i for i, line in enumerate(lines) if " 2. 2026-" in line)
+    x = lines[y].index(" 2. 2026-") + 1
+    assert tuple(console.rgb["bg"][x, y]) != tuple(console.rgb["bg"][x, y - 1])  # Highlighted.
+
+
+def test_total_xp_counts_the_levels_gained(in_tmp: Path) -> None:
+    engine = arena()
+    level = engine.player.level
+    level.add_xp(level.experience_to_next_level + 10)
+    before = level.total_xp
+    level.increase_power()
+    assert level.current_xp == 10
+    assert level.total_xp == before
+
+
+def seed_that_dies_waiting() -> tuple[int, int]:
+    """A seed whose player, only waiting, is killed on the first floor; and
+    how many waits that takes.  Found by playing, so no floor layout is pinned."""
+    for seed in range(1, 100):
+        handler: input_handlers.BaseEventHandler = replay.start(
+            recording.parse(f"recording 1\nseed {seed}\n", "<test>")
+        )
+        for waits in range(1, 200):
+            handler = play_events(handler, [key(KeySym.PERIOD)])
+            if not isinstance(handler, input_handlers.MainGameEventHandler):
+                return seed, waits
+    raise AssertionError("no seed dies waiting")
+
+
+def test_a_recorded_death_keeps_a_recording_that_replays_it(
+    in_tmp: Path, context: tcod.context.Context
+) -> None:
+    """Played from the menu with keys alone: the morgue file names the game's
+    recording, kept beside it, and that recording replays the same death."""
+    seed, waits = seed_that_dies_waiting()
+    for path in (paths.morgue_dir(), paths.scores_path()):  # The search died too.
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+    def script(me: Player) -> Script:
+        yield [key(KeySym.N)]
+        yield [key(KeySym.PERIOD)] * waits
+        me.notes["died"] = me.screen()
+        yield [tcod.event.Quit()]
+
+    me, _ = play(context, Menu(seed=seed), script)
+
+    [morgue_file] = morgue_files()
+    lines = morgue_file.read_text("utf-8").splitlines()
+    story = lines[2]
+    assert story.startswith("Killed by ") and story.endswith(" on dungeon level 1.")
+    assert story in str(me.notes["died"])
+    kept = morgue_file.with_suffix(".rec")
+    assert lines[lines.index("Recording") + 2].startswith(f"{kept.name}, beside this file,")
+    assert f"python main.py --replay {kept}" in lines[lines.index("Recording") + 2]
+    script_kept = recording.read(kept)
+    assert script_kept.seed == seed
+
+    replayed = play_events(replay.start(script_kept), script_kept.events)
+
+    assert isinstance(replayed, input_handlers.GameOverEventHandler)
+    assert f"{replayed.ending.story}." == story
+    assert replayed.ending.turns == waits
