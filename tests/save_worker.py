@@ -51,6 +51,7 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier, MouseButton  # noqa: E402
 
 import entity_factories  # noqa: E402
+import exceptions  # noqa: E402
 import input_handlers  # noqa: E402
 import keys  # noqa: E402
 import main  # noqa: E402
@@ -217,7 +218,7 @@ def play(engine: Engine, rng: random.Random) -> None:
     """50 random events through the real handlers (as the main loop sends them), each drawn.
 
     Quitting saves as the main loop does, and play goes on from the save;
-    Escape on the game-over screen ends the game.
+    leaving the game-over screen ends the game.
     """
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     handler: input_handlers.BaseEventHandler = input_handlers.EventHandler(engine).main_handler()
@@ -230,10 +231,8 @@ def play(engine: Engine, rng: random.Random) -> None:
             if in_play is not None:
                 save_data.save(in_play, paths.save_path())
                 handler = input_handlers.EventHandler(save_data.load(paths.save_path())).main_handler()
-        except Exception as exc:
-            if type(exc).__name__ != "QuitWithoutSaving":
-                raise
-            return
+        except (exceptions.QuitWithoutSaving, exceptions.BackToMainMenu):
+            return  # The game is over and left.
         console.clear()
         handler.on_render(console)
 
