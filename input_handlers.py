@@ -28,7 +28,7 @@ import render_functions
 import savefile
 import targeting
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
-from blast import blast_tiles
+from blast import blast_tiles, in_blast
 from components.level import Level
 from key_help import command_rows, help_sections, key_name
 from keys import (
@@ -695,7 +695,7 @@ class AreaRangedAttackHandler(TargetingHandler):
         """Aim there; if the player stands inside the blast, ask first."""
         self.remember_target(x, y)
         player = self.engine.player
-        if (player.x, player.y) in blast_tiles((x, y), self.radius):
+        if in_blast((x, y), self.radius, player.x, player.y):
             return ConfirmHandler(self, self.HIT_YOURSELF, lambda: self.callback((x, y)))
         return self.callback((x, y))
 

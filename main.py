@@ -9,6 +9,7 @@ import itertools
 import json
 import logging
 import sys
+import tempfile
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -84,6 +85,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--headless and --screen go with --replay FILE")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
+    if args.replay is not None and args.seed is not None:
+        parser.error("--seed goes without --replay: a recording names its own seed")
     return args
 
 
@@ -338,11 +341,19 @@ def replay_headless(path: Path, screen: Path | None) -> int:
     except recording.RecordingError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return 1
-    handler = play_recording(replay.start(script), script.events)
+    # A check leaves nothing behind: what the game writes as it is played (a
+    # morgue file, the hall of fame) goes to a folder of its own, then away.
+    player_files = paths.data_dir()
+    with tempfile.TemporaryDirectory(prefix="replay-") as folder:
+        paths.use_data_dir(Path(folder))
+        try:
+            handler = play_recording(replay.start(script), script.events)
+            console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+            handler.on_render(console)
+        finally:
+            paths.use_data_dir(player_files)
     print(json.dumps(replay.summary(handler)))
     if screen is not None:
-        console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        handler.on_render(console)
         try:
             screen.write_text(replay.screen_text(console), encoding="utf-8")
         except OSError as exc:

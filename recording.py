@@ -110,7 +110,7 @@ def _number(word: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise ValueError(f"{word!r} is not a whole number") from None
+        raise ValueError(f"{word[:20]!r} is not a whole number") from None
 
 
 def event_of(line: str) -> RecordedEvent:
@@ -127,11 +127,11 @@ def event_of(line: str) -> RecordedEvent:
             try:
                 sym = KeySym[name.upper()]
             except KeyError:
-                raise ValueError(f"unknown key name {name!r}") from None
+                raise ValueError(f"unknown key name {name[:40]!r}") from None
             mod = Modifier.NONE
             for word in modifiers:
                 if word not in MODIFIER_WORDS:
-                    raise ValueError(f"unknown modifier {word!r} (shift, ctrl or alt)")
+                    raise ValueError(f"unknown modifier {word[:20]!r} (shift, ctrl or alt)")
                 mod |= MODIFIER_WORDS[word][1]
             return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=mod)
         case "click":
@@ -141,7 +141,7 @@ def event_of(line: str) -> RecordedEvent:
             button = MouseButton.LEFT
             if len(words) == 3:
                 if words[2] not in BUTTON_WORDS:
-                    raise ValueError(f"unknown button {words[2]!r}")
+                    raise ValueError(f"unknown button {words[2][:20]!r}")
                 button = BUTTON_WORDS[words[2]]
             return tcod.event.MouseButtonDown(**_tile(x, y), button=button)  # type: ignore[arg-type]
         case "move":
@@ -149,7 +149,7 @@ def event_of(line: str) -> RecordedEvent:
                 raise ValueError("'move' takes X Y")
             x, y = _number(words[0]), _number(words[1])
             return tcod.event.MouseMotion(**_tile(x, y))  # type: ignore[arg-type]
-    raise ValueError(f"unknown event {command!r} (key, click or move)")
+    raise ValueError(f"unknown event {command[:20]!r} (key, click or move)")
 
 
 def parse(text: str, source: str) -> Script:
@@ -189,7 +189,7 @@ def _check_version(line: str) -> None:
         raise ValueError(f"not a recording: the first line must be '{FORMAT_NAME} {FORMAT_VERSION}'")
     if words[1] != str(FORMAT_VERSION):
         raise ValueError(
-            f"a recording of format version {words[1]}; this game reads version {FORMAT_VERSION}"
+            f"a recording of format version {words[1][:20]}; this game reads version {FORMAT_VERSION}"
         )
 
 

@@ -108,6 +108,12 @@ def press(engine: Engine, *syms: KeySym) -> input_handlers.BaseEventHandler:
     return handler
 
 
+def use(engine: Engine, item: Item) -> input_handlers.BaseEventHandler:
+    """Press `i`, then the item's letter; the handler that comes next."""
+    letter = KeySym(ord("a") + engine.player.inventory.items.index(item))
+    return press(engine, KeySym.I).handle_events(key(letter))
+
+
 def screen_rows(handler: input_handlers.BaseEventHandler) -> list[str]:
     """What `handler` draws on the game's 80x50 console, row by row."""
     console = tcod.console.Console(80, 50, order="F")

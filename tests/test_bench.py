@@ -48,6 +48,8 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     assert re.search(rf"^key press to frame, 40 monsters awake .*\s{LATENCY}", out, re.MULTILINE)
     cpu = r"  CPU time of the same\s+p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms\s"
     assert len(re.findall(cpu, out, re.MULTILINE)) == 2, out
+    sdl = r"  of which SDL presenting the frame\s+p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms\s"
+    assert len(re.findall(sdl, out, re.MULTILINE)) == 2, out
     for label, value in [
         (r"start-up to first frame.*", r"(\d+\.\d{3} s|not measured: no Xvfb)"),
         (r'  bare python -c "import tcod"', r"\d+\.\d{3} s"),

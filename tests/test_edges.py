@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, click, give, key, press, texts
+from conftest import arena, click, give, key, press, texts, use
 from tcod.event import KeySym
 
 import color
@@ -20,11 +20,6 @@ from engine import Engine
 from game_map import GameMap
 from message_log import MessageLog
 from procgen import RectangularRoom
-
-
-def use(engine: Engine, index: int) -> None:
-    """Press `i`, then the letter of the `index`th item in the pack."""
-    press(engine, KeySym.I).handle_events(key(KeySym(ord("a") + index)))
 
 
 def color_of(engine: Engine, text: str) -> tuple[int, int, int]:
@@ -44,8 +39,7 @@ def test_lightning_strikes_the_closer_enemy_whichever_was_spawned_first(closer_f
     order = ["near", "far"] if closer_first else ["far", "near"]
     monsters = {name: entity_factories.orc.spawn(engine.game_map, *spots[name]) for name in order}
     engine.player.inventory.items.clear()
-    give(engine, entity_factories.lightning_scroll)
-    use(engine, 0)
+    use(engine, give(engine, entity_factories.lightning_scroll))
     assert not monsters["near"].is_alive
     assert monsters["far"].fighter.hp == monsters["far"].fighter.max_hp
 
@@ -57,7 +51,7 @@ def test_a_potion_heals_what_is_missing_up_to_its_amount(missing: int, recovered
     fighter.hp = fighter.max_hp - missing
     engine.player.inventory.items.clear()
     potion = give(engine, entity_factories.health_potion)
-    use(engine, 0)
+    use(engine, potion)
     assert fighter.hp == fighter.max_hp - missing + recovered
     assert texts(engine)[-1] == f"You consume the Health Potion, and recover {recovered} HP!"
     assert potion not in engine.player.inventory.items
@@ -67,7 +61,7 @@ def test_a_potion_at_full_health_is_refused_and_kept() -> None:
     engine = arena()
     engine.player.inventory.items.clear()
     potion = give(engine, entity_factories.health_potion)
-    use(engine, 0)
+    use(engine, potion)
     assert texts(engine)[-1] == "Your health is already full."
     assert potion in engine.player.inventory.items
 

@@ -7,7 +7,6 @@ import datetime
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,12 +31,6 @@ from game_over import Ending, ending_of
 
 SEED = 4242
 WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
-
-
-@pytest.fixture
-def context() -> Iterator[tcod.context.Context]:
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
-        yield context
 
 
 def descend_to(engine: Engine, depth: int) -> list[tcod.event.KeyDown]:

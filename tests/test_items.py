@@ -8,7 +8,7 @@ refusal must cost no turn: the orc waiting two tiles away must not move.
 from __future__ import annotations
 
 import pytest
-from conftest import arena, click, give, key, texts
+from conftest import arena, click, give, key, texts, use
 from tcod.event import KeySym
 
 import entity_factories
@@ -17,14 +17,7 @@ import tile_types
 from components.ai import ConfusedEnemy, HostileEnemy
 from engine import Engine
 from entity import Actor, Item
-from input_handlers import BaseEventHandler, MainGameEventHandler
-
-
-def use(engine: Engine, item: Item) -> BaseEventHandler:
-    """Press `i`, then the item's letter; return the handler that comes next."""
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.I))
-    letter = KeySym(ord("a") + engine.player.inventory.items.index(item))
-    return handler.handle_events(key(letter))
+from input_handlers import MainGameEventHandler
 
 
 def watcher(engine: Engine) -> Actor:

@@ -77,9 +77,11 @@ def recording_lines(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", ["death", "descent", "scroll"])
 def test_the_command_line_replay_agrees(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """`--replay FILE --headless` reports the game the handlers played."""
+    """`--replay FILE --headless` reports the game the handlers played, and leaves
+    nothing behind (a death's morgue file and hall of fame go to a folder of their own)."""
     assert main.main(["--replay", str(FOLDER / f"{name}.rec"), "--headless"]) == 0
     report = json.loads(capsys.readouterr().out)
+    assert list(Path().iterdir()) == []
     handler, _, _ = replayed(name)
     assert report == replay.summary(handler)
 

@@ -120,6 +120,7 @@ BAD = {
     "unknown modifier": ("recording 1\nseed 5\nkey a hyper\n", 3, "unknown modifier 'hyper'"),
     "unknown event": ("recording 1\nseed 5\njump 3\n", 3, "unknown event 'jump'"),
     "move needs two numbers": ("recording 1\nseed 5\nmove 3\n", 3, "'move' takes X Y"),
+    "a number too long to read": (f"recording 1\nseed 5\nclick {'9' * 5000} 1\n", 3, "is not a whole number"),
 }
 
 
@@ -132,7 +133,7 @@ def test_a_bad_recording_gets_one_line_naming_file_and_line(
     assert main.main(["--replay", str(path), "--headless"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.count("\n") == 1
+    assert err.count("\n") == 1 and len(err) < 200 + len(str(path))
     assert f"{path}, line {line}: " in err
     assert why in err
 
@@ -372,3 +373,11 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     assert picture(saved) == picture(engine_of(replay_text(text + "key l\n")))
     # The replayed game was recorded anew, with the play after it.
     assert (in_tmp / "recordings" / recording_name(saved)).read_text() == text + "key l\n"
+
+
+def test_replay_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--headless"], ["--screen", "x.txt"], ["--replay", "a.rec", "--seed", "3"]):
+        with pytest.raises(SystemExit) as exited:
+            main.parse_args(argv)
+        assert exited.value.code == 2
+        assert "error:" in capsys.readouterr().err

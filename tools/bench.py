@@ -90,7 +90,9 @@ def virtual_display() -> Iterator[str | None]:
     """A private Xvfb's display name (black root window), or None without Xvfb.
 
     Xvfb picks a free display number itself (``-displayfd``), so the bench
-    never takes a display someone else uses.
+    never takes a display someone else uses; ``-noreset`` keeps it from
+    resetting (and refusing connections meanwhile) when the game's window
+    closes.
     """
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
@@ -100,7 +102,7 @@ def virtual_display() -> Iterator[str | None]:
     width, height = SCREEN
     with subprocess.Popen(
         [xvfb, "-displayfd", str(write_end), "-screen", "0", f"{width}x{height}x24",
-         "-br", "-nolisten", "tcp"],
+         "-br", "-noreset", "-nolisten", "tcp"],
         pass_fds=(write_end,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -242,12 +244,9 @@ def time_import_tcod(repeats: int) -> float:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time used so far by every thread of process `pid`."""
-    total = 0.0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    """The CPU time used so far by process `pid`, all its threads (ended ones too)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def idle_cpu(display: str, folder: Path, seconds: float) -> float:
@@ -344,6 +343,7 @@ class Window:
         self.console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
         self.samples: list[float] = []
         self.cpu_samples: list[float] = []
+        self.present_samples: list[float] = []  # Of each answer, SDL's presenting.
         # The slowest answer so far: its time, the key and the screen it was pressed on.
         self.slowest = (0.0, "")
 
@@ -365,8 +365,10 @@ class Window:
         handler = main.handle_event(self.context, handler, self.context.convert_event(event))
         self.console.clear()
         handler.on_render(console=self.console)
+        drawn = time.perf_counter()
         self.context.present(self.console, keep_aspect=True)
         seconds = time.perf_counter() - start
+        self.present_samples.append(seconds - (drawn - start))
         self.cpu_samples.append(time.process_time() - start_cpu)
         self.samples.append(seconds)
         if seconds > self.slowest[0]:
@@ -564,6 +566,7 @@ def latency_rows(label: str, window: Window) -> list[Row]:
     do not inflate (the renderer's threads are counted in it too)."""
     p50, p99, top = percentiles(window.samples)
     cpu_p50, cpu_p99, cpu_top = percentiles(window.cpu_samples)
+    sdl_p50, sdl_p99, sdl_top = percentiles(window.present_samples)
     return [
         Row(
             label,
@@ -574,6 +577,10 @@ def latency_rows(label: str, window: Window) -> list[Row]:
         Row(
             "  CPU time of the same",
             f"p50 {cpu_p50:.2f} ms, p99 {cpu_p99:.2f} ms, max {cpu_top:.2f} ms",
+        ),
+        Row(
+            "  of which SDL presenting the frame",
+            f"p50 {sdl_p50:.2f} ms, p99 {sdl_p99:.2f} ms, max {sdl_top:.2f} ms",
         ),
     ]
 
@@ -605,7 +612,7 @@ def table(rows: Sequence[Row]) -> str:
 
 
 def measure(quick: bool) -> list[Row]:
-    presses, crowd_presses, repeats = (300, 50, 3) if quick else (5000, 500, 10)
+    presses, crowd_presses, repeats = (150, 20, 1) if quick else (5000, 500, 10)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="yarl-bench-") as name, virtual_display() as display:
         folder = Path(name)
@@ -620,7 +627,8 @@ def measure(quick: bool) -> list[Row]:
                 f"{games} games, floors 1-{deepest})",
                 window,
             )
-            window.samples, window.cpu_samples, window.slowest = [], [], (0.0, "")
+            window.samples, window.cpu_samples, window.present_samples = [], [], []
+            window.slowest = (0.0, "")
             crowd(window, crowd_presses)
             rows += latency_rows(
                 f"key press to frame, {CROWD} monsters awake ({crowd_presses} presses)", window
@@ -636,7 +644,7 @@ def measure(quick: bool) -> list[Row]:
         if display is None:
             rows.append(Row("idle CPU at the menu", "not measured: no Xvfb"))
         else:
-            idle = idle_cpu(display, folder, 1.0 if quick else 3.0)
+            idle = idle_cpu(display, folder, 0.5 if quick else 3.0)
             rows.append(Row("idle CPU at the menu", f"{idle:.1f} %", "< 0.5 %", not idle < 0.5))
         rows.append(
             Row("peak memory, a game on floor 10", f"{peak_memory_mib(FLOOR_10, display):.1f} MiB")
