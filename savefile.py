@@ -506,6 +506,11 @@ def _keep_backup(path: str | os.PathLike[str], version: int) -> None:
     except (OSError, SaveError):
         return  # No save yet, or none worth keeping.
     backup = backup_path(path)
+    with contextlib.suppress(OSError):
+        if os.path.samefile(path, backup):
+            # Linked already, by a save killed before its rename: renaming one
+            # link over another of the same file would do nothing.
+            return
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp_path = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX)
     try:

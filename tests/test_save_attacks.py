@@ -123,10 +123,10 @@ def test_a_killed_save_leaves_the_old_or_the_new_one_whole(tmp_path: Path) -> No
     result = report(start(tmp_path / "kills", "kill", FUZZ_SEED, KILLS))
     print(f"\nsave killed {KILLS} times: found {result['found']}, "
           f"{result['kills_leaving_a_temporary']} kills left a temporary file")
-    assert result["problems"] == []
-    assert sum(result["found"].values()) == KILLS
+    assert result["problems"] == [], result
+    assert sum(result["found"].values()) == KILLS, result
     # The kills landed at all moments: both saves seen, and some mid-write.
-    assert result["found"]["old"] > 0 and result["found"]["new"] > 0
-    assert result["kills_leaving_a_temporary"] > 0
+    assert result["found"]["old"] > 0 and result["found"]["new"] > 0, result
+    assert result["kills_leaving_a_temporary"] > 0, result
     # The next save cleans up after all of them.
-    assert result["temporaries_after_a_save"] == []
+    assert result["temporaries_after_a_save"] == [], result
