@@ -50,6 +50,8 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     assert len(re.findall(cpu, out, re.MULTILINE)) == 2, out
     sdl = r"  of which SDL presenting the frame\s+p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms\s"
     assert len(re.findall(sdl, out, re.MULTILINE)) == 2, out
+    own = r"  the game's own handling and drawing, CPU\s+p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms\s"
+    assert len(re.findall(own, out, re.MULTILINE)) == 2, out
     for label, value in [
         (r"start-up to first frame.*", r"(\d+\.\d{3} s|not measured: no Xvfb)"),
         (r'  bare python -c "import tcod"', r"\d+\.\d{3} s"),
