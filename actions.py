@@ -16,6 +16,34 @@ if TYPE_CHECKING:
     from entity import Actor, Entity, Item
 
 
+def with_article(name: str) -> str:
+    """The name with "a" or "an" before it, as a message says it: "an Orc"."""
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    return f"{article} {name}"
+
+
+def capitalized(text: str) -> str:
+    """The text with its first letter in capitals, the rest as it was."""
+    return text[:1].upper() + text[1:]
+
+
+def describe_underfoot(engine: Engine) -> None:
+    """Say what lies where the player stepped: items, the stairs.
+
+    The tutorial said nothing, so items and stairs under the `@` went unseen.
+    """
+    player, game_map = engine.player, engine.game_map
+    names = [
+        with_article(item.name)
+        for item in game_map.items
+        if item.x == player.x and item.y == player.y
+    ]
+    if names:
+        engine.message_log.add_message(f"You see here {' and '.join(names)}.")
+    if (player.x, player.y) == game_map.downstairs_location:
+        engine.message_log.add_message("There are stairs down here.")
+
+
 class Action:
     def __init__(self, entity: Actor) -> None:
         super().__init__()
@@ -182,6 +210,8 @@ class MovementAction(ActionWithDirection):
             raise exceptions.Impossible("That way is blocked.")
 
         self.entity.move(self.dx, self.dy)
+        if self.entity is self.engine.player:
+            describe_underfoot(self.engine)
 
 
 class BumpAction(ActionWithDirection):

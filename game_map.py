@@ -44,6 +44,12 @@ class EntitySet(MutableSet["Entity"]):
         self._entities.pop(entity, None)
 
 
+def remembered(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The colour of something remembered out of view: half as bright."""
+    r, g, b = rgb
+    return r // 2, g // 2, b // 2
+
+
 class GameMap:
     # The monster last aimed at on this floor: the next aim starts on it while
     # it lives in view (see `targeting`).  Kept with its floor, so it goes
@@ -129,6 +135,12 @@ class GameMap:
             # Only print entities that are in the FOV
             if self.visible[entity.x, entity.y]:
                 console.print(x=entity.x, y=entity.y, text=entity.char, fg=entity.color)
+            elif isinstance(entity, Item) and self.explored[entity.x, entity.y]:
+                # Items stay where the player saw them: drawn from memory,
+                # dimmed.  Monsters move, so they are shown only while seen.
+                console.print(
+                    x=entity.x, y=entity.y, text=entity.char, fg=remembered(entity.color)
+                )
 
 
 class GameWorld:

@@ -27,7 +27,15 @@ import paths
 import render_functions
 import savefile
 import targeting
-from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
+import travel
+from actions import (
+    Action,
+    BumpAction,
+    MovementAction,
+    PickupAction,
+    TakeStairsAction,
+    WaitAction,
+)
 from blast import blast_tiles, in_blast
 from components.level import Level
 from key_help import command_rows, help_sections, key_name
@@ -38,9 +46,11 @@ from keys import (
     CURSOR_Y_KEYS,
     GAME_OVER_KEYS,
     HISTORY_JUMP_KEYS,
+    MAIN_BUTTONS,
     MAIN_KEYS,
     MODIFIER_KEYS,
     MOVE_KEYS,
+    RUN_MODIFIER,
     SAVE_FAILED_KEYS,
     WAIT_KEYS,
     Answer,
@@ -68,6 +78,19 @@ MainGameEventHandler will become the active handler.
 
 
 class BaseEventHandler:
+    # Whether something goes on without input (a walk): the main loop then
+    # calls `advance` at its pace until it stops; the steps it took so far.
+    walking = False
+    walk_steps = 0
+
+    def advance(self) -> BaseEventHandler:
+        """Take the next step of what goes on without input; the next handler."""
+        return self
+
+    def stop_walking(self) -> BaseEventHandler:
+        """The handler once what goes on without input has stopped."""
+        return self
+
     def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
         """Handle an event and return the next active event handler."""
         state = self.dispatch(event)
@@ -352,6 +375,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
         player = self.engine.player
+        files = str(paths.data_dir().resolve())  # The save, morgue files, ...
         lines = [
             f"Level: {player.level.current_level}",
             f"XP: {player.level.current_xp}",
@@ -359,6 +383,8 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             f"Attack: {player.fighter.power}",
             f"Defense: {player.fighter.defense}",
             f"Seed: {self.engine.game_world.seed}",
+            "Files kept in:",
+            *(files[i : i + 36] for i in range(0, len(files), 36)),
         ]
         self.draw_side_window(console, self.TITLE, lines)
 
@@ -706,13 +732,17 @@ class MainGameEventHandler(EventHandler):
         key = key_of(event)
 
         if key in MOVE_KEYS:
+            if event.mod & RUN_MODIFIER:
+                return self.start_walk(travel.Run(*MOVE_KEYS[key]))
             return BumpAction(player, *MOVE_KEYS[key])
         if key in WAIT_KEYS:
             return WaitAction(player)
 
         match MAIN_KEYS.get(key):
             case Command.DESCEND:
-                return TakeStairsAction(player)
+                return self.descend()
+            case Command.EXPLORE:
+                return self.start_walk(travel.Explore())
             case Command.PICKUP:
                 return PickupAction(player)
             case Command.INVENTORY:
@@ -731,6 +761,93 @@ class MainGameEventHandler(EventHandler):
                 raise SystemExit()
         # No valid key was pressed.
         return None
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        x, y = event.integer_position
+        if MAIN_BUTTONS.get(event.button) is Command.WALK_TO and self.engine.game_map.in_bounds(x, y):
+            return self.start_walk(travel.Travel(x, y))
+        return None
+
+    def descend(self) -> ActionOrHandler | None:
+        """Down the stairs underfoot; else a walk to them, once they have been seen."""
+        game_map, player = self.engine.game_map, self.engine.player
+        if (player.x, player.y) == game_map.downstairs_location:
+            return TakeStairsAction(player)
+        if not travel.stairs_known(game_map):
+            self.engine.message_log.add_message(travel.NO_STAIRS, color.impossible)
+            return None
+        return self.start_walk(travel.Travel(*game_map.downstairs_location))
+
+    def start_walk(self, walk: travel.Walk) -> WalkHandler | None:
+        """The walk under way, or None, with the reason, when it can't start.
+
+        Like an impossible action, a walk that can't start costs no turn.
+        """
+        reason = travel.refusal(self.engine)
+        step = walk.next_step(self.engine) if reason is None else None
+        if isinstance(step, travel.Stop):
+            reason = step.reason
+        if step is None or isinstance(step, travel.Stop):
+            if reason is not None:
+                self.engine.message_log.add_message(reason, color.impossible)
+            return None
+        return WalkHandler(self.engine, walk, step)
+
+
+class WalkHandler(EventHandler):
+    """A walk under way (see `travel`): the main loop calls `advance` for each
+    step; any key or click stops it, and does nothing else."""
+
+    walking = True
+
+    def __init__(self, engine: Engine, walk: travel.Walk, first_step: travel.Direction):
+        super().__init__(engine)
+        self.walk = walk
+        self.next_step = first_step
+        self.watch = travel.Watch(engine)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        if event.sym in MODIFIER_KEYS:
+            return None
+        return self.stopped()
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        return self.stopped()
+
+    def stop_walking(self) -> BaseEventHandler:
+        return self.stopped()
+
+    def stopped(self, reason: str | None = None) -> BaseEventHandler:
+        """The screen after the walk, which says why it stopped, if it must."""
+        if reason is not None:
+            self.engine.message_log.add_message(reason)
+        return self.main_handler()
+
+    def advance(self) -> BaseEventHandler:
+        """Take one step as a turn, then look whether the walk must stop."""
+        engine = self.engine
+        # Whatever happened since the last step, outside of a turn.
+        reason = self.watch.news(engine)
+        if reason is not None:
+            return self.stopped(reason)
+        if not self.handle_action(MovementAction(engine.player, *self.next_step)):
+            return self.stopped()  # The action said why.
+        self.walk_steps += 1
+        after = self.main_handler()
+        if not isinstance(after, MainGameEventHandler):
+            return after  # Death, or a level-up to choose.
+        reason = self.watch.news(engine)
+        if reason is not None or travel.underfoot(engine):
+            return self.stopped(reason)
+        step = self.walk.next_step(engine)
+        if isinstance(step, travel.Stop):
+            return self.stopped(step.reason)
+        self.next_step = step
+        return self
 
 
 def remove_save(engine: Engine) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from tcod.event import KeySym, Modifier
+from tcod.event import KeySym, Modifier, MouseButton
 
 from keys import (
     ANSWER_KEYS,
@@ -19,9 +19,11 @@ from keys import (
     GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
+    MAIN_BUTTONS,
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    RUN_MODIFIER,
     SAVE_FAILED_KEYS,
     TARGET_KEYS,
     WAIT_KEYS,
@@ -64,6 +66,11 @@ def key_name(key: KeySym) -> str:
     if key.value < 128 and chr(key.value).isprintable():
         return chr(key.value)
     return key.name.title()
+
+
+def button_name(button: MouseButton) -> str:
+    """How the help screen writes a mouse button's click: "Left click"."""
+    return f"{button.name.title()} click"
 
 
 DIRECTION_NAMES: Final[dict[tuple[int, int], str]] = {
@@ -112,6 +119,10 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in MOVE_KEYS.items()}
     wait = {key: "Wait a turn" for key in WAIT_KEYS}
     main = {key: COMMAND_HELP[command] for key, command in MAIN_KEYS.items()}
+    run = (f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])
+    buttons = [
+        (button_name(button), COMMAND_HELP[command]) for button, command in MAIN_BUTTONS.items()
+    ]
     menu = {key: COMMAND_HELP[command] for key, command in MENU_KEYS.items()}
     everywhere = [
         (chord_name(key, modifier), COMMAND_HELP[command])
@@ -133,8 +144,9 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
     return [
         ("Main menu", _keys_by_meaning(menu)),
-        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait)),
+        # Short enough to sit beside the menu's keys on the help screen.
         ("Moving (also moves a cursor)", _keys_by_meaning(move)),
+        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait) + [run, *buttons]),
         (
             "Choosing a tile",
             [

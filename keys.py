@@ -11,7 +11,7 @@ from enum import Enum, auto
 from typing import Final
 
 import tcod
-from tcod.event import KeySym, Modifier
+from tcod.event import KeySym, Modifier, MouseButton
 
 MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
     # Arrow keys.
@@ -128,6 +128,9 @@ class Command(Enum):
     """
 
     DESCEND = auto()
+    EXPLORE = auto()
+    RUN = auto()
+    WALK_TO = auto()
     PICKUP = auto()
     INVENTORY = auto()
     DROP = auto()
@@ -150,7 +153,10 @@ class Command(Enum):
 
 # What the help screen and the README say each command does.
 COMMAND_HELP: Final[dict[Command, str]] = {
-    Command.DESCEND: "Take the stairs down",
+    Command.DESCEND: "Take the stairs down, or walk to them",
+    Command.EXPLORE: "Explore, then walk to the stairs",
+    Command.RUN: "Run that way",
+    Command.WALK_TO: "Walk to the tile",
     Command.PICKUP: "Pick up the item underfoot",
     Command.INVENTORY: "Use an item from the inventory",
     Command.DROP: "Drop an item",
@@ -174,6 +180,8 @@ COMMAND_HELP: Final[dict[Command, str]] = {
 
 MAIN_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.GREATER: Command.DESCEND,
+    KeySym.X: Command.EXPLORE,  # Brogue's key.
+    KeySym.O: Command.EXPLORE,  # DCSS's key.
     KeySym.G: Command.PICKUP,
     KeySym.I: Command.INVENTORY,
     KeySym.D: Command.DROP,
@@ -183,6 +191,13 @@ MAIN_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.QUESTION: Command.HELP,
     KeySym.F1: Command.HELP,
     KeySym.ESCAPE: Command.QUIT,
+}
+
+# Held with a move key, runs that way (NetHack, DCSS): `Command.RUN`.
+RUN_MODIFIER: Final = Modifier.SHIFT
+
+MAIN_BUTTONS: Final[dict[MouseButton, Command]] = {
+    MouseButton.LEFT: Command.WALK_TO,
 }
 
 MENU_KEYS: Final[dict[KeySym, Command]] = {

@@ -8,8 +8,10 @@ import gc
 import itertools
 import json
 import logging
+import os
 import sys
 import tempfile
+import time
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -28,12 +30,16 @@ import replay
 import save_data
 import savefile
 import setup_game
+import travel
 
 SCREEN_WIDTH: Final = 80
 SCREEN_HEIGHT: Final = 50
 TILESET_PATH: Final = Path(__file__).parent / "dejavu10x10_gs_tc.png"
 
-EventSource = Callable[[], Iterable[tcod.event.Event]]
+# Gives the events that came, as `tcod.event.wait` does: waiting for them
+# without end when called with nothing, at most `timeout` seconds when called
+# with it (only while a walk is under way).
+EventSource = Callable[..., Iterable[tcod.event.Event]]
 
 
 def seed_value(text: str) -> int:
@@ -50,8 +56,13 @@ def seed_value(text: str) -> int:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    default = paths.default_data_dir(setup_game.GAME_TITLE)
+    where = "the working directory" if default == Path() else str(default)
     parser = argparse.ArgumentParser(
-        description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys."
+        description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
+        # Unwrapped, so that the folder's name is never broken across lines.
+        epilog=f"The save, recordings, morgue files, scores and screenshots go in:\n  {where}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--seed",
@@ -60,6 +71,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=default,
+        metavar="DIR",
+        help="keep the files named below in DIR instead (made if missing)",
     )
     parser.add_argument(
         "--replay",
@@ -199,16 +217,58 @@ def handle_and_record(
     line = None if engine is None else recording.line_of(event)
     if isinstance(event, tcod.event.KeyDown) and event.sym in keys.MODIFIER_KEYS:
         line = None
-    if engine is None or line is None:
+    # The steps of a walk under way, which the event may stop.
+    walked = recording.Steps(handler.walk_steps) if handler.walking else None
+    if engine is None or (line is None and walked is None):
         return handler.handle_events(event)
     pointer = engine.mouse_location
     try:
-        handler = handler.handle_events(event)
-    except Exception:
-        recording.record(engine, line)
+        after = handler.handle_events(event)
+    except SystemExit:  # Leaving the game stops a walk too.
+        if walked is not None:
+            recording.record(engine, walked.line())
         raise
-    if not isinstance(event, tcod.event.MouseMotion) or engine.mouse_location != pointer:
+    except Exception:
+        if line is not None:
+            recording.record(engine, line)
+        raise
+    if walked is not None and not after.walking:
+        # The key or click stopped the walk and did nothing else: what
+        # replays it is the number of steps the walk took.
+        recording.record(engine, walked.line())
+    elif line is not None and (
+        not isinstance(event, tcod.event.MouseMotion) or engine.mouse_location != pointer
+    ):
         recording.record(engine, line)
+    return after
+
+
+def replay_line(
+    handler: input_handlers.BaseEventHandler, recorded: tcod.event.Event | recording.Steps
+) -> input_handlers.BaseEventHandler:
+    """Play one recorded line as it was played: an event through
+    `handle_and_record`, after the walk under way took the steps it took.
+
+    A key or click came after the walk stopped by itself (one that stopped
+    it was recorded as `steps N`); a pointer move may come during a walk.
+    """
+    if isinstance(recorded, recording.Steps):
+        while handler.walking and handler.walk_steps < recorded.count:
+            handler = handler.advance()
+        engine = handler.engine_in_play()
+        if not handler.walking or engine is None:
+            return handler  # Ended sooner than recorded: nothing left to stop.
+        recording.record(engine, recorded.line())
+        return handler.stop_walking()
+    if not isinstance(recorded, tcod.event.MouseMotion):
+        handler = finish_walk(handler)
+    return handle_and_record(handler, recorded)
+
+
+def finish_walk(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
+    """Take every step of the walk under way, if one is, as fast as they go."""
+    while handler.walking:
+        handler = handler.advance()
     return handler
 
 
@@ -248,7 +308,10 @@ def main_loop(
 ) -> None:
     """Draw, wait for input, handle it; until the player quits.
 
-    Waiting blocks, so an idle game costs no CPU and draws nothing.  Quitting
+    Waiting blocks, so an idle game costs no CPU and draws nothing.  While a
+    walk is under way (see `travel`), the wait lasts until its next step is
+    due, `travel.STEPS_PER_SECOND` a second, and each step is drawn; input
+    that comes first is handled first (and stops the walk).  Quitting
     saves a game in play; when that fails, a popup says why and the game
     stays open (`input_handlers.SaveFailedPopup`).  An exception the loop
     can't go on from saves the game beside the last save (`save_beside`).
@@ -260,6 +323,7 @@ def main_loop(
     if events is None:
         events = tcod.event.wait  # Looked up now, so that tests can replace it.
     menu = handler if isinstance(handler, setup_game.MainMenu) else setup_game.MainMenu()
+    next_step_at = 0.0  # When a walk's next step is due.
     while True:
         try:
             while True:
@@ -273,10 +337,21 @@ def main_loop(
                     if playback is not None and not playback.finished:
                         handler = play_frame(handler, playback)
                         continue
-                    for event in events():
+                    if handler.walking:
+                        batch = list(events(max(0.0, next_step_at - time.monotonic())))
+                    else:
+                        batch = list(events())
+                        next_step_at = 0.0  # A walk started now steps at once.
+                    for event in batch:
                         handler = handle_event(context, handler, context.convert_event(event), menu)
+                    # The wait ran out (nothing came), or the step is due anyway
+                    # (the mouse moving all the while must not hold a walk up).
+                    if handler.walking and (not batch or time.monotonic() >= next_step_at):
+                        next_step_at = time.monotonic() + 1 / travel.STEPS_PER_SECOND
+                        handler = handler.advance()
                 except Exception:  # Handle exceptions in game (quitting is no Exception).
                     report_error(handler, keep_recording=True)
+                    handler = handler.stop_walking()  # Or the same error comes again.
         except exceptions.QuitWithoutSaving:
             return
         except SystemExit:  # Save and quit.
@@ -288,6 +363,8 @@ def main_loop(
                 traceback.print_exc()
                 if isinstance(handler, input_handlers.SaveFailedPopup):
                     handler = handler.parent  # A retry failed: one popup, the new reason.
+                # Quitting stopped a walk (and the recording says so).
+                handler = handler.stop_walking()
                 handler = input_handlers.SaveFailedPopup(handler, save_failure(exc))
                 continue
             return
@@ -313,24 +390,28 @@ def play_frame(
     for event in tcod.event.wait(playback.timeout()):
         playback.control(event)
     recorded = playback.next_event()
-    return handler if recorded is None else handle_and_record(handler, recorded)
+    return handler if recorded is None else replay_line(handler, recorded)
 
 
 def play_recording(
-    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event]
+    handler: input_handlers.BaseEventHandler, events: Iterable[recording.Recorded]
 ) -> input_handlers.BaseEventHandler:
     """Play recorded events as fast as they go, with no window; return the last screen.
 
     As in the main loop, an unexpected error is reported and play goes on;
-    an event that quits the game ends the replay.
+    an event that quits the game ends the replay.  A walk the last lines
+    started goes on until it stops by itself, as it did in the game.
     """
-    for event in events:
+    for recorded in [*events, None]:
         try:
-            handler = handle_and_record(handler, event)
+            if recorded is None:
+                return finish_walk(handler)
+            handler = replay_line(handler, recorded)
         except (SystemExit, exceptions.QuitWithoutSaving):
             break
         except Exception:
             report_error(handler, keep_recording=False)
+            handler = handler.stop_walking()
     return handler
 
 
@@ -421,6 +502,22 @@ def quiet_library_logs() -> None:
         logger.addHandler(logging.NullHandler())
 
 
+def use_data_dir(folder: Path) -> str | None:
+    """Keep the player's files in `folder`, made if missing; or say in one line why not.
+
+    Checked at start-up, so that the player hears of it before playing, not
+    when the game can't be saved.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"main.py: cannot use {folder} as the data folder: {reason(exc)}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"main.py: cannot write in the data folder {folder}"
+    paths.use_data_dir(folder)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the game; 0 when the player quits, 1 (with one line on stderr) when it can't start.
 
@@ -429,6 +526,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     reads another program's arguments.
     """
     args = parse_args([] if argv is None else argv)
+    problem = use_data_dir(args.data_dir)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     quiet_library_logs()
     script = None
     if args.replay is not None:

@@ -2,12 +2,16 @@
 
 The save, recordings, morgue files, the hall of fame and screenshots all go in
 one data folder.  Run from the source, that is the working directory, as in
-the tutorial; `--data-dir` (or a packaged build) chooses another.  Every module
-asks here for a path rather than naming a file itself.
+the tutorial; a packaged build (tools/build.py) uses the folder the player's
+system keeps for the game's data, and `--data-dir` chooses any folder for
+either.  Every module asks here for a path rather than naming a file itself.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
@@ -22,6 +26,35 @@ _data_dir = Path()
 def data_dir() -> Path:
     """The folder the player's files go in (the working directory by default)."""
     return _data_dir
+
+
+def default_data_dir(game: str) -> Path:
+    """The working directory, as in the tutorial; for a packaged build, the player's data folder.
+
+    A build started from a desktop has no useful working directory: the files
+    would land wherever the launcher happened to be.
+    """
+    return player_data_dir(game) if getattr(sys, "frozen", False) else Path()
+
+
+def player_data_dir(
+    game: str, system: str = sys.platform, environ: Mapping[str, str] = os.environ
+) -> Path:
+    """The folder the player's system keeps for `game`'s data.
+
+    The same folder as SDL's preference path (SDL_GetPrefPath) for `game`,
+    which the player's other SDL games use; but SDL makes the folder when
+    asked for its name, and `--help` (which names it) should make nothing.
+    """
+    if system == "win32":
+        appdata = environ.get("APPDATA")
+        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
+    elif system == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:  # The XDG base directories, on Linux and the BSDs.
+        xdg = environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / game
 
 
 def use_data_dir(folder: Path) -> None:

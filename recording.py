@@ -10,11 +10,17 @@ one per line, in a format a person can read and write::
     key period shift
     click 12 30
     move 40 20
+    steps 7
 
 `key` takes a `tcod.event.KeySym` member name in lower case, then any of
 `shift`, `ctrl` and `alt`; `click X Y` is a left click on tile (X, Y) (a
 `right`, `middle`, `x1` or `x2` after it names another button, which also
 closes screens in the game); `move X Y` moves the pointer onto tile (X, Y).
+`steps N` says that the walk under way (see `travel`) was stopped after N
+steps in all, by a key or click (not recorded itself: it did nothing else) or
+by leaving the game; a walk with no `steps` line went on until it stopped by
+itself.  A walk's steps follow from the game, but when a key stopped it
+depends on the clock: this line is what makes a walk replay exactly.
 The events start in the dungeon of a new game with that seed.  Since all of
 the game's randomness comes from the seed, the same lines give the same game.
 
@@ -64,6 +70,20 @@ BUTTON_WORDS: Final[dict[str, MouseButton]] = {
 RecordedEvent = tcod.event.KeyDown | tcod.event.MouseButtonDown | tcod.event.MouseMotion
 
 
+@dataclass(frozen=True)
+class Steps:
+    """A `steps N` line: the walk under way stopped after `count` steps."""
+
+    count: int
+
+    def line(self) -> str:
+        return f"steps {self.count}"
+
+
+# What a recording's line after the seed holds.
+Recorded = RecordedEvent | Steps
+
+
 class RecordingError(Exception):
     """A recording that can't be replayed; `str()` names the file and the line at fault."""
 
@@ -73,7 +93,7 @@ class Script:
     """A recording read from text: the game's seed and its events in order."""
 
     seed: int
-    events: list[RecordedEvent]
+    events: list[Recorded]
 
 
 def header(seed: int) -> list[str]:
@@ -81,12 +101,14 @@ def header(seed: int) -> list[str]:
     return [f"{FORMAT_NAME} {FORMAT_VERSION}", f"seed {seed}"]
 
 
-def line_of(event: tcod.event.Event) -> str | None:
+def line_of(event: tcod.event.Event | Steps) -> str | None:
     """The line that records `event`, or None for a kind of event never recorded.
 
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
+        case Steps():
+            return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
             words += [word for word, (held, _) in MODIFIER_WORDS.items() if event.mod & held]
@@ -113,8 +135,8 @@ def _number(word: str) -> int:
         raise ValueError(f"{word[:20]!r} is not a whole number") from None
 
 
-def event_of(line: str) -> RecordedEvent:
-    """The event a line records: the inverse of `line_of`.
+def event_of(line: str) -> Recorded:
+    """The event a line records (the inverse of `line_of`), or its walk's `Steps`.
 
     Raises ValueError saying what is wrong with the line.
     """
@@ -149,7 +171,14 @@ def event_of(line: str) -> RecordedEvent:
                 raise ValueError("'move' takes X Y")
             x, y = _number(words[0]), _number(words[1])
             return tcod.event.MouseMotion(**_tile(x, y))  # type: ignore[arg-type]
-    raise ValueError(f"unknown event {command[:20]!r} (key, click or move)")
+        case "steps":
+            if len(words) != 1:
+                raise ValueError("'steps' takes N")
+            count = _number(words[0])
+            if count < 0:
+                raise ValueError(f"the step count {count} is negative")
+            return Steps(count)
+    raise ValueError(f"unknown event {command[:20]!r} (key, click, move or steps)")
 
 
 def parse(text: str, source: str) -> Script:
@@ -160,7 +189,7 @@ def parse(text: str, source: str) -> Script:
     """
     version_seen = False
     seed: int | None = None
-    events: list[RecordedEvent] = []
+    events: list[Recorded] = []
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()

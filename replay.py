@@ -20,7 +20,7 @@ import input_handlers
 import setup_game
 from engine import Engine
 from entity import Actor
-from recording import RecordedEvent, Script
+from recording import Recorded, Script
 
 # Events a second in the window; + and - double and halve it within these bounds.
 DEFAULT_SPEED: Final = 8.0
@@ -106,7 +106,7 @@ class Playback:
     the window still quits.
     """
 
-    def __init__(self, events: list[RecordedEvent], speed: float = DEFAULT_SPEED) -> None:
+    def __init__(self, events: list[Recorded], speed: float = DEFAULT_SPEED) -> None:
         self.events = events
         self.played = 0
         self.speed = speed
@@ -141,7 +141,7 @@ class Playback:
             case KeySym.ESCAPE:
                 self.stopped = True
 
-    def next_event(self) -> RecordedEvent | None:
+    def next_event(self) -> Recorded | None:
         """The next recorded event if its time has come, else None."""
         if self.finished or self.paused or time.monotonic() < self.due:
             return None

@@ -137,15 +137,16 @@ def give(engine: Engine, template: Item) -> Item:
 
 
 def play_events(
-    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event]
+    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Steps]
 ) -> input_handlers.BaseEventHandler:
-    """Send `events` to the game as a replay does (`main.handle_and_record`); the last screen.
+    """Send `events` to the game as a replay does (`main.replay_line`); the last screen.
 
-    Unlike a replay, an error is not caught: it fails the test.
+    Unlike a replay, an error is not caught: it fails the test.  A walk the
+    last event started goes on until it stops, as a replay's does.
     """
     for event in events:
-        handler = main.handle_and_record(handler, event)
-    return handler
+        handler = main.replay_line(handler, event)
+    return main.finish_walk(handler)
 
 
 def replay_text(text: str) -> input_handlers.BaseEventHandler:

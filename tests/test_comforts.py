@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import key
+from conftest import click, key
 from tcod.event import KeySym, Modifier
 
 import entity_factories
@@ -33,13 +33,16 @@ from keys import (
     GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
+    MAIN_BUTTONS,
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    RUN_MODIFIER,
     SAVE_FAILED_KEYS,
     TARGET_KEYS,
     WAIT_KEYS,
     Answer,
+    Command,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +95,9 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
     return {
         "Main menu": {(key_name(k), COMMAND_HELP[c]) for k, c in MENU_KEYS.items()},
         "In the dungeon": {(key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items()}
-        | {(key_name(k), "Wait a turn") for k in WAIT_KEYS},
+        | {(key_name(k), "Wait a turn") for k in WAIT_KEYS}
+        | {(f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])}
+        | {(f"{b.name.title()} click", COMMAND_HELP[c]) for b, c in MAIN_BUTTONS.items()},
         "Moving (also moves a cursor)": {
             (key_name(k), f"Move {DIRECTIONS[d]}") for k, d in MOVE_KEYS.items()
         },
@@ -162,12 +167,18 @@ def test_every_help_row_is_a_real_binding_and_every_binding_a_row() -> None:
     assert help_bindings() == expected_bindings()
 
 
+# The rows of the dungeon's section that name no single key.
+WALKS = {COMMAND_HELP[Command.RUN], COMMAND_HELP[Command.WALK_TO]}
+
+
 def test_help_key_names_are_unambiguous() -> None:
     """Each key named in the help is one key: the player can't mistake it."""
     for section, pairs in help_bindings().items():
         if section in ("Choosing a tile", "Everywhere"):
             continue  # Mouse, modifiers and chords, checked elsewhere.
-        for name, _ in pairs:
+        for name, meaning in pairs:
+            if meaning in WALKS:
+                continue  # A modifier with any move key, a click: checked below.
             assert name in keysym_by_name(), f"{name!r} names no key, or several"
 
 
@@ -176,8 +187,13 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     listed = help_bindings()
 
     def press(handler: input_handlers.BaseEventHandler, name: str) -> object:
+        x, y = engine.player.x, engine.player.y
+        events = {  # The rows that name no single key.
+            f"{(RUN_MODIFIER.name or '').title()}+direction": key(KeySym.RIGHT, RUN_MODIFIER),
+            "Left click": click(x + 1, y),
+        }
         try:
-            return handler.dispatch(key(keysym_by_name()[name]))
+            return handler.dispatch(events.get(name) or key(keysym_by_name()[name]))
         except SystemExit:
             return "quit"
         except exceptions.QuitWithoutSaving:
@@ -189,7 +205,11 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
         assert press(setup_game.MainMenu(), name) is not None, name
     for section in ("In the dungeon", "Moving (also moves a cursor)"):
         for name, _ in listed[section]:
-            assert press(input_handlers.MainGameEventHandler(engine), name) is not None, name
+            said = [(m.full_text, m.count) for m in engine.message_log.messages]
+            done = press(input_handlers.MainGameEventHandler(engine), name)
+            # It acts, or says why it can't (as `>` far from unseen stairs).
+            now = [(m.full_text, m.count) for m in engine.message_log.messages]
+            assert done is not None or now != said, name
     for name, meaning in listed["Choosing a tile"]:
         if meaning == "Select the tile":
             result = press(input_handlers.LookHandler(engine), name)
@@ -653,7 +673,7 @@ class Script:
     def __init__(self, *frames: Iterable[tcod.event.Event]) -> None:
         self.frames = list(frames)
 
-    def __call__(self) -> Iterable[tcod.event.Event]:
+    def __call__(self, timeout: float | None = None) -> Iterable[tcod.event.Event]:
         assert self.frames, "the loop asked for more events than scripted"
         return self.frames.pop(0)
 

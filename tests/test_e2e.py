@@ -64,7 +64,7 @@ class Feed:
         self.script = script
         self.frames = 0
 
-    def __call__(self) -> Iterable[tcod.event.Event]:
+    def __call__(self, timeout: float | None = None) -> Iterable[tcod.event.Event]:
         self.frames += 1
         try:
             return next(self.script)

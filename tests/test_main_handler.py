@@ -60,11 +60,11 @@ def test_wait_keys_pass_a_turn(sym: KeySym) -> None:
 )
 def test_greater_than_takes_the_stairs(event: tcod.event.KeyDown) -> None:
     engine = arena()
+    engine.game_map.tiles[5, 5] = tile_types.down_stairs
+    engine.game_map.downstairs_location = (5, 5)
     action = MainGameEventHandler(engine).dispatch(event)
     assert isinstance(action, actions.TakeStairsAction)
 
-    engine.game_map.tiles[5, 5] = tile_types.down_stairs
-    engine.game_map.downstairs_location = (5, 5)
     MainGameEventHandler(engine).handle_events(event)
     assert engine.game_world.current_floor == 2
     assert texts(engine)[-1] == "You descend the staircase."

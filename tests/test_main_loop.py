@@ -17,6 +17,7 @@ import main
 import paths
 import save_data
 import setup_game
+import travel
 from engine import Engine
 
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
@@ -39,8 +40,10 @@ class Script:
     def __init__(self, *frames: Frame) -> None:
         self.frames = list(frames)
         self.calls = 0
+        self.timeouts: list[float | None] = []  # How long the loop would wait, each time.
 
-    def __call__(self) -> Iterable[tcod.event.Event]:
+    def __call__(self, timeout: float | None = None) -> Iterable[tcod.event.Event]:
+        self.timeouts.append(timeout)
         if self.calls >= len(self.frames):
             raise ScriptEnded("the loop asked for events after the script's end")
         frame = self.frames[self.calls]
@@ -305,3 +308,35 @@ def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
     texts = [m.plain_text for m in engine.message_log.messages]
     assert any("The save could not be deleted (Is a directory)" in text for text in texts)
     assert paths.save_path().is_dir()
+
+
+def test_a_walk_is_drawn_step_by_step_and_a_key_stops_it(
+    in_tmp: Path,
+    context: tcod.context.Context,
+    root_console: tcod.console.Console,
+    presents: list[bool],
+) -> None:
+    """Each step of a walk is a frame, at the walk's pace; idle, the loop waits
+    without end (no busy wait); a key press stops the walk."""
+    engine = setup_game.new_game(seed=1234)
+    for actor in list(engine.game_map.actors):
+        if actor is not engine.player:
+            engine.game_map.entities.remove(actor)
+    seen: list[tuple[int, int]] = []
+
+    def nothing_yet() -> list[tcod.event.Event]:
+        seen.append((engine.player.x, engine.player.y))
+        return []  # The wait ran out: the next step is due.
+
+    script = Script(
+        [key(KeySym.X)], nothing_yet, nothing_yet, nothing_yet, [key(KeySym.Z)], [tcod.event.Quit()]
+    )
+    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+
+    assert len(presents) == script.calls == 6  # A frame before each wait.
+    assert len(set(seen)) == 3  # Each frame showed the player a step further.
+    assert script.timeouts[0] is None  # Idle: waits for input, however long.
+    for timeout in script.timeouts[1:5]:  # Walking: never longer than one step.
+        assert timeout is not None and 0 <= timeout <= 1 / travel.STEPS_PER_SECOND
+    assert script.timeouts[5] is None  # Stopped by the key: idle again.
+    assert travel.STEPS_PER_SECOND >= 30

@@ -168,7 +168,7 @@ def test_headless_replay_prints_where_the_game_ended(
     assert report["seed"] == SEED and report["floor"] == 1
     # Two steps east took a turn each; `>` off the stairs took none.
     assert report["turns"] == 2
-    assert report["messages"][-1] == "There are no stairs here."
+    assert report["messages"][-1] == "You haven't found the stairs."
     assert report["inventory"] == ["Dagger", "Leather Armor"]
     assert 0 < report["explored"] < report["walkable"]
     # The same game as the same keys through the handlers.

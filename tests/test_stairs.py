@@ -140,7 +140,7 @@ def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_tur
 
     assert handler.handle_events(key(KeySym.PERIOD, Modifier.LSHIFT)) is handler
 
-    assert texts(engine)[-1] == "There are no stairs here."
+    assert texts(engine)[-1] == "You haven't found the stairs."
     assert engine.game_world.current_floor == 1
     assert player.fighter.hp == 30  # The orc next to the player did not act.
     # Whereas a turn spent waiting lets it hit.

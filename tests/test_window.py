@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -100,11 +100,16 @@ def virtual_screen() -> Iterator[str]:
 
 
 class Window:
-    """`python main.py --seed SEED` running on `display`, in `folder`; run number `run`."""
+    """`python main.py --seed SEED` running on `display`, in `folder`; run number `run`.
+
+    Or `program --seed SEED`, such as the packaged build (tests/test_build.py).
+    """
 
     TITLE = setup_game.GAME_TITLE
 
-    def __init__(self, display: str, folder: Path, run: int) -> None:
+    def __init__(
+        self, display: str, folder: Path, run: int, program: Sequence[str] = (sys.executable, str(MAIN))
+    ) -> None:
         self.display = display
         self.folder = folder
         self.run = run
@@ -114,7 +119,7 @@ class Window:
         self.out, self.err = folder / f"run{run}.out", folder / f"run{run}.err"
         self.log = self.out.open("w"), self.err.open("w")
         self.process = subprocess.Popen(
-            [sys.executable, str(MAIN), "--seed", str(SEED)],
+            [*program, "--seed", str(SEED)],
             cwd=folder,
             env=self.env,
             stdin=subprocess.DEVNULL,

@@ -213,7 +213,7 @@ def play(goal: Goal, seed: int) -> list[str] | None:
         line = goal.player.next_line(handler, engine)
         if line is None:
             return None
-        handler = main.handle_and_record(handler, recording.event_of(line))
+        handler = main.replay_line(handler, recording.event_of(line))
     return None
 
 

@@ -1,0 +1,460 @@
+"""Walks: auto-explore (x, o), travel to the stairs (>), walking by click, and
+running (Shift+direction), each step a real turn through the real handlers."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tcod
+from conftest import arena, click, key, replay_text, texts
+from tcod.event import KeySym, Modifier
+
+import entity_factories
+import main
+import recording
+import replay
+import setup_game
+import tile_types
+import travel
+from engine import Engine
+from game_map import remembered
+from input_handlers import BaseEventHandler, MainGameEventHandler, WalkHandler
+
+SEED = 1234
+
+
+def walk_on(handler: BaseEventHandler, limit: int = 2000) -> tuple[BaseEventHandler, int]:
+    """Let the walk under way (if any) run to its end, as the main loop does;
+    the handler after it, and the steps it took."""
+    steps = 0
+    while handler.walking:
+        handler = handler.advance()
+        steps += 1
+        assert steps < limit, "the walk never stopped"
+    return handler, steps
+
+
+def press(handler: BaseEventHandler, event: tcod.event.Event) -> BaseEventHandler:
+    """Send one event, then let any walk it starts run to its end."""
+    return walk_on(handler.handle_events(event))[0]
+
+
+def position(engine: Engine) -> tuple[int, int]:
+    return engine.player.x, engine.player.y
+
+
+def without_monsters(engine: Engine) -> Engine:
+    for actor in list(engine.game_map.actors):
+        if actor is not engine.player:
+            engine.game_map.entities.remove(actor)
+    return engine
+
+
+def seeded_floor(seed: int = SEED) -> Engine:
+    random.seed(seed)
+    return setup_game.new_game(seed=seed)
+
+
+def reachable(engine: Engine) -> np.ndarray:
+    """Every walkable tile the player could walk to on the whole floor."""
+    game_map = engine.game_map
+    distance = np.full(game_map.tiles.shape, travel.UNREACHABLE, dtype=np.int32)
+    distance[position(engine)] = 0
+    cost = game_map.tiles["walkable"].astype(np.int8)
+    tcod.path.dijkstra2d(distance, cost, 2, 3, out=distance)
+    return distance < travel.UNREACHABLE
+
+
+def walled_arena(*walls: tuple[int, int]) -> Engine:
+    """A 30x15 arena, the player at (5, 5), with extra wall tiles."""
+    engine = arena(30, 15)
+    for x, y in walls:
+        engine.game_map.tiles[x, y] = tile_types.wall
+    engine.update_fov()
+    return engine
+
+
+def screen(engine: Engine) -> tcod.console.Console:
+    console = tcod.console.Console(80, 50, order="F")
+    engine.render(console)
+    return console
+
+
+# --- Auto-explore ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("sym", [KeySym.X, KeySym.O])
+def test_explore_uncovers_every_reachable_tile_then_stops_at_the_stairs(sym: KeySym) -> None:
+    engine = without_monsters(seeded_floor())
+    handler: BaseEventHandler = MainGameEventHandler(engine)
+    presses = 0
+    # Items coming into view and underfoot stop it: press again, as a player would.
+    while NOTHING not in texts(engine) or handler.walking or not on_or_next_to_stairs(engine):
+        presses += 1
+        assert presses < 50
+        handler = press(handler, key(sym))
+    assert engine.game_map.explored[reachable(engine)].all()
+    assert position(engine) == engine.game_map.downstairs_location
+    assert texts(engine)[-1] == "There are stairs down here."
+    assert isinstance(handler, MainGameEventHandler)
+    # Once all is explored, on the stairs: it says so and takes no turn.
+    handler = press(handler, key(sym))
+    assert texts(engine)[-1] == NOTHING
+    assert position(engine) == engine.game_map.downstairs_location
+
+
+NOTHING = travel.NOTHING_TO_EXPLORE
+
+
+def on_or_next_to_stairs(engine: Engine) -> bool:
+    x, y = engine.game_map.downstairs_location
+    return max(abs(engine.player.x - x), abs(engine.player.y - y)) <= 1
+
+
+def test_explore_stops_when_a_monster_comes_into_view() -> None:
+    # A wall across the arena, open at the bottom: the orc behind it is unseen.
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    orc = entity_factories.orc.spawn(engine.game_map, 20, 5)
+    assert not engine.game_map.visible[20, 5]
+    handler, steps = walk_on(MainGameEventHandler(engine).handle_events(key(KeySym.X)))
+    assert steps > 0
+    assert texts(engine)[-1] == "An Orc comes into view."
+    assert engine.game_map.visible[orc.x, orc.y]
+    assert isinstance(handler, MainGameEventHandler)
+
+
+def test_no_walk_starts_with_a_monster_in_view() -> None:
+    engine = arena(30, 15)
+    orc = entity_factories.orc.spawn(engine.game_map, 9, 5)
+    handler = MainGameEventHandler(engine)
+    for event in (key(KeySym.X), key(KeySym.L, Modifier.SHIFT), click(15, 10)):
+        assert handler.handle_events(event) is handler
+        assert texts(engine)[-1].startswith("Not with an Orc in view.")
+    assert position(engine) == (5, 5)
+    assert (orc.x, orc.y) == (9, 5)  # No turn passed: the orc did not come closer.
+
+
+def test_explore_stops_when_hurt() -> None:
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X))
+    handler = handler.advance()
+    assert handler.walking
+    where = position(engine)
+    engine.player.fighter.hp -= 3  # Harm from outside a turn (none in the game yet).
+    handler = handler.advance()
+    assert not handler.walking
+    assert texts(engine)[-1] == "You are hurt."
+    assert position(engine) == where  # Stopped before another step.
+
+
+def test_explore_stops_when_an_item_comes_into_view_then_goes_on() -> None:
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    entity_factories.health_potion.spawn(engine.game_map, 20, 5)
+    handler = press(MainGameEventHandler(engine), key(KeySym.X))
+    assert texts(engine)[-1] == "A Health Potion comes into view."
+    handler = press(handler, key(KeySym.X))
+    # Seen once, it stops the walk no more.
+    assert texts(engine).count("A Health Potion comes into view.") == 1
+
+
+def test_the_stairs_coming_into_view_stop_a_walk() -> None:
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    engine.game_map.tiles[20, 5] = tile_types.down_stairs
+    engine.game_map.downstairs_location = (20, 5)
+    press(MainGameEventHandler(engine), key(KeySym.X))
+    assert texts(engine)[-1] == "The stairs come into view."
+
+
+def test_a_key_press_stops_a_walk_and_does_nothing_else() -> None:
+    engine = without_monsters(seeded_floor())
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X))
+    handler = handler.advance().advance()
+    assert handler.walking
+    where, said = position(engine), texts(engine)
+    handler = handler.handle_events(key(KeySym.LSHIFT))  # A modifier alone: nothing.
+    assert handler.walking
+    handler = handler.handle_events(key(KeySym.L))  # A move key: stops, moves not.
+    assert isinstance(handler, MainGameEventHandler)
+    assert position(engine) == where
+    assert texts(engine) == said
+
+
+def test_a_click_stops_a_walk() -> None:
+    engine = without_monsters(seeded_floor())
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X)).advance()
+    where = position(engine)
+    handler = handler.handle_events(click(*where))
+    assert isinstance(handler, MainGameEventHandler)
+    assert position(engine) == where
+
+
+def test_every_step_is_a_turn() -> None:
+    """Monsters act between the steps of a walk, as between single steps."""
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    orc = entity_factories.orc.spawn(engine.game_map, 20, 5)
+    handler = press(MainGameEventHandler(engine), key(KeySym.X))
+    start = (orc.x, orc.y)
+    assert isinstance(handler, MainGameEventHandler)
+    handler.handle_events(key(KeySym.PERIOD))  # One turn, waiting: the orc comes.
+    assert (orc.x, orc.y) != start
+
+
+# --- Travel to the stairs -------------------------------------------------
+
+
+def test_stairs_key_walks_to_the_seen_stairs_then_descends() -> None:
+    engine = arena(30, 15)
+    engine.game_map.tiles[12, 9] = tile_types.down_stairs
+    engine.game_map.downstairs_location = (12, 9)
+    engine.update_fov()
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD, Modifier.SHIFT))
+    assert isinstance(handler, WalkHandler)
+    handler, steps = walk_on(handler)
+    assert position(engine) == (12, 9)
+    assert steps == 7  # The shortest way: 4 diagonal steps and 3 straight.
+    assert texts(engine)[-1] == "There are stairs down here."
+    press(handler, key(KeySym.PERIOD, Modifier.SHIFT))
+    assert engine.game_world.current_floor == 2
+
+
+def test_stairs_key_far_from_unseen_stairs_says_so() -> None:
+    engine = walled_arena(*((12, y) for y in range(1, 14)))
+    engine.game_map.tiles[20, 5] = tile_types.down_stairs
+    engine.game_map.downstairs_location = (20, 5)
+    engine.update_fov()
+    handler = MainGameEventHandler(engine)
+    assert handler.handle_events(key(KeySym.GREATER)) is handler
+    assert texts(engine)[-1] == "You haven't found the stairs."
+    assert position(engine) == (5, 5)
+
+
+# --- Walking by mouse -----------------------------------------------------
+
+
+def test_a_click_walks_to_the_tile() -> None:
+    engine = walled_arena(*((8, y) for y in range(1, 10)))
+    handler, steps = walk_on(MainGameEventHandler(engine).handle_events(click(10, 3)))
+    assert position(engine) == (10, 3)
+    assert steps >= 6  # Around the wall.
+    assert isinstance(handler, MainGameEventHandler)
+
+
+@pytest.mark.parametrize("tile", [(0, 0), (5, 5), (25, 12)], ids=["wall", "underfoot", "unseen"])
+def test_a_click_where_no_way_leads_costs_no_turn(tile: tuple[int, int]) -> None:
+    engine = walled_arena(*((12, y) for y in range(1, 14)))
+    orc = entity_factories.orc.spawn(engine.game_map, 20, 5)  # Behind the wall.
+    handler = MainGameEventHandler(engine)
+    assert handler.handle_events(click(*tile)) is handler
+    assert position(engine) == (5, 5)
+    assert (orc.x, orc.y) == (20, 5)
+    if tile != (5, 5):
+        assert texts(engine)[-1] == travel.NO_WAY
+
+
+def test_a_right_click_does_not_walk() -> None:
+    engine = arena(30, 15)
+    handler = MainGameEventHandler(engine)
+    assert handler.handle_events(click(8, 8, tcod.event.MouseButton.RIGHT)) is handler
+    assert position(engine) == (5, 5)
+
+
+# --- Running --------------------------------------------------------------
+
+
+def corridor(*openings: tuple[int, int]) -> Engine:
+    """A corridor along y = 5 from x = 1 to 28, walled above and below except
+    at `openings`; the player at its west end."""
+    engine = arena(30, 15, at=(1, 5))
+    tiles = engine.game_map.tiles
+    tiles[...] = tile_types.wall
+    tiles[1:29, 5] = tile_types.floor
+    for x, y in openings:
+        tiles[x, y] = tile_types.floor
+    engine.update_fov()
+    return engine
+
+
+@pytest.mark.parametrize("sym", [KeySym.RIGHT, KeySym.L, KeySym.KP_6])
+def test_shift_direction_runs_to_the_wall_ahead(sym: KeySym) -> None:
+    engine = corridor()
+    press(MainGameEventHandler(engine), key(sym, Modifier.LSHIFT))
+    assert position(engine) == (28, 5)
+
+
+def test_running_stops_at_a_side_opening() -> None:
+    engine = corridor((10, 4), (10, 3))
+    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    assert position(engine) == (10, 5)
+    # Run on: past the opening, then to the end.
+    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    assert position(engine) == (11, 5)
+    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    assert position(engine) == (28, 5)
+
+
+def test_running_into_a_wall_is_refused() -> None:
+    engine = corridor()
+    handler = MainGameEventHandler(engine)
+    assert handler.handle_events(key(KeySym.UP, Modifier.SHIFT)) is handler
+    assert texts(engine)[-1] == "That way is blocked."
+
+
+def test_running_stops_on_an_item() -> None:
+    engine = corridor()
+    entity_factories.health_potion.spawn(engine.game_map, 7, 5)
+    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    assert position(engine) == (7, 5)
+    assert texts(engine)[-1] == "You see here a Health Potion."
+
+
+# --- Seeing what is there -------------------------------------------------
+
+
+def test_stepping_on_items_and_stairs_says_what_is_there() -> None:
+    engine = arena()
+    entity_factories.health_potion.spawn(engine.game_map, 6, 5)
+    entity_factories.lightning_scroll.spawn(engine.game_map, 6, 5)
+    engine.game_map.tiles[7, 5] = tile_types.down_stairs
+    engine.game_map.downstairs_location = (7, 5)
+    handler = MainGameEventHandler(engine)
+    handler.handle_events(key(KeySym.L))
+    assert texts(engine)[-1] == "You see here a Health Potion and a Lightning Scroll."
+    handler.handle_events(key(KeySym.L))
+    assert texts(engine)[-1] == "There are stairs down here."
+    said = texts(engine)
+    handler.handle_events(key(KeySym.L))  # Plain floor: nothing to say.
+    assert texts(engine) == said
+
+
+def test_remembered_items_are_drawn_out_of_view_and_monsters_not() -> None:
+    engine = walled_arena(*((x, y) for x in (12, 24) for y in range(1, 14)))
+    potion = entity_factories.health_potion.spawn(engine.game_map, 8, 5)
+    orc = entity_factories.orc.spawn(engine.game_map, 9, 7)
+    engine.update_fov()
+    console = screen(engine)
+    assert chr(console.rgb["ch"][8, 5]) == potion.char
+    assert chr(console.rgb["ch"][9, 7]) == orc.char
+    # The player goes where neither can be seen.
+    engine.player.place(20, 5)
+    engine.update_fov()
+    assert engine.game_map.explored[8, 5] and not engine.game_map.visible[8, 5]
+    console = screen(engine)
+    assert chr(console.rgb["ch"][8, 5]) == potion.char
+    assert tuple(console.rgb["fg"][8, 5]) == remembered(potion.color)
+    assert chr(console.rgb["ch"][9, 7]) == " "  # Remembered floor, no orc.
+    # A tile never seen shows nothing, item or not.
+    entity_factories.health_potion.spawn(engine.game_map, 26, 5)
+    assert not engine.game_map.explored[26, 5]
+    assert chr(screen(engine).rgb["ch"][26, 5]) == " "
+
+
+def test_explore_without_stairs_in_reach_ends_where_it_is() -> None:
+    engine = arena(9, 7, at=(2, 2))  # The arena's stairs "location" is a wall.
+    press(MainGameEventHandler(engine), key(KeySym.X))
+    assert texts(engine)[-1] == NOTHING
+    assert position(engine) == (2, 2)
+
+
+# --- Recorded -------------------------------------------------------------
+
+
+# A floor whose start has no monster in view: a walk can start.
+WALK_SEED = 13
+
+
+def live_game(seed: int = WALK_SEED) -> BaseEventHandler:
+    """A new game, recorded as the player's is (`main.handle_and_record`)."""
+    return replay.start(recording.Script(seed, []))
+
+
+def played(handler: BaseEventHandler, event: tcod.event.Event, steps: int | None = None) -> BaseEventHandler:
+    """The player's event through the recording door, then `steps` of the walk it
+    starts (as many as the clock allowed), or all of them."""
+    handler = main.handle_and_record(handler, event)
+    while handler.walking and (steps is None or handler.walk_steps < steps):
+        handler = handler.advance()
+    return handler
+
+
+def state(handler: BaseEventHandler) -> object:
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    from test_soak import canonical
+
+    engine.recording_file = None
+    return canonical(engine)
+
+
+def test_walks_stopped_by_keys_and_clicks_replay_exactly() -> None:
+    handler = live_game()
+    handler = played(handler, key(KeySym.X), steps=5)
+    handler = played(handler, key(KeySym.Z))  # Stops the walk after 5 steps.
+    handler = played(handler, key(KeySym.O), steps=2)
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    handler = played(handler, click(engine.player.x, engine.player.y))  # Stops it after 2.
+    handler = played(handler, key(KeySym.X))  # Runs until it stops by itself.
+    handler = played(handler, key(KeySym.L))
+    assert engine.recording[2:7] == ["key x", "steps 5", "key o", "steps 2", "key x"]
+    assert not any(line.startswith(("key z", "click")) for line in engine.recording)
+    replayed = replay_text("\n".join(engine.recording))
+    assert state(replayed) == state(handler)
+    # The replayed game recorded itself again: the same lines.
+    again = replay.engine_of(replayed)
+    assert again is not None and again.recording == engine.recording
+
+
+def test_a_walk_that_ends_a_recording_runs_to_its_end() -> None:
+    handler = played(live_game(), key(KeySym.X))
+    assert not handler.walking
+    engine = replay.engine_of(handler)
+    assert engine is not None and engine.recording[-1] == "key x"
+    assert state(replay_text("\n".join(engine.recording))) == state(handler)
+
+
+def test_leaving_the_game_during_a_walk_records_its_steps() -> None:
+    handler = played(live_game(), key(KeySym.X), steps=3)
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    with pytest.raises(SystemExit):
+        main.handle_and_record(handler, tcod.event.Quit())
+    assert engine.recording[-2:] == ["key x", "steps 3"]
+    # Continued, the game goes on from where the walk stopped, as the replay does.
+    continued = played(MainGameEventHandler(engine), key(KeySym.L))
+    assert state(replay_text("\n".join(engine.recording))) == state(continued)
+
+
+def test_a_headless_replay_takes_the_recorded_steps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    handler = played(live_game(), key(KeySym.X), steps=4)
+    handler = played(handler, key(KeySym.SPACE))
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    path = tmp_path / "walk.rec"
+    path.write_text("\n".join(engine.recording) + "\n")
+    assert main.main(["--replay", str(path), "--headless"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["player"]["x"], report["player"]["y"]) == position(engine)
+    assert report["turns"] == engine.turns == 4
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("steps", "'steps' takes N"),
+        ("steps 3 4", "'steps' takes N"),
+        ("steps -1", "the step count -1 is negative"),
+        ("steps many", "'many' is not a whole number"),
+    ],
+)
+def test_a_bad_steps_line_is_named(line: str, error: str) -> None:
+    with pytest.raises(recording.RecordingError, match=f"line 3: {error}"):
+        recording.parse(f"recording 1\nseed 1\n{line}\n", "bad.rec")
+    assert recording.parse("recording 1\nseed 1\nsteps 12\n", "good.rec").events == [
+        recording.Steps(12)
+    ]

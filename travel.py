@@ -1,0 +1,250 @@
+"""Walks: auto-explore, travel to a tile or the stairs, and running.
+
+A walk only presses the movement keys for the player: each step is one
+ordinary `MovementAction`, after which the monsters act and the field of view
+is updated, as for a step the player keyed in.  This module decides where the
+next step goes, and when a walk must stop and why; `input_handlers.WalkHandler`
+takes the steps, and the main loop draws each one, `STEPS_PER_SECOND` a second.
+
+Paths follow one distance map over the floor the player has explored, made
+by tcod's `dijkstra2d` from the walk's goals, and walked downhill: a step
+costs one search of the map, however far the goal is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import numpy as np
+import tcod
+
+from actions import capitalized, with_article
+from entity import Actor
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from engine import Engine
+    from game_map import GameMap
+
+# The pace of every walk: the main loop draws each step, this many a second.
+STEPS_PER_SECOND: Final = 40
+
+# A straight step costs 2, a diagonal one 3: paths go straight where they can,
+# as a player would walk, and the tie-breaking between equal paths is stable.
+CARDINAL_COST: Final = 2
+DIAGONAL_COST: Final = 3
+# The distance of a tile no goal can be reached from.
+UNREACHABLE: Final = np.iinfo(np.int32).max
+
+NOTHING_TO_EXPLORE: Final = "Nothing left to explore."
+NO_WAY: Final = "There is no way there."
+NO_STAIRS: Final = "You haven't found the stairs."
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A walk's end: the message saying why, or None when it simply arrived."""
+
+    reason: str | None = None
+
+
+Direction = tuple[int, int]
+
+
+def distance_map(game_map: GameMap, goals: NDArray[np.bool_]) -> NDArray[np.int32]:
+    """How far each explored floor tile is from the nearest goal.
+
+    Only the floor the player has explored counts: a walk never guesses at
+    what it hasn't seen.  Tiles no goal can be reached from stay `UNREACHABLE`.
+    """
+    known_floor = game_map.tiles["walkable"] & game_map.explored
+    distance = np.full(goals.shape, UNREACHABLE, dtype=np.int32)
+    distance[goals & known_floor] = 0
+    cost = known_floor.astype(np.int8)
+    tcod.path.dijkstra2d(distance, cost, CARDINAL_COST, DIAGONAL_COST, out=distance)
+    return distance
+
+
+def step_toward(game_map: GameMap, goals: NDArray[np.bool_], x: int, y: int) -> Direction | None:
+    """The first step from (x, y) down the distance map to the nearest goal.
+
+    None when no goal can be reached, or (x, y) is one.
+    """
+    distance = distance_map(game_map, goals)
+    if distance[x, y] in (0, UNREACHABLE):
+        return None
+    path = tcod.path.hillclimb2d(distance, (x, y), True, True)
+    next_x, next_y = path[1].tolist()
+    return next_x - x, next_y - y
+
+
+def frontier(game_map: GameMap) -> NDArray[np.bool_]:
+    """The explored floor tiles next to an unexplored tile: where exploring goes.
+
+    Standing on one shows all its neighbours, so each goal is used up when reached.
+    """
+    unknown = np.pad(~game_map.explored, 1, constant_values=False)
+    width, height = game_map.width, game_map.height
+    near_unknown = np.zeros_like(game_map.explored)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            near_unknown |= unknown[1 + dx : 1 + dx + width, 1 + dy : 1 + dy + height]
+    goals: NDArray[np.bool_] = near_unknown & game_map.explored & game_map.tiles["walkable"]
+    return goals
+
+
+def only(game_map: GameMap, x: int, y: int) -> NDArray[np.bool_]:
+    """A goal map with the single goal (x, y)."""
+    goals = np.zeros((game_map.width, game_map.height), dtype=bool, order="F")
+    goals[x, y] = True
+    return goals
+
+
+def stairs_known(game_map: GameMap) -> bool:
+    return bool(game_map.explored[game_map.downstairs_location])
+
+
+class Walk:
+    """Where a walk goes next: a direction, or why it stops."""
+
+    def next_step(self, engine: Engine) -> Direction | Stop:
+        raise NotImplementedError()
+
+
+class Explore(Walk):
+    """Auto-explore (Brogue's `x`, DCSS's `o`): toward the nearest unexplored
+    place; once there is none, to the stairs, if they are known."""
+
+    def __init__(self) -> None:
+        self.finished = False
+
+    def next_step(self, engine: Engine) -> Direction | Stop:
+        game_map, player = engine.game_map, engine.player
+        step = step_toward(game_map, frontier(game_map), player.x, player.y)
+        if step is not None:
+            return step
+        if not stairs_known(game_map):
+            return Stop(NOTHING_TO_EXPLORE)
+        step = step_toward(game_map, only(game_map, *game_map.downstairs_location), player.x, player.y)
+        if step is None:
+            return Stop(NOTHING_TO_EXPLORE)
+        if not self.finished:
+            self.finished = True  # Said once, as the walk turns to the stairs.
+            engine.message_log.add_message(NOTHING_TO_EXPLORE)
+        return step
+
+
+class Travel(Walk):
+    """To one explored tile: where the player clicked, or the stairs."""
+
+    def __init__(self, x: int, y: int) -> None:
+        self.dest = x, y
+
+    def next_step(self, engine: Engine) -> Direction | Stop:
+        game_map, player = engine.game_map, engine.player
+        if (player.x, player.y) == self.dest:
+            return Stop()
+        x, y = self.dest
+        if not (game_map.in_bounds(x, y) and game_map.explored[x, y] and walkable(game_map, x, y)):
+            return Stop(NO_WAY)
+        step = step_toward(game_map, only(game_map, *self.dest), player.x, player.y)
+        return Stop(NO_WAY) if step is None else step
+
+
+class Run(Walk):
+    """Shift and a direction (NetHack, DCSS): straight on until a wall is
+    ahead, or the tiles either side change (an opening, or the end of one)."""
+
+    def __init__(self, dx: int, dy: int) -> None:
+        self.direction = dx, dy
+        self.sides: tuple[bool, bool] | None = None
+
+    def open_sides(self, engine: Engine) -> tuple[bool, bool]:
+        """Whether the tiles left and right of the player, across the way, are floor."""
+        (dx, dy), player = self.direction, engine.player
+        return (
+            walkable(engine.game_map, player.x - dy, player.y + dx),
+            walkable(engine.game_map, player.x + dy, player.y - dx),
+        )
+
+    def next_step(self, engine: Engine) -> Direction | Stop:
+        player, (dx, dy) = engine.player, self.direction
+        sides = self.open_sides(engine)
+        first = self.sides is None
+        if not first and sides != self.sides:
+            return Stop()
+        self.sides = sides
+        if not walkable(engine.game_map, player.x + dx, player.y + dy):
+            return Stop("That way is blocked." if first else None)
+        return self.direction
+
+
+def walkable(game_map: GameMap, x: int, y: int) -> bool:
+    return game_map.in_bounds(x, y) and bool(game_map.tiles["walkable"][x, y])
+
+
+def monsters_in_view(engine: Engine) -> list[Actor]:
+    """The living monsters the player sees, in the map's order."""
+    visible = engine.game_map.visible
+    return [
+        actor
+        for actor in engine.game_map.actors
+        if actor is not engine.player and visible[actor.x, actor.y]
+    ]
+
+
+class Watch:
+    """What a walk keeps an eye on between steps: the player's HP, the monsters
+    in view, and what has been seen of the floor.
+
+    `news` says what changed since it last looked, as the message that stops
+    the walk.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.hp = engine.player.fighter.hp
+        self.monsters = set(monsters_in_view(engine))
+        self.explored = engine.game_map.explored.copy()
+
+    def news(self, engine: Engine) -> str | None:
+        game_map = engine.game_map
+        reason = self._compare(engine)
+        self.hp = engine.player.fighter.hp
+        self.monsters = set(monsters_in_view(engine))
+        self.explored = game_map.explored.copy()
+        return reason
+
+    def _compare(self, engine: Engine) -> str | None:
+        game_map = engine.game_map
+        if game_map.explored.shape != self.explored.shape:
+            return None  # Another floor: the walk is over anyway.
+        if engine.player.fighter.hp < self.hp:
+            return "You are hurt."
+        for monster in monsters_in_view(engine):
+            if monster not in self.monsters:
+                return f"{capitalized(with_article(monster.name))} comes into view."
+        newly_seen = game_map.visible & ~self.explored
+        for item in game_map.items:
+            if newly_seen[item.x, item.y]:
+                return f"{capitalized(with_article(item.name))} comes into view."
+        if newly_seen[game_map.downstairs_location]:
+            return "The stairs come into view."
+        return None
+
+
+def refusal(engine: Engine) -> str | None:
+    """Why no walk can start now: a monster in view."""
+    monsters = monsters_in_view(engine)
+    if monsters:
+        return f"Not with {with_article(monsters[0].name)} in view."
+    return None
+
+
+def underfoot(engine: Engine) -> bool:
+    """Whether items or the stairs are where the player stands: a walk stops on them."""
+    game_map, player = engine.game_map, engine.player
+    if (player.x, player.y) == game_map.downstairs_location:
+        return True
+    return any(item.x == player.x and item.y == player.y for item in game_map.items)
