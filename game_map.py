@@ -45,9 +45,10 @@ class EntitySet(MutableSet["Entity"]):
 
 
 def remembered(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
-    """The colour of something remembered out of view: half as bright."""
+    """The colour of something remembered out of view: faded halfway to grey,
+    so that it reads as memory and still stands out on the remembered floor."""
     r, g, b = rgb
-    return r // 2, g // 2, b // 2
+    return (r + 128) // 2, (g + 128) // 2, (b + 128) // 2
 
 
 class GameMap:
@@ -137,7 +138,7 @@ class GameMap:
                 console.print(x=entity.x, y=entity.y, text=entity.char, fg=entity.color)
             elif isinstance(entity, Item) and self.explored[entity.x, entity.y]:
                 # Items stay where the player saw them: drawn from memory,
-                # dimmed.  Monsters move, so they are shown only while seen.
+                # faded.  Monsters move, so they are shown only while seen.
                 console.print(
                     x=entity.x, y=entity.y, text=entity.char, fg=remembered(entity.color)
                 )
