@@ -20,10 +20,10 @@ Each thing saved has one pair of functions here, side by side: `<thing>_data`
 writes its fields and `read_<thing>` reads them back, checked.  To add a
 field: write it in the one, read and check it in the other (a `Record`
 refuses missing and unknown fields, so the two can't drift apart unnoticed),
-and bump `FORMAT_VERSION`.  For example, a list of text lines on the Engine::
+and bump `FORMAT_VERSION`.  For example, the Engine's count of turns::
 
-    def engine_data(...):  ... "recording": list(engine.recording),
-    def read_engine(...):  ... engine.recording = record.strings("recording", MAX_LINES, MAX_TEXT)
+    def engine_data(...):  ... "turns": engine.turns,
+    def read_engine(...):  ... engine.turns = record.integer("turns", 0, MAX_TURNS)
 """
 
 from __future__ import annotations
@@ -77,8 +77,8 @@ MAX_CONFUSION: Final = 100  # Confusions piled on one monster.
 MAX_CAPACITY: Final = 26  # One letter of the inventory screens per item.
 MAX_UINT128: Final = 2**128 - 1
 MAX_TURNS: Final = 10**9
-MAX_RECORDING: Final = 500_000  # Lines: one per key press, click or move.
-MAX_LINE: Final = 1000
+MAX_RECORDING: Final = 1_000_000  # Lines: one per key press, click or move.
+MAX_LINE: Final = 200
 
 Data = dict[str, object]
 
@@ -213,10 +213,6 @@ class Record:
             for number, value in enumerate(self.sequence(key, max_length))
         ]
 
-    def strings(self, key: str, max_length: int, max_text: int) -> list[str]:
-        what = self.about(key)
-        return [check_str(value, what, max_text) for value in self.sequence(key, max_length)]
-
     def done(self) -> None:
         """Refuse fields nobody read: a save this code did not write."""
         if len(self.value) != len(self.taken):
@@ -276,7 +272,7 @@ def engine_data(engine: Engine) -> Data:
         "mouse_location": engine.mouse_location,
         "turns": engine.turns,
         "kills": dict(engine.kills),
-        "recording": list(engine.recording),
+        "recording": recording_data(engine.recording),
         "recording_file": engine.recording_file,
     }
 
@@ -307,10 +303,26 @@ def read_engine(record: Record) -> Engine:
     )
     engine.turns = record.integer("turns", 0, MAX_TURNS)
     engine.kills = read_kills(record.field("kills"), record.about("kills"), record.reader)
-    engine.recording = record.strings("recording", MAX_RECORDING, MAX_LINE)
+    engine.recording = read_recording(record.field("recording"), record.about("recording"))
     engine.recording_file = read_file_name(record.field("recording_file"), record.about("recording_file"))
     record.done()
     return engine
+
+
+def recording_data(lines: list[str]) -> str:
+    """The recording's lines as one text: a long game's hundred thousand lines
+    are one string to check, not a hundred thousand objects."""
+    if any("\n" in line for line in lines):
+        raise UnsaveableGameError("a line of its recording holds a line break.")
+    return "\n".join(lines)
+
+
+def read_recording(value: object, what: str) -> list[str]:
+    text = check_str(value, what, MAX_RECORDING * (MAX_LINE + 1))
+    lines = text.split("\n") if text else []
+    if len(lines) > MAX_RECORDING or any(len(line) > MAX_LINE for line in lines):
+        raise DamagedSaveError(f"{what} has more lines, or longer, than any game's")
+    return lines
 
 
 def read_kills(value: object, what: str, reader: Reader) -> dict[str, int]:

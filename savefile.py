@@ -78,8 +78,8 @@ _MEMLIMIT: Final = 16 << 20
 # Objects and containers a pickle may build, and how deeply containers may
 # nest.  A game holds a few thousand objects, a long one's message log a few
 # hundred thousand; its containers nest 8 deep.
-MAX_OBJECTS: Final = 1_000_000
-MAX_CONTAINERS: Final = 300_000
+MAX_OBJECTS: Final = 300_000
+MAX_CONTAINERS: Final = 100_000
 MAX_NESTING: Final = 32
 
 BACKUP_SUFFIX: Final = ".bak"
@@ -176,137 +176,156 @@ class UnsaveableGameError(SaveError):
 
 # --- The pickle: plain data only ---------------------------------------------
 
-# Opcodes that push one finished value, and those that push a container
-# still to be filled.  Everything the pickler writes for plain data, and
-# nothing else: no globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no
-# out-of-band buffers, no protocol 0-3 text opcodes, no floats.
-_VALUES: Final = frozenset(
-    {
-        "NONE", "NEWTRUE", "NEWFALSE", "BININT", "BININT1", "BININT2", "LONG1",
-        "SHORT_BINUNICODE", "BINUNICODE", "SHORT_BINBYTES", "BINBYTES", "EMPTY_TUPLE",
-        "BINGET", "LONG_BINGET",
-    }
-)
-_CONTAINERS: Final = frozenset({"EMPTY_LIST", "EMPTY_DICT"})
-# Opcodes that pop items into the container below them: how many, or to the mark.
-_FILLS: Final = {"APPEND": 1, "SETITEM": 2, "APPENDS": None, "SETITEMS": None}
-_TUPLES: Final = {"TUPLE1": 1, "TUPLE2": 2, "TUPLE3": 3, "TUPLE": None}
+# The opcodes of plain data, by byte: everything the pickler writes for dicts,
+# lists, tuples, strings, bytes, integers, booleans and None, and nothing
+# else: no globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no floats,
+# no out-of-band buffers, no protocol 0-3 text opcodes, no PUT with an index
+# of the file's choosing.  The value: how long the argument is, in bytes, or
+# for strings and bytes how many bytes give their length.
+_FIXED: Final = {
+    0x80: 1,  # PROTO
+    0x95: 8,  # FRAME
+    ord("K"): 1,  # BININT1
+    ord("M"): 2,  # BININT2
+    ord("J"): 4,  # BININT
+    ord("h"): 1,  # BINGET
+    ord("j"): 4,  # LONG_BINGET
+}
+_SIZED: Final = {
+    0x8C: 1,  # SHORT_BINUNICODE
+    ord("X"): 4,  # BINUNICODE
+    ord("C"): 1,  # SHORT_BINBYTES
+    ord("B"): 4,  # BINBYTES
+    0x8A: 1,  # LONG1
+}
+_LEAVES: Final = frozenset(b"N\x88\x89)")  # NONE, NEWTRUE, NEWFALSE, EMPTY_TUPLE
+_TUPLES: Final = {0x85: 1, 0x86: 2, 0x87: 3}  # TUPLE1, TUPLE2, TUPLE3; TUPLE pops to a mark.
 # The longest integer plain data holds: a 128-bit random generator state.
 _MAX_LONG_BYTES: Final = 17
-
-# What sits on the stack while a pickle is scanned.
-_VALUE, _OPEN, _MARK = 0, 1, 2  # Kinds of item.
+_MARK: Final = -1
+_OPCODE_NAMES: Final = {opcode.code: opcode.name for opcode in pickletools.opcodes}
 
 
 def _scan(pickled: bytes) -> None:
     """Check every opcode of `pickled` before the unpickler sees it.
 
-    Simulates the unpickler's stack just enough to bound its work: every
-    opcode must be one plain data needs, every memo reference must point to
-    an entry made before, and the objects, containers and nesting (open
-    containers and marks on the stack) must stay within the caps.  Raises
-    `RefusedSaveError` for what a save never holds, `DamagedSaveError` for a
-    pickle that is malformed.
+    Follows the unpickler's stack just enough to bound its work: every
+    opcode must be one of plain data, every memo reference must point to an
+    entry made before, and the objects, containers and nesting must stay
+    within the caps.  On the stack, a value is the depth of containers it
+    nests, a mark is `_MARK`, and a container still being filled is a list
+    holding its depth (the memo shares it, so a reference to a container
+    has its depth as filled).  One pass, about a microsecond an opcode.
+    Raises `RefusedSaveError` for what a save never holds, `DamagedSaveError`
+    for a pickle that is malformed.
     """
-    scan = _Scan()
-    end = -1
-    try:
-        for opcode, arg, position in pickletools.genops(pickled):
-            pos = position or 0  # Always given for bytes.
-            if opcode.name == "FRAME" and not (isinstance(arg, int) and arg <= len(pickled) - pos):
-                raise DamagedSaveError()
-            if opcode.name == "STOP":
-                end = pos + 1
-                break
-            scan.step(opcode.name, arg)
-    except ValueError as exc:  # genops: an unknown opcode, or an argument cut short.
-        raise DamagedSaveError() from exc
-    if end != len(pickled) or len(scan.stack) != 1 or scan.stack[0][0] == _MARK:
-        raise DamagedSaveError()  # No STOP, bytes after it, or not one value built.
-
-
-class _Scan:
-    """The unpickler's stack as `_scan` follows it, with the counts the caps bound.
-
-    Each item on the stack is [kind, depth]: how deeply the value it stands
-    for nests containers, kept up to date as a container is filled.  The
-    memo holds the same items, so a reference to a container filled since
-    it was memoized has its depth as it is now.
-    """
-
-    def __init__(self) -> None:
-        self.stack: list[list[int]] = []
-        self.marks: list[int] = []  # Where on the stack each mark is.
-        self.memo: list[list[int]] = []
-        self.objects = self.containers = 0
-
-    def step(self, name: str, arg: object) -> None:
-        if name in ("PROTO", "FRAME"):
-            return
-        if name == "MEMOIZE":
-            if not self.stack or self.stack[-1][0] == _MARK:
-                raise DamagedSaveError()
-            if len(self.memo) >= self.objects:  # The pickler memoizes each object once.
+    stack: list[int | list[int]] = []
+    marks: list[int] = []
+    memo: list[int | list[int]] = []
+    objects = containers = 0
+    size = len(pickled)
+    at = 0
+    while True:
+        if at >= size:
+            raise DamagedSaveError()  # No STOP.
+        code = pickled[at]
+        at += 1
+        if code == 0x94:  # MEMOIZE
+            if not stack or stack[-1] == _MARK or len(memo) >= objects:
                 raise RefusedSaveError("more memo entries than objects")
-            self.memo.append(self.stack[-1])
-        elif name == "MARK":
-            self.marks.append(len(self.stack))
-            self.stack.append([_MARK, 0])
-        elif name in ("BINGET", "LONG_BINGET"):
-            if not (isinstance(arg, int) and 0 <= arg < len(self.memo)):
-                raise RefusedSaveError("a memo entry that was never made")
-            self.push(_VALUE, self.memo[arg][1])
-        elif name in _VALUES:
-            if name == "LONG1" and isinstance(arg, int) and arg.bit_length() >= 8 * _MAX_LONG_BYTES:
-                raise RefusedSaveError("a number longer than any in a game")
-            self.push(_VALUE, 0)
-        elif name in _CONTAINERS:
-            self.push(_OPEN, 1)
-            self.count_container()
-        elif name in _TUPLES:
-            self.push(_VALUE, 1 + max(self.pop(_TUPLES[name]), default=0))
-            self.count_container()
-        elif name in _FILLS:
-            depths = self.pop(_FILLS[name])
-            if not self.stack or self.stack[-1][0] != _OPEN:
+            memo.append(stack[-1])
+            continue
+        if code in _SIZED:
+            width = _SIZED[code]
+            length = int.from_bytes(pickled[at : at + width], "little")
+            at += width + length
+            if at > size:
                 raise DamagedSaveError()
-            target = self.stack[-1]
-            target[1] = max(target[1], 1 + max(depths, default=0))
-            self.check_depth(target[1])
+            if code == 0x8A and length > _MAX_LONG_BYTES:
+                raise RefusedSaveError("a number longer than any in a game")
+            stack.append(0)
+            objects += 1
+        elif code in _FIXED:
+            width = _FIXED[code]
+            if at + width > size:
+                raise DamagedSaveError()
+            if code in (0x68, 0x6A):  # BINGET, LONG_BINGET
+                index = int.from_bytes(pickled[at : at + width], "little")
+                if index >= len(memo):
+                    raise RefusedSaveError("a memo entry that was never made")
+                entry = memo[index]
+                stack.append(entry if isinstance(entry, int) else entry[0])
+                objects += 1
+            elif code not in (0x80, 0x95):  # Not PROTO or FRAME: an integer.
+                stack.append(0)
+                objects += 1
+            at += width
+        elif code in _LEAVES:
+            stack.append(0)
+            objects += 1
+        elif code == 0x28:  # MARK
+            marks.append(len(stack))
+            stack.append(_MARK)
+            if len(marks) > MAX_NESTING:
+                raise RefusedSaveError("data nested deeper than any game's")
+        elif code in (0x5D, 0x7D):  # EMPTY_LIST, EMPTY_DICT
+            stack.append([1])
+            objects += 1
+            containers += 1
+        elif code in (0x61, 0x73, 0x65, 0x75):  # APPEND, SETITEM, APPENDS, SETITEMS
+            if code in (0x65, 0x75):
+                if not marks:
+                    raise DamagedSaveError()
+                start = marks.pop()
+                items = stack[start + 1 :]
+            else:
+                start = len(stack) - (1 if code == 0x61 else 2)
+                if start < 1 or (marks and marks[-1] >= start):
+                    raise DamagedSaveError()
+                items = stack[start:]
+            del stack[start:]
+            target = stack[-1] if stack else None
+            if not isinstance(target, list):
+                raise DamagedSaveError()  # Only a container being built is filled.
+            target[0] = max(target[0], 1 + max(map(_depth, items), default=0))
+            if target[0] > MAX_NESTING:
+                raise RefusedSaveError("data nested deeper than any game's")
+        elif code in _TUPLES or code == 0x74:  # TUPLE1, TUPLE2, TUPLE3, TUPLE
+            if code == 0x74:
+                if not marks:
+                    raise DamagedSaveError()
+                start = marks.pop()
+                items = stack[start + 1 :]
+            else:
+                start = len(stack) - _TUPLES[code]
+                if start < 0 or (marks and marks[-1] >= start):
+                    raise DamagedSaveError()
+                items = stack[start:]
+            del stack[start:]
+            depth = 1 + max(map(_depth, items), default=0)
+            if depth > MAX_NESTING:
+                raise RefusedSaveError("data nested deeper than any game's")
+            stack.append(depth)
+            objects += 1
+            containers += 1
+        elif code == 0x2E:  # STOP
+            if at != size or len(stack) != 1 or stack[0] == _MARK:
+                raise DamagedSaveError()  # Bytes after it, or not one value built.
+            return
         else:
+            name = _OPCODE_NAMES.get(chr(code))
+            if name is None:
+                raise DamagedSaveError()
             raise RefusedSaveError(f"the pickle opcode {name}")
-
-    def push(self, kind: int, depth: int) -> None:
-        self.stack.append([kind, depth])
-        self.objects += 1
-        if self.objects > MAX_OBJECTS:
+        if objects > MAX_OBJECTS:
             raise RefusedSaveError("more objects than any game holds")
-        self.check_depth(depth)
-
-    def check_depth(self, depth: int) -> None:
-        if depth > MAX_NESTING:
-            raise RefusedSaveError("data nested deeper than any game's")
-
-    def count_container(self) -> None:
-        self.containers += 1
-        if self.containers > MAX_CONTAINERS:
+        if containers > MAX_CONTAINERS:
             raise RefusedSaveError("more containers than any game holds")
 
-    def pop(self, count: int | None) -> list[int]:
-        """Pop `count` items, or everything down to and with the last mark; their depths."""
-        stack = self.stack
-        if count is None:
-            if not self.marks:
-                raise DamagedSaveError()
-            start = self.marks.pop()
-            depths = [depth for _, depth in stack[start + 1 :]]
-        else:
-            start = len(stack) - count
-            if start < 0 or (self.marks and self.marks[-1] >= start):
-                raise DamagedSaveError()
-            depths = [depth for _, depth in stack[start:]]
-        del stack[start:]
-        return depths
+
+def _depth(item: int | list[int]) -> int:
+    """How deeply a scanned stack item nests containers."""
+    return item if isinstance(item, int) else item[0]
 
 
 class _Unpickler(pickle.Unpickler):
@@ -487,6 +506,11 @@ def _keep_backup(path: str | os.PathLike[str], version: int) -> None:
     except (OSError, SaveError):
         return  # No save yet, or none worth keeping.
     backup = backup_path(path)
+    with contextlib.suppress(OSError):
+        if os.path.samefile(path, backup):
+            # Linked already, by a save killed before its rename: renaming one
+            # link over another of the same file would do nothing.
+            return
     folder = os.path.dirname(os.path.abspath(path))
     fd, temp_path = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX)
     try:

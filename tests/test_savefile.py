@@ -743,3 +743,14 @@ def test_remove_deletes_the_save_and_its_backup(save_path: Path) -> None:
     savefile.remove(save_path)
     assert os.listdir(save_path.parent) == []
     savefile.remove(save_path)  # Nothing to delete is no error.
+
+
+def test_a_save_killed_between_backup_and_rename_leaves_nothing_behind(save_path: Path) -> None:
+    """Then the save and its backup are one file, linked twice: the next save
+    must neither fail nor leave its backup's temporary file."""
+    save_data.save(make_engine(), save_path)
+    backup = savefile.backup_path(save_path)
+    os.link(save_path, backup)  # As `_keep_backup` leaves it, killed before the rename.
+    save_data.save(played_engine(), save_path)
+    assert sorted(os.listdir(save_path.parent)) == [save_path.name, backup.name]
+    assert describe_game(save_data.load(backup)) == describe_game(make_engine())
