@@ -51,6 +51,9 @@ def plural(count: int, noun: str) -> str:
 def state_words(actor: Actor) -> str | None:
     """What is out of the ordinary with an actor, as "confused, 3 turns"; None if nothing."""
     if isinstance(actor.ai, ConfusedEnemy):
+        if actor.ai.turns_remaining <= 0:
+            # Its next turn is spent coming to its senses.
+            return "confused, wearing off"
         return f"confused, {plural(actor.ai.turns_remaining, 'turn')}"
     return None
 

@@ -16,6 +16,7 @@ from tcod.event import KeySym
 import descriptions
 import entity_factories
 import input_handlers
+from components.ai import ConfusedEnemy
 from engine import Engine
 from entity import Actor, Item
 from input_handlers import MainGameEventHandler
@@ -183,3 +184,15 @@ def test_the_inventory_says_what_each_item_does_and_what_is_worn() -> None:
             line = f"({chr(ord('a') + letter)}) {item.name}{mark}: {descriptions.item_effect(item)}"
             assert line in text
         assert len(engine.player.inventory.items) == 2 + len(carried)
+
+
+def test_a_confusion_on_its_last_turn_is_wearing_off() -> None:
+    """Not "confused, 0 turns": the monster's next turn is spent recovering."""
+    engine = arena()
+    orc = entity_factories.orc.spawn(engine.game_map, *SPOT)
+    orc.ai = ConfusedEnemy(orc, orc.ai, turns_remaining=1)
+    assert hover_text(engine, orc.x, orc.y).endswith("(confused, 1 turn)")
+    orc.ai.perform()
+    assert hover_text(engine, orc.x, orc.y).endswith("(confused, wearing off)")
+    orc.ai.perform()
+    assert "confused" not in hover_text(engine, orc.x, orc.y)
