@@ -1,7 +1,8 @@
 """The hall of fame: the ten best games, kept in a small JSON file.
 
 Games rank by experience, then by depth; of two equal games the earlier stays
-ahead.  The file is written atomically (a temporary file, flushed, synced,
+ahead.  A game is entered once: replaying a recorded death plays the same game
+again (same seed, same turns, same end), and it keeps the place it has.  The file is written atomically (a temporary file, flushed, synced,
 renamed over the old one), so a crash never leaves half a table.  A file that
 is not a table this game wrote is moved aside and a new table begun, and the
 player is told in one line: the scores never stop a game.
@@ -14,7 +15,7 @@ import json
 import os
 import tempfile
 import typing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from game_over import Ending
 
 SIZE: Final = 10
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 # The table is a few hundred bytes; anything much bigger is not one.
 MAX_BYTES: Final = 64 * 1024
 
@@ -38,6 +39,8 @@ class Entry:
     depth: int
     xp: int
     cause: str  # "Killed by a Troll"
+    seed: int
+    turns: int
 
     @classmethod
     def of(cls, ending: Ending) -> Entry:
@@ -47,7 +50,13 @@ class Entry:
             depth=ending.depth,
             xp=ending.xp,
             cause=ending.cause,
+            seed=ending.seed,
+            turns=ending.turns,
         )
+
+    def same_game(self, other: Entry) -> bool:
+        """The same game played again, as a replay does: all but the date agree."""
+        return replace(self, date=other.date) == other
 
 
 class DamagedScoresError(ValueError):
@@ -156,6 +165,9 @@ def enter(ending: Ending) -> Entered:
     if notice is not None and path.exists():
         return Entered(entries, None, notice)  # Not readable: left as it is.
     new = Entry.of(ending)
+    already = next((i for i, entry in enumerate(entries) if entry.same_game(new)), None)
+    if already is not None:
+        return Entered(entries, already, notice)
     ranked = sorted([*entries, new], key=rank_key)[:SIZE]
     rank = next((i for i, entry in enumerate(ranked) if entry is new), None)
     if rank is None:

@@ -378,7 +378,8 @@ def save_failure(exc: Exception) -> str:
     if isinstance(exc, savefile.SaveError):
         return str(exc)
     if isinstance(exc, OSError):
-        return f"{exc.strerror or exc} ({exc.filename or paths.save_path()})."
+        # A rename names the save second, after the temporary file.
+        return f"{exc.strerror or exc} ({exc.filename2 or exc.filename or paths.save_path()})."
     return f"a bug in the game ({type(exc).__name__}), the terminal shows where."
 
 

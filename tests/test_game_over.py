@@ -7,11 +7,12 @@ import datetime
 import json
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import tcod
-from conftest import arena, give, key, play_events
+from conftest import arena, give, key, play_events, replay_text
 from tcod.event import KeySym
 from test_e2e import Menu, Player, Script, play
 
@@ -267,9 +268,9 @@ def test_the_hall_of_fame_keeps_the_ten_best_by_xp_then_depth(in_tmp: Path) -> N
         b"{not json",
         b"[]",
         b'{"version": 99, "games": []}',
-        b'{"version": 1, "games": [{"date": 1}]}',
-        b'{"version": 1, "games": [{"date": "d", "character_level": true, "depth": 1, '
-        b'"xp": 1, "cause": "c"}]}',
+        b'{"version": 2, "games": [{"date": 1}]}',
+        b'{"version": 2, "games": [{"date": "d", "character_level": true, "depth": 1, '
+        b'"xp": 1, "cause": "c", "seed": 1, "turns": 1}]}',
         b"[" * 50_000,
         b" " * (hall_of_fame.MAX_BYTES + 1),
     ],
@@ -421,3 +422,21 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     assert isinstance(replayed, input_handlers.GameOverEventHandler)
     assert f"{replayed.ending.story}." == story
     assert replayed.ending.turns == waits
+
+
+def test_a_game_is_entered_once_however_often_it_is_replayed(in_tmp: Path) -> None:
+    """Replaying a recorded death ends the same game again: it keeps its one place."""
+    first = hall_of_fame.enter(ending(300, 2))
+    hall_of_fame.enter(ending(500, 2))
+    again = hall_of_fame.enter(replace(ending(300, 2), when=WHEN + datetime.timedelta(hours=1)))
+    assert (first.rank, again.rank) == (0, 1)
+    assert [entry.xp for entry in hall_of_fame.load(paths.scores_path())] == [500, 300]
+    other_seed = hall_of_fame.enter(replace(ending(300, 2), seed=2))
+    assert other_seed.rank == 2  # Another game, with the same figures: entered.
+
+
+def test_replaying_a_recorded_death_adds_no_second_entry(in_tmp: Path) -> None:
+    text = (Path(__file__).parent / "recordings" / "death.rec").read_text()
+    for _ in range(2):
+        assert isinstance(replay_text(text), input_handlers.GameOverEventHandler)
+    assert len(hall_of_fame.load(paths.scores_path())) == 1

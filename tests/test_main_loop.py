@@ -223,7 +223,7 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
     assert len(seen) == 4
     assert all(type(popup.parent) is input_handlers.MainGameEventHandler for popup in seen)
     assert "The game could not be saved:" in seen[0].text
-    assert "Is a directory" in seen[0].text
+    assert "Is a directory (savegame.sav)." in seen[0].text
     assert "[r] Try saving again" in seen[0].text and "[q] Quit without saving" in seen[0].text
     assert (engine.player.x, engine.player.y) == destination
     saved = save_data.load(paths.save_path())

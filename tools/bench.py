@@ -18,6 +18,9 @@ The figures:
   frame on the screen, seen from outside the game by reading the screen's
   pixels; next to it, a bare ``python -c "import tcod"`` from spawn to exit,
   the floor no game code can beat;
+* **start-up of the packaged build** (``python tools/build.py`` makes it in
+  dist/; not measured without one), the same way: within 1.5 times
+  ``python main.py``'s;
 * **idle CPU** at the main menu while nothing happens (0% expected: the loop
   blocks waiting for input);
 * **the path of a walk's step**: what auto-explore (`travel.Explore`)
