@@ -47,17 +47,14 @@ class BaseAI(Action):
                 # order to surround the player.
                 cost[entity.x, entity.y] += 10
 
-        # Create a graph from the cost array and pass that graph to a new pathfinder.
-        graph = tcod.path.SimpleGraph(cost=cost, cardinal=2, diagonal=3)
-        pathfinder = tcod.path.Pathfinder(graph)
-
-        pathfinder.add_root((self.entity.x, self.entity.y))  # Start position.
-
-        # Compute the path to the destination and remove the starting point.
-        path: list[list[int]] = pathfinder.path_to((dest_x, dest_y))[1:].tolist()
-
-        # Convert from List[List[int]] to List[Tuple[int, int]].
-        return [(index[0], index[1]) for index in path]
+        # The tutorial made a `SimpleGraph(cost, cardinal=2, diagonal=3)` and a
+        # `Pathfinder` here.  libtcod's A* takes the same costs (a diagonal step
+        # 1.5 times a straight one) and finds paths just as short, in a sixth of
+        # the time: with 40 monsters awake that is what keeps a turn within one
+        # frame (see the README's Performance section).  It does not weigh the
+        # tile it ends on, the player's, which a monster attacks and never enters.
+        astar = tcod.path.AStar(cost, diagonal=1.5)
+        return astar.get_path(self.entity.x, self.entity.y, dest_x, dest_y)
 
 
 class ConfusedEnemy(BaseAI):

@@ -59,7 +59,7 @@ def test_blocked_move_costs_no_turn() -> None:
 
     handler.handle_events(key(KeySym.UP))  # A legal step: now the orc moves.
     assert (engine.player.x, engine.player.y) == (1, 4)
-    assert (orc.x, orc.y) == (2, 4)
+    assert orc.x == 2 and orc.y in (4, 5)  # One step, either way as short, to the player's side.
 
 
 def test_bumping_an_actor_attacks_instead_of_moving() -> None:

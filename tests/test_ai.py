@@ -6,6 +6,7 @@ import itertools
 import random
 
 import numpy as np
+import tcod
 from conftest import arena
 
 import entity_factories
@@ -87,3 +88,40 @@ def test_a_crowd_closes_in_one_step_a_turn_never_sharing_a_tile() -> None:
     player = engine.player
     around = [m for m in monsters if max(abs(m.x - player.x), abs(m.y - player.y)) == 1]
     assert len(around) == 8  # Surrounded.
+
+
+def step_cost(start: tuple[int, int], path: list[tuple[int, int]], cost: np.ndarray) -> int:
+    """A path's cost as the tutorial's graph counts it: 2 a straight step, 3 a
+    diagonal one, times the cost of the tile entered."""
+    total, (x, y) = 0, start
+    for nx, ny in path:
+        total += (3 if nx != x and ny != y else 2) * int(cost[nx, ny])
+        x, y = nx, ny
+    return total
+
+
+def test_a_path_is_as_short_as_the_tutorials_pathfinder(engine: Engine) -> None:
+    """`get_path_to` uses libtcod's A* for speed; its paths cost what the
+    tutorial's `SimpleGraph` + `Pathfinder` paths cost, on real floors, with
+    the goal counted as plain floor: A* does not weigh the tile it ends on (a
+    monster attacks into the player's tile, it never walks it)."""
+    game_map = engine.game_map
+    rng = random.Random(5)
+    floor_tiles = [(int(x), int(y)) for x, y in np.argwhere(game_map.tiles["walkable"])]
+    free = [xy for xy in floor_tiles if game_map.get_blocking_entity_at_location(*xy) is None]
+    monster = entity_factories.orc.spawn(game_map, *free[0])
+    for _ in range(100):
+        start, goal = rng.choice(free), rng.choice(floor_tiles)
+        monster.x, monster.y = start  # Moved by hand only to ask for paths: no turn is played.
+        cost = np.array(game_map.tiles["walkable"], dtype=np.int8)
+        for entity in game_map.entities:
+            if entity.blocks_movement:
+                cost[entity.x, entity.y] += 10
+        cost[goal] = 1
+        ours = monster.ai.get_path_to(*goal)  # type: ignore[union-attr]
+        pathfinder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=cost, cardinal=2, diagonal=3))
+        pathfinder.add_root(start)
+        tutorials = [(x, y) for x, y in pathfinder.path_to(goal)[1:].tolist()]
+        assert path_is_a_walk(game_map, start, ours) or not ours
+        assert (ours[-1] if ours else start) == (tutorials[-1] if tutorials else start)
+        assert step_cost(start, ours, cost) == step_cost(start, tutorials, cost)
