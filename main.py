@@ -387,9 +387,21 @@ def play_frame(
     handler: input_handlers.BaseEventHandler,
     playback: replay.Playback,
 ) -> input_handlers.BaseEventHandler:
-    """One frame of a replay in the window: the player's playback keys, then an event if due."""
-    for event in tcod.event.wait(playback.timeout()):
+    """One frame of a replay in the window: the player's playback keys, then
+    a walk's next step or the next recorded event, when due.
+
+    A walk is drawn step by step at the game's own pace, as it was played;
+    the recording says only where it stopped.
+    """
+    walking = handler.walking and playback.walk_goes_on(handler.walk_steps)
+    if walking and not playback.paused:
+        timeout: float | None = 1 / travel.STEPS_PER_SECOND
+    else:
+        timeout = playback.timeout()
+    for event in tcod.event.wait(timeout):
         playback.control(event)
+    if walking:
+        return handler if playback.paused or playback.finished else handler.advance()
     recorded = playback.next_event()
     return handler if recorded is None else replay_line(handler, recorded)
 

@@ -20,7 +20,7 @@ import input_handlers
 import setup_game
 from engine import Engine
 from entity import Actor
-from recording import Recorded, Script
+from recording import Recorded, Script, Steps
 
 # Events a second in the window; + and - double and halve it within these bounds.
 DEFAULT_SPEED: Final = 8.0
@@ -140,6 +140,17 @@ class Playback:
                 self.speed = max(SLOWEST, self.speed / 2)
             case KeySym.ESCAPE:
                 self.stopped = True
+
+    def walk_goes_on(self, steps: int) -> bool:
+        """Whether a walk that has taken `steps` steps takes another before the
+        next recorded line: not when that line is the `steps N` that stops it
+        here, nor when it is a pointer move (played during the walk, as it came)."""
+        if self.finished:
+            return False
+        upcoming = self.events[self.played]
+        if isinstance(upcoming, tcod.event.MouseMotion):
+            return False
+        return not (isinstance(upcoming, Steps) and steps >= upcoming.count)
 
     def next_event(self) -> Recorded | None:
         """The next recorded event if its time has come, else None."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -381,3 +382,32 @@ def test_replay_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:
             main.parse_args(argv)
         assert exited.value.code == 2
         assert "error:" in capsys.readouterr().err
+
+
+def test_playback_in_the_window_draws_a_walk_step_by_step(
+    in_tmp: Path, context: tcod.context.Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recorded walk is seen, not jumped: one frame per step, and the game
+    ends where the headless replay ends."""
+    text = "recording 1\nseed 10\nkey x\nsteps 6\nkey period\n"  # Seed 10: no monster in view.
+    script = recording.parse(text, "walk.rec")
+    handler = replay.start(script)
+    recording.start_file(handler.engine)
+    start = handler.engine.player.x, handler.engine.player.y
+    seen: list[tuple[int, int]] = []
+    present = context.present
+
+    def watch(console: tcod.console.Console, **kwargs: object) -> None:
+        seen.append((handler.engine.player.x, handler.engine.player.y))
+        present(console, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "present", watch)
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    playback = replay.Playback(script.events, speed=replay.FASTEST)
+    main.main_loop(context, console, handler, lambda: iter([tcod.event.Quit()]), playback)
+    places = [place for i, place in enumerate(seen) if i == 0 or place != seen[i - 1]]
+    assert places[0] == start and len(places) >= 7  # The start, then each of the 6 steps.
+    for (x0, y0), (x1, y1) in itertools.pairwise(places[:7]):
+        assert max(abs(x1 - x0), abs(y1 - y0)) == 1
+    saved = setup_game.load_game(paths.SAVE_NAME)
+    assert picture(saved) == picture(engine_of(replay_text(text)))
