@@ -23,6 +23,7 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    PLAYBACK_KEYS,
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
     TARGET_KEYS,
@@ -56,11 +57,12 @@ def key_name(key: KeySym) -> str:
         KeySym.RETURN: "Enter",
         KeySym.KP_ENTER: "Num Enter",
         KeySym.ESCAPE: "Esc",
+        KeySym.SPACE: "Space",
     }
     if key in names:
         return names[key]
     if key.name.startswith("KP_"):
-        return f"Num {key.name[3:]}"
+        return f"Num {key.name[3:].title()}"
     if len(key.name) == 1 and key.name.isalpha():
         return key.name.lower()
     if key.value < 128 and chr(key.value).isprintable():
@@ -160,5 +162,6 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         ("After a death", command_rows(GAME_OVER_KEYS)),
         # Including the question a save that failed on quitting asks.
         ("Answering a question", _keys_by_meaning(answers) + _keys_by_meaning(save_failed)),
+        ("Watching a replay", command_rows(PLAYBACK_KEYS)),
         ("Everywhere", _merge_rows(everywhere)),
     ]

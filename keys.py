@@ -149,6 +149,10 @@ class Command(Enum):
     RETRY_SAVE = auto()
     QUIT_WITHOUT_SAVING = auto()
     RESUME = auto()
+    PAUSE_REPLAY = auto()
+    FASTER = auto()
+    SLOWER = auto()
+    STOP_REPLAY = auto()
 
 
 # What the help screen and the README say each command does.
@@ -175,6 +179,10 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.RETRY_SAVE: "Try saving again",
     Command.QUIT_WITHOUT_SAVING: "Quit without saving",
     Command.RESUME: "Back to the game",
+    Command.PAUSE_REPLAY: "Pause or resume",
+    Command.FASTER: "Play twice as fast",
+    Command.SLOWER: "Play half as fast",
+    Command.STOP_REPLAY: "Stop, then play on",
 }
 
 
@@ -225,6 +233,17 @@ SAVE_FAILED_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.R: Command.RETRY_SAVE,
     KeySym.Q: Command.QUIT_WITHOUT_SAVING,
     KeySym.ESCAPE: Command.RESUME,
+}
+
+# While a recording plays in the window (`python main.py --replay FILE`).
+PLAYBACK_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.SPACE: Command.PAUSE_REPLAY,
+    KeySym.PLUS: Command.FASTER,
+    KeySym.EQUALS: Command.FASTER,  # `+` without Shift on most keyboards.
+    KeySym.KP_PLUS: Command.FASTER,
+    KeySym.MINUS: Command.SLOWER,
+    KeySym.KP_MINUS: Command.SLOWER,
+    KeySym.ESCAPE: Command.STOP_REPLAY,
 }
 
 # Keys that work on every screen, handled by the main loop: (key, modifier).

@@ -14,9 +14,9 @@ import time
 from typing import Any, Final
 
 import tcod
-from tcod.event import KeySym
 
 import input_handlers
+import keys
 import setup_game
 from engine import Engine
 from entity import Actor
@@ -130,15 +130,15 @@ class Playback:
             raise SystemExit()
         if not isinstance(event, tcod.event.KeyDown):
             return
-        match event.sym:
-            case KeySym.SPACE:
+        match keys.PLAYBACK_KEYS.get(event.sym):
+            case keys.Command.PAUSE_REPLAY:
                 self.paused = not self.paused
                 self.due = time.monotonic()
-            case KeySym.PLUS | KeySym.KP_PLUS | KeySym.EQUALS:
+            case keys.Command.FASTER:
                 self.speed = min(FASTEST, self.speed * 2)
-            case KeySym.MINUS | KeySym.KP_MINUS:
+            case keys.Command.SLOWER:
                 self.speed = max(SLOWEST, self.speed / 2)
-            case KeySym.ESCAPE:
+            case keys.Command.STOP_REPLAY:
                 self.stopped = True
 
     def walk_goes_on(self, steps: int) -> bool:

@@ -37,6 +37,7 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    PLAYBACK_KEYS,
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
     TARGET_KEYS,
@@ -117,6 +118,7 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         }
         | {(key_name(k), COMMAND_HELP[c]) for k, c in SAVE_FAILED_KEYS.items()},
         "After a death": {(key_name(k), COMMAND_HELP[c]) for k, c in GAME_OVER_KEYS.items()},
+        "Watching a replay": {(key_name(k), COMMAND_HELP[c]) for k, c in PLAYBACK_KEYS.items()},
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -155,6 +157,7 @@ def test_help_lists_every_key_of_every_table() -> None:
         ANSWER_KEYS,
         GAME_OVER_KEYS,
         SAVE_FAILED_KEYS,
+        PLAYBACK_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
