@@ -10,16 +10,15 @@ player is told in one line: the scores never stop a game.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 import typing
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 import paths
+import savefile
 
 if TYPE_CHECKING:
     from game_over import Ending
@@ -107,10 +106,13 @@ def load(path: Path) -> list[Entry]:
     for one that can't be read.
     """
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_BYTES + 1)
+        # Read as the save is: only a regular file (a FIFO would hang the
+        # game, a device fill its memory), and only so much of it.
+        data = savefile.read_file(path)
     except FileNotFoundError:
         return []
+    except savefile.SaveError as exc:
+        raise DamagedScoresError("not a regular file of a table's size") from exc
     if len(data) > MAX_BYTES:
         raise DamagedScoresError("too big")
     try:
@@ -120,21 +122,12 @@ def load(path: Path) -> list[Entry]:
 
 
 def save(path: Path, entries: list[Entry]) -> None:
-    """Write the table to `path` atomically: the old table or the new, whole."""
+    """Write the table to `path` atomically, as the save is written (see
+    `savefile.write`): the old table or the new, whole."""
     text = json.dumps(
         {"version": FORMAT_VERSION, "games": [asdict(entry) for entry in entries]}, indent=1
     )
-    fd, temp_path = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp_path, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_path)
-        raise
+    savefile.write(text.encode("utf-8"), path, FORMAT_VERSION, keep_backup=False)
 
 
 def keep_damaged(path: Path) -> str:

@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +27,7 @@ import paths
 import recording
 import replay
 import save_data
+import savefile
 import setup_game
 from engine import Engine
 from game_over import Ending, ending_of
@@ -295,16 +297,42 @@ def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
     assert screen.entered.rank == 0
 
 
-def test_an_unreadable_scores_file_is_left_alone(in_tmp: Path) -> None:
-    paths.scores_path().mkdir()  # Not a file: can't be read or replaced.
+@pytest.mark.parametrize("make", [Path.mkdir, lambda path: os.mkfifo(path)], ids=["folder", "fifo"])
+def test_a_scores_path_that_is_no_file_is_kept_aside_without_a_hang(
+    in_tmp: Path, make: Callable[[Path], None]
+) -> None:
+    """A FIFO would block a plain open() for ever: the table is read as the save is."""
+    make(paths.scores_path())
     engine = arena()
     engine.player.fighter.die()
 
     popup = input_handlers.GameOverEventHandler.after_death(engine)
 
     assert isinstance(popup, input_handlers.PopupMessage)
-    assert popup.text.startswith("Could not read the hall of fame:")
-    assert paths.scores_path().is_dir()
+    assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
+    assert len(hall_of_fame.load(paths.scores_path())) == 1
+    assert len(morgue_files()) == 1
+    shown = setup_game.MainMenu().handle_events(key(KeySym.H))
+    assert isinstance(shown, input_handlers.HallOfFameScreen)
+
+
+def test_a_scores_file_that_cannot_be_read_is_left_alone(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths.scores_path().write_text("{}")
+
+    def refuse(path: object) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(savefile, "read_file", refuse)
+    engine = arena()
+    engine.player.fighter.die()
+
+    popup = input_handlers.GameOverEventHandler.after_death(engine)
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.text.startswith("Could not read the hall of fame: Permission denied")
+    assert paths.scores_path().read_text() == "{}"
     assert len(morgue_files()) == 1
     menu = setup_game.MainMenu()
     shown = menu.handle_events(key(KeySym.H))
