@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
 import input_handlers  # noqa: E402
+import paths  # noqa: E402
 import setup_game  # noqa: E402
 import travel  # noqa: E402
 from engine import Engine  # noqa: E402
@@ -163,4 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    # Some of these games die, and a death writes a morgue file and a score:
+    # those go to a folder thrown away after, never the working directory.
+    with tempfile.TemporaryDirectory(prefix="key-presses-") as scratch:
+        paths.use_data_dir(Path(scratch))
+        status = main(sys.argv[1:])
+    sys.exit(status)
