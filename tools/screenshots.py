@@ -4,7 +4,7 @@ Plays a seeded game through the game's own event handling (`main.handle_event`)
 with real tcod key and mouse events, and saves what the window shows at each
 step with the context's own screenshot, as F12 does.  Runs with no screen (the
 dummy video driver, unless SDL_VIDEODRIVER says otherwise); the same seed
-gives the same pictures.
+gives the same pictures, but for the date a death is stamped with.
 
     python tools/screenshots.py [folder]     # docs/ by default
 """
@@ -166,6 +166,15 @@ def take(camera: Camera) -> None:
     # The help, over the whole screen.
     camera.press(key(KeySym.F1))
     camera.shoot("help")
+    camera.press(key(KeySym.SPACE))
+
+    # A death: the troll's blow (dealt here, as its attack would), then the
+    # story of the game, and the hall of fame from the main menu.
+    player.fighter.take_damage(player.fighter.hp, by=f"a {troll.name}")
+    camera.press(key(KeySym.PERIOD))
+    camera.shoot("game-over")
+    camera.press(key(KeySym.RETURN), key(KeySym.H))
+    camera.shoot("hall-of-fame")
 
 
 def run(folder: Path) -> None:
