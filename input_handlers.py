@@ -796,9 +796,9 @@ class MainGameEventHandler(EventHandler):
         return WalkHandler(self.engine, walk, step)
 
 
-class WalkHandler(EventHandler):
+class WalkHandler(AskUserEventHandler):
     """A walk under way (see `travel`): the main loop calls `advance` for each
-    step; any key or click stops it, and does nothing else."""
+    step; any key or click stops it (`on_exit`), and does nothing else."""
 
     walking = True
 
@@ -808,14 +808,7 @@ class WalkHandler(EventHandler):
         self.next_step = first_step
         self.watch = travel.Watch(engine)
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        if event.sym in MODIFIER_KEYS:
-            return None
-        return self.stopped()
-
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> ActionOrHandler | None:
+    def on_exit(self) -> BaseEventHandler:
         return self.stopped()
 
     def stop_walking(self) -> BaseEventHandler:
