@@ -188,16 +188,30 @@ class SaveFailedPopup(PopupMessage):
         return None
 
 
-class HelpScreen(BaseEventHandler):
-    """Every key, drawn over the screen it was opened from; any key closes it."""
-
-    TITLE = "Keys"
+class Overlay(BaseEventHandler):
+    """A screen drawn over the one it was opened from; any key or click closes it."""
 
     def __init__(self, parent_handler: BaseEventHandler):
         self.parent = parent_handler
 
     def engine_in_play(self) -> Engine | None:
         return self.parent.engine_in_play()
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        if event.sym in MODIFIER_KEYS:
+            return None
+        return self.parent
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> BaseEventHandler | None:
+        return self.parent
+
+
+class HelpScreen(Overlay):
+    """Every key, drawn over the screen it was opened from; any key closes it."""
+
+    TITLE = "Keys"
 
     def on_render(self, console: tcod.console.Console) -> None:
         # The window covers the whole console: nothing of the screen below
@@ -255,15 +269,6 @@ class HelpScreen(BaseEventHandler):
             console.print(meaning_x, y + i, meaning, fg=color.white)
         return 1 + len(rows)
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        if event.sym in MODIFIER_KEYS:
-            return None
-        return self.parent
-
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> BaseEventHandler | None:
-        return self.parent
 
 
 class EventHandler(BaseEventHandler):
@@ -959,7 +964,7 @@ class GameOverEventHandler(EventHandler):
         return None
 
 
-class HallOfFameScreen(BaseEventHandler):
+class HallOfFameScreen(Overlay):
     """The ten best games, over the screen it was opened from; any key closes it.
 
     After a death, the game that just ended is highlighted if it made the ten.
@@ -973,7 +978,7 @@ class HallOfFameScreen(BaseEventHandler):
         entries: list[hall_of_fame.Entry],
         highlight: int | None = None,
     ):
-        self.parent = parent_handler
+        super().__init__(parent_handler)
         self.entries = entries
         self.highlight = highlight
 
@@ -984,9 +989,6 @@ class HallOfFameScreen(BaseEventHandler):
         if notice is not None:
             return PopupMessage(parent_handler, notice)
         return cls(parent_handler, entries)
-
-    def engine_in_play(self) -> Engine | None:
-        return self.parent.engine_in_play()
 
     def lines(self) -> list[str]:
         if not self.entries:
@@ -1021,15 +1023,6 @@ class HallOfFameScreen(BaseEventHandler):
             alignment=tcod.constants.CENTER,
         )
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        if event.sym in MODIFIER_KEYS:
-            return None
-        return self.parent
-
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> BaseEventHandler | None:
-        return self.parent
 
 
 class HistoryViewer(EventHandler):
