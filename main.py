@@ -22,6 +22,7 @@ import tcod
 
 import color
 import exceptions
+import icon
 import input_handlers
 import keys
 import paths
@@ -591,6 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     with context:
+        icon.set_window_icon(context, tileset)
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
         if script is None:
             main_loop(context, root_console, setup_game.MainMenu(seed=args.seed))
