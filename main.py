@@ -117,7 +117,7 @@ def save_game(handler: input_handlers.BaseEventHandler, path: Path | None = None
     engine = handler.engine_in_play()
     if engine is None:
         return
-    save_data.save(engine, paths.save_path() if path is None else path)
+    engine.save_as(paths.save_path() if path is None else path)
     print("Game saved.")
 
 

@@ -22,6 +22,9 @@ import numpy as np
 import pytest
 
 import entity_factories
+import input_handlers
+import main
+import paths
 import save_data
 import savefile
 import setup_game
@@ -724,6 +727,29 @@ def test_save_in_the_current_folder(in_tmp: Path) -> None:
     save_data.save(make_engine(), "savegame.sav")
     assert os.listdir(in_tmp) == ["savegame.sav"]
     assert isinstance(save_data.load("savegame.sav"), Engine)
+
+
+def test_the_tutorials_names_save_and_load(in_tmp: Path) -> None:
+    """Part 10's `engine.save_as(filename)` and `setup_game.load_game(filename)`."""
+    engine = played_engine()
+    engine.save_as("savegame.sav")
+    assert os.listdir(in_tmp) == ["savegame.sav"]
+    assert describe_game(setup_game.load_game("savegame.sav")) == describe_game(engine)
+
+
+def test_quitting_saves_through_save_as(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    saved: list[tuple[Engine, object]] = []
+    real_save_as = Engine.save_as
+
+    def save_as(engine: Engine, filename: str | os.PathLike[str]) -> None:
+        saved.append((engine, filename))
+        real_save_as(engine, filename)
+
+    monkeypatch.setattr(Engine, "save_as", save_as)
+    engine = played_engine()
+    main.save_game(input_handlers.MainGameEventHandler(engine))
+    assert saved == [(engine, paths.save_path())]
+    assert describe_game(setup_game.load_game(paths.save_path())) == describe_game(engine)
 
 
 def test_keep_bad_save_moves_the_file_aside(save_path: Path) -> None:
