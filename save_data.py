@@ -287,13 +287,88 @@ def save(engine: Engine, path: str | os.PathLike[str], *, keep_backup: bool = Tr
 
 
 def load(path: str | os.PathLike[str]) -> Engine:
-    """The game saved at `path`.
+    """The game saved at `path`, in today's format or an older one (`UPGRADES`).
 
     Raises `FileNotFoundError` when there is none (other `OSError`s when it
     can't be read), and a `savefile.SaveError` when the file is not a save
     this game can load.  Anything else raised is a bug in the game.
     """
-    return from_data(savefile.read(path, FORMAT_VERSION))
+    version, data = savefile.read_any(path, range(min(UPGRADES), FORMAT_VERSION + 1))
+    return from_data(upgraded(data, version))
+
+
+# --- Older formats -----------------------------------------------------------------
+
+
+def upgraded(data: object, version: int) -> object:
+    """The data of a save of format `version` as today's format has it, one step at a time."""
+    while version < FORMAT_VERSION:
+        data = UPGRADES[version](data)
+        version += 1
+    return data
+
+
+# Format 3's kinds of consumables and of AI layers, by the names format 4 gives them.
+FORMAT_3_KINDS: Final = {
+    "healing": "HealingConsumable",
+    "lightning": "LightningDamageConsumable",
+    "confusion": "ConfusionConsumable",
+    "fireball": "FireballDamageConsumable",
+    "hostile": "HostileEnemy",
+    "confused": "ConfusedEnemy",
+}
+
+
+def upgrade_3_to_4(data: object) -> object:
+    """Format 3's data as format 4 has it (see the module's docstring).
+
+    The data is not checked yet: whatever is not where format 3 puts it is
+    left alone, for `from_data` to refuse.  Each list and dict is visited once,
+    however often the file refers to it.
+    """
+    seen: set[int] = set()
+
+    def visit(value: object) -> dict[object, object] | list[object] | None:
+        if not isinstance(value, dict | list) or id(value) in seen:
+            return None
+        seen.add(id(value))
+        return value
+
+    def upgrade_component(component: object) -> None:
+        record = visit(component)
+        if not isinstance(record, dict):
+            return
+        kind = record.get("kind")
+        if type(kind) is str and kind in FORMAT_3_KINDS:
+            record["kind"] = FORMAT_3_KINDS[kind]
+        elif type(kind) is str and kind != "Equippable":  # A preset: its constructor takes nothing.
+            for name in ("equipment_type", "power_bonus", "defense_bonus"):
+                record.pop(name, None)
+
+    def upgrade_entity(entity: object) -> None:
+        record = visit(entity)
+        if not isinstance(record, dict):
+            return
+        upgrade_component(record.get("consumable"))
+        upgrade_component(record.get("equippable"))
+        layers = visit(record.get("ai"))
+        for layer in layers if isinstance(layers, list) else ():
+            upgrade_component(layer)
+        inventory = visit(record.get("inventory"))
+        items = visit(inventory.get("items")) if isinstance(inventory, dict) else None
+        for item in items if isinstance(items, list) else ():
+            upgrade_entity(item)
+
+    game = visit(data)
+    game_map = visit(game.get("map")) if isinstance(game, dict) else None
+    entities = visit(game_map.get("entities")) if isinstance(game_map, dict) else None
+    for entity in entities if isinstance(entities, list) else ():
+        upgrade_entity(entity)
+    return data
+
+
+# The step that reads each older format the game still loads into the next.
+UPGRADES: Final = {3: upgrade_3_to_4}
 
 
 def engine_data(engine: Engine) -> Data:

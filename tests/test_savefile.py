@@ -943,3 +943,31 @@ def test_a_field_of_a_type_a_save_cant_hold_is_named(
     give(engine, Item(name="Charm", consumable=Charm(1, {"light": 1})))
     with pytest.raises(savefile.UnsaveableGameError, match=r"Charm takes spells: dict\[str, int\], a type"):
         engine.save_as(save_path)
+
+
+def format_3_data() -> dict[str, Any]:
+    """A format-3 save's data, as kept in tests/saves."""
+    blob = (Path(__file__).parent / "saves" / "format-3" / "pack.sav").read_bytes()
+    data = savefile.loads(blob, 3)
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: d.update(map=[]),
+        lambda d: d["map"].update(entities={}),
+        lambda d: player_of(d).update(ai=5),
+        lambda d: player_of(d)["inventory"].update(items=None),
+        lambda d: player_of(d)["inventory"]["items"][0].update(equippable=[1]),
+        lambda d: player_of(d)["inventory"]["items"][0].update(consumable={"kind": 7}),
+        lambda d: d["map"]["entities"].extend([player_of(d)] * 1000),  # One record met 1,001 times.
+    ],
+)
+def test_a_spoiled_older_save_is_refused_after_its_upgrade(spoil: Callable[[dict[str, Any]], object]) -> None:
+    data = format_3_data()
+    save_data.from_data(save_data.upgraded(copy.deepcopy(data), 3))  # Unspoiled, it loads.
+    spoil(data)
+    with pytest.raises(DamagedSaveError):
+        save_data.from_data(save_data.upgraded(savefile.loads(savefile.dumps(data, 3), 3), 3))
