@@ -20,6 +20,7 @@ from typing import Final
 
 import tcod
 
+import autosave
 import color
 import exceptions
 import input_handlers
@@ -332,6 +333,8 @@ def main_loop(
                 if playback is not None and not playback.finished:
                     root_console.print(0, 0, playback.status(), fg=color.white, bg=color.black)
                 context.present(root_console, keep_aspect=True)
+                if playback is None:  # A replay's game is not the player's to save.
+                    autosave.after_frame(handler)
 
                 try:
                     if playback is not None and not playback.finished:

@@ -93,7 +93,9 @@ def new_game(seed: int | None = None) -> Engine:
 
 def load_game(filename: str | os.PathLike[str]) -> Engine:
     """Load an Engine instance from a file (see `save_data.load`)."""
-    return save_data.load(filename)
+    engine = save_data.load(filename)
+    engine.mark_saved()
+    return engine
 
 
 class MainMenu(input_handlers.BaseEventHandler):
