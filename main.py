@@ -27,6 +27,7 @@ import input_handlers
 import keys
 import paths
 import recording
+import render_functions
 import replay
 import save_data
 import savefile
@@ -418,7 +419,8 @@ def play_recording(
     an event that quits the game ends the replay.  A walk the last lines
     started goes on until it stops by itself, as it did in the game.
     """
-    for recorded in [*events, None]:
+    # Taken one by one, as they come: the recovery shows its progress as they are played.
+    for recorded in itertools.chain(events, [None]):
         try:
             if recorded is None:
                 return finish_walk(handler)
@@ -457,6 +459,21 @@ def replay_headless(path: Path, screen: Path | None) -> int:
             print(f"main.py: cannot write the screen to {screen}: {reason(exc)}", file=sys.stderr)
             return 1
     return 0
+
+
+def progress_bar(
+    context: tcod.context.Context, console: tcod.console.Console
+) -> Callable[[float], None]:
+    """Draws how far a long recovery has come (`recovery`), in the window."""
+
+    def show(share: float) -> None:
+        console.clear()
+        render_functions.render_progress(
+            console, "Recovering what was played after the last save...", share
+        )
+        context.present(console, keep_aspect=True)
+
+    return show
 
 
 def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
@@ -596,7 +613,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with context:
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
         if script is None:
-            main_loop(context, root_console, setup_game.MainMenu(seed=args.seed))
+            menu = setup_game.MainMenu(seed=args.seed, progress=progress_bar(context, root_console))
+            main_loop(context, root_console, menu)
             return 0
         # The replayed game is recorded anew as it plays: its new file ends
         # up holding the recording, then whatever is played after it.

@@ -130,9 +130,20 @@ class SaveVersionError(SaveError):
     def __init__(self, found: int, expected: int) -> None:
         self.found = found
         self.expected = expected
-        super().__init__(
-            f"The save is from format version {found}; this game reads version {expected}."
-        )
+        if self.newer:
+            super().__init__(
+                f"The save was made by a newer version of the game (format {found}; "
+                f"this one reads up to {expected}): play it with that version."
+            )
+        else:
+            super().__init__(
+                f"The save is from format version {found}; this game reads version {expected}."
+            )
+
+    @property
+    def newer(self) -> bool:
+        """Made by a newer game: not damaged, so it is left where it is."""
+        return self.found > self.expected
 
 
 class DamagedSaveError(SaveError):
