@@ -24,6 +24,7 @@ from tcod.event import KeySym, Modifier  # noqa: E402
 
 import input_handlers  # noqa: E402
 import main  # noqa: E402
+import options  # noqa: E402
 import recording  # noqa: E402
 import replay  # noqa: E402
 import setup_game  # noqa: E402
@@ -62,7 +63,9 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     Tests that look at those files ask for this fixture by name, for the path.
     """
     monkeypatch.chdir(tmp_path)
+    options.use(options.Options())  # The defaults: what a test changes goes with it.
     yield tmp_path
+    options.use(options.Options())
 
 
 @pytest.fixture
