@@ -83,11 +83,15 @@ def whole_lines(path: Path) -> list[str]:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return []
-    with os.fdopen(fd, "rb") as file:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
             return []
-        data = file.read(MAX_FILE_BYTES + 1)
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
     if len(data) > MAX_FILE_BYTES:
         return []
     text = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")
