@@ -490,6 +490,7 @@ def write(
             os.fsync(file.fileno())
         if keep_backup:
             _keep_backup(path, version)
+        _keep_newer(path, version)
         os.replace(temp_path, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -516,6 +517,28 @@ def _remove_stale_temporaries(path: str | os.PathLike[str]) -> None:
                 with contextlib.suppress(OSError):
                     if entry.is_file(follow_symlinks=False):
                         os.unlink(entry.path)
+
+
+def newer_path(path: str | os.PathLike[str], found: int) -> Path:
+    """Where a save of a newer format is kept when this game saves over it."""
+    return Path(f"{os.fspath(path)}.format-{found}")
+
+
+def _keep_newer(path: str | os.PathLike[str], version: int) -> None:
+    """Move a newer game's save at `path` aside before this game writes there.
+
+    This game can't read it, but the newer game can: a new game started
+    here must not erase the player's game of that version.
+    """
+    try:
+        with open(path, "rb") as file:
+            head = file.read(_HEADER.size)
+    except OSError:
+        return
+    if len(head) == _HEADER.size:
+        magic, found = _HEADER.unpack(head)
+        if magic == MAGIC and found > version:
+            os.replace(path, newer_path(path, found))
 
 
 def _keep_backup(path: str | os.PathLike[str], version: int) -> None:

@@ -186,7 +186,10 @@ class MainMenu(input_handlers.BaseEventHandler):
             if not exc.newer:
                 return self.refused(path, exc, from_backup)
             # Good for the newer game: left where it is, for the player to play there.
-            return input_handlers.PopupMessage(self, f"{exc}\nIt was left as it is at {path}.")
+            kept = savefile.newer_path(path, exc.found)
+            return input_handlers.PopupMessage(
+                self, f"{exc}\nIt was left as it is at {path} (kept as {kept} if a new game starts)."
+            )
         except (savefile.SaveError, OSError) as exc:
             return self.refused(path, exc, from_backup)
         except Exception as exc:  # A bug in the game, not a bad file.

@@ -264,6 +264,10 @@ def test_a_save_of_a_newer_version_is_left_where_it_is(in_tmp: Path) -> None:
     assert paths.save_path().read_bytes() == bytes(newer)
     assert not savefile.crash_path(paths.save_path()).exists()
     assert not (in_tmp / "savegame.sav.bad").exists()
+    # A new game started here keeps it aside, for the newer game.
+    new_game()
+    kept = in_tmp / f"savegame.sav.format-{save_data.FORMAT_VERSION + 1}"
+    assert kept.read_bytes() == bytes(newer)
 
 
 def test_shift_modified_keys_are_recovered_too() -> None:
