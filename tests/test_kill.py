@@ -26,7 +26,6 @@ import random
 import shutil
 import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -181,12 +180,6 @@ def plan_for(kind: str, rng: random.Random) -> Plan:
     return descent_plan(rng)
 
 
-@pytest.fixture
-def display() -> Iterator[str]:
-    with virtual_screen() as name:
-        yield name
-
-
 def recording_file(folder: Path) -> Path | None:
     files = sorted((folder / "recordings").glob("*.rec")) if (folder / "recordings").is_dir() else []
     assert len(files) <= 1, f"more than one recording in {folder}"
@@ -207,7 +200,7 @@ def replayed(lines: list[str]) -> Engine:
 
 
 def test_killed_at_any_moment_continue_brings_back_the_game(
-    display: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(KILL_SEED)
     counts: collections.Counter[str] = collections.Counter()
@@ -215,8 +208,10 @@ def test_killed_at_any_moment_continue_brings_back_the_game(
         kind = KINDS[number % len(KINDS)]
         folder = tmp_path / f"kill-{number:02d}"
         folder.mkdir()
-        with explained(folder):
-            outcome = kill_and_continue(display, folder, kind, plan_for(kind, rng), rng, monkeypatch)
+        plan = plan_for(kind, rng)
+        # A screen of its own for each kill: one killed client can't spoil the next.
+        with explained(folder), virtual_screen() as display:
+            outcome = kill_and_continue(display, folder, kind, plan, rng, monkeypatch)
         counts[f"{kind}: {outcome}"] += 1
         shutil.rmtree(folder)  # Kept only when the kill failed.
     print("\nkills:", dict(sorted(counts.items())))

@@ -356,6 +356,7 @@ class Window:
         self.samples: list[float] = []
         # Of each descent: its answer, and the save made after it was presented.
         self.descent_samples: list[float] = []
+        self.descent_cpu_samples: list[float] = []
         self.save_samples: list[float] = []
         self.cpu_samples: list[float] = []
         self.present_samples: list[float] = []  # Of each answer, SDL's presenting.
@@ -399,6 +400,7 @@ class Window:
             self.save_samples.append(time.perf_counter() - start)
         if floor is not None and self.floor(handler) not in (None, floor):
             self.descent_samples.append(seconds)
+            self.descent_cpu_samples.append(self.cpu_samples[-1])
         return handler
 
     @staticmethod
@@ -638,6 +640,10 @@ def descent_rows(window: Window) -> list[Row]:
             f"p50 {p50:.2f} ms, max {top:.2f} ms",
             f"max < {FRAME_MS:.1f} ms",
             not top < FRAME_MS,
+        ),
+        Row(
+            "    CPU time of the same",
+            "p50 {:.2f} ms, max {:.2f} ms".format(*percentiles(window.descent_cpu_samples)[::2]),
         ),
         Row(
             f"  the autosave after a new game's or descent's frame ({len(window.save_samples)})",
