@@ -49,7 +49,8 @@ import setup_game
 import travel
 from engine import Engine
 
-pytestmark = test_window.pytestmark
+# A minute or more: CI runs it (`python -m pytest`), `-m "not slow"` skips it.
+pytestmark = [*test_window.pytestmark, pytest.mark.slow]
 
 KILLS = int(os.environ.get("KILL_TEST_COUNT", "10"))
 KILL_SEED = int(os.environ.get("KILL_TEST_SEED", "20261123"))
