@@ -63,6 +63,8 @@ X_NAMES = {
     KeySym.V: "v", KeySym.SLASH: "slash",
 }
 STAIRS = "greater"
+# How long after the last key the kill comes, in seconds, by kind (else 0 to 0.25).
+PAUSES = {"before any save": (0.0, 0.06), "mid-walk": (0.05, 0.5)}
 MOVES = (KeySym.H, KeySym.J, KeySym.K, KeySym.L, KeySym.Y, KeySym.U, KeySym.B, KeySym.N)
 
 
@@ -235,7 +237,7 @@ def kill_and_continue(
         for name, answer in plan.keys:
             window.x("xdotool", "key", "--window", window.id, name)
             time.sleep(answer)
-        time.sleep(rng.uniform(0.0, 0.25) if kind != "mid-walk" else rng.uniform(0.05, 0.5))
+        time.sleep(rng.uniform(*PAUSES.get(kind, (0.0, 0.25))))
         os.kill(window.process.pid, signal.SIGKILL)
         window.process.wait(timeout=10)
     finally:
