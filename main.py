@@ -25,6 +25,7 @@ import autosave
 import color
 import display
 import exceptions
+import icon
 import input_handlers
 import keys
 import options
@@ -607,6 +608,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     with context:
+        icon.set_window_icon(context, tileset)
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
         if script is None:
             menu = setup_game.MainMenu(seed=args.seed, progress=progress_bar(context, root_console))
