@@ -22,6 +22,7 @@ from typing import Final
 import color
 import input_handlers
 import paths
+import recording
 from engine import Engine
 
 # Events recorded on one floor between two saves.  Replaying this many takes
@@ -29,13 +30,37 @@ from engine import Engine
 CHECKPOINT_LINES: Final = 10_000
 
 
+def on_start_screen(handler: input_handlers.BaseEventHandler) -> bool:
+    """Whether `handler` (under its popups) is the screen its game would start on if
+    loaded: the main game, or the level-up choice owed; not a menu, nor a walk."""
+    while isinstance(handler, input_handlers.PopupMessage):
+        handler = handler.parent
+    if not isinstance(handler, input_handlers.EventHandler) or handler.walking:
+        return False
+    return type(handler) is type(handler.main_handler())
+
+
+def back_to_start(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
+    """The game in play on the screen it would start on if loaded, for quitting.
+
+    Leaving on a menu (the window closed on the inventory), the game is
+    saved as it is but continues on the dungeon's screen: its recording says
+    so (`resume`), or a replay would stay on the menu and read the next key
+    as a choice in it.  A walk stops (its recording says where).
+    """
+    handler = handler.stop_walking()
+    engine = handler.engine_in_play()
+    if engine is None or on_start_screen(handler):
+        return handler
+    recording.record(engine, recording.Resume().line())
+    return input_handlers.EventHandler(engine).main_handler()
+
+
 def due(handler: input_handlers.BaseEventHandler) -> Engine | None:
     """The game to save now, if `handler` shows one that is due for a save."""
     engine = handler.engine_in_play()
-    if engine is None or not isinstance(handler, input_handlers.EventHandler):
+    if engine is None or not on_start_screen(handler):
         return None
-    if handler.walking or type(handler) is not type(handler.main_handler()):
-        return None  # Not the screen a loaded game starts on.
     saved = engine.saved_at
     if saved is None:
         return engine

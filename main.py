@@ -249,7 +249,7 @@ def handle_and_record(
 
 
 def replay_line(
-    handler: input_handlers.BaseEventHandler, recorded: tcod.event.Event | recording.Steps
+    handler: input_handlers.BaseEventHandler, recorded: tcod.event.Event | recording.Steps | recording.Resume
 ) -> input_handlers.BaseEventHandler:
     """Play one recorded line as it was played: an event through
     `handle_and_record`, after the walk under way took the steps it took.
@@ -257,6 +257,12 @@ def replay_line(
     A key or click came after the walk stopped by itself (one that stopped
     it was recorded as `steps N`); a pointer move may come during a walk.
     """
+    if isinstance(recorded, recording.Resume):
+        engine = handler.engine_in_play()
+        if engine is None:
+            return handler
+        recording.record(engine, recorded.line())
+        return input_handlers.EventHandler(engine).main_handler()
     if isinstance(recorded, recording.Steps):
         while handler.walking and handler.walk_steps < recorded.count:
             handler = handler.advance()
@@ -365,6 +371,8 @@ def main_loop(
         except exceptions.QuitWithoutSaving:
             return
         except SystemExit:  # Save and quit.
+            # Continue starts on the screen a loaded game starts on: so must the replay.
+            handler = autosave.back_to_start(handler)
             try:
                 save_game(handler)
             except Exception as exc:

@@ -21,6 +21,9 @@ steps in all, by a key or click (not recorded itself: it did nothing else) or
 by leaving the game; a walk with no `steps` line went on until it stopped by
 itself.  A walk's steps follow from the game, but when a key stopped it
 depends on the clock: this line is what makes a walk replay exactly.
+`resume` says that the game was saved and left on another screen than the
+dungeon (the window closed on the inventory, say), and went on from its save
+on the dungeon's screen, as a loaded game starts.
 The events start in the dungeon of a new game with that seed.  Since all of
 the game's randomness comes from the seed, the same lines give the same game.
 
@@ -81,8 +84,16 @@ class Steps:
         return f"steps {self.count}"
 
 
+@dataclass(frozen=True)
+class Resume:
+    """A `resume` line: the game left on a menu goes on from its save, on the dungeon's screen."""
+
+    def line(self) -> str:
+        return "resume"
+
+
 # What a recording's line after the seed holds.
-Recorded = RecordedEvent | Steps
+Recorded = RecordedEvent | Steps | Resume
 
 
 class RecordingError(Exception):
@@ -102,13 +113,13 @@ def header(seed: int) -> list[str]:
     return [f"{FORMAT_NAME} {FORMAT_VERSION}", f"seed {seed}"]
 
 
-def line_of(event: tcod.event.Event | Steps) -> str | None:
+def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
     """The line that records `event`, or None for a kind of event never recorded.
 
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
-        case Steps():
+        case Steps() | Resume():
             return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
@@ -179,7 +190,11 @@ def event_of(line: str) -> Recorded:
             if count < 0:
                 raise ValueError(f"the step count {count} is negative")
             return Steps(count)
-    raise ValueError(f"unknown event {command[:20]!r} (key, click, move or steps)")
+        case "resume":
+            if words:
+                raise ValueError("'resume' takes nothing")
+            return Resume()
+    raise ValueError(f"unknown event {command[:20]!r} (key, click, move, steps or resume)")
 
 
 def parse(text: str, source: str) -> Script:

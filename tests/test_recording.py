@@ -372,9 +372,10 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     main.main_loop(context, console, handler, lambda: next(after), playback)
     assert playback.finished
     saved = setup_game.load_game(paths.SAVE_NAME)
-    assert picture(saved) == picture(engine_of(replay_text(text + "key l\n")))
+    # Left in look mode: the game goes on from its save on the dungeon's screen.
+    assert picture(saved) == picture(engine_of(replay_text(text + "key l\nresume\n")))
     # The replayed game was recorded anew, with the play after it.
-    assert (in_tmp / "recordings" / recording_name(saved)).read_text() == text + "key l\n"
+    assert (in_tmp / "recordings" / recording_name(saved)).read_text() == text + "key l\nresume\n"
 
 
 def test_replay_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:

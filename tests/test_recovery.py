@@ -284,3 +284,39 @@ def test_the_recovery_time_tool_runs(monkeypatch: pytest.MonkeyPatch, capsys: py
     recovery_time.run(300)
     out = capsys.readouterr().out
     assert "99 after the last save" in out and "same game: True" in out
+
+
+def test_a_game_left_on_a_menu_continues_as_its_recording_replays(
+    context: tcod.context.Context,
+) -> None:
+    from test_main_loop import Script
+
+    engine, handler = new_game()
+    handler = play(handler, random_events()[:30])
+    console = tcod.console.Console(80, 50, order="F")
+    # The window is closed on the inventory: the game is saved and left there.
+    main.main_loop(context, console, handler, Script([key(KeySym.I)], [tcod.event.Quit()]))
+    assert engine.recording[-2:] == ["key i", "resume"]
+    game = continued()
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    # On the dungeon, A means nothing; on the inventory it would use the first item.
+    play(game, [key(KeySym.A), key(KeySym.L)])
+    assert picture(game.engine) == picture(the_game(headless(recording_path(engine))))
+
+
+def test_leaving_from_the_dungeon_or_mid_walk_needs_no_resume(context: tcod.context.Context) -> None:
+    from test_main_loop import Script
+
+    engine, handler = new_game(seed=15)
+    console = tcod.console.Console(80, 50, order="F")
+    main.main_loop(context, console, handler, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
+    assert engine.recording[-2] == "key x" and engine.recording[-1].startswith("steps ")
+    main.main_loop(context, console, continued(), Script([key(KeySym.L)], [key(KeySym.ESCAPE)]))
+    assert "resume" not in save_data.load(paths.save_path()).recording
+
+
+def test_the_resume_line_reads_back() -> None:
+    assert recording.event_of("resume") == recording.Resume()
+    assert recording.line_of(recording.Resume()) == "resume"
+    with pytest.raises(ValueError, match="'resume' takes nothing"):
+        recording.event_of("resume 3")
