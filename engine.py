@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,19 @@ class Engine:
         # the game, and the name of its file in the recordings folder, if any.
         self.recording: list[str] = []
         self.recording_file: str | None = None
+
+    def save_as(self, filename: str | os.PathLike[str]) -> None:
+        """Save this game to `filename`, atomically, keeping the last save as a
+        backup (see `save_data.save`); what quitting calls, as in the tutorial.
+
+        The tutorial pickled the Engine itself; a save of objects runs code
+        when loaded, so the game is saved as checked plain data instead.
+        """
+        # Imported here, not at the top: save_data builds an Engine when it
+        # loads, so it imports this module.
+        import save_data
+
+        save_data.save(self, filename)
 
     def handle_enemy_turns(self) -> None:
         # The tutorial took `set(self.game_map.actors) - {self.player}`, whose

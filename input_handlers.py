@@ -8,6 +8,7 @@ comes from the same tables, through `key_help`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import textwrap
 from collections.abc import Callable
@@ -23,6 +24,7 @@ import exceptions
 import game_over
 import hall_of_fame
 import morgue
+import options
 import paths
 import render_functions
 import savefile
@@ -50,6 +52,9 @@ from keys import (
     MAIN_KEYS,
     MODIFIER_KEYS,
     MOVE_KEYS,
+    OPTION_ROW_KEYS,
+    OPTION_VALUE_KEYS,
+    OPTIONS_CLOSE_KEYS,
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
     WAIT_KEYS,
@@ -764,6 +769,8 @@ class MainGameEventHandler(EventHandler):
                 return LookHandler(self.engine)
             case Command.HELP:
                 return HelpScreen(self)
+            case Command.OPTIONS:
+                return OptionsScreen(self)
             case Command.QUIT:
                 raise SystemExit()
         # No valid key was pressed.
@@ -1078,3 +1085,74 @@ class HistoryViewer(EventHandler):
         else:  # Any other key moves back to the main game state.
             return self.back_to or self.main_handler()
         return None
+
+
+class OptionsScreen(BaseEventHandler):
+    """Every option `options.Options` declares, one a line, the chosen one
+    inverted, over the screen it was opened from (the main menu or the game).
+
+    A change applies at once (the main loop makes the window follow the
+    options in use; the map is drawn in the palette in use) and is kept in
+    the options file straight away.
+    """
+
+    TITLE = "Options"
+    WIDTH = 60
+    HINT = "Up/Down: choose   Left/Right: change   Esc: close"
+
+    def __init__(self, parent: BaseEventHandler):
+        self.parent = parent
+        self.row = 0
+        self.notice: str | None = None  # Why the last change could not be kept.
+
+    def engine_in_play(self) -> Engine | None:
+        return self.parent.engine_in_play()
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(label, value) for each option, as the screen shows them."""
+        now = options.current()
+        return [
+            (choice.label, choice.format(getattr(now, name)))
+            for name, choice in options.choices().items()
+        ]
+
+    def footer(self) -> list[str]:
+        """Where the options are kept, and why the last change could not be, if so."""
+        text = f"Kept in {paths.options_path().resolve()}"
+        if self.notice is not None:
+            text += f"\n\n{self.notice}"
+        return render_functions.wrap_lines(text, self.WIDTH - 4)
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        self.parent.on_render(console)
+        render_functions.dim(console)
+        rows = self.lines()
+        footer = self.footer()
+        height = len(rows) + len(footer) + 6
+        x, y = (console.width - self.WIDTH) // 2, (console.height - height) // 2
+        render_functions.draw_window(console, x, y, self.WIDTH, height, self.TITLE)
+        for i, (label, value) in enumerate(rows):
+            text = f" {label:<24}< {value} >"
+            fg, bg = (color.black, color.white) if i == self.row else (color.white, color.black)
+            console.print(x + 1, y + 2 + i, f"{text:<{self.WIDTH - 2}}", fg=fg, bg=bg)
+        for i, line in enumerate(footer):
+            console.print(x + 2, y + 3 + len(rows) + i, line, fg=color.white)
+        console.print(x + 2, y + height - 2, self.HINT, fg=color.menu_title)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        if event.sym in MODIFIER_KEYS:
+            return None
+        if OPTIONS_CLOSE_KEYS.get(event.sym) is Command.CLOSE:
+            return self.parent
+        names = list(options.choices())
+        if event.sym in OPTION_ROW_KEYS:
+            self.row = (self.row + OPTION_ROW_KEYS[event.sym]) % len(names)
+        elif event.sym in OPTION_VALUE_KEYS:
+            self.change(names[self.row], OPTION_VALUE_KEYS[event.sym])
+        return None
+
+    def change(self, name: str, by: int) -> None:
+        """Move option `name` `by` places along its values, and keep the change."""
+        now = options.current()
+        value = options.choices()[name].step(getattr(now, name), by)
+        self.notice = options.change(dataclasses.replace(now, **{name: value}))

@@ -23,6 +23,9 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    OPTION_ROW_KEYS,
+    OPTION_VALUE_KEYS,
+    OPTIONS_CLOSE_KEYS,
     PLAYBACK_KEYS,
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
@@ -144,6 +147,8 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
     history = {key: f"Scroll {abs(step)} {'up' if step < 0 else 'down'}"
                for key, step in CURSOR_Y_KEYS.items()}
     history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
+    option_keys = dict.fromkeys(OPTION_ROW_KEYS, "Choose an option")
+    option_keys |= dict.fromkeys(OPTION_VALUE_KEYS, "Change its value")
     return [
         ("Main menu", _keys_by_meaning(menu)),
         # Short enough to sit beside the menu's keys on the help screen.
@@ -163,5 +168,6 @@ def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
         # Including the question a save that failed on quitting asks.
         ("Answering a question", _keys_by_meaning(answers) + _keys_by_meaning(save_failed)),
         ("Watching a replay", command_rows(PLAYBACK_KEYS)),
+        ("Options", _keys_by_meaning(option_keys) + command_rows(OPTIONS_CLOSE_KEYS)),
         ("Everywhere", _merge_rows(everywhere)),
     ]

@@ -153,6 +153,8 @@ class Command(Enum):
     FASTER = auto()
     SLOWER = auto()
     STOP_REPLAY = auto()
+    OPTIONS = auto()
+    CLOSE = auto()
 
 
 # What the help screen and the README say each command does.
@@ -172,8 +174,8 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.EXIT: "Quit the game",
     Command.NEW_GAME: "Play a new game",
     Command.CONTINUE: "Continue the last game",
-    Command.FULLSCREEN: "Toggle fullscreen",
-    Command.SCREENSHOT: "Save a screenshot",
+    Command.FULLSCREEN: "Fullscreen",
+    Command.SCREENSHOT: "Screenshot",
     Command.HALL_OF_FAME: "Show the hall of fame",
     Command.MAIN_MENU: "Back to the main menu",
     Command.RETRY_SAVE: "Try saving again",
@@ -183,6 +185,8 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.FASTER: "Play twice as fast",
     Command.SLOWER: "Play half as fast",
     Command.STOP_REPLAY: "Stop, then play on",
+    Command.OPTIONS: "Change the options",
+    Command.CLOSE: "Close the screen",
 }
 
 
@@ -198,6 +202,7 @@ MAIN_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.SLASH: Command.LOOK,
     KeySym.QUESTION: Command.HELP,
     KeySym.F1: Command.HELP,
+    KeySym.EQUALS: Command.OPTIONS,  # Angband's key (`o` explores, as in DCSS).
     KeySym.ESCAPE: Command.QUIT,
 }
 
@@ -212,10 +217,29 @@ MENU_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.N: Command.NEW_GAME,
     KeySym.C: Command.CONTINUE,
     KeySym.H: Command.HALL_OF_FAME,
+    KeySym.O: Command.OPTIONS,
+    KeySym.EQUALS: Command.OPTIONS,  # As in the dungeon.
     KeySym.Q: Command.EXIT,
     KeySym.ESCAPE: Command.EXIT,
     KeySym.QUESTION: Command.HELP,
     KeySym.F1: Command.HELP,
+}
+
+# The options screen's keys: Up and Down choose an option, Left and Right
+# (or Enter) change it, by this many places along its values.
+OPTION_ROW_KEYS: Final[dict[KeySym, int]] = {
+    KeySym.UP: -1,
+    KeySym.DOWN: 1,
+}
+OPTION_VALUE_KEYS: Final[dict[KeySym, int]] = {
+    KeySym.LEFT: -1,
+    KeySym.RIGHT: 1,
+    KeySym.RETURN: 1,
+}
+OPTIONS_CLOSE_KEYS: Final[dict[KeySym, Command]] = {
+    KeySym.ESCAPE: Command.CLOSE,
+    KeySym.EQUALS: Command.CLOSE,
+    KeySym.O: Command.CLOSE,
 }
 
 # The game-over screen's keys; closing the window quits.

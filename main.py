@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import itertools
 import json
@@ -21,16 +22,18 @@ from typing import Final
 import tcod
 
 import color
+import display
 import exceptions
+import icon
 import input_handlers
 import keys
+import options
 import paths
 import recording
 import replay
 import save_data
 import savefile
 import setup_game
-import travel
 
 SCREEN_WIDTH: Final = 80
 SCREEN_HEIGHT: Final = 50
@@ -117,7 +120,7 @@ def save_game(handler: input_handlers.BaseEventHandler, path: Path | None = None
     engine = handler.engine_in_play()
     if engine is None:
         return
-    save_data.save(engine, paths.save_path() if path is None else path)
+    engine.save_as(paths.save_path() if path is None else path)
     print("Game saved.")
 
 
@@ -188,11 +191,11 @@ def handle_event(
     """
     if isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
-            case keys.Command.FULLSCREEN:
-                window = context.sdl_window
-                if window is not None:
-                    window.fullscreen = not window.fullscreen
-                return handler
+            case keys.Command.FULLSCREEN:  # An option, kept as the options screen keeps it.
+                now = options.current()
+                notice = options.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
+                display.follow(context, options.current())
+                return handler if notice is None else input_handlers.PopupMessage(handler, notice)
             case keys.Command.SCREENSHOT:
                 return take_screenshot(context, handler)
     try:
@@ -310,7 +313,7 @@ def main_loop(
 
     Waiting blocks, so an idle game costs no CPU and draws nothing.  While a
     walk is under way (see `travel`), the wait lasts until its next step is
-    due, `travel.STEPS_PER_SECOND` a second, and each step is drawn; input
+    due, at the walk speed of the options, and each step is drawn; input
     that comes first is handled first (and stops the walk).  Quitting
     saves a game in play; when that fails, a popup says why and the game
     stays open (`input_handlers.SaveFailedPopup`).  An exception the loop
@@ -322,7 +325,9 @@ def main_loop(
     """
     if events is None:
         events = tcod.event.wait  # Looked up now, so that tests can replace it.
-    menu = handler if isinstance(handler, setup_game.MainMenu) else setup_game.MainMenu()
+    # The menu, or the menu under the popup of an options file that was damaged.
+    start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
+    menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu()
     next_step_at = 0.0  # When a walk's next step is due.
     while True:
         try:
@@ -331,7 +336,8 @@ def main_loop(
                 handler.on_render(console=root_console)
                 if playback is not None and not playback.finished:
                     root_console.print(0, 0, playback.status(), fg=color.white, bg=color.black)
-                context.present(root_console, keep_aspect=True)
+                display.follow(context, options.current())
+                context.present(root_console, keep_aspect=True, integer_scaling=True)
 
                 try:
                     if playback is not None and not playback.finished:
@@ -347,7 +353,7 @@ def main_loop(
                     # The wait ran out (nothing came), or the step is due anyway
                     # (the mouse moving all the while must not hold a walk up).
                     if handler.walking and (not batch or time.monotonic() >= next_step_at):
-                        next_step_at = time.monotonic() + 1 / travel.STEPS_PER_SECOND
+                        next_step_at = time.monotonic() + 1 / options.current().walk_speed
                         handler = handler.advance()
                 except Exception:  # Handle exceptions in game (quitting is no Exception).
                     report_error(handler, keep_recording=True)
@@ -395,7 +401,7 @@ def play_frame(
     """
     walking = handler.walking and playback.walk_goes_on(handler.walk_steps)
     if walking and not playback.paused:
-        timeout: float | None = 1 / travel.STEPS_PER_SECOND
+        timeout: float | None = 1 / options.current().walk_speed
     else:
         timeout = playback.timeout()
     for event in tcod.event.wait(timeout):
@@ -476,19 +482,8 @@ def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
 
 
 def open_window(tileset: tcod.tileset.Tileset, fullscreen: bool) -> tcod.context.Context:
-    flags = tcod.context.SDL_WINDOW_RESIZABLE
-    if fullscreen:
-        flags |= tcod.context.SDL_WINDOW_FULLSCREEN
-    return tcod.context.new(
-        columns=SCREEN_WIDTH,
-        rows=SCREEN_HEIGHT,
-        tileset=tileset,
-        title=setup_game.GAME_TITLE,
-        # The game draws only when input arrives, so waiting for the screen's
-        # refresh (the tutorial's vsync=True) would only delay each answer.
-        vsync=False,
-        sdl_window_flags=flags,
-    )
+    """The game's window, fitting the display, or where the options say it was last."""
+    return display.open_window(tileset, fullscreen, options.current().window)
 
 
 def reason(exc: Exception) -> str:
@@ -544,6 +539,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 1
     quiet_library_logs()
+    settings, notice = options.read()
+    options.use(dataclasses.replace(settings, fullscreen=settings.fullscreen or args.fullscreen))
     script = None
     if args.replay is not None:
         if args.headless:
@@ -582,7 +579,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     try:
-        context = open_window(tileset, args.fullscreen)
+        context = open_window(tileset, options.current().fullscreen)
     except RuntimeError as exc:
         print(
             f"main.py: cannot open a window ({reason(exc)}); run it on a desktop, "
@@ -591,16 +588,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     with context:
+        icon.set_window_icon(context, tileset)
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
         if script is None:
-            main_loop(context, root_console, setup_game.MainMenu(seed=args.seed))
-            return 0
-        # The replayed game is recorded anew as it plays: its new file ends
-        # up holding the recording, then whatever is played after it.
-        handler = replay.start(script)
-        recording.start_file(handler.engine)
-        main_loop(context, root_console, handler, playback=replay.Playback(script.events))
+            menu = setup_game.MainMenu(seed=args.seed)
+            first = menu if notice is None else input_handlers.PopupMessage(menu, notice)
+            main_loop(context, root_console, first)
+        else:
+            if notice is not None:
+                print(f"main.py: {notice}", file=sys.stderr)
+            # The replayed game is recorded anew as it plays: its new file ends
+            # up holding the recording, then whatever is played after it.
+            handler = replay.start(script)
+            recording.start_file(handler.engine)
+            main_loop(context, root_console, handler, playback=replay.Playback(script.events))
+        remember_window(context)
     return 0
+
+
+def remember_window(context: tcod.context.Context) -> None:
+    """Keep the window's size and place in the options, to open it there next time."""
+    place = display.placement(context)
+    now = options.current()
+    if place is None or place == now.window:
+        return
+    notice = options.change(dataclasses.replace(now, window=place))
+    if notice is not None:
+        print(f"main.py: {notice}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Where the game keeps the player's files, named in one place.
 
-The save, recordings, morgue files, the hall of fame and screenshots all go in
+The save, recordings, morgue files, the hall of fame, the options and screenshots all go in
 one data folder.  Run from the source, that is the working directory, as in
 the tutorial; a packaged build (tools/build.py) uses the folder the player's
 system keeps for the game's data, and `--data-dir` chooses any folder for
@@ -19,6 +19,7 @@ SAVE_NAME: Final = "savegame.sav"
 RECORDINGS_FOLDER: Final = "recordings"
 MORGUE_FOLDER: Final = "morgue"
 SCORES_NAME: Final = "scores.json"
+OPTIONS_NAME: Final = "options.txt"
 
 _data_dir = Path()
 
@@ -81,3 +82,8 @@ def morgue_dir() -> Path:
 def scores_path() -> Path:
     """The hall of fame."""
     return _data_dir / SCORES_NAME
+
+
+def options_path() -> Path:
+    """The player's options, a plain-text file (see `options`)."""
+    return _data_dir / OPTIONS_NAME

@@ -12,31 +12,34 @@ import tcod
 
 import color
 import descriptions
+import options
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from engine import Engine
+    from game_map import GameMap
 
 
 def render_bar(
     console: tcod.console.Console, current_value: int, maximum_value: int, total_width: int
 ) -> None:
     bar_width = int(float(current_value) / maximum_value * total_width)
+    palette = options.current().palette
 
     # The tutorial filled the bar with character 1, a stray glyph in some
     # tilesets; a space shows just the colour.
     console.draw_rect(
-        x=0, y=45, width=total_width, height=1, ch=ord(" "), bg=color.bar_empty
+        x=0, y=45, width=total_width, height=1, ch=ord(" "), bg=palette.background(color.bar_empty)
     )
 
     if bar_width > 0:
         console.draw_rect(
-            x=0, y=45, width=bar_width, height=1, ch=ord(" "), bg=color.bar_filled
+            x=0, y=45, width=bar_width, height=1, ch=ord(" "), bg=palette.background(color.bar_filled)
         )
 
     console.print(
-        x=1, y=45, text=f"HP: {current_value}/{maximum_value}", fg=color.bar_text
+        x=1, y=45, text=f"HP: {current_value}/{maximum_value}", fg=palette.glyph(color.bar_text)
     )
 
 
@@ -49,13 +52,22 @@ def render_dungeon_level(
     console.print(x=x, y=y, text=f"Dungeon level: {dungeon_level}")
 
 
+def get_names_at_location(x: int, y: int, game_map: GameMap) -> str:
+    """What the player sees at (x, y), each thing in a few words ("Orc, badly
+    wounded"), the top one first; empty out of sight.
+
+    The tutorial's function; the words come from `descriptions.names_at`,
+    beside the look window's, so the two can't tell a monster differently.
+    """
+    return descriptions.names_at(x, y, game_map)
+
+
 def render_names_at_mouse_location(
     console: tcod.console.Console, x: int, y: int, engine: Engine
 ) -> None:
-    """What is under the mouse or the look cursor, each thing in a few words
-    ("Orc, badly wounded"; see `descriptions.names_at`)."""
+    """What is under the mouse or the look cursor (see `get_names_at_location`)."""
     mouse_x, mouse_y = engine.mouse_location
-    console.print(x=x, y=y, text=descriptions.names_at(mouse_x, mouse_y, engine.game_map))
+    console.print(x=x, y=y, text=get_names_at_location(mouse_x, mouse_y, engine.game_map))
 
 
 def draw_window(

@@ -40,6 +40,7 @@ MENU_LINES: Final = (
     "[N] Play a new game",
     "[C] Continue last game",
     "[H] Hall of fame",
+    "[O] Options",
     "[Q] Quit",
 )
 MENU_WIDTH: Final = 24
@@ -153,6 +154,8 @@ class MainMenu(input_handlers.BaseEventHandler):
                 return input_handlers.HallOfFameScreen.from_file(self)
             case keys.Command.HELP:
                 return input_handlers.HelpScreen(self)
+            case keys.Command.OPTIONS:
+                return input_handlers.OptionsScreen(self)
         return None
 
     def continue_game(self) -> input_handlers.BaseEventHandler:

@@ -4,7 +4,7 @@ A walk only presses the movement keys for the player: each step is one
 ordinary `MovementAction`, after which the monsters act and the field of view
 is updated, as for a step the player keyed in.  This module decides where the
 next step goes, and when a walk must stop and why; `input_handlers.WalkHandler`
-takes the steps, and the main loop draws each one, `STEPS_PER_SECOND` a second.
+takes the steps, and the main loop draws each one, at the pace the options say.
 
 Paths follow one distance map over the floor the player has explored, made
 by tcod's `dijkstra2d` from the walk's goals, and walked downhill: a step
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from engine import Engine
     from game_map import GameMap
 
-# The pace of every walk: the main loop draws each step, this many a second.
+# The pace of a walk unless the player chose another (`options`): the main
+# loop draws each step, this many a second.
 STEPS_PER_SECOND: Final = 40
 
 # A straight step costs 2, a diagonal one 3: paths go straight where they can,

@@ -16,6 +16,7 @@ if str(ROOT) not in sys.path:
 
 import copy  # noqa: E402
 import random  # noqa: E402
+import types  # noqa: E402
 from collections.abc import Iterable, Iterator  # noqa: E402
 
 import pytest  # noqa: E402
@@ -24,6 +25,7 @@ from tcod.event import KeySym, Modifier  # noqa: E402
 
 import input_handlers  # noqa: E402
 import main  # noqa: E402
+import options  # noqa: E402
 import recording  # noqa: E402
 import replay  # noqa: E402
 import setup_game  # noqa: E402
@@ -62,7 +64,9 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     Tests that look at those files ask for this fixture by name, for the path.
     """
     monkeypatch.chdir(tmp_path)
+    options.use(options.Options())  # The defaults: what a test changes goes with it.
     yield tmp_path
+    options.use(options.Options())
 
 
 @pytest.fixture
@@ -134,6 +138,13 @@ def give(engine: Engine, template: Item) -> Item:
     item.parent = engine.player.inventory
     engine.player.inventory.items.append(item)
     return item
+
+
+def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: types.ModuleType) -> None:
+    """`cls` as if written in the game's `module` (components/consumable.py...),
+    where the README's recipes put it: a test adds it here, not in the game's files."""
+    monkeypatch.setattr(cls, "__module__", module.__name__)
+    monkeypatch.setattr(module, cls.__name__, cls, raising=False)
 
 
 def play_events(

@@ -37,6 +37,9 @@ from keys import (
     MAIN_KEYS,
     MENU_KEYS,
     MOVE_KEYS,
+    OPTION_ROW_KEYS,
+    OPTION_VALUE_KEYS,
+    OPTIONS_CLOSE_KEYS,
     PLAYBACK_KEYS,
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
@@ -62,7 +65,7 @@ def show(
     """Draw and present one frame of `handler`, as the main loop does."""
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     handler.on_render(console)
-    context.present(console, keep_aspect=True)
+    context.present(console, keep_aspect=True, integer_scaling=True)
     return console
 
 
@@ -119,6 +122,9 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         | {(key_name(k), COMMAND_HELP[c]) for k, c in SAVE_FAILED_KEYS.items()},
         "After a death": {(key_name(k), COMMAND_HELP[c]) for k, c in GAME_OVER_KEYS.items()},
         "Watching a replay": {(key_name(k), COMMAND_HELP[c]) for k, c in PLAYBACK_KEYS.items()},
+        "Options": {(key_name(k), "Choose an option") for k in OPTION_ROW_KEYS}
+        | {(key_name(k), "Change its value") for k in OPTION_VALUE_KEYS}
+        | {(key_name(k), COMMAND_HELP[c]) for k, c in OPTIONS_CLOSE_KEYS.items()},
         "Everywhere": {(chord_name(k, m), COMMAND_HELP[c]) for (k, m), c in GLOBAL_KEYS.items()},
     }
 
@@ -158,6 +164,9 @@ def test_help_lists_every_key_of_every_table() -> None:
         GAME_OVER_KEYS,
         SAVE_FAILED_KEYS,
         PLAYBACK_KEYS,
+        OPTION_ROW_KEYS,
+        OPTION_VALUE_KEYS,
+        OPTIONS_CLOSE_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
@@ -624,16 +633,16 @@ def test_every_seed_from_0_to_2_to_the_64_starts_a_game(seed: str) -> None:
 
 # --- Resizing and the mouse ---------------------------------------------
 
-SIZES = [(1000, 500), (800, 800), (1600, 1000), (1200, 1000), (400, 250)]
+SIZES = [(1000, 500), (800, 800), (1600, 1000), (1200, 1000), (1700, 1234)]
 
 
 def pixel_of(tile: tuple[int, int], size: tuple[int, int], at: float = 0.5) -> tuple[float, float]:
     """Where on a window of `size` the centre (or `at`) of `tile` is drawn.
 
-    The 80x50 console keeps its aspect: scaled to fit, centred, with bars
-    on the sides left over.
+    The 80x50 console keeps its aspect: scaled by the largest whole number
+    that fits, centred, with bars on the sides left over.
     """
-    scale = min(size[0] / WINDOW[0], size[1] / WINDOW[1])
+    scale = int(min(size[0] / WINDOW[0], size[1] / WINDOW[1]))
     left = (size[0] - WINDOW[0] * scale) / 2
     top = (size[1] - WINDOW[1] * scale) / 2
     return left + (tile[0] + at) * TILE * scale, top + (tile[1] + at) * TILE * scale
@@ -732,3 +741,12 @@ def test_every_command_has_its_own_help_text() -> None:
 )
 def test_an_error_is_told_by_its_last_line(message: str, expected: str) -> None:
     assert main.reason(RuntimeError(message)) == expected
+
+
+def test_the_window_cannot_be_made_smaller_than_one_tile_pixel_a_pixel(
+    context: tcod.context.Context,
+) -> None:
+    """At 400x250 nothing is legible: the window stops at 1x, 800x500."""
+    window(context).size = (400, 250)
+    assert window(context).min_size == WINDOW
+    assert window(context).size == WINDOW

@@ -8,10 +8,10 @@ from conftest import arena, key, motion, texts
 from tcod.event import KeySym, Modifier
 
 import actions
-import descriptions
 import entity_factories
 import input_handlers
 import keys
+import render_functions
 import tile_types
 from input_handlers import MainGameEventHandler
 
@@ -125,8 +125,8 @@ def test_names_shown_only_on_visible_tiles() -> None:
     # The monster on top first, each thing in a few words (see test_descriptions.py).
     assert potion.consumable is not None
     expected = f"{orc.name}, uninjured; {potion.name}: {potion.consumable.describe()}"
-    assert descriptions.names_at(7, 5, game_map) == expected
-    assert descriptions.names_at(12, 5, game_map) == ""
+    assert render_functions.get_names_at_location(7, 5, game_map) == expected  # The tutorial's name.
+    assert render_functions.get_names_at_location(12, 5, game_map) == ""
 
     MainGameEventHandler(engine).handle_events(motion(7, 5))
     console = tcod.console.Console(80, 50, order="F")

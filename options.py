@@ -1,0 +1,233 @@
+"""The player's options: each declared once, kept in a plain-text file.
+
+An option is one field of `Options`, declared with `option(label, names,
+default)`.  From that one line the options screen lists it (its label, and the
+name of its value, which Left and Right change), the file keeps it (a line
+`field = name`), and the game reads it as `current().field`, a typed value.
+To add an option, add a field: nothing else needs to know of it.
+
+The file (`paths.options_path()`, `options.txt`) is read like the player's
+other files: a regular file only, of a few kilobytes at most, every line
+checked.  A file that is not one this game wrote is moved aside, with a line
+for the player, and the defaults apply; an option missing from the file keeps
+its default, so that a file from before an option existed still loads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Generic, TypeVar
+
+import palettes
+import paths
+import savefile
+import travel
+
+T = TypeVar("T")
+
+# An options file is a few hundred bytes; anything much bigger is not one.
+MAX_BYTES: Final = 4096
+HEADER: Final = "# Tombs of the Ancient Kings: the options (the game rewrites this file)."
+
+
+class OptionsError(ValueError):
+    """The options file is not one this game wrote; the message says where."""
+
+
+@dataclass(frozen=True)
+class Choice(Generic[T]):
+    """An option the options screen lists: its label, and its values in the
+    order Right steps through them, each with the name shown and written."""
+
+    label: str
+    names: Mapping[T, str]
+
+    def format(self, value: T) -> str:
+        return self.names[value]
+
+    def parse(self, text: str) -> T:
+        for value, name in self.names.items():
+            if name == text:
+                return value
+        raise OptionsError(f"{text!r} is none of {', '.join(self.names.values())}")
+
+    def step(self, value: T, by: int) -> T:
+        """The value `by` places after `value`, round the list."""
+        values = list(self.names)
+        return values[(values.index(value) + by) % len(values)]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the window was, windowed: its size and its top-left corner, in pixels."""
+
+    width: int
+    height: int
+    x: int
+    y: int
+
+
+class Remembered:
+    """A value the game keeps in the file for the next start, not on the screen:
+    where the window was, written as X11 writes a geometry, `1600x1000+160+40`."""
+
+    PATTERN: Final = re.compile(r"(\d{1,5})x(\d{1,5})([+-]\d{1,5})([+-]\d{1,5})")
+
+    def format(self, value: Placement) -> str:
+        return f"{value.width}x{value.height}{value.x:+d}{value.y:+d}"
+
+    def parse(self, text: str) -> Placement:
+        match = self.PATTERN.fullmatch(text)
+        if match is None:
+            raise OptionsError(f"{text!r} is not a size and place like 1600x1000+160+40")
+        width, height, x, y = map(int, match.groups())
+        if width < 1 or height < 1:
+            raise OptionsError(f"{text!r} is an empty window")
+        return Placement(width, height, x, y)
+
+
+def option(label: str, names: Mapping[T, str], default: T) -> T:
+    """Declare an option of `Options`: the screen lists it under `label`."""
+    value: T = field(default=default, metadata={"setting": Choice(label, names)})
+    return value
+
+
+# Steps a walk takes a second (see `travel`).
+WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 80: "very fast"}
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option, with its default."""
+
+    palette: palettes.Palette = option("Colours", palettes.NAMES, palettes.TUTORIAL)
+    fullscreen: bool = option("Fullscreen", {False: "off", True: "on"}, False)
+    walk_speed: int = option("Walk speed", WALK_SPEEDS, travel.STEPS_PER_SECOND)
+    # Not on the screen: where the window was when the game last closed.
+    window: Placement | None = field(default=None, metadata={"setting": Remembered()})
+
+
+def settings() -> dict[str, Any]:
+    """Each field of `Options` by name, with how it is written (a `Choice` or `Remembered`)."""
+    return {each.name: each.metadata["setting"] for each in dataclasses.fields(Options)}
+
+
+def choices() -> dict[str, Choice[Any]]:
+    """The options the options screen lists, by field name, in declaration order."""
+    return {name: setting for name, setting in settings().items() if isinstance(setting, Choice)}
+
+
+def to_text(options: Options) -> str:
+    """The file's text: a header, then a line `name = value` for each option set."""
+    lines = [HEADER]
+    for name, setting in settings().items():
+        value = getattr(options, name)
+        if value is not None:
+            lines.append(f"{name} = {setting.format(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def parse(text: str) -> Options:
+    """The options a file's text sets, the rest at their defaults; `OptionsError`
+    (saying which line) if any line is not one this game writes."""
+    known = settings()
+    values: dict[str, Any] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, equals, value = (part.strip() for part in line.partition("="))
+        try:
+            if not equals or name not in known:
+                raise OptionsError("not an option")
+            if name in values:
+                raise OptionsError("set twice")
+            values[name] = known[name].parse(value)
+        except OptionsError as exc:
+            raise OptionsError(f"line {number}: {exc}") from None
+    return Options(**values)
+
+
+def load(path: Path) -> Options:
+    """The options in `path`; the defaults if there is no file yet.
+
+    Raises `OptionsError` for a file that is not one, `OSError` for one that
+    can't be read.
+    """
+    try:
+        # Only a regular file (a FIFO would hang the game), and only so much of it.
+        data = savefile.read_file(path)
+    except FileNotFoundError:
+        return Options()
+    except savefile.SaveError as exc:
+        raise OptionsError("not a regular file of an options file's size") from exc
+    if len(data) > MAX_BYTES:
+        raise OptionsError("too big")
+    try:
+        return parse(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise OptionsError("not text") from exc
+
+
+def save(options: Options, path: Path) -> None:
+    """Write the options to `path` atomically, as the save is written (`savefile.write`)."""
+    savefile.write(to_text(options).encode("utf-8"), path, 1, keep_backup=False)
+
+
+def read() -> tuple[Options, str | None]:
+    """The player's options, and a line for the player if their file could not be used.
+
+    A file that is not an options file is moved aside to `options.txt.bad`,
+    so that the next save does not overwrite what the player wrote.
+    """
+    path = paths.options_path()
+    try:
+        return load(path), None
+    except OptionsError as exc:
+        bad = path.with_name(path.name + ".bad")
+        try:
+            os.replace(path, bad)
+        except OSError as move_error:
+            return Options(), (
+                f"The options file {path} is damaged ({exc}) and could not be moved aside "
+                f"({move_error.strerror or move_error}): the defaults apply."
+            )
+        return Options(), (
+            f"The options file {path} was damaged ({exc}): kept as {bad.name}, "
+            "the defaults apply."
+        )
+    except OSError as exc:
+        return Options(), (
+            f"Could not read the options file {path} ({exc.strerror or exc}): the defaults apply."
+        )
+
+
+_current = Options()
+
+
+def current() -> Options:
+    """The options in use."""
+    return _current
+
+
+def use(options: Options) -> None:
+    """Use `options` from now on, without saving them (main() at start-up, tests)."""
+    global _current
+    _current = options
+
+
+def change(options: Options) -> str | None:
+    """Use `options` from now on and keep them in the file; a line for the player
+    if they could not be kept (they apply all the same)."""
+    use(options)
+    path = paths.options_path()
+    try:
+        save(options, path)
+    except OSError as exc:
+        return f"Could not save the options in {path}: {exc.strerror or exc}"
+    return None

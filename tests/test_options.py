@@ -1,0 +1,187 @@
+"""The options: their file, read like the player's other files, and the options screen."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import pytest
+import tcod
+from conftest import key, screen_rows
+from tcod.event import KeySym, Modifier
+
+import input_handlers
+import main
+import options
+import paths
+import setup_game
+from engine import Engine
+
+
+def screen_text(handler: input_handlers.BaseEventHandler) -> str:
+    return "\n".join(screen_rows(handler))
+
+
+def test_without_a_file_the_defaults_apply() -> None:
+    assert options.read() == (options.Options(), None)
+    assert not paths.options_path().exists()  # Reading writes nothing.
+
+
+def test_a_change_is_kept_in_a_plain_text_file_and_read_back() -> None:
+    changed = dataclasses.replace(
+        options.Options(),
+        fullscreen=True,
+        walk_speed=10,
+        window=options.Placement(1600, 1000, 160, -4),
+    )
+    assert options.change(changed) is None
+    assert options.current() == changed
+    text = paths.options_path().read_text()
+    assert "fullscreen = on\n" in text
+    assert "walk_speed = slow\n" in text
+    assert "window = 1600x1000+160-4\n" in text
+    assert options.read() == (changed, None)
+
+
+def test_an_option_missing_from_the_file_keeps_its_default() -> None:
+    """A file written before an option existed still loads."""
+    paths.options_path().write_text("# mine\n\nwalk_speed = very fast\n")
+    assert options.read() == (dataclasses.replace(options.Options(), walk_speed=80), None)
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (b"walk_speed = warp\n", "line 1: 'warp' is none of slow, medium, fast, very fast"),
+        (b"fullscreen = on\nvolume = 11\n", "line 2: not an option"),
+        (b"fullscreen = on\nfullscreen = off\n", "line 2: set twice"),
+        (b"fullscreen\n", "line 1: not an option"),
+        (b"window = 0x0+0+0\n", "line 1: '0x0+0+0' is an empty window"),
+        (b"window = big\n", "line 1: 'big' is not a size and place like 1600x1000+160+40"),
+        (b"\xff\xfe fullscreen = on\n", "not text"),
+        (b"# " + b"x" * options.MAX_BYTES + b"\n", "too big"),
+    ],
+)
+def test_a_damaged_file_is_kept_aside_and_the_defaults_apply(content: bytes, why: str) -> None:
+    path = paths.options_path()
+    path.write_bytes(content)
+    settings, notice = options.read()
+    assert settings == options.Options()
+    assert notice == (
+        f"The options file {path} was damaged ({why}): kept as options.txt.bad, the defaults apply."
+    )
+    assert not path.exists()
+    assert path.with_name("options.txt.bad").read_bytes() == content
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_place_of_the_file_is_refused_without_hanging() -> None:
+    os.mkfifo(paths.options_path())
+    settings, notice = options.read()
+    assert settings == options.Options()
+    assert notice is not None and "not a regular file" in notice
+
+
+def test_a_folder_in_place_of_the_file_is_refused() -> None:
+    paths.options_path().mkdir()
+    settings, notice = options.read()
+    assert settings == options.Options()
+    assert notice is not None and str(paths.options_path()) in notice
+
+
+def test_the_file_is_written_whole_never_through_a_link(in_tmp: Path) -> None:
+    target = in_tmp / "elsewhere.txt"
+    target.write_text("the player's own file")
+    paths.options_path().symlink_to(target)
+    assert options.change(dataclasses.replace(options.Options(), walk_speed=20)) is None
+    assert target.read_text() == "the player's own file"
+    assert not paths.options_path().is_symlink()
+    assert options.read()[0].walk_speed == 20
+
+
+def test_a_change_that_cannot_be_kept_says_so_and_applies_all_the_same(in_tmp: Path) -> None:
+    paths.use_data_dir(in_tmp / "missing")
+    try:
+        faster = dataclasses.replace(options.Options(), walk_speed=80)
+        notice = options.change(faster)
+    finally:
+        paths.use_data_dir(Path())
+    assert notice is not None and notice.startswith("Could not save the options in ")
+    assert options.current() == faster
+
+
+def test_every_listed_option_has_its_default_among_its_values() -> None:
+    defaults = options.Options()
+    for name, choice in options.choices().items():
+        assert getattr(defaults, name) in choice.names, name
+        assert len(set(choice.names.values())) == len(choice.names), name
+
+
+# --- The screen ----------------------------------------------------------------
+
+
+def test_o_on_the_main_menu_opens_the_options_and_esc_closes_them() -> None:
+    menu = setup_game.MainMenu()
+    assert "[O] Options" in screen_text(menu)
+    screen = menu.handle_events(key(KeySym.O))
+    assert isinstance(screen, input_handlers.OptionsScreen)
+    text = screen_text(screen)
+    for choice in options.choices().values():
+        assert choice.label in text
+    assert "Kept in /" in text and "options.txt" in text
+    assert screen.handle_events(key(KeySym.ESCAPE)) is menu
+
+
+def test_equals_in_the_dungeon_opens_the_options_over_the_game(engine: Engine) -> None:
+    game = input_handlers.MainGameEventHandler(engine)
+    screen = game.handle_events(key(KeySym.EQUALS))
+    assert isinstance(screen, input_handlers.OptionsScreen)
+    assert screen.engine_in_play() is engine  # Closing the window saves the game.
+    assert screen.handle_events(key(KeySym.EQUALS)) is game
+
+
+def test_a_change_on_the_screen_applies_at_once_and_is_kept() -> None:
+    screen = setup_game.MainMenu().handle_events(key(KeySym.O))
+    names = list(options.choices())
+    row = names.index("walk_speed")
+    for _ in range(row):
+        screen = screen.handle_events(key(KeySym.DOWN))
+    choice = options.choices()["walk_speed"]
+    before = options.current().walk_speed
+    screen = screen.handle_events(key(KeySym.RIGHT))
+    after = options.current().walk_speed
+    assert after == choice.step(before, 1) != before
+    assert f"walk_speed = {choice.format(after)}\n" in paths.options_path().read_text()
+    assert f"< {choice.format(after)} >" in screen_text(screen)
+    screen.handle_events(key(KeySym.LEFT))
+    assert options.current().walk_speed == before
+    # Up from the first row wraps to the last; a key that means nothing does nothing.
+    screen = screen.handle_events(key(KeySym.Z))
+    assert isinstance(screen, input_handlers.OptionsScreen)
+    assert options.current().walk_speed == before
+
+
+def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> None:
+    menu = setup_game.MainMenu()
+    main.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
+    assert options.current().fullscreen is True
+    assert "fullscreen = on\n" in paths.options_path().read_text()
+    window = context.sdl_window
+    assert window is not None and window.fullscreen
+    # The main loop makes the window follow the options, wherever they changed.
+    options.use(dataclasses.replace(options.current(), fullscreen=False))
+    main.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+    assert not window.fullscreen
+
+
+def test_a_damaged_file_gets_a_popup_over_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
+    paths.options_path().write_text("walk_speed = warp\n")
+    seen: list[input_handlers.BaseEventHandler] = []
+    monkeypatch.setattr(main, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
+    assert main.main(["--seed", "7"]) == 0
+    [popup] = seen
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert "was damaged" in popup.text and "the defaults apply" in popup.text
+    assert isinstance(popup.parent, setup_game.MainMenu) and popup.parent.seed == 7
+    assert paths.options_path().with_name("options.txt.bad").exists()
