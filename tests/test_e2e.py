@@ -334,7 +334,7 @@ def first_run(me: Player) -> Script:
     assert [item.name for item in player.inventory.items] == ["Dagger", "Leather Armor", "Sword"]
 
     # Level up: one more kill past the threshold opens the level-up screen.
-    player.level.current_xp = player.level.experience_to_next_level
+    player.level.current_xp = player.level.experience_to_next_level - 1
     orc, direction = me.spawn_orc_beside()
     while orc.is_alive:
         yield [key(key_for(direction))]
