@@ -72,7 +72,7 @@ def test_a_new_monster_spawns_hunts_fights_and_dies(goblin: Actor) -> None:
     press(engine, KeySym.PERIOD)
     assert (monster.x, monster.y) == (6, 5)  # Next to the player:
     press(engine, KeySym.PERIOD)
-    assert texts(engine)[-1] == "Goblin attacks Player for 1 hit points."  # it attacks.
+    assert texts(engine)[-1] == "Goblin attacks Player for 1 hit point."  # it attacks (the tutorial said "1 hit points").
     xp = engine.player.level.current_xp
     while monster.is_alive:
         press(engine, KeySym.RIGHT)

@@ -51,7 +51,7 @@ def test_wait_keys_pass_a_turn(sym: KeySym) -> None:
     assert isinstance(MainGameEventHandler(engine).dispatch(key(sym)), actions.WaitAction)
     MainGameEventHandler(engine).handle_events(key(sym))
     assert (engine.player.x, engine.player.y) == (5, 5)
-    assert texts(engine)[-1] == "Orc attacks Player for 1 hit points."
+    assert texts(engine)[-1] == "Orc attacks Player for 1 hit point."
     assert engine.player.fighter.hp == 29
 
 
