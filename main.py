@@ -33,6 +33,7 @@ import paths
 import recording
 import render_functions
 import replay
+import safe_io
 import save_data
 import savefile
 import setup_game
@@ -476,7 +477,7 @@ def replay_headless(path: Path, screen: Path | None) -> int:
     print(json.dumps(replay.summary(handler)))
     if screen is not None:
         try:
-            screen.write_text(replay.screen_text(console), encoding="utf-8")
+            safe_io.write_atomic(screen, replay.screen_text(console).encode("utf-8"))
         except OSError as exc:
             print(f"main.py: cannot write the screen to {screen}: {reason(exc)}", file=sys.stderr)
             return 1
