@@ -61,12 +61,12 @@ def test_a_new_monster_spawns_hunts_fights_and_dies(goblin: Actor) -> None:
     engine = arena(20, 15, (5, 5))
     monster = goblin.spawn(engine.game_map, 9, 5)
     engine.update_fov()
-    press(engine, KeySym.PERIOD)
+    press(engine, ".")
     assert (monster.x, monster.y) == (8, 5)  # It hunts the player.
-    press(engine, KeySym.PERIOD)
-    press(engine, KeySym.PERIOD)
+    press(engine, ".")
+    press(engine, ".")
     assert (monster.x, monster.y) == (6, 5)  # Next to the player:
-    press(engine, KeySym.PERIOD)
+    press(engine, ".")
     assert texts(engine)[-1] == "Goblin attacks Player for 1 hit points."  # it attacks.
     xp = engine.player.level.current_xp
     while monster.is_alive:
