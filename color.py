@@ -32,3 +32,16 @@ bar_empty: Final[Color] = (0x40, 0x10, 0x10)
 
 menu_title: Final[Color] = (255, 255, 63)
 menu_text: Final[Color] = white
+
+# The things in the dungeon, as the tutorial coloured them (`entity_factories`);
+# a palette may draw them in others (`palettes`).
+player: Final[Color] = white
+orc: Final[Color] = (63, 127, 63)
+troll: Final[Color] = (0, 127, 0)
+corpse: Final[Color] = (191, 0, 0)
+health_potion: Final[Color] = (127, 0, 255)
+confusion_scroll: Final[Color] = (207, 63, 255)
+fireball_scroll: Final[Color] = (255, 0, 0)
+lightning_scroll: Final[Color] = (255, 255, 0)
+blade: Final[Color] = (0, 191, 255)
+armor: Final[Color] = (139, 69, 19)

@@ -1,5 +1,6 @@
 """Templates of every monster and item; the game spawns copies of these."""
 
+import color
 from components import consumable, equippable
 from components.ai import HostileEnemy
 from components.equipment import Equipment
@@ -10,7 +11,7 @@ from entity import Actor, Item
 
 player = Actor(
     char="@",
-    color=(255, 255, 255),
+    color=color.player,
     name="Player",
     ai_cls=HostileEnemy,
     equipment=Equipment(),
@@ -21,7 +22,7 @@ player = Actor(
 
 orc = Actor(
     char="o",
-    color=(63, 127, 63),
+    color=color.orc,
     name="Orc",
     ai_cls=HostileEnemy,
     equipment=Equipment(),
@@ -31,7 +32,7 @@ orc = Actor(
 )
 troll = Actor(
     char="T",
-    color=(0, 127, 0),
+    color=color.troll,
     name="Troll",
     ai_cls=HostileEnemy,
     equipment=Equipment(),
@@ -42,40 +43,40 @@ troll = Actor(
 
 confusion_scroll = Item(
     char="~",
-    color=(207, 63, 255),
+    color=color.confusion_scroll,
     name="Confusion Scroll",
     consumable=consumable.ConfusionConsumable(number_of_turns=10),
 )
 fireball_scroll = Item(
     char="~",
-    color=(255, 0, 0),
+    color=color.fireball_scroll,
     name="Fireball Scroll",
     consumable=consumable.FireballDamageConsumable(damage=12, radius=3),
 )
 health_potion = Item(
     char="!",
-    color=(127, 0, 255),
+    color=color.health_potion,
     name="Health Potion",
     consumable=consumable.HealingConsumable(amount=4),
 )
 lightning_scroll = Item(
     char="~",
-    color=(255, 255, 0),
+    color=color.lightning_scroll,
     name="Lightning Scroll",
     consumable=consumable.LightningDamageConsumable(damage=20, maximum_range=5),
 )
 
 dagger = Item(
-    char="/", color=(0, 191, 255), name="Dagger", equippable=equippable.Dagger()
+    char="/", color=color.blade, name="Dagger", equippable=equippable.Dagger()
 )
-sword = Item(char="/", color=(0, 191, 255), name="Sword", equippable=equippable.Sword())
+sword = Item(char="/", color=color.blade, name="Sword", equippable=equippable.Sword())
 
 leather_armor = Item(
     char="[",
-    color=(139, 69, 19),
+    color=color.armor,
     name="Leather Armor",
     equippable=equippable.LeatherArmor(),
 )
 chain_mail = Item(
-    char="[", color=(139, 69, 19), name="Chain Mail", equippable=equippable.ChainMail()
+    char="[", color=color.armor, name="Chain Mail", equippable=equippable.ChainMail()
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import tcod
 
+import options
 import tile_types
 from entity import Actor, Item
 
@@ -121,11 +122,15 @@ class GameMap:
         If a tile is in the "visible" array, then draw it with the "light" colors.
         If it isn't, but it's in the "explored" array, then draw it with the "dark" colors.
         Otherwise, the default is "SHROUD".
+        All in the colours of the palette the options choose (`palettes`).
         """
-        console.rgb[0 : self.width, 0 : self.height] = np.select(
-            condlist=[self.visible, self.explored],
-            choicelist=[self.tiles["light"], self.tiles["dark"]],
-            default=tile_types.SHROUD,
+        palette = options.current().palette
+        console.rgb[0 : self.width, 0 : self.height] = palette.recolor(
+            np.select(
+                condlist=[self.visible, self.explored],
+                choicelist=[self.tiles["light"], self.tiles["dark"]],
+                default=tile_types.SHROUD,
+            )
         )
 
         entities_sorted_for_rendering = sorted(
@@ -135,12 +140,15 @@ class GameMap:
         for entity in entities_sorted_for_rendering:
             # Only print entities that are in the FOV
             if self.visible[entity.x, entity.y]:
-                console.print(x=entity.x, y=entity.y, text=entity.char, fg=entity.color)
+                console.print(x=entity.x, y=entity.y, text=entity.char, fg=palette.glyph(entity.color))
             elif isinstance(entity, Item) and self.explored[entity.x, entity.y]:
                 # Items stay where the player saw them: drawn from memory,
                 # faded.  Monsters move, so they are shown only while seen.
                 console.print(
-                    x=entity.x, y=entity.y, text=entity.char, fg=remembered(entity.color)
+                    x=entity.x,
+                    y=entity.y,
+                    text=entity.char,
+                    fg=remembered(palette.glyph(entity.color)),
                 )
 
 

@@ -24,6 +24,7 @@ import tcod
 import color
 import display
 import exceptions
+import icon
 import input_handlers
 import keys
 import options
@@ -600,6 +601,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     with context:
+        icon.set_window_icon(context, tileset)
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
         if script is None:
             menu = setup_game.MainMenu(seed=args.seed)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
+import palettes
 import paths
 import savefile
 import travel
@@ -104,6 +105,7 @@ WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 8
 class Options:
     """Every option, with its default."""
 
+    palette: palettes.Palette = option("Colours", palettes.NAMES, palettes.TUTORIAL)
     fullscreen: bool = option("Fullscreen", {False: "off", True: "on"}, False)
     walk_speed: int = option("Walk speed", WALK_SPEEDS, travel.STEPS_PER_SECOND)
     # Not on the screen: where the window was when the game last closed.

@@ -12,6 +12,7 @@ import tcod
 
 import color
 import descriptions
+import options
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -24,20 +25,21 @@ def render_bar(
     console: tcod.console.Console, current_value: int, maximum_value: int, total_width: int
 ) -> None:
     bar_width = int(float(current_value) / maximum_value * total_width)
+    palette = options.current().palette
 
     # The tutorial filled the bar with character 1, a stray glyph in some
     # tilesets; a space shows just the colour.
     console.draw_rect(
-        x=0, y=45, width=total_width, height=1, ch=ord(" "), bg=color.bar_empty
+        x=0, y=45, width=total_width, height=1, ch=ord(" "), bg=palette.background(color.bar_empty)
     )
 
     if bar_width > 0:
         console.draw_rect(
-            x=0, y=45, width=bar_width, height=1, ch=ord(" "), bg=color.bar_filled
+            x=0, y=45, width=bar_width, height=1, ch=ord(" "), bg=palette.background(color.bar_filled)
         )
 
     console.print(
-        x=1, y=45, text=f"HP: {current_value}/{maximum_value}", fg=color.bar_text
+        x=1, y=45, text=f"HP: {current_value}/{maximum_value}", fg=palette.glyph(color.bar_text)
     )
 
 

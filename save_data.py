@@ -10,11 +10,15 @@ within 0..max.  Anything wrong is a `savefile.DamagedSaveError` saying what,
 raised before the game exists; nothing outside the new objects is touched.
 Any other exception from `from_data` is a bug in this module, not a bad file.
 
-The data names no class: arrays are bytes plus the map's size, read against
-the game's own dtypes (`tile_types.tile_dt`, and bits for the boolean
-arrays); the random generator is its state as integers; kinds of components
-are short names this module maps to classes; references between objects
-(the player, worn items) are indexes.
+The data names no class of its own: arrays are bytes plus the map's size,
+read against the game's own dtypes (`tile_types.tile_dt`, and bits for the
+boolean arrays); the random generator is its state as integers; references
+between objects (the player, worn items) are indexes.  A component (a
+consumable, an equippable, each layer of an AI) is a record of its class's
+name, a text looked up among the game's own component classes only
+(`component_classes`), and the parameters of its constructor, each checked
+against the type the constructor declares: a new component class, at any
+depth under `Consumable`, `BaseAI` or `Equippable`, saves with no edit here.
 
 Each thing saved has one pair of functions here, side by side: `<thing>_data`
 writes its fields and `read_<thing>` reads them back, checked.  To add a
@@ -24,25 +28,42 @@ and bump `FORMAT_VERSION`.  For example, the Engine's count of turns::
 
     def engine_data(...):  ... "turns": engine.turns,
     def read_engine(...):  ... engine.turns = record.integer("turns", 0, MAX_TURNS)
+
+A component's field needs nothing here: it is a parameter of its constructor
+kept under the same name (`self.charges = charges`).  Give it a default and
+the saves made before it load with that default.
+
+Format 4 differs from format 3 in the components' records alone, each now
+{"kind": the class's name, then every parameter of its constructor by name}:
+
+- a consumable's kind "healing", "lightning", "confusion" or "fireball" is
+  now "HealingConsumable", "LightningDamageConsumable", "ConfusionConsumable"
+  or "FireballDamageConsumable"; its other fields are as they were;
+- an AI layer's kind "hostile" or "confused" is now "HostileEnemy" or
+  "ConfusedEnemy"; its other fields ("path", "turns_remaining") are as they were;
+- an equippable of a kind other than "Equippable" (the presets "Dagger",
+  "Sword", "LeatherArmor", "ChainMail", whose constructors take nothing) no
+  longer has "equipment_type", "power_bonus" and "defense_bonus"; a plain
+  "Equippable" keeps them.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
+import sys
+import types
+import typing
+from dataclasses import dataclass
+from enum import Enum
 from typing import Final
 
 import numpy as np
 
 import savefile
 import tile_types
-from components.ai import BaseAI, ConfusedEnemy, HostileEnemy
-from components.consumable import (
-    ConfusionConsumable,
-    Consumable,
-    FireballDamageConsumable,
-    HealingConsumable,
-    LightningDamageConsumable,
-)
+from components.ai import BaseAI, HostileEnemy
+from components.consumable import Consumable
 from components.equipment import Equipment
 from components.equippable import Equippable
 from components.fighter import Fighter
@@ -58,7 +79,7 @@ from savefile import DamagedSaveError, UnsaveableGameError
 
 # The layout of the data below.  Bump it whenever a field is added, removed
 # or changes meaning: a save of another version is refused by name.
-FORMAT_VERSION: Final = 3
+FORMAT_VERSION: Final = 4
 
 # The ranges a loaded game must keep to.  Generous for any game played, and
 # tight enough that no value can make the game allocate, loop or draw without
@@ -96,6 +117,13 @@ class Reader:
 
     def __init__(self) -> None:
         self.seen: set[int] = set()
+        self.classes: dict[str, type] | None = None
+
+    def component_class(self, name: str) -> type | None:
+        """The component class named `name`, found once per load (see `component_classes`)."""
+        if self.classes is None:
+            self.classes = component_classes()
+        return self.classes.get(name)
 
     def take(self, value: list[object] | dict[object, object], what: str) -> None:
         if id(value) in self.seen:
@@ -154,6 +182,9 @@ class Record:
         self.what = what
         self.reader = reader
         self.taken: set[str] = set()
+
+    def has(self, key: str) -> bool:
+        return key in self.value
 
     def field(self, key: str) -> object:
         if key not in self.value:
@@ -215,8 +246,11 @@ class Record:
 
     def done(self) -> None:
         """Refuse fields nobody read: a save this code did not write."""
-        if len(self.value) != len(self.taken):
-            raise DamagedSaveError(f"{self.what} has fields this game does not know")
+        for key in self.value:
+            if key not in self.taken:
+                # `ascii`: the name goes into a popup, whatever the file holds.
+                name = ascii(key)[:MAX_LINE] if type(key) is str else "one not named by a text"
+                raise DamagedSaveError(f"{self.what} has a field this game does not know, {name}")
 
 
 # --- The game ------------------------------------------------------------------
@@ -253,13 +287,88 @@ def save(engine: Engine, path: str | os.PathLike[str], *, keep_backup: bool = Tr
 
 
 def load(path: str | os.PathLike[str]) -> Engine:
-    """The game saved at `path`.
+    """The game saved at `path`, in today's format or an older one (`UPGRADES`).
 
     Raises `FileNotFoundError` when there is none (other `OSError`s when it
     can't be read), and a `savefile.SaveError` when the file is not a save
     this game can load.  Anything else raised is a bug in the game.
     """
-    return from_data(savefile.read(path, FORMAT_VERSION))
+    version, data = savefile.read_any(path, range(min(UPGRADES), FORMAT_VERSION + 1))
+    return from_data(upgraded(data, version))
+
+
+# --- Older formats -----------------------------------------------------------------
+
+
+def upgraded(data: object, version: int) -> object:
+    """The data of a save of format `version` as today's format has it, one step at a time."""
+    while version < FORMAT_VERSION:
+        data = UPGRADES[version](data)
+        version += 1
+    return data
+
+
+# Format 3's kinds of consumables and of AI layers, by the names format 4 gives them.
+FORMAT_3_KINDS: Final = {
+    "healing": "HealingConsumable",
+    "lightning": "LightningDamageConsumable",
+    "confusion": "ConfusionConsumable",
+    "fireball": "FireballDamageConsumable",
+    "hostile": "HostileEnemy",
+    "confused": "ConfusedEnemy",
+}
+
+
+def upgrade_3_to_4(data: object) -> object:
+    """Format 3's data as format 4 has it (see the module's docstring).
+
+    The data is not checked yet: whatever is not where format 3 puts it is
+    left alone, for `from_data` to refuse.  Each list and dict is visited once,
+    however often the file refers to it.
+    """
+    seen: set[int] = set()
+
+    def visit(value: object) -> dict[object, object] | list[object] | None:
+        if not isinstance(value, dict | list) or id(value) in seen:
+            return None
+        seen.add(id(value))
+        return value
+
+    def upgrade_component(component: object) -> None:
+        record = visit(component)
+        if not isinstance(record, dict):
+            return
+        kind = record.get("kind")
+        if type(kind) is str and kind in FORMAT_3_KINDS:
+            record["kind"] = FORMAT_3_KINDS[kind]
+        elif type(kind) is str and kind != "Equippable":  # A preset: its constructor takes nothing.
+            for name in ("equipment_type", "power_bonus", "defense_bonus"):
+                record.pop(name, None)
+
+    def upgrade_entity(entity: object) -> None:
+        record = visit(entity)
+        if not isinstance(record, dict):
+            return
+        upgrade_component(record.get("consumable"))
+        upgrade_component(record.get("equippable"))
+        layers = visit(record.get("ai"))
+        for layer in layers if isinstance(layers, list) else ():
+            upgrade_component(layer)
+        inventory = visit(record.get("inventory"))
+        items = visit(inventory.get("items")) if isinstance(inventory, dict) else None
+        for item in items if isinstance(items, list) else ():
+            upgrade_entity(item)
+
+    game = visit(data)
+    game_map = visit(game.get("map")) if isinstance(game, dict) else None
+    entities = visit(game_map.get("entities")) if isinstance(game_map, dict) else None
+    for entity in entities if isinstance(entities, list) else ():
+        upgrade_entity(entity)
+    return data
+
+
+# The step that reads each older format the game still loads into the next.
+UPGRADES: Final = {3: upgrade_3_to_4}
 
 
 def engine_data(engine: Engine) -> Data:
@@ -513,7 +622,7 @@ def entity_data(entity: Entity) -> Data:
     }
     if isinstance(entity, Actor):
         data["kind"] = "actor"
-        data["ai"] = ai_data(entity.ai)
+        data["ai"] = ai_data(entity)
         data["fighter"] = fighter_data(entity.fighter)
         data["level"] = level_data(entity.level)
         items = entity.inventory.items
@@ -524,8 +633,8 @@ def entity_data(entity: Entity) -> Data:
         data["equipment"] = equipment_data(entity.equipment, items)
     elif isinstance(entity, Item):
         data["kind"] = "item"
-        data["consumable"] = None if entity.consumable is None else consumable_data(entity.consumable)
-        data["equippable"] = None if entity.equippable is None else equippable_data(entity.equippable)
+        data["consumable"] = consumable_data(entity)
+        data["equippable"] = equippable_data(entity)
     else:
         raise UnsaveableGameError(f"it holds a {type(entity).__name__}, neither actor nor item.")
     return data
@@ -537,7 +646,7 @@ def read_entity(record: Record, width: int, height: int) -> Entity:
     entity: Entity
     match record.field("kind"):
         case "actor":
-            entity = read_actor(record, x, y, width, height)
+            entity = read_actor(record, x, y)
         case "item":
             entity = read_item(record, x, y)
         case _:
@@ -555,7 +664,7 @@ def read_looks(record: Record, entity: Entity) -> None:
     record.done()
 
 
-def read_actor(record: Record, x: int, y: int, width: int, height: int) -> Actor:
+def read_actor(record: Record, x: int, y: int) -> Actor:
     fighter_record = record.record("fighter")
     max_hp = fighter_record.integer("max_hp", 1, MAX_STAT)
     inventory_record = record.record("inventory")
@@ -577,7 +686,7 @@ def read_actor(record: Record, x: int, y: int, width: int, height: int) -> Actor
         level=read_level(record.record("level")),
     )
     layers = record.sequence("ai", MAX_CONFUSION + 1)
-    actor.ai = read_ai(layers, record.about("ai"), actor, width, height, record.reader)
+    actor.ai = read_ai(layers, record.about("ai"), actor, record.reader)
     hp = fighter_record.integer("hp", 0, max_hp)
     if (hp == 0) != (actor.ai is None):
         raise DamagedSaveError(f"{record.what} is either dead and acting, or alive and not")
@@ -614,49 +723,6 @@ def read_item(record: Record, x: int, y: int) -> Item:
     )
     read_looks(record, item)
     return item
-
-
-def ai_data(ai: BaseAI | None) -> list[Data]:
-    """The layers of an actor's mind, outermost first: confusions over the real AI.
-
-    A list, not records nested in records, so that no save nests deeper with
-    each scroll of confusion read.  Empty for the dead.
-    """
-    layers: list[Data] = []
-    while ai is not None:
-        if isinstance(ai, ConfusedEnemy):
-            layers.append({"kind": "confused", "turns_remaining": ai.turns_remaining})
-            ai = ai.previous_ai
-        elif isinstance(ai, HostileEnemy):
-            layers.append({"kind": "hostile", "path": [(x, y) for x, y in ai.path]})
-            ai = None
-        else:
-            raise UnsaveableGameError(f"it holds an AI the save does not know, {type(ai).__name__}.")
-    return layers
-
-
-def read_ai(
-    layers: list[object], what: str, actor: Actor, width: int, height: int, reader: Reader
-) -> BaseAI | None:
-    """The actor's AI, built from the innermost layer out; None for no layers."""
-    ai: BaseAI | None = None
-    for number, layer in enumerate(reversed(layers)):
-        record = Record(layer, f"layer {len(layers) - number} of {what}", reader)
-        kind = record.field("kind")
-        if kind == "hostile" and ai is None:
-            hostile = HostileEnemy(actor)
-            hostile.path = [
-                check_position(step, record.about("path"), width, height)
-                for step in record.sequence("path", MAX_TILES)
-            ]
-            ai = hostile
-        elif kind == "confused":
-            turns = record.integer("turns_remaining", 0, MAX_STAT)
-            ai = ConfusedEnemy(entity=actor, previous_ai=ai, turns_remaining=turns)
-        else:
-            raise DamagedSaveError(f"{record.what} is of no kind an actor thinks with")
-        record.done()
-    return ai
 
 
 def fighter_data(fighter: Fighter) -> Data:
@@ -724,75 +790,280 @@ def read_equipment(record: Record, actor: Actor) -> None:
     record.done()
 
 
-def consumable_data(consumable: Consumable) -> Data:
-    match consumable:
-        case HealingConsumable():
-            return {"kind": "healing", "amount": consumable.amount}
-        case LightningDamageConsumable():
-            return {
-                "kind": "lightning",
-                "damage": consumable.damage,
-                "maximum_range": consumable.maximum_range,
-            }
-        case ConfusionConsumable():
-            return {"kind": "confusion", "number_of_turns": consumable.number_of_turns}
-        case FireballDamageConsumable():
-            return {"kind": "fireball", "damage": consumable.damage, "radius": consumable.radius}
-    raise UnsaveableGameError(f"it holds an item the save does not know, {type(consumable).__name__}.")
+# --- Components, saved by their own declarations ------------------------------------
+
+# What a component's whole numbers may be: a bonus, a number of turns, a
+# radius (a fireball's is looped over, tile by tile), a step of a path.
+MAX_NUMBER: Final = MAX_SIDE
+
+# The bases of the game's components.  Every class under one of them, at any
+# depth, that a module of the `components` package defines under its own
+# name is saved by itself (`component_classes`).  The bare `Consumable` and
+# `BaseAI` do nothing (their methods raise NotImplementedError): no kind.
+COMPONENT_BASES: Final = (Consumable, BaseAI, Equippable)
+ABSTRACT_BASES: Final = (Consumable, BaseAI)
+
+# The names `typing.get_type_hints` needs to read the constructors' types:
+# the components import the entities only for type checking.
+ENTITY_NAMES: Final = {"Actor": Actor, "Item": Item, "Entity": Entity}
+
+
+def component_classes() -> dict[str, type]:
+    """The game's own component classes by name: the only classes a save names.
+
+    Found anew each time (a class added since is found), by walking the
+    subclasses of `COMPONENT_BASES`; a class defined elsewhere (in a test, a
+    plugin) is not the game's, and a game holding one can't be saved.
+    """
+    classes: dict[str, type] = {}
+    found: list[type] = list(COMPONENT_BASES)
+    while found:
+        cls = found.pop()
+        found.extend(cls.__subclasses__())
+        if not is_component_class(cls):
+            continue
+        if classes.setdefault(cls.__name__, cls) is not cls:
+            raise TypeError(f"two component classes are named {cls.__name__}: a save can't tell them apart")
+    return classes
+
+
+def is_component_class(cls: type) -> bool:
+    """Whether a save may name `cls`: a class under `COMPONENT_BASES`, not an
+    abstract one, that a module of the `components` package defines under its
+    own name."""
+    module = sys.modules.get(cls.__module__)
+    return (
+        issubclass(cls, COMPONENT_BASES)
+        and cls not in ABSTRACT_BASES
+        and cls.__module__.startswith("components.")
+        and getattr(module, cls.__name__, None) is cls
+    )
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a component class's constructor takes, by its annotations.
+
+    `fields` are saved, each checked against its declared type, and given back
+    to the constructor by name; a field with a default may be missing from an
+    older save.  An AI's constructor also takes its `actor`, and a confusion's
+    the AI it `wraps`: neither is a field (see `ai_data`).
+    """
+
+    cls: type
+    fields: tuple[tuple[str, object, object], ...]  # Name, declared type, default or `NO_DEFAULT`.
+    actor: str | None = None
+    wraps: str | None = None
+
+
+NO_DEFAULT: Final = inspect.Parameter.empty
+
+
+# Each class's declaration, read once: reading the annotations made saving 4 times slower.
+DECLARATIONS: dict[type, Declaration] = {}
+
+
+def declaration(cls: type) -> Declaration:
+    """The fields `cls` saves: its constructor's parameters (see `Declaration`).
+
+    Raises `UnsaveableGameError` naming the class and the parameter when one
+    can't be saved: no type declared, or a type plain data can't hold.
+    """
+    if cls not in DECLARATIONS:
+        DECLARATIONS[cls] = read_declaration(cls)
+    return DECLARATIONS[cls]
+
+
+def read_declaration(cls: type) -> Declaration:
+    init = cls.__init__  # type: ignore[misc]  # A class's own constructor, read, not called.
+    if init is object.__init__:
+        return Declaration(cls, ())
+    try:
+        types = typing.get_type_hints(init, localns=ENTITY_NAMES)
+    except NameError as exc:
+        raise UnsaveableGameError(f"the constructor of {cls.__name__} names an unknown type ({exc}).") from None
+    fields: list[tuple[str, object, object]] = []
+    actor = wraps = None
+    for parameter in list(inspect.signature(init).parameters.values())[1:]:
+        name = parameter.name
+        declared = types.get(name)
+        is_ai = issubclass(cls, BaseAI)
+        if is_ai and declared is Actor:
+            actor = name
+        elif is_ai and declared == BaseAI | None:
+            wraps = name
+        elif name == "kind" or parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            raise UnsaveableGameError(f"{cls.__name__} takes {parameter}, which a save can't hold.")
+        elif declared is None or not holdable(declared):
+            raise UnsaveableGameError(
+                f"{cls.__name__} takes {name}: {declared}, a type a save can't hold "
+                "(whole numbers, true or false, text, an Enum, and lists, tuples and optionals of them)."
+            )
+        else:
+            fields.append((name, declared, parameter.default))
+    return Declaration(cls, tuple(fields), actor, wraps)
+
+
+def holdable(declared: object) -> bool:
+    """Whether a save holds values of the type `declared` (see `check_value`)."""
+    inner = optional_of(declared)
+    if inner is not None:
+        return holdable(inner)
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if origin is list:
+        return holdable(args[0])
+    if origin is tuple:
+        return bool(args) and Ellipsis not in args and all(holdable(arg) for arg in args)
+    return declared in (int, bool, str) or is_enum(declared)
+
+
+def optional_of(declared: object) -> object | None:
+    """`X` for the type `X | None`, else None."""
+    args: tuple[object, ...] = typing.get_args(declared)
+    if typing.get_origin(declared) in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        return args[0] if args[1] is type(None) else args[1]
+    return None
+
+
+def is_enum(declared: object) -> bool:
+    return isinstance(declared, type) and issubclass(declared, Enum)
+
+
+def value_data(value: object, declared: object) -> object:
+    """A field's value as plain data: an Enum by its member's name."""
+    inner = optional_of(declared)
+    if inner is not None:
+        return None if value is None else value_data(value, inner)
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if origin is list and isinstance(value, list):
+        return [value_data(item, args[0]) for item in value]
+    if origin is tuple and isinstance(value, tuple) and len(value) == len(args):
+        return tuple(value_data(item, arg) for item, arg in zip(value, args, strict=True))
+    if isinstance(declared, type) and issubclass(declared, Enum) and isinstance(value, declared):
+        return value.name
+    return value
+
+
+def check_value(value: object, declared: object, what: str, reader: Reader) -> object:
+    """`value`, read from plain data as the type `declared` (see `holdable`)."""
+    inner = optional_of(declared)
+    if inner is not None:
+        return None if value is None else check_value(value, inner, what, reader)
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if origin is list:
+        return [check_value(item, args[0], what, reader) for item in check_list(value, what, MAX_TILES, reader)]
+    if origin is tuple:
+        items = check_tuple(value, what, len(args))
+        return tuple(check_value(item, arg, what, reader) for item, arg in zip(items, args, strict=True))
+    if declared is bool:
+        if type(value) is not bool:
+            raise DamagedSaveError(f"{what} is not true or false")
+        return value
+    if declared is int:
+        return check_int(value, what, 0, MAX_NUMBER)
+    if declared is str:
+        return check_str(value, what, MAX_NAME)
+    assert isinstance(declared, type) and issubclass(declared, Enum)  # `declaration` saw to it.
+    name = check_str(value, what, MAX_NAME)
+    if name not in declared.__members__:
+        raise DamagedSaveError(f"{what} is not a {declared.__name__} the game has")
+    return declared[name]
+
+
+def component_data(component: object, role: str, owner: str) -> Data:
+    """A component as {"kind": its class's name, then each field by name}.
+
+    `role` and `owner` name it in an error: "the Sword's equippable".
+    Raises `UnsaveableGameError` for a class that is not the game's own, or a
+    field the component does not keep as declared.
+    """
+    cls = type(component)
+    about = f"the {owner}'s {role} ({cls.__name__})"
+    if not is_component_class(cls):
+        raise UnsaveableGameError(f"{about} is of a class no module of the game's components defines.")
+    data: Data = {"kind": cls.__name__}
+    for name, declared, _ in declaration(cls).fields:
+        if not hasattr(component, name):
+            raise UnsaveableGameError(f"{about} keeps no {name}, which its constructor takes.")
+        value = value_data(getattr(component, name), declared)
+        try:
+            check_value(value, declared, f"the {name} of {about}", Reader())
+        except DamagedSaveError as exc:
+            raise UnsaveableGameError(f"{exc.detail}.") from None
+        data[name] = value
+    return data
+
+
+def component_declaration(record: Record, base: type) -> Declaration:
+    """The declaration of the class a component's record names, one of `base`'s."""
+    name = record.text("kind", MAX_NAME)
+    cls = record.reader.component_class(name)
+    if cls is None or not issubclass(cls, base):
+        raise DamagedSaveError(f"{record.about('kind')} is no {base.__name__} the game has")
+    return declaration(cls)
+
+
+def read_component(record: Record, declared: Declaration, given: dict[str, object]) -> object:
+    """A new component of the declared class, from its record's fields, each
+    checked, and what the loader `given`s (an AI's actor)."""
+    arguments = dict(given)
+    for name, kind, default in declared.fields:
+        if default is not NO_DEFAULT and not record.has(name):
+            continue  # A field added since: its default, as the constructor says.
+        arguments[name] = check_value(record.field(name), kind, record.about(name), record.reader)
+    record.done()
+    return declared.cls(**arguments)
+
+
+def consumable_data(item: Item) -> Data | None:
+    return None if item.consumable is None else component_data(item.consumable, "consumable", item.name)
 
 
 def read_consumable(record: Record) -> Consumable:
-    consumable: Consumable
-    match record.field("kind"):
-        case "healing":
-            consumable = HealingConsumable(amount=record.integer("amount", 0, MAX_STAT))
-        case "lightning":
-            consumable = LightningDamageConsumable(
-                damage=record.integer("damage", 0, MAX_STAT),
-                maximum_range=record.integer("maximum_range", 0, MAX_SIDE),
-            )
-        case "confusion":
-            consumable = ConfusionConsumable(number_of_turns=record.integer("number_of_turns", 0, MAX_STAT))
-        case "fireball":
-            consumable = FireballDamageConsumable(
-                damage=record.integer("damage", 0, MAX_STAT), radius=record.integer("radius", 0, MAX_SIDE)
-            )
-        case _:
-            raise DamagedSaveError(f"{record.what} is of no kind the game has")
-    record.done()
+    consumable = read_component(record, component_declaration(record, Consumable), {})
+    assert isinstance(consumable, Consumable)
     return consumable
 
 
-# The kinds of equipment by name: `Equippable` and its presets (a `Dagger`...).
-def equippable_kinds() -> dict[str, type[Equippable]]:
-    kinds: list[type[Equippable]] = [Equippable, *Equippable.__subclasses__()]
-    return {kind.__name__: kind for kind in kinds}
-
-
-def equippable_data(equippable: Equippable) -> Data:
-    return {
-        "kind": type(equippable).__name__,
-        "equipment_type": equippable.equipment_type.name,
-        "power_bonus": equippable.power_bonus,
-        "defense_bonus": equippable.defense_bonus,
-    }
+def equippable_data(item: Item) -> Data | None:
+    return None if item.equippable is None else component_data(item.equippable, "equippable", item.name)
 
 
 def read_equippable(record: Record) -> Equippable:
-    kind = equippable_kinds().get(record.text("kind", MAX_NAME))
-    if kind is None:
-        raise DamagedSaveError(f"{record.about('kind')} is not one the game has")
-    slot = record.text("equipment_type", MAX_NAME)
-    if slot not in EquipmentType.__members__:
-        raise DamagedSaveError(f"{record.about('equipment_type')} is not a slot the game has")
-    # A preset's own constructor only fills in its numbers, which the save
-    # holds: build it with the constructor they share.
-    equippable = kind.__new__(kind)
-    Equippable.__init__(
-        equippable,
-        equipment_type=EquipmentType[slot],
-        power_bonus=record.integer("power_bonus", 0, MAX_STAT),
-        defense_bonus=record.integer("defense_bonus", 0, MAX_STAT),
-    )
-    record.done()
+    equippable = read_component(record, component_declaration(record, Equippable), {})
+    assert isinstance(equippable, Equippable)
     return equippable
+
+
+def ai_data(actor: Actor) -> list[Data]:
+    """The layers of an actor's mind, outermost first: confusions over the real AI.
+
+    A list, not records nested in records, so that no save nests deeper with
+    each scroll of confusion read.  Empty for the dead.
+    """
+    layers: list[Data] = []
+    ai = actor.ai
+    while ai is not None:
+        layers.append(component_data(ai, "AI", actor.name))
+        wraps = declaration(type(ai)).wraps
+        ai = None if wraps is None else getattr(ai, wraps)
+    return layers
+
+
+def read_ai(layers: list[object], what: str, actor: Actor, reader: Reader) -> BaseAI | None:
+    """The actor's AI, built from the innermost layer out; None for no layers."""
+    ai: BaseAI | None = None
+    for number, layer in enumerate(reversed(layers)):
+        record = Record(layer, f"layer {len(layers) - number} of {what}", reader)
+        declared = component_declaration(record, BaseAI)
+        given: dict[str, object] = {}
+        if declared.actor is not None:
+            given[declared.actor] = actor
+        if declared.wraps is not None:
+            given[declared.wraps] = ai
+        elif ai is not None:
+            raise DamagedSaveError(f"{record.what} is over another, but wraps none")
+        layer_ai = read_component(record, declared, given)
+        assert isinstance(layer_ai, BaseAI)
+        ai = layer_ai
+    return ai

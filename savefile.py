@@ -367,6 +367,15 @@ def loads(blob: bytes, version: int) -> object:
     Raises a `SaveError` subclass saying why when `blob` is not such a save;
     nothing in a refused file is run, and the work done is bounded.
     """
+    return loads_any(blob, range(version, version + 1))[1]
+
+
+def loads_any(blob: bytes, versions: range) -> tuple[int, object]:
+    """The format version of a save file of one of `versions`, and its plain data.
+
+    As `loads` does, for a game that reads older formats too; a file of any
+    other version raises `SaveVersionError` naming the newest.
+    """
     if not blob:
         raise EmptySaveError()
     if len(blob) < _HEADER.size:
@@ -377,8 +386,8 @@ def loads(blob: bytes, version: int) -> object:
     magic, found = _HEADER.unpack_from(blob)
     if magic != MAGIC:
         raise NotASaveError()
-    if found != version:
-        raise SaveVersionError(found, version)
+    if found not in versions:
+        raise SaveVersionError(found, versions[-1])
     decompressor = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=_MEMLIMIT)
     try:
         pickled = decompressor.decompress(blob[_HEADER.size :], max_length=MAX_PAYLOAD)
@@ -387,7 +396,7 @@ def loads(blob: bytes, version: int) -> object:
     if not decompressor.eof or decompressor.unused_data:
         # Cut short (or bigger than any save), or bytes after the end.
         raise DamagedSaveError()
-    return _unpickle(pickled)
+    return found, _unpickle(pickled)
 
 
 # --- Files -----------------------------------------------------------------------
@@ -425,6 +434,11 @@ def read(path: str | os.PathLike[str], version: int) -> object:
     it can't be read, or a `SaveError` when it is not a save this game loads.
     """
     return loads(read_file(path), version)
+
+
+def read_any(path: str | os.PathLike[str], versions: range) -> tuple[int, object]:
+    """The format version and plain data of the save at `path`, of one of `versions` (see `loads_any`)."""
+    return loads_any(read_file(path), versions)
 
 
 def backup_path(path: str | os.PathLike[str]) -> Path:

@@ -88,9 +88,12 @@ class ConfusedEnemy(BaseAI):
 
 
 class HostileEnemy(BaseAI):
-    def __init__(self, entity: Actor):
+    def __init__(self, entity: Actor, path: list[tuple[int, int]] | None = None):
         super().__init__(entity)
-        self.path: list[tuple[int, int]] = []
+        # The steps to where it last saw the player.  A parameter, not only
+        # state, because a save keeps what a component's constructor takes
+        # (see save_data): a loaded monster goes on the way it was going.
+        self.path: list[tuple[int, int]] = [] if path is None else path
 
     def perform(self) -> None:
         target = self.engine.player

@@ -63,7 +63,7 @@ class Fighter(BaseComponent):
             kills[self.parent.name] = kills.get(self.parent.name, 0) + 1
 
         self.parent.char = "%"
-        self.parent.color = (191, 0, 0)
+        self.parent.color = color.corpse
         self.parent.blocks_movement = False
         self.parent.ai = None
         self.parent.name = f"remains of {self.parent.name}"

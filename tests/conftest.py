@@ -16,6 +16,7 @@ if str(ROOT) not in sys.path:
 
 import copy  # noqa: E402
 import random  # noqa: E402
+import types  # noqa: E402
 from collections.abc import Iterable, Iterator  # noqa: E402
 
 import pytest  # noqa: E402
@@ -148,6 +149,13 @@ def give(engine: Engine, template: Item) -> Item:
     item.parent = engine.player.inventory
     engine.player.inventory.items.append(item)
     return item
+
+
+def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: types.ModuleType) -> None:
+    """`cls` as if written in the game's `module` (components/consumable.py...),
+    where the README's recipes put it: a test adds it here, not in the game's files."""
+    monkeypatch.setattr(cls, "__module__", module.__name__)
+    monkeypatch.setattr(module, cls.__name__, cls, raising=False)
 
 
 def play_events(

@@ -135,7 +135,8 @@ def test_continue_offers_the_save_before_a_bad_one(in_tmp: Path) -> None:
     older.player.fighter.hp = 11
     save_data.save(older, paths.save_path())
     save_data.save(newer, paths.save_path())  # The older one is the backup now.
-    paths.save_path().write_bytes(b"YARLSAVE\x00\x03 and then the disk died")
+    header = b"YARLSAVE" + save_data.FORMAT_VERSION.to_bytes(2, "big")
+    paths.save_path().write_bytes(header + b" and then the disk died")
     menu = setup_game.MainMenu()
 
     popup = menu.handle_events(key(KeySym.C))

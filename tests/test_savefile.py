@@ -20,7 +20,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import give, in_the_games_module
 
+import components.ai
+import components.consumable
+import components.equippable
 import entity_factories
 import input_handlers
 import main
@@ -30,8 +34,11 @@ import savefile
 import setup_game
 import tile_types
 from components.ai import ConfusedEnemy
+from components.consumable import HealingConsumable
+from components.equippable import Sword
 from engine import Engine
 from entity import Actor, Entity, Item
+from equipment_types import EquipmentType
 from savefile import DamagedSaveError, RefusedSaveError
 
 SEED = 1234
@@ -93,7 +100,8 @@ def describe(entity: Entity) -> dict[str, Any]:
         data["fighter"] = (fighter.hp, fighter.max_hp, fighter.base_power, fighter.base_defense)
         ai, minds = entity.ai, []
         while ai is not None:
-            minds.append((type(ai).__name__, getattr(ai, "turns_remaining", None)))
+            fields = {k: v for k, v in vars(ai).items() if k not in ("entity", "previous_ai")}
+            minds.append((type(ai).__name__, fields))
             ai = getattr(ai, "previous_ai", None)
         data["ai"] = minds
         data["inventory"] = (
@@ -233,7 +241,7 @@ def test_file_starts_with_magic_and_version(save_path: Path) -> None:
     save_data.save(make_engine(), save_path)
     data = save_path.read_bytes()
     assert data[:8] == b"YARLSAVE"
-    assert int.from_bytes(data[8:10], "big") == VERSION == 3
+    assert int.from_bytes(data[8:10], "big") == VERSION
     assert data[10:16] == b"\xfd7zXZ\x00"  # An xz stream follows.
 
 
@@ -280,7 +288,7 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], type[savefile.SaveError], str]] 
     "other version": (
         lambda: savefile.MAGIC + (7).to_bytes(2, "big") + good_save()[10:],
         savefile.SaveVersionError,
-        "The save is from format version 7; this game reads version 3.",
+        f"The save is from format version 7; this game reads version {VERSION}.",
     ),
     "truncated": (lambda: good_save()[: len(good_save()) // 2], DamagedSaveError, DAMAGED),
     "header only": (lambda: good_save()[:10], DamagedSaveError, DAMAGED),
@@ -306,7 +314,7 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], type[savefile.SaveError], str]] 
         # Version 1 pickled the game's objects; its number is refused first.
         lambda: wrap_pickle(b"\x80\x05N.", version=1),
         savefile.SaveVersionError,
-        "The save is from format version 1; this game reads version 3.",
+        f"The save is from format version 1; this game reads version {VERSION}.",
     ),
 }
 
@@ -453,7 +461,11 @@ def test_caps_on_objects_and_containers(monkeypatch: pytest.MonkeyPatch) -> None
 
 def game_data() -> dict[str, Any]:
     """The played game as plain data, fresh each time, to be spoiled by a test."""
-    data = savefile.loads(wrap(save_data.to_data(played_engine())), VERSION)
+    return game_data_of(played_engine())
+
+
+def game_data_of(engine: Engine) -> dict[str, Any]:
+    data = savefile.loads(wrap(save_data.to_data(engine)), VERSION)
     assert isinstance(data, dict)
     return data
 
@@ -468,6 +480,20 @@ def first_monster(data: dict[str, Any]) -> dict[str, Any]:
         e for i, e in enumerate(data["map"]["entities"])
         if e["kind"] == "actor" and i != data["player"] and e["ai"]
     )
+
+
+def first_consumable(data: dict[str, Any]) -> dict[str, Any]:
+    consumable: dict[str, Any] = next(
+        e["consumable"] for e in data["map"]["entities"] if e["kind"] == "item" and e["consumable"]
+    )
+    return consumable
+
+
+def first_equippable(data: dict[str, Any]) -> dict[str, Any]:
+    equippable: dict[str, Any] = next(
+        i["equippable"] for i in player_of(data)["inventory"]["items"] if i["equippable"]
+    )
+    return equippable
 
 
 def spoil_dtype_of_tiles(data: dict[str, Any]) -> None:
@@ -563,23 +589,44 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         lambda d: player_of(d).update(render_order="ON_TOP"), "the render_order of entity"
     ),
     "an unknown kind of mind": (
-        lambda d: first_monster(d)["ai"].insert(0, {"kind": "psychic"}), "no kind an actor thinks"
+        lambda d: first_monster(d)["ai"].insert(0, {"kind": "psychic"}), "is no BaseAI the game has"
+    ),
+    "a text for a number": (
+        lambda d: next(i["consumable"] for i in player_of(d)["inventory"]["items"] if i["consumable"])
+        .update(damage="12"),
+        "the damage of the consumable of item 2 of the inventory of entity 0 of the map is not a whole",
+    ),
+    "an unknown slot": (
+        lambda d: first_equippable(d).update(kind="Equippable", equipment_type="RING"),
+        "the equipment_type of the equippable of item",
+    ),
+    "an abstract kind": (
+        lambda d: first_consumable(d).update(kind="Consumable"), "is no Consumable the game has"
+    ),
+    "a kind of the wrong base": (
+        lambda d: first_consumable(d).update(kind="Sword"), "is no Consumable the game has"
+    ),
+    "a mind over a hostile one": (
+        lambda d: first_monster(d)["ai"].append({"kind": "HostileEnemy", "path": []}),
+        "is over another, but wraps none",
     ),
     "a path off the map": (
         lambda d: first_monster(d)["ai"][-1]["path"].append((-1, 0)), "the path of layer"
     ),
     "an unknown potion": (
-        lambda d: next(e for e in d["map"]["entities"] if e["kind"] == "item" and e["consumable"])[
-            "consumable"].update(kind="wish"),
-        "is of no kind the game has",
+        lambda d: first_consumable(d).update(kind="wish"), "is no Consumable the game has"
     ),
     "an unknown equipment class": (
-        lambda d: next(i for i in player_of(d)["inventory"]["items"] if i["equippable"])[
-            "equippable"].update(kind="Exploit"),
-        "is not one the game has",
+        lambda d: first_equippable(d).update(kind="Exploit"), "is no Equippable the game has"
+    ),
+    "an unknown field of a component": (
+        lambda d: first_consumable(d).update(wishes=3),
+        "the consumable of entity 4 of the map has a field this game does not know, 'wishes'",
     ),
     "a missing field": (lambda d: d["world"].pop("seed"), "the world has no seed"),
-    "an unknown field": (lambda d: d["world"].update(cheat=True), "fields this game does not know"),
+    "an unknown field": (
+        lambda d: d["world"].update(cheat=True), "the world has a field this game does not know, 'cheat'"
+    ),
     "a random state out of range": (
         lambda d: d.update(rng=(2**128, 1, 0, 0)), "the rng is not"
     ),
@@ -717,7 +764,7 @@ def test_a_game_that_would_not_load_back_is_not_saved(save_path: Path) -> None:
 def test_a_game_holding_what_the_save_does_not_know_is_not_saved(save_path: Path) -> None:
     engine = played_engine()
     engine.player.ai = object()  # type: ignore[assignment]
-    with pytest.raises(savefile.UnsaveableGameError, match="an AI the save does not know"):
+    with pytest.raises(savefile.UnsaveableGameError, match=r"the Player's AI \(object\) is of a class no module"):
         save_data.save(engine, save_path)
     assert not save_path.exists()
 
@@ -780,3 +827,147 @@ def test_a_save_killed_between_backup_and_rename_leaves_nothing_behind(save_path
     save_data.save(played_engine(), save_path)
     assert sorted(os.listdir(save_path.parent)) == [save_path.name, backup.name]
     assert describe_game(save_data.load(backup)) == describe_game(make_engine())
+
+
+# --- Components saved by their own declarations -----------------------------------
+
+
+class Wand(HealingConsumable):
+    """A consumable two classes deep, with a field of each type a save holds."""
+
+    def __init__(
+        self,
+        amount: int,
+        charges: int = 3,
+        word: str = "lumos",
+        lit: bool = False,
+        slot: EquipmentType | None = None,
+        marks: list[tuple[int, int]] | None = None,
+    ):
+        super().__init__(amount)
+        self.charges = charges
+        self.word = word
+        self.lit = lit
+        self.slot = slot
+        self.marks = [] if marks is None else marks
+
+
+def carry_wand(engine: Engine, wand: HealingConsumable) -> Item:
+    return give(engine, Item(char="/", color=(200, 200, 0), name="Wand of Light", consumable=wand))
+
+
+def test_every_component_class_the_game_defines_is_saved_by_name() -> None:
+    classes = save_data.component_classes()
+    for module in (components.ai, components.consumable, components.equippable):
+        for cls in vars(module).values():
+            if (
+                isinstance(cls, type)
+                and issubclass(cls, save_data.COMPONENT_BASES)
+                and cls not in save_data.ABSTRACT_BASES
+            ):
+                assert classes[cls.__name__] is cls
+                save_data.declaration(cls)  # Its fields are all of types a save holds.
+    assert classes["Sword"] is Sword and "Consumable" not in classes and "Wand" not in classes
+
+
+def test_a_subclass_at_any_depth_keeps_every_field(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    in_the_games_module(monkeypatch, Wand, components.consumable)
+    engine = played_engine()
+    wand = Wand(5, charges=2, word="nox", lit=True, slot=EquipmentType.ARMOR, marks=[(1, 2)])
+    carry_wand(engine, wand)
+    engine.save_as(save_path)
+    loaded = save_data.load(save_path).player.inventory.items[-1].consumable
+    assert isinstance(loaded, Wand) and loaded is not wand
+    assert vars(loaded) | {"parent": None} == vars(wand) | {"parent": None}
+    assert describe_game(save_data.load(save_path)) == describe_game(engine)
+
+
+def test_a_field_added_with_a_default_loads_older_saves(monkeypatch: pytest.MonkeyPatch) -> None:
+    in_the_games_module(monkeypatch, Wand, components.consumable)
+    engine = played_engine()
+    carry_wand(engine, Wand(5, charges=1))
+    data = game_data_of(engine)
+    del player_of(data)["inventory"]["items"][-1]["consumable"]["charges"]  # Saved before it was.
+    loaded = load_bytes(wrap(data)).player.inventory.items[-1].consumable
+    assert isinstance(loaded, Wand) and loaded.charges == 3
+
+
+def test_a_class_the_games_modules_do_not_define_is_not_saved(save_path: Path) -> None:
+    engine = played_engine()
+    carry_wand(engine, Wand(5))  # Defined in this test file only.
+    with pytest.raises(savefile.UnsaveableGameError) as raised:
+        engine.save_as(save_path)
+    assert str(raised.value) == (
+        "The game could not be saved: the Wand of Light's consumable (Wand) is of a class "
+        "no module of the game's components defines."
+    )
+    assert not save_path.exists()
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda wand: setattr(wand, "charges", "2"),
+         "the charges of the Wand of Light's consumable (Wand) is not a whole number from 0 to 1000."),
+        (lambda wand: setattr(wand, "marks", [(1, 2, 3)]),
+         "the marks of the Wand of Light's consumable (Wand) is not a group of 2 values."),
+        (lambda wand: delattr(wand, "word"),
+         "the Wand of Light's consumable (Wand) keeps no word, which its constructor takes."),
+    ],
+)
+def test_a_field_that_is_not_as_declared_is_named(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: Callable[[Wand], None], message: str
+) -> None:
+    in_the_games_module(monkeypatch, Wand, components.consumable)
+    engine = played_engine()
+    wand = carry_wand(engine, Wand(5)).consumable
+    assert isinstance(wand, Wand)
+    spoil(wand)
+    with pytest.raises(savefile.UnsaveableGameError) as raised:
+        engine.save_as(save_path)
+    assert str(raised.value) == "The game could not be saved: " + message
+
+
+def test_a_field_of_a_type_a_save_cant_hold_is_named(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Charm(HealingConsumable):
+        def __init__(self, amount: int, spells: dict[str, int]):
+            super().__init__(amount)
+            self.spells = spells
+
+    in_the_games_module(monkeypatch, Charm, components.consumable)
+    engine = played_engine()
+    give(engine, Item(name="Charm", consumable=Charm(1, {"light": 1})))
+    with pytest.raises(savefile.UnsaveableGameError, match=r"Charm takes spells: dict\[str, int\], a type"):
+        engine.save_as(save_path)
+
+
+def format_3_data() -> dict[str, Any]:
+    """A format-3 save's data, as kept in tests/saves."""
+    blob = (Path(__file__).parent / "saves" / "format-3" / "pack.sav").read_bytes()
+    data = savefile.loads(blob, 3)
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: d.update(map=[]),
+        lambda d: d["map"].update(entities={}),
+        lambda d: player_of(d).update(ai=5),
+        lambda d: player_of(d)["inventory"].update(items=None),
+        lambda d: player_of(d)["inventory"]["items"][0].update(equippable=[1]),
+        lambda d: player_of(d)["inventory"]["items"][0].update(consumable={"kind": 7}),
+        lambda d: d["map"]["entities"].extend([player_of(d)] * 1000),  # One record met 1,001 times.
+    ],
+)
+def test_a_spoiled_older_save_is_refused_after_its_upgrade(spoil: Callable[[dict[str, Any]], object]) -> None:
+    data = format_3_data()
+    save_data.from_data(save_data.upgraded(copy.deepcopy(data), 3))  # Unspoiled, it loads.
+    spoil(data)
+    with pytest.raises(DamagedSaveError):
+        save_data.from_data(save_data.upgraded(savefile.loads(savefile.dumps(data, 3), 3), 3))
