@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import color
 import exceptions
+from game_over import plural
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -185,7 +186,7 @@ class MeleeAction(ActionWithDirection):
 
         if damage > 0:
             self.engine.message_log.add_message(
-                f"{attack_desc} for {damage} hit points.", attack_color
+                f"{attack_desc} for {damage} {plural('hit point', damage)}.", attack_color
             )
             target.fighter.take_damage(damage, by=self.entity.name_with_article)
         else:

@@ -117,15 +117,18 @@ def actor_lines(actor: Actor, engine: Engine) -> list[str]:
     return lines
 
 
+def entity_details(entity: Entity, engine: Engine) -> list[str]:
+    """What one entity is like, for the look window: health and fight, or effect."""
+    if isinstance(entity, Actor) and entity.is_alive:
+        return actor_lines(entity, engine)
+    if isinstance(entity, Item) and item_effect(entity):
+        return [capitalized(item_effect(entity)) + "."]
+    return []
+
+
 def entity_lines(entity: Entity, engine: Engine) -> list[str]:
     """The look window's lines on one entity: its name, then what it is like."""
-    if isinstance(entity, Actor) and entity.is_alive:
-        details = actor_lines(entity, engine)
-    elif isinstance(entity, Item) and item_effect(entity):
-        details = [capitalized(item_effect(entity)) + "."]
-    else:
-        details = []
-    return [capitalized(entity.name), *(f"  {line}" for line in details)]
+    return [capitalized(entity.name), *(f"  {line}" for line in entity_details(entity, engine))]
 
 
 def tile_title(x: int, y: int, game_map: GameMap) -> str:
@@ -138,8 +141,9 @@ def tile_title(x: int, y: int, game_map: GameMap) -> str:
 def describe_tile(x: int, y: int, engine: Engine) -> tuple[str, list[str]]:
     """The look window at (x, y): a title and its lines.
 
-    What stands on a tile in view, each thing with its details; on a tile out
-    of sight only the ground, as remembered.
+    On a tile in view, the title names what stands on top (the ground when
+    nothing does), its details follow, then the rest with theirs; on a tile
+    out of sight only the ground, as remembered.
     """
     game_map = engine.game_map
     title = tile_title(x, y, game_map)
@@ -147,7 +151,13 @@ def describe_tile(x: int, y: int, engine: Engine) -> tuple[str, list[str]]:
         return "Unknown", ["You have not seen this place."]
     if not game_map.visible[x, y]:
         return title, ["Out of sight: you remember the ground only."]
-    lines = [line for entity in entities_at(x, y, game_map) for line in entity_lines(entity, engine)]
+    lines: list[str] = []
+    here = entities_at(x, y, game_map)
+    if here:
+        top, *rest = here
+        title = capitalized(top.name)
+        lines = entity_details(top, engine)
+        lines += [line for entity in rest for line in entity_lines(entity, engine)]
     if (x, y) == game_map.downstairs_location:
         lines.append(f"Stairs down to floor {engine.game_world.current_floor + 1}.")
     return title, lines or ["Nothing here."]

@@ -412,8 +412,10 @@ class CharacterScreenEventHandler(AskUserEventHandler):
         files = str(paths.data_dir().resolve())  # The save, morgue files, ...
         lines = [
             f"Level: {player.level.current_level}",
-            f"XP: {player.level.current_xp}",
-            f"XP for next Level: {player.level.experience_to_next_level}",
+            # Both counted from the game's start, as the game-over window and
+            # the hall of fame count it (the tutorial's counted from the last level).
+            f"XP: {player.level.total_xp}",
+            f"XP for next Level: {player.level.next_level_total_xp}",
             f"Attack: {player.fighter.power}",
             f"Defense: {player.fighter.defense}",
             f"Seed: {self.engine.game_world.seed}",

@@ -72,13 +72,20 @@ class MessageLog:
         """Render the messages provided.
 
         The `messages` are rendered starting at the last message and working
-        backwards.
+        backwards.  Only whole messages are shown: the tutorial cut the
+        oldest one at the top, leaving just the tail of a wrapped message.
+        The newest is shown whatever its length, its head when it can't fit.
         """
         y_offset = height - 1
 
         for message in reversed(messages):
-            for line in reversed(list(cls.wrap(message.full_text, width))):
+            lines = list(cls.wrap(message.full_text, width))
+            if len(lines) > y_offset + 1:
+                if y_offset < height - 1:
+                    return  # It doesn't fit whole above the newer ones.
+                lines = lines[:height]
+            for line in reversed(lines):
                 console.print(x=x, y=y + y_offset, text=line, fg=message.fg)
                 y_offset -= 1
-                if y_offset < 0:
-                    return  # No more space to print messages.
+            if y_offset < 0:
+                return  # No more space to print messages.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.base_component import BaseComponent
+from game_over import plural
 
 if TYPE_CHECKING:
     from entity import Actor
@@ -46,7 +47,17 @@ class Level(BaseComponent):
 
     @property
     def requires_level_up(self) -> bool:
-        return self.current_xp > self.experience_to_next_level
+        """Whether enough experience for the next level is gained.
+
+        The tutorial used `>`, so the level came one point after the
+        character screen's "XP for next Level"; reaching it is enough here.
+        """
+        return self.current_xp >= self.experience_to_next_level
+
+    @property
+    def next_level_total_xp(self) -> int:
+        """The total experience (`total_xp`) at which the next level comes."""
+        return self.total_xp - self.current_xp + self.experience_to_next_level
 
     def add_xp(self, xp: int) -> None:
         """Gain experience; only actors with a `level_up_base` (the player) collect it."""
@@ -55,7 +66,7 @@ class Level(BaseComponent):
 
         self.current_xp += xp
 
-        self.engine.message_log.add_message(f"You gain {xp} experience points.")
+        self.engine.message_log.add_message(f"You gain {xp} experience {plural('point', xp)}.")
 
         if self.requires_level_up:
             self.engine.message_log.add_message(

@@ -86,7 +86,7 @@ def test_starting_stats() -> None:
     ("attacker", "target", "base_defense", "message", "hp_left"),
     [
         ("player", "troll", None, "Player attacks Troll for 3 hit points.", 13),
-        ("orc", "player", None, "Orc attacks Player for 1 hit points.", 29),
+        ("orc", "player", None, "Orc attacks Player for 1 hit point.", 29),
         ("troll", "player", None, "Troll attacks Player for 2 hit points.", 28),
         ("orc", "player", 2, "Orc attacks Player but does no damage.", 30),
     ],
@@ -133,7 +133,7 @@ def test_player_death_leads_to_game_over() -> None:
     handler = press(engine, ".")  # Wait; the orc hits for 1.
 
     assert isinstance(handler, input_handlers.GameOverEventHandler)
-    assert texts(engine)[-2:] == ["Orc attacks Player for 1 hit points.", "You died!"]
+    assert texts(engine)[-2:] == ["Orc attacks Player for 1 hit point.", "You died!"]
     assert engine.player.char == "%"
     assert not engine.player.is_alive
 

@@ -68,14 +68,14 @@ def test_a_healthy_monster(template: Actor) -> None:
     monster = template.spawn(engine.game_map, *SPOT)
     assert hover_text(engine, *SPOT) == f"{monster.name}, uninjured"
     window = look_window(engine, *SPOT)
-    assert f" {monster.name} " not in window[0]  # The title is the ground.
-    assert window[1] == monster.name
-    assert "  Uninjured." in window
-    assert f"  Attack {monster.fighter.power}, defense {monster.fighter.defense}." in window
+    # The title names the monster (it said "Floor", the ground under it).
+    assert window[0].strip("┌┐─") == f" {monster.name} "
+    assert window[1] == "Uninjured."
+    assert f"Attack {monster.fighter.power}, defense {monster.fighter.defense}." in window
     player = engine.player.fighter
     hits_you = max(0, monster.fighter.power - player.defense)
     you_hit = max(0, player.power - monster.fighter.defense)
-    assert f"  Hits you for {hits_you}; you hit it for {you_hit}." in window
+    assert f"Hits you for {hits_you}; you hit it for {you_hit}." in window
 
 
 @pytest.mark.parametrize(
@@ -90,7 +90,7 @@ def test_a_wounded_monster(template: Actor, share: float, words: str) -> None:
     fighter.hp = max(1, round(fighter.max_hp * share))
     assert descriptions.health_words(fighter) == words
     assert hover_text(engine, *SPOT) == f"{monster.name}, {words}"
-    assert f"  {words.capitalize()}." in look_window(engine, *SPOT)
+    assert f"{words.capitalize()}." in look_window(engine, *SPOT)
 
 
 def test_a_confused_monster_counts_its_turns_down() -> None:
@@ -106,7 +106,7 @@ def test_a_confused_monster_counts_its_turns_down() -> None:
     assert left in (turns, turns - 1)
     health = descriptions.health_words(orc.fighter)
     assert hover_text(engine, orc.x, orc.y) == f"Orc, {health} (confused, {left} turns)"
-    assert f"  Confused, {left} turns." in look_window(engine, orc.x, orc.y)
+    assert f"Confused, {left} turns." in look_window(engine, orc.x, orc.y)
     MainGameEventHandler(engine).handle_events(typed("."))  # Wait a turn.
     assert hover_text(engine, orc.x, orc.y) == f"Orc, {descriptions.health_words(orc.fighter)} (confused, {left - 1} turns)"
 
@@ -119,10 +119,11 @@ def test_an_item_says_what_it_does_from_its_own_numbers(template: Item) -> None:
     component = item.consumable or item.equippable
     assert component is not None
     numbers = [value for value in vars(component).values() if type(value) is int and value]
-    assert numbers and all(str(abs(number)) in effect for number in numbers), effect
+    assert effect and all(str(abs(number)) in effect for number in numbers), effect  # Some have none.
     assert hover_text(engine, *SPOT) == f"{item.name}: {effect}"
     window = look_window(engine, *SPOT)
-    assert window[1:3] == [item.name, f"  {effect[0].upper()}{effect[1:]}."]
+    assert window[0].strip("┌┐─") == f" {item.name} "
+    assert window[1] == f"{effect[0].upper()}{effect[1:]}."
 
 
 def test_equipment_says_what_it_adds() -> None:
@@ -154,6 +155,12 @@ def test_the_monster_on_top_comes_first_and_corpses_have_no_health() -> None:
     assert hover_text(engine, *SPOT) == (
         f"{orc.name}, uninjured; {potion.name}: {descriptions.item_effect(potion)}; remains of Troll"
     )
+    # The look window is titled by the top one; the others follow, each named.
+    window = look_window(engine, *SPOT)
+    assert window[0].strip("┌┐─") == f" {orc.name} "
+    assert window[1] == "Uninjured."
+    effect = descriptions.item_effect(potion)
+    assert window[-3:] == [potion.name, f"  {effect[0].upper()}{effect[1:]}.", "Remains of Troll"]
 
 
 def test_tiles_out_of_sight_name_nothing_and_the_window_says_why() -> None:

@@ -63,7 +63,7 @@ def test_lightning_strikes_the_closest_visible_enemy() -> None:
     troll = entity_factories.troll.spawn(engine.game_map, 7, 5)  # 2 away.
     scroll = give(engine, entity_factories.lightning_scroll)
     use(engine, scroll)
-    assert "A lighting bolt strikes the Troll with a loud thunder, for 20 damage!" in texts(engine)
+    assert "A lightning bolt strikes the Troll with a loud thunder, for 20 damage!" in texts(engine)
     assert "Troll is dead!" in texts(engine)
     assert (troll.char, troll.name, troll.ai) == ("%", "remains of Troll", None)
     assert orc.fighter.hp == 10
@@ -75,7 +75,7 @@ def test_lightning_reaches_5_tiles() -> None:
     orc = entity_factories.orc.spawn(engine.game_map, 10, 5)
     use(engine, give(engine, entity_factories.lightning_scroll))
     assert texts(engine)[-3:-1] == [
-        "A lighting bolt strikes the Orc with a loud thunder, for 20 damage!",
+        "A lightning bolt strikes the Orc with a loud thunder, for 20 damage!",
         "Orc is dead!",
     ]
     assert orc.name == "remains of Orc"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 import tcod
 from conftest import click, key, screen_rows, texts
 from tcod.event import KeySym
 
 import entity_factories
+import game_over
 import input_handlers
 import setup_game
 from engine import Engine
@@ -78,8 +81,9 @@ def test_experience_to_next_level_is_200_plus_150_per_level(engine: Engine, leve
     assert engine.player.level.experience_to_next_level == needed
 
 
-@pytest.mark.parametrize(("xp", "required"), [(349, False), (350, False), (351, True)])
-def test_a_level_up_needs_more_than_the_experience_to_next_level(engine: Engine, xp: int, required: int) -> None:
+@pytest.mark.parametrize(("xp", "required"), [(349, False), (350, True), (351, True)])
+def test_a_level_up_comes_with_the_experience_to_next_level(engine: Engine, xp: int, required: int) -> None:
+    # The tutorial's `>` made it come one point later than the character screen said.
     engine.player.level.current_xp = xp
     assert engine.player.level.requires_level_up is required
 
@@ -89,13 +93,13 @@ def test_gaining_more_than_enough_experience_announces_the_next_level(engine: En
     level.current_xp = 300
     start = len(engine.message_log.messages)
 
-    level.add_xp(50)  # 350: exactly enough is not enough.
-    level.add_xp(1)
+    level.add_xp(49)
+    level.add_xp(1)  # 350: exactly enough.
 
-    assert level.current_xp == 351
+    assert level.current_xp == 350
     assert texts(engine, start) == [
-        "You gain 50 experience points.",
-        "You gain 1 experience points.",
+        "You gain 49 experience points.",
+        "You gain 1 experience point.",
         "You advance to level 2!",
     ]
 
@@ -118,15 +122,27 @@ def test_the_killing_blow_that_earns_a_level_opens_the_level_up_screen(engine: E
     assert texts(engine)[-1] == "You advance to level 2!"
 
 
-def test_a_kill_reaching_exactly_the_threshold_does_not_level_up(engine: Engine) -> None:
+def test_a_kill_reaching_exactly_the_threshold_levels_up(engine: Engine) -> None:
     orc = lone_monster(engine, entity_factories.orc)
     orc.fighter.hp = 4
     engine.player.level.current_xp = 315
 
     handler = attack_east(engine, 1)
 
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(handler, LevelUpEventHandler)
     assert engine.player.level.current_xp == 350
+    assert texts(engine)[-1] == "You advance to level 2!"
+
+
+def test_a_kill_one_short_of_the_threshold_does_not_level_up(engine: Engine) -> None:
+    orc = lone_monster(engine, entity_factories.orc)
+    orc.fighter.hp = 4
+    engine.player.level.current_xp = 314
+
+    handler = attack_east(engine, 1)
+
+    assert isinstance(handler, MainGameEventHandler)
+    assert engine.player.level.current_xp == 349
     assert texts(engine)[-1] == "You gain 35 experience points."
 
 
@@ -243,8 +259,8 @@ def test_c_opens_the_character_screen_with_level_experience_and_stats(engine: En
     assert isinstance(handler, CharacterScreenEventHandler)
     assert window_lines(handler)[:6] == [
         "Level: 2",
-        "XP: 40",
-        "XP for next Level: 500",
+        "XP: 390",  # 350 for level 2, then 40: as the game-over window counts.
+        "XP for next Level: 850",
         "Attack: 5",
         "Defense: 2",
         "Seed: 1234",
@@ -256,3 +272,19 @@ def test_the_character_screen_fits_a_long_seed() -> None:
     engine = setup_game.new_game(seed=12345678901234567890)
     lines = window_lines(CharacterScreenEventHandler(engine))
     assert lines[5] == "Seed: 12345678901234567890"
+
+
+def test_the_character_screen_counts_experience_as_the_game_over_window_does(engine: Engine) -> None:
+    level = engine.player.level
+    level.add_xp(level.experience_to_next_level + 35)
+    LevelUpEventHandler(engine).handle_events(key(KeySym.A))
+    assert (level.current_level, level.current_xp) == (2, 35)
+    ending = game_over.ending_of(engine, datetime.datetime(2026, 1, 1))
+    lines = window_lines(CharacterScreenEventHandler(engine))
+    assert lines[1] == f"XP: {ending.xp}"
+    # And the next level comes when that count reaches the figure below.
+    wanted = int(lines[2].removeprefix("XP for next Level: "))
+    level.add_xp(wanted - ending.xp - 1)
+    assert not level.requires_level_up
+    level.add_xp(1)
+    assert level.requires_level_up

@@ -52,7 +52,7 @@ def test_wait_keys_pass_a_turn(sym: Key) -> None:
     assert isinstance(MainGameEventHandler(engine).dispatch(stroke(sym)), actions.WaitAction)
     MainGameEventHandler(engine).handle_events(stroke(sym))
     assert (engine.player.x, engine.player.y) == (5, 5)
-    assert texts(engine)[-1] == "Orc attacks Player for 1 hit points."
+    assert texts(engine)[-1] == "Orc attacks Player for 1 hit point."
     assert engine.player.fighter.hp == 29
 
 

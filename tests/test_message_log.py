@@ -70,3 +70,18 @@ def test_engine_shows_the_log_under_the_map(engine: Engine) -> None:
     engine.render(console)
     assert row(console, 48, x=21) == "Hello and welcome, adventurer, to yet"
     assert row(console, 49, x=21) == "another dungeon!"
+
+
+def test_a_wrapped_message_that_does_not_fit_whole_is_left_out() -> None:
+    """The tutorial showed "brown fox" alone on the top row: a tail with no head."""
+    console = tcod.console.Console(10, 3, order="F")
+    log = log_of("the quick brown fox", "one", "two")
+    log.render(console, 0, 0, 10, 3)
+    assert [row(console, y) for y in range(3)] == ["", "one", "two"]
+
+
+def test_a_newest_message_longer_than_the_log_shows_its_head() -> None:
+    console = tcod.console.Console(10, 2, order="F")
+    log = log_of("old", "the quick brown fox jumps")
+    log.render(console, 0, 0, 10, 2)
+    assert [row(console, y) for y in range(2)] == ["the quick", "brown fox"]

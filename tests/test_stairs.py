@@ -142,7 +142,7 @@ def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_tur
     assert player.fighter.hp == 30  # The orc next to the player did not act.
     # Whereas a turn spent waiting lets it hit.
     handler.handle_events(typed("."))
-    assert texts(engine)[-1] == "Orc attacks Player for 1 hit points."
+    assert texts(engine)[-1] == "Orc attacks Player for 1 hit point."
     assert player.fighter.hp == 29
     assert orc.is_alive
 
