@@ -36,6 +36,7 @@ import replay
 import save_data
 import savefile
 import setup_game
+import windowed
 
 SCREEN_WIDTH: Final = 80
 SCREEN_HEIGHT: Final = 50
@@ -96,6 +97,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="with --replay: open no window, replay at full speed and print where the "
         "game ended as one line of JSON",
+    )
+    parser.add_argument(
+        "--windowed",
+        action="store_true",
+        default=windowed.is_windowed_build(),
+        help="print nothing: what the game says goes to game.log in the data folder, and a "
+        "failure to start shows in a message box (the Windows and macOS downloads always do)",
     )
     parser.add_argument(
         "--screen",
@@ -575,6 +583,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     reads another program's arguments.
     """
     args = parse_args([] if argv is None else argv)
+    if args.windowed and not args.headless:  # --headless prints its answer.
+        return windowed.run(lambda: play(args), args.data_dir)
+    return play(args)
+
+
+def play(args: argparse.Namespace) -> int:
+    """`main` from its options on."""
     problem = use_data_dir(args.data_dir)
     if problem is not None:
         print(problem, file=sys.stderr)
