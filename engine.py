@@ -14,6 +14,7 @@ import tcod
 from numpy.random import default_rng
 
 import exceptions
+import recording
 import render_functions
 from message_log import MessageLog
 
@@ -49,6 +50,9 @@ class Engine:
         # the game, and the name of its file in the recordings folder, if any.
         self.recording: list[str] = []
         self.recording_file: str | None = None
+        # The floor and the recording's length at the last save, or None
+        # before the first: when the game saves itself next (`autosave`).
+        self.saved_at: tuple[int, int] | None = None
 
     def save_as(self, filename: str | os.PathLike[str]) -> None:
         """Save this game to `filename`, atomically, keeping the last save as a
@@ -62,6 +66,12 @@ class Engine:
         import save_data
 
         save_data.save(self, filename)
+        recording.sync(self)
+        self.mark_saved()
+
+    def mark_saved(self) -> None:
+        """Note that the game as it is now is saved (or loaded from its save)."""
+        self.saved_at = self.game_world.current_floor, len(self.recording)
 
     def handle_enemy_turns(self) -> None:
         # The tutorial took `set(self.game_map.actors) - {self.player}`, whose

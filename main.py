@@ -21,6 +21,7 @@ from typing import Final
 
 import tcod
 
+import autosave
 import color
 import display
 import exceptions
@@ -30,6 +31,7 @@ import keys
 import options
 import paths
 import recording
+import render_functions
 import replay
 import save_data
 import savefile
@@ -247,7 +249,7 @@ def handle_and_record(
 
 
 def replay_line(
-    handler: input_handlers.BaseEventHandler, recorded: tcod.event.Event | recording.Steps
+    handler: input_handlers.BaseEventHandler, recorded: tcod.event.Event | recording.Steps | recording.Resume
 ) -> input_handlers.BaseEventHandler:
     """Play one recorded line as it was played: an event through
     `handle_and_record`, after the walk under way took the steps it took.
@@ -255,6 +257,12 @@ def replay_line(
     A key or click came after the walk stopped by itself (one that stopped
     it was recorded as `steps N`); a pointer move may come during a walk.
     """
+    if isinstance(recorded, recording.Resume):
+        engine = handler.engine_in_play()
+        if engine is None:
+            return handler
+        recording.record(engine, recorded.line())
+        return input_handlers.EventHandler(engine).main_handler()
     if isinstance(recorded, recording.Steps):
         while handler.walking and handler.walk_steps < recorded.count:
             handler = handler.advance()
@@ -338,6 +346,8 @@ def main_loop(
                     root_console.print(0, 0, playback.status(), fg=color.white, bg=color.black)
                 display.follow(context, options.current())
                 context.present(root_console, keep_aspect=True, integer_scaling=True)
+                if playback is None:  # A replay's game is not the player's to save.
+                    autosave.after_frame(handler)
 
                 try:
                     if playback is not None and not playback.finished:
@@ -361,6 +371,8 @@ def main_loop(
         except exceptions.QuitWithoutSaving:
             return
         except SystemExit:  # Save and quit.
+            # Continue starts on the screen a loaded game starts on: so must the replay.
+            handler = autosave.back_to_start(handler)
             try:
                 save_game(handler)
             except Exception as exc:
@@ -421,7 +433,8 @@ def play_recording(
     an event that quits the game ends the replay.  A walk the last lines
     started goes on until it stops by itself, as it did in the game.
     """
-    for recorded in [*events, None]:
+    # Taken one by one, as they come: the recovery shows its progress as they are played.
+    for recorded in itertools.chain(events, [None]):
         try:
             if recorded is None:
                 return finish_walk(handler)
@@ -460,6 +473,21 @@ def replay_headless(path: Path, screen: Path | None) -> int:
             print(f"main.py: cannot write the screen to {screen}: {reason(exc)}", file=sys.stderr)
             return 1
     return 0
+
+
+def progress_bar(
+    context: tcod.context.Context, console: tcod.console.Console
+) -> Callable[[float], None]:
+    """Draws how far a long recovery has come (`recovery`), in the window."""
+
+    def show(share: float) -> None:
+        console.clear()
+        render_functions.render_progress(
+            console, "Recovering what was played after the last save...", share
+        )
+        context.present(console, keep_aspect=True, integer_scaling=True)
+
+    return show
 
 
 def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
@@ -591,7 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         icon.set_window_icon(context, tileset)
         root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
         if script is None:
-            menu = setup_game.MainMenu(seed=args.seed)
+            menu = setup_game.MainMenu(seed=args.seed, progress=progress_bar(context, root_console))
             first = menu if notice is None else input_handlers.PopupMessage(menu, notice)
             main_loop(context, root_console, first)
         else:

@@ -21,6 +21,9 @@ steps in all, by a key or click (not recorded itself: it did nothing else) or
 by leaving the game; a walk with no `steps` line went on until it stopped by
 itself.  A walk's steps follow from the game, but when a key stopped it
 depends on the clock: this line is what makes a walk replay exactly.
+`resume` says that the game was saved and left on another screen than the
+dungeon (the window closed on the inventory, say), and went on from its save
+on the dungeon's screen, as a loaded game starts.
 The events start in the dungeon of a new game with that seed.  Since all of
 the game's randomness comes from the seed, the same lines give the same game.
 
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -80,8 +84,16 @@ class Steps:
         return f"steps {self.count}"
 
 
+@dataclass(frozen=True)
+class Resume:
+    """A `resume` line: the game left on a menu goes on from its save, on the dungeon's screen."""
+
+    def line(self) -> str:
+        return "resume"
+
+
 # What a recording's line after the seed holds.
-Recorded = RecordedEvent | Steps
+Recorded = RecordedEvent | Steps | Resume
 
 
 class RecordingError(Exception):
@@ -101,13 +113,13 @@ def header(seed: int) -> list[str]:
     return [f"{FORMAT_NAME} {FORMAT_VERSION}", f"seed {seed}"]
 
 
-def line_of(event: tcod.event.Event | Steps) -> str | None:
+def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
     """The line that records `event`, or None for a kind of event never recorded.
 
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
-        case Steps():
+        case Steps() | Resume():
             return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
@@ -178,7 +190,11 @@ def event_of(line: str) -> Recorded:
             if count < 0:
                 raise ValueError(f"the step count {count} is negative")
             return Steps(count)
-    raise ValueError(f"unknown event {command[:20]!r} (key, click, move or steps)")
+        case "resume":
+            if words:
+                raise ValueError("'resume' takes nothing")
+            return Resume()
+    raise ValueError(f"unknown event {command[:20]!r} (key, click, move, steps or resume)")
 
 
 def parse(text: str, source: str) -> Script:
@@ -317,8 +333,10 @@ def resume_file(engine: Engine) -> None:
 def record(engine: Engine, line: str) -> None:
     """Add a line to the game's recording, and to its file if it has one.
 
-    The file is opened, appended to and closed for each line: about 20
-    microseconds, and a crash or a power cut loses nothing already played.
+    The file is opened, appended to and closed for each line, so that the
+    line reaches the operating system at once (about 20 microseconds): a
+    process killed at any moment loses at most the event it was handling.
+    `sync` flushes the file to the disk at each save, against power cuts.
     """
     engine.recording.append(line)
     if engine.recording_file is None:
@@ -326,6 +344,18 @@ def record(engine: Engine, line: str) -> None:
     try:
         with (paths.recordings_dir() / engine.recording_file).open("a", encoding="utf-8") as file:
             file.write(line + "\n")
+    except OSError as exc:
+        _warn(engine, exc)
+
+
+def sync(engine: Engine) -> None:
+    """Flush the game's recording file to the disk: at each save, so a power
+    cut loses none of it.  Each line reached the system as it was recorded."""
+    if engine.recording_file is None:
+        return
+    try:
+        with (paths.recordings_dir() / engine.recording_file).open("a", encoding="utf-8") as file:
+            os.fsync(file.fileno())
     except OSError as exc:
         _warn(engine, exc)
 

@@ -43,6 +43,17 @@ def render_bar(
     )
 
 
+def render_progress(console: tcod.console.Console, text: str, share: float) -> None:
+    """`text` over a bar filled to `share` (0 to 1), in the middle of the screen."""
+    width = console.width // 2
+    x, y = (console.width - width) // 2, console.height // 2
+    console.print(console.width // 2, y - 2, text, fg=color.white, alignment=tcod.constants.CENTER)
+    console.draw_rect(x=x, y=y, width=width, height=1, ch=ord(" "), bg=color.bar_empty)
+    filled = round(max(0.0, min(1.0, share)) * width)
+    if filled > 0:
+        console.draw_rect(x=x, y=y, width=filled, height=1, ch=ord(" "), bg=color.bar_filled)
+
+
 def render_dungeon_level(
     console: tcod.console.Console, dungeon_level: int, location: tuple[int, int]
 ) -> None:

@@ -130,9 +130,20 @@ class SaveVersionError(SaveError):
     def __init__(self, found: int, expected: int) -> None:
         self.found = found
         self.expected = expected
-        super().__init__(
-            f"The save is from format version {found}; this game reads version {expected}."
-        )
+        if self.newer:
+            super().__init__(
+                f"The save was made by a newer version of the game (format {found}; "
+                f"this one reads up to {expected}): play it with that version."
+            )
+        else:
+            super().__init__(
+                f"The save is from format version {found}; this game reads version {expected}."
+            )
+
+    @property
+    def newer(self) -> bool:
+        """Made by a newer game: not damaged, so it is left where it is."""
+        return self.found > self.expected
 
 
 class DamagedSaveError(SaveError):
@@ -479,6 +490,7 @@ def write(
             os.fsync(file.fileno())
         if keep_backup:
             _keep_backup(path, version)
+        _keep_newer(path, version)
         os.replace(temp_path, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -505,6 +517,28 @@ def _remove_stale_temporaries(path: str | os.PathLike[str]) -> None:
                 with contextlib.suppress(OSError):
                     if entry.is_file(follow_symlinks=False):
                         os.unlink(entry.path)
+
+
+def newer_path(path: str | os.PathLike[str], found: int) -> Path:
+    """Where a save of a newer format is kept when this game saves over it."""
+    return Path(f"{os.fspath(path)}.format-{found}")
+
+
+def _keep_newer(path: str | os.PathLike[str], version: int) -> None:
+    """Move a newer game's save at `path` aside before this game writes there.
+
+    This game can't read it, but the newer game can: a new game started
+    here must not erase the player's game of that version.
+    """
+    try:
+        with open(path, "rb") as file:
+            head = file.read(_HEADER.size)
+    except OSError:
+        return
+    if len(head) == _HEADER.size:
+        magic, found = _HEADER.unpack(head)
+        if magic == MAGIC and found > version:
+            os.replace(path, newer_path(path, found))
 
 
 def _keep_backup(path: str | os.PathLike[str], version: int) -> None:

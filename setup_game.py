@@ -7,6 +7,7 @@ import functools
 import os
 import random
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -94,14 +95,20 @@ def new_game(seed: int | None = None) -> Engine:
 
 def load_game(filename: str | os.PathLike[str]) -> Engine:
     """Load an Engine instance from a file (see `save_data.load`)."""
-    return save_data.load(filename)
+    engine = save_data.load(filename)
+    engine.mark_saved()
+    return engine
 
 
 class MainMenu(input_handlers.BaseEventHandler):
     """Handle the main menu rendering and input."""
 
-    def __init__(self, seed: int | None = None):
+    def __init__(
+        self, seed: int | None = None, progress: Callable[[float], None] | None = None
+    ):
         self.seed = seed
+        # Shows how far a long recovery has come (`recovery`); the main loop's window draws it.
+        self.progress = progress
 
     def on_render(self, console: tcod.console.Console) -> None:
         """Render the main menu on a background image."""
@@ -175,20 +182,16 @@ class MainMenu(input_handlers.BaseEventHandler):
             engine = load_game(path)
         except FileNotFoundError:
             return input_handlers.PopupMessage(self, "No saved game to load.")
+        except savefile.SaveVersionError as exc:
+            if not exc.newer:
+                return self.refused(path, exc, from_backup)
+            # Good for the newer game: left where it is, for the player to play there.
+            kept = savefile.newer_path(path, exc.found)
+            return input_handlers.PopupMessage(
+                self, f"{exc}\nIt was left as it is at {path} (kept as {kept} if a new game starts)."
+            )
         except (savefile.SaveError, OSError) as exc:
-            # Not readable (no permission) or not loadable: either way the
-            # file is moved aside.
-            traceback.print_exc()
-            try:
-                kept = savefile.keep_bad_save(path)
-            except OSError as move_error:
-                return input_handlers.PopupMessage(
-                    self, f"Failed to load save:\n{exc}\nIt could not be moved aside: {move_error}"
-                )
-            text = f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
-            if not from_backup and os.path.lexists(backup):
-                text += f"\nThe save before it is kept as {backup}: press C to continue that one."
-            return input_handlers.PopupMessage(self, text)
+            return self.refused(path, exc, from_backup)
         except Exception as exc:  # A bug in the game, not a bad file.
             traceback.print_exc()
             return input_handlers.PopupMessage(
@@ -201,5 +204,35 @@ class MainMenu(input_handlers.BaseEventHandler):
                 f"Continued from {backup}, the save before the one that could not be loaded.",
                 color.impossible,
             )
-        recording.resume_file(engine)
-        return input_handlers.EventHandler(engine).main_handler()
+        return self.play_on(engine)
+
+    def refused(
+        self, path: Path, exc: Exception, from_backup: bool
+    ) -> input_handlers.BaseEventHandler:
+        """A save that can't be read (no permission) or loaded: moved aside, and why, said."""
+        traceback.print_exc()
+        try:
+            kept = savefile.keep_bad_save(path)
+        except OSError as move_error:
+            return input_handlers.PopupMessage(
+                self, f"Failed to load save:\n{exc}\nIt could not be moved aside: {move_error}"
+            )
+        text = f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
+        backup = savefile.backup_path(paths.save_path())
+        if not from_backup and os.path.lexists(backup):
+            text += f"\nThe save before it is kept as {backup}: press C to continue that one."
+        return input_handlers.PopupMessage(self, text)
+
+    def play_on(self, engine: Engine) -> input_handlers.BaseEventHandler:
+        """The loaded game, after what its recording holds beyond its save, if
+        anything (`recovery`): the player is told so, and it is saved again."""
+        # Imported here, not at the top: recovery replays the recording, and a
+        # replay starts new games with this module.
+        import recovery
+
+        recovered = recovery.recover(engine, self.progress)
+        if recovered is None:
+            recording.resume_file(engine)
+            return input_handlers.EventHandler(engine).main_handler()
+        engine.saved_at = None  # Saved once back on the game's own screen (`autosave`).
+        return input_handlers.PopupMessage(recovered.handler, recovered.message())

@@ -148,7 +148,7 @@ def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: type
 
 
 def play_events(
-    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Steps]
+    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Steps | recording.Resume]
 ) -> input_handlers.BaseEventHandler:
     """Send `events` to the game as a replay does (`main.replay_line`); the last screen.
 

@@ -252,7 +252,7 @@ def test_a_crash_never_overwrites_the_last_good_save(
     root_console: tcod.console.Console,
     presents: list[bool],
 ) -> None:
-    save_data.save(engine, paths.save_path())
+    engine.save_as(paths.save_path())
     good = paths.save_path().read_bytes()
     sym, destination = open_step(engine)
 

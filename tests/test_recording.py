@@ -263,13 +263,14 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
         handler = main.handle_event(context, handler, key(sym))
     assert path.read_text() == saved_text + "key k\nkey k\n"
 
-    # Continue: the file matches the save again, and goes on from there.
+    # Continue recovers those from the file (`recovery`), and goes on from there.
     handler = main.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
+    assert isinstance(handler, input_handlers.PopupMessage)
     continued = engine_of(handler)
     assert continued.recording_file == engine.recording_file
-    assert path.read_text() == saved_text
-    handler = main.handle_event(context, handler, key(KeySym.H))
-    assert path.read_text() == saved_text + "key h\n"
+    assert path.read_text() == saved_text + "key k\nkey k\n"
+    handler = main.handle_event(context, handler.parent, key(KeySym.H))
+    assert path.read_text() == saved_text + "key k\nkey k\nkey h\n"
     assert list((in_tmp / "recordings").iterdir()) == [path]
 
     # The recording of both sittings replays to the game being played.
@@ -371,9 +372,10 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     main.main_loop(context, console, handler, lambda: next(after), playback)
     assert playback.finished
     saved = setup_game.load_game(paths.SAVE_NAME)
-    assert picture(saved) == picture(engine_of(replay_text(text + "key l\n")))
+    # Left in look mode: the game goes on from its save on the dungeon's screen.
+    assert picture(saved) == picture(engine_of(replay_text(text + "key l\nresume\n")))
     # The replayed game was recorded anew, with the play after it.
-    assert (in_tmp / "recordings" / recording_name(saved)).read_text() == text + "key l\n"
+    assert (in_tmp / "recordings" / recording_name(saved)).read_text() == text + "key l\nresume\n"
 
 
 def test_replay_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:

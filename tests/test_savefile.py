@@ -285,10 +285,11 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], type[savefile.SaveError], str]] 
         savefile.NotASaveError,
         NOT_A_SAVE,
     ),
-    "other version": (
-        lambda: savefile.MAGIC + (7).to_bytes(2, "big") + good_save()[10:],
+    "newer version": (
+        lambda: savefile.MAGIC + (save_data.FORMAT_VERSION + 1).to_bytes(2, "big") + good_save()[10:],
         savefile.SaveVersionError,
-        f"The save is from format version 7; this game reads version {VERSION}.",
+        f"The save was made by a newer version of the game (format {save_data.FORMAT_VERSION + 1}; "
+        f"this one reads up to {save_data.FORMAT_VERSION}): play it with that version.",
     ),
     "truncated": (lambda: good_save()[: len(good_save()) // 2], DamagedSaveError, DAMAGED),
     "header only": (lambda: good_save()[:10], DamagedSaveError, DAMAGED),
@@ -314,7 +315,7 @@ BAD_FILES: dict[str, tuple[Callable[[], bytes], type[savefile.SaveError], str]] 
         # Version 1 pickled the game's objects; its number is refused first.
         lambda: wrap_pickle(b"\x80\x05N.", version=1),
         savefile.SaveVersionError,
-        f"The save is from format version 1; this game reads version {VERSION}.",
+        f"The save is from format version 1; this game reads version {save_data.FORMAT_VERSION}.",
     ),
 }
 

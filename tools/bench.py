@@ -14,6 +14,9 @@ The figures:
   other screens now and then, takes the stairs, and starts a new game from
   the menu when it dies), and in a crowd of 40 monsters awake around the
   player, all acting on every key press;
+* **a descent's frame**: taking the stairs saves the game (`autosave`), after
+  the frame is presented; the descent's key press to frame must stay under
+  16.7 ms as every other, and the save's own time is given beside it;
 * **start-up**: from spawning ``python main.py`` to the first non-blank
   frame on the screen, seen from outside the game by reading the screen's
   pixels; next to it, a bare ``python -c "import tcod"`` from spawn to exit,
@@ -351,6 +354,10 @@ class Window:
         self.context = main.open_window(main.load_tileset(), fullscreen=False)
         self.console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
         self.samples: list[float] = []
+        # Of each descent: its answer, and the save made after it was presented.
+        self.descent_samples: list[float] = []
+        self.descent_cpu_samples: list[float] = []
+        self.save_samples: list[float] = []
         self.cpu_samples: list[float] = []
         self.present_samples: list[float] = []  # Of each answer, SDL's presenting.
         self.game_samples: list[float] = []  # Of each answer, the game's own CPU time.
@@ -367,10 +374,12 @@ class Window:
     def press(
         self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown
     ) -> input_handlers.BaseEventHandler:
-        """The handler after `event`, its frame presented."""
+        """The handler after `event`, its frame presented, then saved if due (`autosave`)."""
+        import autosave
         import main
 
         before = handler
+        floor = self.floor(handler)
         start, start_cpu, start_game = time.perf_counter(), time.process_time(), time.thread_time()
         handler = main.handle_event(self.context, handler, self.context.convert_event(event))
         self.console.clear()
@@ -384,7 +393,20 @@ class Window:
         self.samples.append(seconds)
         if seconds > self.slowest[0]:
             self.slowest = seconds, f"{event.sym.name} on {type(before).__name__}"
+        saving = autosave.due(handler) is not None
+        start = time.perf_counter()
+        autosave.after_frame(handler)
+        if saving:
+            self.save_samples.append(time.perf_counter() - start)
+        if floor is not None and self.floor(handler) not in (None, floor):
+            self.descent_samples.append(seconds)
+            self.descent_cpu_samples.append(self.cpu_samples[-1])
         return handler
+
+    @staticmethod
+    def floor(handler: input_handlers.BaseEventHandler) -> int | None:
+        engine = handler.engine_in_play()
+        return None if engine is None else engine.game_world.current_floor
 
     def close(self) -> None:
         self.context.close()
@@ -604,6 +626,32 @@ def latency_rows(label: str, window: Window) -> list[Row]:
     ]
 
 
+def descent_rows(window: Window) -> list[Row]:
+    """Taking the stairs saves the game (`autosave`) after the descent's frame is
+    presented: the frame within the budget, then the save, which delays only a
+    key pressed during it."""
+    if not window.descent_samples:
+        return [Row("descent with its autosave", "no descent in the scripted game")]
+    p50, _, top = percentiles(window.descent_samples)
+    save_p50, _, save_top = percentiles(window.save_samples)
+    return [
+        Row(
+            f"  of which descents ({len(window.descent_samples)}), key press to frame",
+            f"p50 {p50:.2f} ms, max {top:.2f} ms",
+            f"max < {FRAME_MS:.1f} ms",
+            not top < FRAME_MS,
+        ),
+        Row(
+            "    CPU time of the same",
+            "p50 {:.2f} ms, max {:.2f} ms".format(*percentiles(window.descent_cpu_samples)[::2]),
+        ),
+        Row(
+            f"  the autosave after a new game's or descent's frame ({len(window.save_samples)})",
+            f"p50 {save_p50:.2f} ms, max {save_top:.2f} ms",
+        ),
+    ]
+
+
 # -------------------------------------------------------------- walks
 
 
@@ -712,6 +760,7 @@ def measure(quick: bool) -> list[Row]:
                 f"{games} games, floors 1-{deepest})",
                 window,
             )
+            rows += descent_rows(window)
             window.samples, window.cpu_samples, window.present_samples = [], [], []
             window.game_samples = []
             window.slowest = (0.0, "")

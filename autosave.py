@@ -1,0 +1,91 @@
+"""The game saves itself: as it starts, at each descent, and every so many events.
+
+As Angband has done since 2009, taking the stairs saves the game; so does
+starting one, and a long stay on one floor every `CHECKPOINT_LINES` lines
+of its recording.  A kill, a crash or a power cut then loses nothing: the
+recording holds every event since (see `recording`), and Continue replays
+them from this save (`recovery`), which stays quick because there are never
+many.
+
+The main loop saves after presenting a frame, so the answer to the key
+press that took the stairs is on screen before the save's 20 to 30 ms; and
+only on the screen a loaded game starts on (the main game, or the level-up
+choice owed), never in a menu or mid-walk, so that the save and its
+recording replay to the same game.
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Final
+
+import color
+import input_handlers
+import paths
+import recording
+from engine import Engine
+
+# Events recorded on one floor between two saves.  Replaying this many takes
+# about a second (`recovery`).
+CHECKPOINT_LINES: Final = 10_000
+
+
+def on_start_screen(handler: input_handlers.BaseEventHandler) -> bool:
+    """Whether `handler` (under its popups) is the screen its game would start on if
+    loaded: the main game, or the level-up choice owed; not a menu, nor a walk."""
+    while isinstance(handler, input_handlers.PopupMessage):
+        handler = handler.parent
+    if not isinstance(handler, input_handlers.EventHandler) or handler.walking:
+        return False
+    return type(handler) is type(handler.main_handler())
+
+
+def back_to_start(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
+    """The game in play on the screen it would start on if loaded, for quitting.
+
+    Leaving on a menu (the window closed on the inventory), the game is
+    saved as it is but continues on the dungeon's screen: its recording says
+    so (`resume`), or a replay would stay on the menu and read the next key
+    as a choice in it.  A walk stops (its recording says where).
+    """
+    handler = handler.stop_walking()
+    engine = handler.engine_in_play()
+    if engine is None or on_start_screen(handler):
+        return handler
+    recording.record(engine, recording.Resume().line())
+    return input_handlers.EventHandler(engine).main_handler()
+
+
+def due(handler: input_handlers.BaseEventHandler) -> Engine | None:
+    """The game to save now, if `handler` shows one that is due for a save."""
+    engine = handler.engine_in_play()
+    if engine is None or not on_start_screen(handler):
+        return None
+    saved = engine.saved_at
+    if saved is None:
+        return engine
+    floor, lines = saved
+    if floor != engine.game_world.current_floor:
+        return engine
+    return engine if len(engine.recording) - lines >= CHECKPOINT_LINES else None
+
+
+def after_frame(handler: input_handlers.BaseEventHandler) -> None:
+    """Save the game on screen if it is due: the main loop calls this after presenting.
+
+    A save that fails is said in the message log, and the game goes on; the
+    next descent tries again.  Nothing is lost meanwhile: the recording holds it.
+    """
+    engine = due(handler)
+    if engine is None:
+        return
+    try:
+        engine.save_as(paths.save_path())
+    except Exception as exc:
+        traceback.print_exc()
+        engine.mark_saved()  # Not again at every frame.
+        engine.message_log.add_message(
+            f"The game could not be saved ({getattr(exc, 'strerror', None) or exc}); "
+            "play on: its recording keeps it.",
+            color.error,
+        )

@@ -1,0 +1,140 @@
+"""Recovery: Continue brings back what was played after the last save, from the recording.
+
+Each line of a game's recording reaches its file as the game acts on it
+(`recording.record`), while the save holds the lines up to when it was made
+(`autosave` saves often).  When the game was killed or crashed after its
+last save, its file holds more lines than the save: Continue loads the save
+and plays those lines after it through the real handlers, as
+`--replay --headless` plays a recording, and comes back to the game as it
+was at the last event it acted on.  The save's own state is the headless
+replay's at that line (the game saves itself only on the screen a loaded
+game starts on), so the game recovered is the one the headless replay of
+the whole file gives; only faster, since the lines before the save are not
+played again.
+
+A line cut short (a power cut while it was written) is not a whole line: it
+is left out, as is a damaged line and all after it.  An event that raised an
+error in play raises it again, and is reported as in play.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import input_handlers
+import main
+import paths
+import recording
+from engine import Engine
+
+# The biggest recording file read: a game of a million events, the most a save holds.
+MAX_FILE_BYTES: Final = 32 << 20
+# A recovery that takes longer than this shows its progress, every `PROGRESS_EVERY` events.
+PROGRESS_AFTER: Final = 0.5
+PROGRESS_EVERY: Final = 500
+
+# Called with the share of the events played so far, to show it.
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """A game brought back: the screen it is on, and what was played after its save."""
+
+    handler: input_handlers.BaseEventHandler
+    events: int
+    turns: int
+
+    def message(self) -> str:
+        """What the player is told."""
+        if self.turns == 0:
+            return f"Recovered what was done after the last save ({self.events} key presses)."
+        turns = "1 turn" if self.turns == 1 else f"{self.turns} turns"
+        return f"Recovered {turns} played after the last save."
+
+
+def unsaved_lines(engine: Engine) -> list[str]:
+    """The whole lines of the game's recording file after those its save holds.
+
+    None when the file holds nothing more, can't be read, or is not this
+    save's recording carried on (its first lines differ from the save's).
+    """
+    if engine.recording_file is None:
+        return []
+    lines = whole_lines(paths.recordings_dir() / engine.recording_file)
+    saved = engine.recording
+    if len(lines) <= len(saved) or lines[: len(saved)] != saved:
+        return []
+    return lines[len(saved) :]
+
+
+def whole_lines(path: Path) -> list[str]:
+    """The lines of a file that end in a line break; none for a file that can't be read.
+
+    Only a regular file is read, at most `MAX_FILE_BYTES` of it.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return []
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return []
+        data = os.read(fd, MAX_FILE_BYTES + 1)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        return []
+    text = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")
+    return text.splitlines()
+
+
+def events_of(lines: list[str]) -> list[recording.Recorded]:
+    """The events of `lines`, up to the first that is not one (damaged)."""
+    events = []
+    for line in lines:
+        try:
+            events.append(recording.event_of(line))
+        except ValueError:
+            break
+    return events
+
+
+def recover(engine: Engine, progress: Progress | None = None) -> Recovered | None:
+    """Play on `engine` (just loaded) what its recording holds after its save; None if nothing.
+
+    The recording's file is then rewritten from the game's lines, which
+    replay it: the file and the game agree again.
+    """
+    events = events_of(unsaved_lines(engine))
+    if not events:
+        return None
+    turns = engine.turns
+    file_name, engine.recording_file = engine.recording_file, None  # Its lines are there.
+    try:
+        handler = main.play_recording(
+            input_handlers.EventHandler(engine).main_handler(), paced(events, progress)
+        )
+    finally:
+        engine.recording_file = file_name
+    recording.resume_file(engine)
+    return Recovered(handler, len(events), engine.turns - turns)
+
+
+def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterator[recording.Recorded]:
+    """`events` one by one, showing how far they are played once that takes a while."""
+    start = time.monotonic()
+    for number, event in enumerate(events):
+        late = number % PROGRESS_EVERY == 0 and time.monotonic() - start > PROGRESS_AFTER
+        if progress is not None and late:
+            progress(number / len(events))
+        yield event

@@ -1,0 +1,178 @@
+"""The game saves itself: as it starts, on the stairs, every so many events; and the
+recording reaches the disk line by line.  Played through the real main loop."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import tcod
+from conftest import key
+from tcod.event import KeySym, Modifier
+from test_main_loop import Script
+
+import autosave
+import input_handlers
+import main
+import paths
+import recording
+import save_data
+import setup_game
+from engine import Engine
+
+STAIRS = key(KeySym.PERIOD, Modifier.LSHIFT)
+
+
+@pytest.fixture
+def root_console() -> tcod.console.Console:
+    return tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+
+
+def started_game(monkeypatch: pytest.MonkeyPatch) -> list[Engine]:
+    """The games the menu's N starts, as they start."""
+    started: list[Engine] = []
+    real_new_game = setup_game.new_game
+
+    def new_game(seed: int | None = None) -> Engine:
+        started.append(real_new_game(seed))
+        return started[-1]
+
+    monkeypatch.setattr(setup_game, "new_game", new_game)
+    return started
+
+
+def saved() -> Engine:
+    return save_data.load(paths.save_path())
+
+
+def lines_on_disk(engine: Engine) -> list[str]:
+    assert engine.recording_file is not None
+    path = paths.recordings_dir() / engine.recording_file
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.usefixtures("kill")
+def test_a_new_game_is_saved_after_its_first_frame(
+    context: tcod.context.Context, root_console: tcod.console.Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = started_game(monkeypatch)
+    seen: list[bool] = []
+
+    def look() -> list[tcod.event.Event]:
+        seen.append(paths.save_path().exists())
+        return []
+
+    main.main_loop(
+        context, root_console, setup_game.MainMenu(seed=7), Script([key(KeySym.N)], look, fail)
+    )
+    assert seen == [True]
+    assert saved().recording == started[0].recording == recording.header(7)
+
+
+def fail() -> list[tcod.event.Event]:
+    """The last frame: leave the loop, which saves nothing under `kill`."""
+    raise SystemExit
+
+
+@pytest.fixture
+def kill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loop ends like a killed process: no save on the way out."""
+    monkeypatch.setattr(main, "save_game", lambda handler, path=None: None)
+
+
+def on_the_stairs(engine: Engine) -> None:
+    engine.player.place(*engine.game_map.downstairs_location)
+    engine.update_fov()
+
+
+@pytest.mark.usefixtures("kill")
+def test_taking_the_stairs_saves_after_the_frame_is_presented(
+    context: tcod.context.Context, root_console: tcod.console.Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = setup_game.new_game(seed=3)
+    recording.start_file(engine)
+    on_the_stairs(engine)
+    order: list[str] = []
+    real_present, real_save = context.present, engine.save_as
+
+    def present(console: tcod.console.Console, **kwargs: bool) -> None:
+        order.append("present")
+        real_present(console, **kwargs)  # type: ignore[arg-type]
+
+    def save_as(path: Path) -> None:
+        order.append("save")
+        real_save(path)
+
+    monkeypatch.setattr(context, "present", present)
+    monkeypatch.setattr(engine, "save_as", save_as)
+    main.main_loop(
+        context, root_console, input_handlers.MainGameEventHandler(engine), Script([], [STAIRS], [], fail)
+    )
+    # Saved as it started (after its first frame), then after the descent's frame only.
+    assert order == ["present", "save", "present", "present", "save", "present"]
+    game = saved()
+    assert game.game_world.current_floor == 2
+    assert game.recording == engine.recording == [*recording.header(3), "key period shift"]
+    assert lines_on_disk(engine) == engine.recording
+
+
+@pytest.mark.usefixtures("kill")
+def test_no_save_on_a_menu_nor_mid_walk_only_back_on_the_game(
+    context: tcod.context.Context, root_console: tcod.console.Console
+) -> None:
+    engine = setup_game.new_game(seed=3)
+    engine.mark_saved()
+    on_the_stairs(engine)
+    # Down the stairs, then the inventory at once, in one batch: not saved on it.
+    script = Script([STAIRS, key(KeySym.I)], [], [key(KeySym.ESCAPE)], [], fail)
+    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    assert saved().recording == [*recording.header(3), "key period shift", "key i", "key escape"]
+
+
+def test_a_long_stay_on_one_floor_saves_every_so_many_events(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(autosave, "CHECKPOINT_LINES", 3)
+    engine.mark_saved()
+    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    for count in range(1, 7):
+        handler = main.handle_and_record(handler, key(KeySym.PERIOD))
+        autosave.after_frame(handler)
+        assert paths.save_path().exists() == (count >= 3)
+    assert len(saved().recording) == len(recording.header(1234)) + 6
+
+
+def test_a_save_that_fails_is_said_and_play_goes_on(
+    engine: Engine, in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths.save_path().mkdir()  # A folder where the save should go.
+    handler = input_handlers.MainGameEventHandler(engine)
+    autosave.after_frame(handler)
+    assert "could not be saved" in engine.message_log.messages[-1].plain_text
+    assert autosave.due(handler) is None  # Not again at every frame.
+
+
+def test_each_recorded_line_reaches_the_file_at_once(engine: Engine) -> None:
+    recording.start_file(engine)
+    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    for sym in (KeySym.PERIOD, KeySym.C, KeySym.ESCAPE, KeySym.PERIOD):
+        handler = main.handle_and_record(handler, key(sym))
+        assert lines_on_disk(engine) == engine.recording
+
+
+def test_a_save_flushes_the_recording_to_the_disk(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recording.start_file(engine)
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    engine.save_as(paths.save_path())
+    assert engine.recording_file is not None
+    assert any(name.endswith(engine.recording_file) for name in synced)

@@ -1,0 +1,322 @@
+"""Continue recovers what was played after the last save, from the game's recording.
+
+A game is played through the real handlers (`main.handle_and_record`, as the
+main loop does), saved, played on, and then "killed": the program stops
+without saving.  Continue must bring back the game the headless replay of
+its recording gives, in every attribute.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+import tcod
+from conftest import click, key, motion
+from tcod.event import KeySym, Modifier
+from test_recording import picture
+
+import autosave
+import color
+import input_handlers
+import main
+import paths
+import recording
+import recovery
+import replay
+import save_data
+import savefile
+import setup_game
+from engine import Engine
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+# A game whose random player below lives through its 300 events, killing two orcs.
+SEED = 33
+MOVES = (KeySym.H, KeySym.J, KeySym.K, KeySym.L, KeySym.Y, KeySym.U, KeySym.B, KeySym.N)
+
+
+def new_game(seed: int = SEED) -> tuple[Engine, input_handlers.BaseEventHandler]:
+    """A new game as the menu's N starts it, saved as it starts (`autosave`)."""
+    engine = setup_game.new_game(seed)
+    recording.start_file(engine)
+    engine.save_as(paths.save_path())
+    return engine, input_handlers.MainGameEventHandler(engine)
+
+
+def play(
+    handler: input_handlers.BaseEventHandler, events: list[tcod.event.Event]
+) -> input_handlers.BaseEventHandler:
+    """As the main loop plays them: an error is reported, and play goes on."""
+    for event in events:
+        try:
+            handler = main.handle_and_record(handler, event)
+        except Exception:
+            main.report_error(handler, keep_recording=False)
+            handler = handler.stop_walking()
+        handler = main.finish_walk(handler)
+    return handler
+
+
+def random_events(count: int = 300, seed: int = 5) -> list[tcod.event.Event]:
+    """Moves mostly, some waits, screens opened and closed, the mouse."""
+    rng = random.Random(seed)
+    events: list[tcod.event.Event] = []
+    while len(events) < count:
+        roll = rng.random()
+        if roll < 0.75:
+            events.append(key(rng.choice(MOVES)))
+        elif roll < 0.8:
+            events.append(key(KeySym.PERIOD))
+        elif roll < 0.85:
+            events += [key(rng.choice([KeySym.C, KeySym.I, KeySym.V])), key(KeySym.ESCAPE)]
+        elif roll < 0.95:
+            events.append(motion(rng.randrange(80), rng.randrange(43)))
+        else:
+            events.append(click(rng.randrange(80), rng.randrange(43), tcod.event.MouseButton.RIGHT))
+    return events
+
+
+def recording_path(engine: Engine) -> Path:
+    assert engine.recording_file is not None
+    return paths.recordings_dir() / engine.recording_file
+
+
+def headless(path: Path) -> input_handlers.BaseEventHandler:
+    """What `--replay FILE --headless` ends on, for the whole lines of `path`."""
+    text = path.read_bytes()
+    script = recording.parse(text[: text.rfind(b"\n") + 1].decode(), str(path))
+    return main.play_recording(replay.start(script), script.events)
+
+
+def continued() -> input_handlers.BaseEventHandler:
+    return setup_game.MainMenu().handle_events(key(KeySym.C))
+
+
+def the_game(handler: input_handlers.BaseEventHandler) -> Engine:
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    return engine
+
+
+def test_continue_recovers_the_play_after_the_save() -> None:
+    engine, handler = new_game()
+    play(handler, random_events())
+    played = picture(engine)
+    turns = engine.turns
+    assert turns > 100
+
+    popup = continued()  # The program was killed: no save since the new game's.
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.text == f"Recovered {turns} turns played after the last save."
+    game = the_game(popup)
+    assert picture(game) == played
+    assert picture(game) == picture(the_game(headless(recording_path(engine))))
+    # The file holds what replays the game; saved again once the popup is closed.
+    assert recording_path(engine).read_text().splitlines() == game.recording
+    assert game.saved_at is None
+
+
+def test_recovery_starts_from_the_last_save_and_gives_the_headless_replay() -> None:
+    engine, handler = new_game()
+    handler = play(handler, random_events()[:200])
+    engine.save_as(paths.save_path())
+    saved_lines = len(engine.recording)
+    play(handler, random_events()[200:])
+    turns_after = engine.turns - save_data.load(paths.save_path()).turns
+
+    popup = continued()
+
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.text == f"Recovered {turns_after} turns played after the last save."
+    assert len(the_game(popup).recording) > saved_lines
+    assert picture(the_game(popup)) == picture(engine)
+    assert picture(the_game(popup)) == picture(the_game(headless(recording_path(engine))))
+
+
+def test_nothing_after_the_save_is_nothing_to_recover() -> None:
+    engine, handler = new_game()
+    play(handler, random_events()[:50])
+    engine.save_as(paths.save_path())
+    handler = continued()
+    assert isinstance(handler, input_handlers.MainGameEventHandler)
+    assert picture(handler.engine) == picture(engine)
+
+
+def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(self: input_handlers.CharacterScreenEventHandler, console: object) -> None:
+        raise RuntimeError("a bug in the character screen")
+
+    def screen(self: input_handlers.MainGameEventHandler, event: tcod.event.KeyDown) -> object:
+        if event.sym == KeySym.C:
+            raise RuntimeError("a bug behind the C key")
+        return real_keydown(self, event)
+
+    real_keydown = input_handlers.MainGameEventHandler.ev_keydown
+    monkeypatch.setattr(input_handlers.MainGameEventHandler, "ev_keydown", screen)
+    engine, handler = new_game()
+    play(handler, [key(KeySym.L), key(KeySym.J), key(KeySym.C)])
+    assert engine.recording[-1] == "key c"
+
+    popup = continued()
+
+    game = the_game(popup)
+    assert "a bug behind the C key" in game.message_log.messages[-1].plain_text
+    assert picture(game) == picture(the_game(headless(recording_path(engine))))
+
+
+def test_a_walk_the_kill_cut_short_is_finished_as_the_replay_does() -> None:
+    engine, handler = new_game(seed=15)  # Explores 30 steps, to a potion coming into view.
+    handler = main.handle_and_record(handler, key(KeySym.X))
+    assert handler.walking
+    handler = handler.advance()  # One step taken, then the kill.
+
+    game = the_game(continued())
+
+    assert game.turns == 30
+    assert picture(game) == picture(the_game(headless(recording_path(engine))))
+
+
+def test_a_recording_cut_anywhere_recovers_to_its_last_whole_line() -> None:
+    engine, handler = new_game()
+    play(handler, random_events()[:60])
+    path = recording_path(engine)
+    whole = path.read_bytes()
+    saved = save_data.load(paths.save_path())
+    saved_length = len("".join(line + "\n" for line in saved.recording).encode())
+    rng = random.Random(3)
+    for cut in [saved_length, len(whole) - 1, *rng.sample(range(saved_length, len(whole)), 12)]:
+        # Each time as the kill left it: the save, and the file cut at a byte.
+        save_data.save(saved, paths.save_path(), keep_backup=False)
+        path.write_bytes(whole[:cut])
+        handler = continued()
+        game = the_game(handler)
+        lines = whole[:cut].decode()[: whole[:cut].decode().rfind("\n") + 1].splitlines()
+        if len(lines) == len(saved.recording):
+            assert isinstance(handler, input_handlers.MainGameEventHandler)
+        assert picture(game) == picture(the_game(headless(path))), f"cut at byte {cut}"
+        assert path.read_text() == "".join(line + "\n" for line in game.recording)
+
+
+def test_a_recording_that_does_not_carry_on_the_save_is_left_out() -> None:
+    engine, handler = new_game()
+    play(handler, random_events()[:20])
+    engine.save_as(paths.save_path())
+    path = recording_path(engine)
+    path.write_text("recording 1\nseed 99\nkey l\nkey l\nkey l\n" * 3)
+    handler = continued()
+    assert isinstance(handler, input_handlers.MainGameEventHandler)
+    assert picture(handler.engine) == picture(engine)
+    assert path.read_text().splitlines() == engine.recording  # The save's, again.
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "huge"])
+def test_a_recording_file_that_is_no_recording_is_not_read(kind: str) -> None:
+    import os
+
+    engine, _ = new_game()
+    path = recording_path(engine)
+    path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        with path.open("wb") as file:
+            file.truncate(recovery.MAX_FILE_BYTES + 1)
+    assert recovery.unsaved_lines(save_data.load(paths.save_path())) == []
+
+
+def test_a_long_recovery_shows_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(recovery, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(recovery, "PROGRESS_EVERY", 10)
+    _, handler = new_game()
+    play(handler, random_events()[:100])
+    shown: list[float] = []
+    setup_game.MainMenu(progress=shown.append).handle_events(key(KeySym.C))
+    assert len(shown) >= 9
+    assert shown == sorted(shown) and shown[0] >= 0 and shown[-1] < 1
+
+
+def test_the_progress_bar_is_drawn(context: tcod.context.Context) -> None:
+    console = tcod.console.Console(80, 50, order="F")
+    main.progress_bar(context, console)(0.25)
+    assert "Recovering" in "".join(chr(c) for c in console.rgb["ch"][:, 23])
+    bar = [tuple(int(v) for v in bg) for bg in console.rgb["bg"][:, 25]]
+    assert bar[20:30] == [color.bar_filled] * 10
+    assert bar[30:60] == [color.bar_empty] * 30
+    assert bar[19] == bar[60] == (0, 0, 0)
+
+
+def test_a_save_of_a_newer_version_is_left_where_it_is(in_tmp: Path) -> None:
+    new_game()
+    newer = bytearray(paths.save_path().read_bytes())
+    newer[8:10] = (save_data.FORMAT_VERSION + 1).to_bytes(2, "big")
+    paths.save_path().write_bytes(bytes(newer))
+    popup = continued()
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert "made by a newer version of the game" in popup.text
+    assert paths.save_path().read_bytes() == bytes(newer)
+    assert not savefile.crash_path(paths.save_path()).exists()
+    assert not (in_tmp / "savegame.sav.bad").exists()
+    # A new game started here keeps it aside, for the newer game.
+    new_game()
+    kept = in_tmp / f"savegame.sav.format-{save_data.FORMAT_VERSION + 1}"
+    assert kept.read_bytes() == bytes(newer)
+
+
+def test_shift_modified_keys_are_recovered_too() -> None:
+    engine, handler = new_game()
+    play(handler, [key(KeySym.L, Modifier.LSHIFT), key(KeySym.H), key(KeySym.J, Modifier.LSHIFT)])
+    assert picture(the_game(continued())) == picture(engine)
+
+
+def test_the_recovery_time_tool_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/recovery_time.py, which measures the README's figure, on a short game."""
+    import recovery_time
+
+    monkeypatch.setattr(autosave, "CHECKPOINT_LINES", 100)
+    recovery_time.run(300)
+    out = capsys.readouterr().out
+    assert "99 after the last save" in out and "same game: True" in out
+
+
+def test_a_game_left_on_a_menu_continues_as_its_recording_replays(
+    context: tcod.context.Context,
+) -> None:
+    from test_main_loop import Script
+
+    engine, handler = new_game()
+    handler = play(handler, random_events()[:30])
+    console = tcod.console.Console(80, 50, order="F")
+    # The window is closed on the inventory: the game is saved and left there.
+    main.main_loop(context, console, handler, Script([key(KeySym.I)], [tcod.event.Quit()]))
+    assert engine.recording[-2:] == ["key i", "resume"]
+    game = continued()
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    # On the dungeon, A means nothing; on the inventory it would use the first item.
+    play(game, [key(KeySym.A), key(KeySym.L)])
+    assert picture(game.engine) == picture(the_game(headless(recording_path(engine))))
+
+
+def test_leaving_from_the_dungeon_or_mid_walk_needs_no_resume(context: tcod.context.Context) -> None:
+    from test_main_loop import Script
+
+    engine, handler = new_game(seed=15)
+    console = tcod.console.Console(80, 50, order="F")
+    main.main_loop(context, console, handler, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
+    assert engine.recording[-2] == "key x" and engine.recording[-1].startswith("steps ")
+    main.main_loop(context, console, continued(), Script([key(KeySym.L)], [key(KeySym.ESCAPE)]))
+    assert "resume" not in save_data.load(paths.save_path()).recording
+
+
+def test_the_resume_line_reads_back() -> None:
+    assert recording.event_of("resume") == recording.Resume()
+    assert recording.line_of(recording.Resume()) == "resume"
+    with pytest.raises(ValueError, match="'resume' takes nothing"):
+        recording.event_of("resume 3")

@@ -1,0 +1,163 @@
+"""Time Continue's recovery of a long game killed at the worst moment.
+
+    python tools/recovery_time.py            # a game of 100,000 events
+    python tools/recovery_time.py 20000      # a shorter one
+
+Plays a game of that many events on one floor as the main loop does (each
+event through `main.handle_and_record`, then `autosave.after_frame`), with a
+seeded player that fights what it sees, drinks a potion when hurt, and
+otherwise wanders, opens screens and moves the mouse; then "kills" it at the
+worst moment, one event before its next save (`autosave.CHECKPOINT_LINES`
+events after the last), and times Continue: loading the save, replaying
+what came after it (`recovery`) and rewriting the recording's file.  For
+comparison it times the headless replay of the whole recording, and checks
+that both end in the same game.  Prints one line per figure.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import numpy as np
+import tcod
+from tcod.event import KeySym
+
+import autosave
+import input_handlers
+import main
+import paths
+import recording
+import replay
+import setup_game
+from engine import Engine
+
+SEED = 1
+MOVES = {
+    (-1, 0): KeySym.H, (1, 0): KeySym.L, (0, -1): KeySym.K, (0, 1): KeySym.J,
+    (-1, -1): KeySym.Y, (1, -1): KeySym.U, (-1, 1): KeySym.B, (1, 1): KeySym.N,
+}
+
+
+def key(sym: KeySym) -> tcod.event.KeyDown:
+    return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=tcod.event.Modifier.NONE)
+
+
+class Player:
+    """Fights the nearest monster in view, drinks when hurt, else does something at random."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def events(self, handler: input_handlers.BaseEventHandler) -> list[tcod.event.Event]:
+        if not isinstance(handler, input_handlers.MainGameEventHandler):
+            if isinstance(handler, input_handlers.LevelUpEventHandler):
+                return [key(KeySym.A)]
+            return [key(KeySym.ESCAPE)]
+        engine = handler.engine
+        player = engine.player
+        names = [item.name for item in player.inventory.items]
+        if player.fighter.hp < player.fighter.max_hp // 2 and "Health Potion" in names:
+            return [key(KeySym.I), key(KeySym(KeySym.A + names.index("Health Potion")))]
+        foes = [
+            actor for actor in engine.game_map.actors
+            if actor is not player and engine.game_map.visible[actor.x, actor.y]
+        ]
+        if foes:
+            step = self.step_towards(engine, [(foe.x, foe.y) for foe in foes])
+            if step is not None:
+                return [key(MOVES[step])]
+        roll = self.rng.random()
+        if roll < 0.8:
+            return [key(self.rng.choice(list(MOVES.values())))]
+        if roll < 0.85:
+            return [key(KeySym.G)]
+        if roll < 0.9:
+            return [key(self.rng.choice([KeySym.C, KeySym.V, KeySym.I])), key(KeySym.ESCAPE)]
+        x, y = self.rng.randrange(80), self.rng.randrange(43)
+        return [tcod.event.MouseMotion(position=tcod.event.Point(x + 0.5, y + 0.5), tile=tcod.event.Point(x, y))]
+
+
+    @staticmethod
+    def step_towards(engine: Engine, goals: list[tuple[int, int]]) -> tuple[int, int] | None:
+        """The first step of a shortest walk to the nearest of `goals`."""
+        player = engine.player
+        cost = engine.game_map.tiles["walkable"].astype(np.int8)
+        path = tcod.path.path2d(
+            cost, start_points=[(player.x, player.y)], end_points=goals, cardinal=1, diagonal=1
+        )
+        if len(path) < 2:
+            return None
+        x, y = path[1].tolist()
+        return x - player.x, y - player.y
+
+
+def unsaved(engine: Engine) -> int:
+    assert engine.saved_at is not None
+    return len(engine.recording) - engine.saved_at[1]
+
+
+def play(events: int) -> Engine:
+    """A game of at least `events` recorded events, stopped one before its next save."""
+    engine = setup_game.new_game(SEED)
+    recording.start_file(engine)
+    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    autosave.after_frame(handler)
+    player = Player(SEED)
+    while len(engine.recording) < events or unsaved(engine) < autosave.CHECKPOINT_LINES - 1:
+        for event in player.events(handler):
+            handler = main.finish_walk(main.handle_and_record(handler, event))
+        if not engine.player.is_alive:
+            raise SystemExit(f"the player died after {len(engine.recording)} events: try another SEED")
+        if engine.game_world.current_floor != 1:
+            raise SystemExit("the player left floor 1")
+        autosave.after_frame(handler)
+    return engine
+
+
+def run(events: int) -> None:
+    player_files = paths.data_dir()
+    with tempfile.TemporaryDirectory(prefix="recovery-time-") as folder:
+        paths.use_data_dir(Path(folder))
+        try:
+            measure(events)
+        finally:
+            paths.use_data_dir(player_files)
+
+
+def measure(events: int) -> None:
+    """Play, kill, Continue, replay: print each figure."""
+    start = time.perf_counter()
+    engine = play(events)
+    played = time.perf_counter() - start
+    lines = len(engine.recording) - 2
+    print(f"played {lines} events in {played:.1f} s; {unsaved(engine)} after the last save")
+    assert engine.recording_file is not None
+    path = paths.recordings_dir() / engine.recording_file
+
+    start = time.perf_counter()
+    continued = setup_game.MainMenu().handle_events(key(KeySym.C))
+    recovered = time.perf_counter() - start
+    print(f"Continue (load, replay {unsaved(engine)} events, rewrite the file): {recovered:.2f} s")
+    if isinstance(continued, input_handlers.PopupMessage):
+        print(f"  it says: {continued.text}")
+
+    start = time.perf_counter()
+    script = recording.read(path)
+    whole = main.play_recording(replay.start(script), script.events)
+    print(f"headless replay of all {len(script.events)} events: {time.perf_counter() - start:.2f} s")
+    same = replay.summary(whole) | {"screen": ""} == replay.summary(continued) | {"screen": ""}
+    print(f"same game: {same}")
+    if not same:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    run(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
