@@ -173,7 +173,7 @@ def test_explore_walks_to_the_items_it_sees_and_picks_each_up_in_a_turn() -> Non
     potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
     scroll = entity_factories.lightning_scroll.spawn(engine.game_map, 20, 5)
     handler = MainGameEventHandler(engine).handle_events(key(KeySym.X))
-    while handler.walking and not isinstance(getattr(handler, "next_step"), travel.PickUp):
+    while isinstance(handler, WalkHandler) and not isinstance(handler.next_step, travel.PickUp):
         handler = handler.advance()
     assert position(engine) == (20, 5)
     assert "A Health Potion comes into view." not in texts(engine)  # It went there instead.
