@@ -111,6 +111,9 @@ def open_window(
     window = context.sdl_window
     if window is not None:
         window.min_size = unscaled_size(tile)
+        # Symbols are bound by the character typed (`keys.is_symbol`), which
+        # SDL 3 sends as TextInput events only once text input is started.
+        window.start_text_input()
     return context
 
 

@@ -61,7 +61,9 @@ from keys import (
     Answer,
     Command,
     HistoryJump,
+    Key,
     cursor_step,
+    does_nothing,
     key_of,
     letter_index,
     target_step,
@@ -110,11 +112,15 @@ class BaseEventHandler:
         This replaces the dispatching base class the tutorial took from tcod, deprecated
         since tcod 18.
         """
+        if does_nothing(event):
+            return None
         match event:
             case tcod.event.Quit():
                 return self.ev_quit(event)
             case tcod.event.KeyDown():
                 return self.ev_keydown(event)
+            case tcod.event.TextInput():
+                return self.ev_textinput(event)
             case tcod.event.MouseButtonDown():
                 return self.ev_mousebuttondown(event)
             case tcod.event.MouseMotion():
@@ -132,6 +138,10 @@ class BaseEventHandler:
         raise SystemExit()
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        return None
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        """A symbol typed (`keys.is_symbol`): the press of a key that types one."""
         return None
 
     def ev_mousebuttondown(
@@ -168,6 +178,10 @@ class PopupMessage(BaseEventHandler):
             return None
         return self.parent
 
+    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
+        """A symbol's key is any key too."""
+        return self.parent
+
 
 class SaveFailedPopup(PopupMessage):
     """The game could not be saved on quitting: say why, and let the player choose.
@@ -192,6 +206,9 @@ class SaveFailedPopup(PopupMessage):
                 return self.parent
         return None
 
+    def ev_textinput(self, event: tcod.event.TextInput) -> None:
+        """Only the choices' keys answer."""
+
 
 class Overlay(BaseEventHandler):
     """A screen drawn over the one it was opened from; any key or click closes it."""
@@ -205,6 +222,9 @@ class Overlay(BaseEventHandler):
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         if event.sym in MODIFIER_KEYS:
             return None
+        return self.parent
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
         return self.parent
 
     def ev_mousebuttondown(
@@ -365,6 +385,10 @@ class AskUserEventHandler(EventHandler):
             return None
         return self.on_exit()
 
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        """A symbol's key is any key too."""
+        return self.on_exit()
+
     def ev_mousebuttondown(
         self, event: tcod.event.MouseButtonDown
     ) -> ActionOrHandler | None:
@@ -455,6 +479,10 @@ class LevelUpEventHandler(AskUserEventHandler):
         if self.engine.player.level.requires_level_up:
             return LevelUpEventHandler(self.engine)
         return self.on_exit()
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> None:
+        """A symbol chooses nothing, as any key but the choices' letters."""
+        self.engine.message_log.add_message("Invalid entry.", color.invalid)
 
     def ev_mousebuttondown(
         self, event: tcod.event.MouseButtonDown
@@ -629,6 +657,9 @@ class LookDescription(EventHandler):
             return None
         return self.parent
 
+    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler:
+        return self.parent
+
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> BaseEventHandler:
         return self.parent
 
@@ -740,13 +771,19 @@ class AreaRangedAttackHandler(TargetingHandler):
 
 class MainGameEventHandler(EventHandler):
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        player = self.engine.player
-        key = key_of(event)
-
-        if key in MOVE_KEYS:
+        if event.sym in MOVE_KEYS:
+            dx, dy = MOVE_KEYS[event.sym]
             if event.mod & RUN_MODIFIER:
-                return self.start_walk(travel.Run(*MOVE_KEYS[key]))
-            return BumpAction(player, *MOVE_KEYS[key])
+                return self.start_walk(travel.Run(dx, dy))
+            return BumpAction(self.engine.player, dx, dy)
+        return self.on_key(event.sym)
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        return self.on_key(key_of(event))
+
+    def on_key(self, key: Key) -> ActionOrHandler | None:
+        """What a key or a typed symbol does in the dungeon, moves aside."""
+        player = self.engine.player
         if key in WAIT_KEYS:
             return WaitAction(player)
 
@@ -964,7 +1001,13 @@ class GameOverEventHandler(EventHandler):
         return None  # The window covers the map: names under the mouse would show through.
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        match GAME_OVER_KEYS.get(key_of(event)):
+        return self.on_key(key_of(event))
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        return self.on_key(key_of(event))
+
+    def on_key(self, key: Key) -> ActionOrHandler | None:
+        match GAME_OVER_KEYS.get(key):
             case Command.MAIN_MENU:
                 remove_save(self.engine)
                 raise exceptions.BackToMainMenu()
@@ -1090,6 +1133,10 @@ class HistoryViewer(EventHandler):
             return self.back_to or self.main_handler()
         return None
 
+    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler:
+        """A symbol's key is any other key too."""
+        return self.back_to or self.main_handler()
+
 
 class OptionsScreen(BaseEventHandler):
     """Every option `options.Options` declares, one a line, the chosen one
@@ -1153,6 +1200,11 @@ class OptionsScreen(BaseEventHandler):
             self.row = (self.row + OPTION_ROW_KEYS[event.sym]) % len(names)
         elif event.sym in OPTION_VALUE_KEYS:
             self.change(names[self.row], OPTION_VALUE_KEYS[event.sym])
+        return None
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
+        if OPTIONS_CLOSE_KEYS.get(key_of(event)) is Command.CLOSE:
+            return self.parent
         return None
 
     def change(self, name: str, by: int) -> None:

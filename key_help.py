@@ -6,7 +6,8 @@ can never disagree with what the keys do.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Final, TypeVar
 
 from tcod.event import KeySym, Modifier, MouseButton
 
@@ -34,7 +35,11 @@ from keys import (
     Answer,
     Command,
     HistoryJump,
+    Key,
 )
+
+# A table's keys: keys, symbols, or both.
+K = TypeVar("K", bound=Key)
 
 HISTORY_JUMP_HELP: Final[dict[HistoryJump, str]] = {
     HistoryJump.TOP: "Jump to the top",
@@ -52,8 +57,10 @@ def target_help(step: int) -> str:
     return "Next enemy in view" if step > 0 else "Previous enemy in view"
 
 
-def key_name(key: KeySym) -> str:
-    """How the help screen writes a key."""
+def key_name(key: Key) -> str:
+    """How the help screen writes a key, or a symbol (as it is typed)."""
+    if isinstance(key, str):
+        return key
     names = {
         KeySym.PAGEUP: "PgUp",
         KeySym.PAGEDOWN: "PgDn",
@@ -105,12 +112,12 @@ def _merge_rows(rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(", ".join(keys), meaning) for meaning, keys in grouped.items()]
 
 
-def _keys_by_meaning(table: dict[KeySym, str]) -> list[tuple[str, str]]:
+def _keys_by_meaning(table: Mapping[K, str]) -> list[tuple[str, str]]:
     """(keys, meaning) rows: every key of the table, grouped by what it does."""
     return _merge_rows([(key_name(key), meaning) for key, meaning in table.items()])
 
 
-def command_rows(table: dict[KeySym, Command]) -> list[tuple[str, str]]:
+def command_rows(table: Mapping[K, Command]) -> list[tuple[str, str]]:
     """(keys, meaning) rows for a table of commands, the keys of each joined."""
     return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
 

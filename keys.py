@@ -13,6 +13,11 @@ from typing import Final
 import tcod
 from tcod.event import KeySym, Modifier, MouseButton
 
+Key = KeySym | str
+"""A binding: a key, matched on its KeyDown; or a symbol (one character such as
+`>`), matched on the character a key types (`tcod.event.TextInput`), so that
+it works with whatever keys type it on the player's keyboard (`is_symbol`)."""
+
 MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
     # Arrow keys.
     KeySym.UP: (0, -1),
@@ -43,11 +48,11 @@ MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
     KeySym.N: (1, 1),
 }
 
-WAIT_KEYS: Final = {
-    KeySym.PERIOD,
+WAIT_KEYS: Final[tuple[Key, ...]] = (
+    ".",
     KeySym.KP_5,
     KeySym.CLEAR,
-}
+)
 
 CONFIRM_KEYS: Final = {
     KeySym.RETURN,
@@ -190,8 +195,8 @@ COMMAND_HELP: Final[dict[Command, str]] = {
 }
 
 
-MAIN_KEYS: Final[dict[KeySym, Command]] = {
-    KeySym.GREATER: Command.DESCEND,
+MAIN_KEYS: Final[dict[Key, Command]] = {
+    ">": Command.DESCEND,
     KeySym.X: Command.EXPLORE,  # Brogue's key.
     KeySym.O: Command.EXPLORE,  # DCSS's key.
     KeySym.G: Command.PICKUP,
@@ -199,10 +204,10 @@ MAIN_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.D: Command.DROP,
     KeySym.C: Command.CHARACTER,
     KeySym.V: Command.HISTORY,
-    KeySym.SLASH: Command.LOOK,
-    KeySym.QUESTION: Command.HELP,
+    "/": Command.LOOK,
+    "?": Command.HELP,
     KeySym.F1: Command.HELP,
-    KeySym.EQUALS: Command.OPTIONS,  # Angband's key (`o` explores, as in DCSS).
+    "=": Command.OPTIONS,  # Angband's key (`o` explores, as in DCSS).
     KeySym.ESCAPE: Command.QUIT,
 }
 
@@ -213,15 +218,15 @@ MAIN_BUTTONS: Final[dict[MouseButton, Command]] = {
     MouseButton.LEFT: Command.WALK_TO,
 }
 
-MENU_KEYS: Final[dict[KeySym, Command]] = {
+MENU_KEYS: Final[dict[Key, Command]] = {
     KeySym.N: Command.NEW_GAME,
     KeySym.C: Command.CONTINUE,
     KeySym.H: Command.HALL_OF_FAME,
     KeySym.O: Command.OPTIONS,
-    KeySym.EQUALS: Command.OPTIONS,  # As in the dungeon.
+    "=": Command.OPTIONS,  # As in the dungeon.
     KeySym.Q: Command.EXIT,
     KeySym.ESCAPE: Command.EXIT,
-    KeySym.QUESTION: Command.HELP,
+    "?": Command.HELP,
     KeySym.F1: Command.HELP,
 }
 
@@ -236,19 +241,19 @@ OPTION_VALUE_KEYS: Final[dict[KeySym, int]] = {
     KeySym.RIGHT: 1,
     KeySym.RETURN: 1,
 }
-OPTIONS_CLOSE_KEYS: Final[dict[KeySym, Command]] = {
+OPTIONS_CLOSE_KEYS: Final[dict[Key, Command]] = {
     KeySym.ESCAPE: Command.CLOSE,
-    KeySym.EQUALS: Command.CLOSE,
+    "=": Command.CLOSE,
     KeySym.O: Command.CLOSE,
 }
 
 # The game-over screen's keys; closing the window quits.
-GAME_OVER_KEYS: Final[dict[KeySym, Command]] = {
+GAME_OVER_KEYS: Final[dict[Key, Command]] = {
     KeySym.RETURN: Command.MAIN_MENU,
     KeySym.ESCAPE: Command.MAIN_MENU,
     KeySym.V: Command.HISTORY,
     KeySym.H: Command.HALL_OF_FAME,
-    KeySym.QUESTION: Command.HELP,
+    "?": Command.HELP,
     KeySym.F1: Command.HELP,
 }
 
@@ -260,13 +265,12 @@ SAVE_FAILED_KEYS: Final[dict[KeySym, Command]] = {
 }
 
 # While a recording plays in the window (`python main.py --replay FILE`).
-PLAYBACK_KEYS: Final[dict[KeySym, Command]] = {
+# The numpad's + and - type those characters too.
+PLAYBACK_KEYS: Final[dict[Key, Command]] = {
     KeySym.SPACE: Command.PAUSE_REPLAY,
-    KeySym.PLUS: Command.FASTER,
-    KeySym.EQUALS: Command.FASTER,  # `+` without Shift on most keyboards.
-    KeySym.KP_PLUS: Command.FASTER,
-    KeySym.MINUS: Command.SLOWER,
-    KeySym.KP_MINUS: Command.SLOWER,
+    "+": Command.FASTER,
+    "=": Command.FASTER,  # `+` without Shift on US keyboards.
+    "-": Command.SLOWER,
     KeySym.ESCAPE: Command.STOP_REPLAY,
 }
 
@@ -277,18 +281,43 @@ GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
     (KeySym.F12, Modifier.NONE): Command.SCREENSHOT,
 }
 
-# Shifted keys as they arrive: SDL reports `>` and `?` on most layouts as
-# the unshifted key with Shift held.
-SHIFTED_KEYS: Final[dict[KeySym, KeySym]] = {
-    KeySym.PERIOD: KeySym.GREATER,
-    KeySym.SLASH: KeySym.QUESTION,
-}
+def is_symbol(text: str) -> bool:
+    """Whether `text` is a symbol a binding can name: one printable ASCII
+    character that is neither a letter, a digit nor a space.
+
+    Letters, digits and Space are bound as keys, by their KeyDown: Shift with
+    a letter runs, and the numpad's digits move.  Symbols are bound by the
+    character typed, since each keyboard layout puts them on other keys
+    (`>` is Shift with `.` in the US, Shift with `<` in Germany and France).
+    """
+    return len(text) == 1 and text.isascii() and text.isprintable() and not text.isalnum() and text != " "
 
 
-def key_of(event: tcod.event.KeyDown) -> KeySym:
-    """The key as the player meant it: Shift+`.` is `>`, Shift+`/` is `?`."""
-    if event.mod & Modifier.SHIFT and event.sym in SHIFTED_KEYS:
-        return SHIFTED_KEYS[event.sym]
+def types_symbol(key: KeySym) -> bool:
+    """Whether a key's KeyDown is that of a symbol: its TextInput acts, not it."""
+    return key.value < 128 and is_symbol(chr(key.value))
+
+
+def does_nothing(event: tcod.event.Event) -> bool:
+    """Whether a key event means nothing on any screen, so that one press acts once.
+
+    A press comes as a KeyDown, then as the TextInput of what it types, if
+    anything.  A modifier key alone means nothing; nor does the KeyDown of a
+    symbol key (its TextInput acts), nor typed text that is no symbol (a
+    letter acts by its KeyDown).
+    """
+    match event:
+        case tcod.event.KeyDown():
+            return event.sym in MODIFIER_KEYS or types_symbol(event.sym)
+        case tcod.event.TextInput():
+            return not is_symbol(event.text)
+    return False
+
+
+def key_of(event: tcod.event.KeyDown | tcod.event.TextInput) -> Key:
+    """What a binding names for this event: the key pressed, or the symbol typed."""
+    if isinstance(event, tcod.event.TextInput):
+        return event.text
     return event.sym
 
 

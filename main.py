@@ -36,6 +36,7 @@ import replay
 import save_data
 import savefile
 import setup_game
+import windowed
 
 SCREEN_WIDTH: Final = 80
 SCREEN_HEIGHT: Final = 50
@@ -96,6 +97,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="with --replay: open no window, replay at full speed and print where the "
         "game ended as one line of JSON",
+    )
+    parser.add_argument(
+        "--windowed",
+        action="store_true",
+        default=windowed.is_windowed_build(),
+        help="print nothing: what the game says goes to game.log in the data folder, and a "
+        "failure to start shows in a message box (the Windows and macOS downloads always do)",
     )
     parser.add_argument(
         "--screen",
@@ -211,8 +219,8 @@ def handle_and_record(
 ) -> input_handlers.BaseEventHandler:
     """Let the handler act on `event`, and record it if it belongs to the game in play.
 
-    Recorded: key presses (not a modifier key alone), clicks, and pointer
-    moves that changed the game's mouse location, while a game is in play;
+    Recorded: key presses and symbols typed (not what `keys.does_nothing`), clicks, and
+    pointer moves that changed the game's mouse location, while a game is in play;
     not the menu's keys, nor the window's (`handle_event` takes those
     first), nor an event that quits (the save ends there).  An event that
     raises an error is recorded too, so that the recording replays the error.
@@ -220,7 +228,7 @@ def handle_and_record(
     """
     engine = handler.engine_in_play()
     line = None if engine is None else recording.line_of(event)
-    if isinstance(event, tcod.event.KeyDown) and event.sym in keys.MODIFIER_KEYS:
+    if keys.does_nothing(event):  # Not even stopping a walk.
         line = None
     # The steps of a walk under way, which the event may stop.
     walked = recording.Steps(handler.walk_steps) if handler.walking else None
@@ -358,8 +366,21 @@ def main_loop(
                     else:
                         batch = list(events())
                         next_step_at = 0.0  # A walk started now steps at once.
+                    # Whether the last event was a key press that changed the
+                    # screen: the character it types, if any, comes next (SDL
+                    # sends both at once), and belongs to it.
+                    screen_changed_by_key = False
                     for event in batch:
+                        if screen_changed_by_key and isinstance(event, tcod.event.TextInput):
+                            # The text of the key press that just left the
+                            # screen it was meant for: it must not act again.
+                            screen_changed_by_key = False
+                            continue
+                        before = handler
                         handler = handle_event(context, handler, context.convert_event(event), menu)
+                        screen_changed_by_key = (
+                            isinstance(event, tcod.event.KeyDown) and handler is not before
+                        )
                     # The wait ran out (nothing came), or the step is due anyway
                     # (the mouse moving all the while must not hold a walk up).
                     if handler.walking and (not batch or time.monotonic() >= next_step_at):
@@ -562,6 +583,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     reads another program's arguments.
     """
     args = parse_args([] if argv is None else argv)
+    if args.windowed and not args.headless:  # --headless prints its answer.
+        return windowed.run(lambda: play(args), args.data_dir)
+    return play(args)
+
+
+def play(args: argparse.Namespace) -> int:
+    """`main` from its options on."""
     problem = use_data_dir(args.data_dir)
     if problem is not None:
         print(problem, file=sys.stderr)

@@ -7,13 +7,16 @@ one per line, in a format a person can read and write::
     seed 1234
     # a comment
     key n
-    key period shift
+    text >
     click 12 30
     move 40 20
     steps 7
 
 `key` takes a `tcod.event.KeySym` member name in lower case, then any of
-`shift`, `ctrl` and `alt`; `click X Y` is a left click on tile (X, Y) (a
+`shift`, `ctrl` and `alt`; `text C` is the symbol C typed (`keys.is_symbol`),
+whatever keys typed it.  Format 1 had no `text` lines: it recorded symbols
+as their US keys (`key period shift` for `>`), and those lines still read
+as the symbols they typed (`legacy_symbol`).  `click X Y` is a left click on tile (X, Y) (a
 `right`, `middle`, `x1` or `x2` after it names another button, which also
 closes screens in the game); `move X Y` moves the pointer onto tile (X, Y).
 `steps N` says that the walk under way (see `travel`) was stopped after N
@@ -49,13 +52,16 @@ from typing import TYPE_CHECKING, Final
 import tcod.event
 from tcod.event import KeySym, Modifier, MouseButton
 
+import keys
 import paths
 
 if TYPE_CHECKING:
     from engine import Engine
 
 FORMAT_NAME: Final = "recording"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
+# The versions this game reads: format 1 is format 2 without `text` lines.
+READABLE_VERSIONS: Final = (1, 2)
 SUFFIX: Final = ".rec"
 
 # The modifiers a `key` line can name, and the one a replayed event holds
@@ -71,7 +77,12 @@ BUTTON_WORDS: Final[dict[str, MouseButton]] = {
     button.name.lower(): button for button in MouseButton if button is not MouseButton.LEFT
 }
 
-RecordedEvent = tcod.event.KeyDown | tcod.event.MouseButtonDown | tcod.event.MouseMotion
+RecordedEvent = (
+    tcod.event.KeyDown | tcod.event.TextInput | tcod.event.MouseButtonDown | tcod.event.MouseMotion
+)
+
+# What Shift typed on the US keys that format 1 recorded for `>` and `?`.
+US_SHIFTED: Final[dict[KeySym, str]] = {KeySym.PERIOD: ">", KeySym.SLASH: "?"}
 
 
 @dataclass(frozen=True)
@@ -125,6 +136,8 @@ def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
             words = [event.sym.name.lower()]
             words += [word for word, (held, _) in MODIFIER_WORDS.items() if event.mod & held]
             return "key " + " ".join(words)
+        case tcod.event.TextInput() if keys.is_symbol(event.text):
+            return f"text {event.text}"
         case tcod.event.MouseButtonDown():
             x, y = event.integer_position
             button = "" if event.button is MouseButton.LEFT else f" {event.button.name.lower()}"
@@ -167,7 +180,14 @@ def event_of(line: str) -> Recorded:
                 if word not in MODIFIER_WORDS:
                     raise ValueError(f"unknown modifier {word[:20]!r} (shift, ctrl or alt)")
                 mod |= MODIFIER_WORDS[word][1]
+            symbol = legacy_symbol(sym, mod)
+            if symbol is not None:
+                return tcod.event.TextInput(text=symbol)
             return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=mod)
+        case "text":
+            if len(words) != 1 or not keys.is_symbol(words[0]):
+                raise ValueError("'text' takes one symbol, such as >")
+            return tcod.event.TextInput(text=words[0])
         case "click":
             if len(words) not in (2, 3):
                 raise ValueError("'click' takes X Y and optionally a button")
@@ -194,7 +214,21 @@ def event_of(line: str) -> Recorded:
             if words:
                 raise ValueError("'resume' takes nothing")
             return Resume()
-    raise ValueError(f"unknown event {command[:20]!r} (key, click, move, steps or resume)")
+    raise ValueError(f"unknown event {command[:20]!r} (key, text, click, move, steps or resume)")
+
+
+def legacy_symbol(sym: KeySym, mod: Modifier) -> str | None:
+    """The symbol a `key` line of a symbol's key stands for, as format 1 recorded it.
+
+    Format 1 recorded `>` as `key period shift`, the US keys that type it.
+    The KeyDown of a symbol's key does nothing now (`keys.does_nothing`): its
+    text acts, so a line naming one is read as the text it typed in the US.
+    """
+    if not keys.types_symbol(sym):
+        return None
+    if mod & Modifier.SHIFT and sym in US_SHIFTED:
+        return US_SHIFTED[sym]
+    return chr(sym.value)
 
 
 def parse(text: str, source: str) -> Script:
@@ -232,9 +266,10 @@ def _check_version(line: str) -> None:
     words = line.split()
     if len(words) != 2 or words[0] != FORMAT_NAME:
         raise ValueError(f"not a recording: the first line must be '{FORMAT_NAME} {FORMAT_VERSION}'")
-    if words[1] != str(FORMAT_VERSION):
+    if words[1] not in [str(version) for version in READABLE_VERSIONS]:
         raise ValueError(
-            f"a recording of format version {words[1][:20]}; this game reads version {FORMAT_VERSION}"
+            f"a recording of format version {words[1][:20]}; this game reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
 
 

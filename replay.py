@@ -128,9 +128,11 @@ class Playback:
         """Act on a live event: the playback keys; closing the window quits."""
         if isinstance(event, tcod.event.Quit):
             raise SystemExit()
-        if not isinstance(event, tcod.event.KeyDown):
+        if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or keys.does_nothing(
+            event
+        ):
             return
-        match keys.PLAYBACK_KEYS.get(event.sym):
+        match keys.PLAYBACK_KEYS.get(keys.key_of(event)):
             case keys.Command.PAUSE_REPLAY:
                 self.paused = not self.paused
                 self.due = time.monotonic()

@@ -214,6 +214,12 @@ _TUPLES: Final = {0x85: 1, 0x86: 2, 0x87: 3}  # TUPLE1, TUPLE2, TUPLE3; TUPLE po
 # The longest integer plain data holds: a 128-bit random generator state.
 _MAX_LONG_BYTES: Final = 17
 _MARK: Final = -1
+# A string on the scan's stack: the only kind of dict key a save holds.
+# Strings hash with a per-process random seed, so no file can choose keys
+# that collide; integers and tuples hash predictably, so keys such as
+# k * (2**61 - 1) would make every insertion walk all the others (a hash
+# flood: seconds per thousand keys).
+_STRING: Final = -2
 _OPCODE_NAMES: Final = {opcode.code: opcode.name for opcode in pickletools.opcodes}
 
 
@@ -254,7 +260,7 @@ def _scan(pickled: bytes) -> None:
                 raise DamagedSaveError()
             if code == 0x8A and length > _MAX_LONG_BYTES:
                 raise RefusedSaveError("a number longer than any in a game")
-            stack.append(0)
+            stack.append(_STRING if code in (0x8C, 0x58) else 0)
             objects += 1
         elif code in _FIXED:
             width = _FIXED[code]
@@ -298,6 +304,8 @@ def _scan(pickled: bytes) -> None:
             target = stack[-1] if stack else None
             if not isinstance(target, list):
                 raise DamagedSaveError()  # Only a container being built is filled.
+            if code in (0x73, 0x75) and any(key != _STRING for key in items[::2]):
+                raise RefusedSaveError("a dict key that is not a name")
             target[0] = max(target[0], 1 + max(map(_depth, items), default=0))
             if target[0] > MAX_NESTING:
                 raise RefusedSaveError("data nested deeper than any game's")
@@ -336,7 +344,7 @@ def _scan(pickled: bytes) -> None:
 
 def _depth(item: int | list[int]) -> int:
     """How deeply a scanned stack item nests containers."""
-    return item if isinstance(item, int) else item[0]
+    return max(item, 0) if isinstance(item, int) else item[0]
 
 
 class _Unpickler(pickle.Unpickler):

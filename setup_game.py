@@ -148,7 +148,16 @@ class MainMenu(input_handlers.BaseEventHandler):
     def ev_keydown(
         self, event: tcod.event.KeyDown
     ) -> input_handlers.BaseEventHandler | None:
-        match keys.MENU_KEYS.get(keys.key_of(event)):
+        return self.on_key(keys.key_of(event))
+
+    def ev_textinput(
+        self, event: tcod.event.TextInput
+    ) -> input_handlers.BaseEventHandler | None:
+        return self.on_key(keys.key_of(event))
+
+    def on_key(self, key: keys.Key) -> input_handlers.BaseEventHandler | None:
+        """What a key or a typed symbol does on the menu."""
+        match keys.MENU_KEYS.get(key):
             case keys.Command.EXIT:
                 raise SystemExit()
             case keys.Command.CONTINUE:

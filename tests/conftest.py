@@ -33,12 +33,23 @@ import tile_types  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from game_map import GameMap  # noqa: E402
+from keys import Key  # noqa: E402
 
 
 def key(sym: KeySym, mod: Modifier = Modifier.NONE) -> tcod.event.KeyDown:
     """A real key press event, as SDL would deliver it."""
     scancode = tcod.event.Scancode.UNKNOWN
     return tcod.event.KeyDown(scancode=scancode, sym=sym, mod=mod)
+
+
+def typed(text: str) -> tcod.event.TextInput:
+    """The character a key press types, as SDL delivers it after the key's KeyDown."""
+    return tcod.event.TextInput(text=text)
+
+
+def stroke(binding: Key, mod: Modifier = Modifier.NONE) -> tcod.event.KeyDown | tcod.event.TextInput:
+    """The event a binding acts on: a key's KeyDown, or the TextInput of a symbol."""
+    return typed(binding) if isinstance(binding, str) else key(binding, mod)
 
 
 def click(x: int, y: int, button: tcod.event.MouseButton = tcod.event.MouseButton.LEFT) -> tcod.event.MouseButtonDown:
@@ -104,11 +115,11 @@ def texts(engine: Engine, start: int = 0) -> list[str]:
     return [message.full_text for message in engine.message_log.messages[start:]]
 
 
-def press(engine: Engine, *syms: KeySym) -> input_handlers.BaseEventHandler:
-    """Press keys one after another from the main game; the handler that comes last."""
+def press(engine: Engine, *syms: Key) -> input_handlers.BaseEventHandler:
+    """Press keys (or type symbols) one after another from the main game; the handler that comes last."""
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
     for sym in syms:
-        handler = handler.handle_events(key(sym))
+        handler = handler.handle_events(stroke(sym))
     return handler
 
 

@@ -211,7 +211,10 @@ def random_event(rng: random.Random) -> tcod.event.Event:
         button = rng.choice((MouseButton.LEFT, MouseButton.LEFT, MouseButton.RIGHT))
         return tcod.event.MouseButtonDown(position=point, tile=tcod.event.Point(x, y), button=button)
     mod = rng.choice((Modifier.NONE,) * 6 + (Modifier.LSHIFT, Modifier.LCTRL))
-    return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=rng.choice(KEY_POOL), mod=mod)
+    binding = rng.choice(KEY_POOL)
+    if isinstance(binding, str):  # A symbol, typed.
+        return tcod.event.TextInput(text=binding)
+    return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=binding, mod=mod)
 
 
 def play(engine: Engine, rng: random.Random) -> None:

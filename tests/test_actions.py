@@ -130,7 +130,7 @@ def test_player_death_leads_to_game_over() -> None:
     engine.player.fighter.hp = 1
     entity_factories.orc.spawn(engine.game_map, 6, 5)
 
-    handler = press(engine, KeySym.PERIOD)  # Wait; the orc hits for 1.
+    handler = press(engine, ".")  # Wait; the orc hits for 1.
 
     assert isinstance(handler, input_handlers.GameOverEventHandler)
     assert texts(engine)[-2:] == ["Orc attacks Player for 1 hit point.", "You died!"]

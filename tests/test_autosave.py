@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key
-from tcod.event import KeySym, Modifier
+from conftest import key, stroke, typed
+from tcod.event import KeySym
 from test_main_loop import Script
 
 import autosave
@@ -21,7 +21,7 @@ import save_data
 import setup_game
 from engine import Engine
 
-STAIRS = key(KeySym.PERIOD, Modifier.LSHIFT)
+STAIRS = typed(">")
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_taking_the_stairs_saves_after_the_frame_is_presented(
     assert order == ["present", "save", "present", "present", "save", "present"]
     game = saved()
     assert game.game_world.current_floor == 2
-    assert game.recording == engine.recording == [*recording.header(3), "key period shift"]
+    assert game.recording == engine.recording == [*recording.header(3), "text >"]
     assert lines_on_disk(engine) == engine.recording
 
 
@@ -127,7 +127,7 @@ def test_no_save_on_a_menu_nor_mid_walk_only_back_on_the_game(
     # Down the stairs, then the inventory at once, in one batch: not saved on it.
     script = Script([STAIRS, key(KeySym.I)], [], [key(KeySym.ESCAPE)], [], fail)
     main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
-    assert saved().recording == [*recording.header(3), "key period shift", "key i", "key escape"]
+    assert saved().recording == [*recording.header(3), "text >", "key i", "key escape"]
 
 
 def test_a_long_stay_on_one_floor_saves_every_so_many_events(
@@ -137,7 +137,7 @@ def test_a_long_stay_on_one_floor_saves_every_so_many_events(
     engine.mark_saved()
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
     for count in range(1, 7):
-        handler = main.handle_and_record(handler, key(KeySym.PERIOD))
+        handler = main.handle_and_record(handler, typed("."))
         autosave.after_frame(handler)
         assert paths.save_path().exists() == (count >= 3)
     assert len(saved().recording) == len(recording.header(1234)) + 6
@@ -156,8 +156,8 @@ def test_a_save_that_fails_is_said_and_play_goes_on(
 def test_each_recorded_line_reaches_the_file_at_once(engine: Engine) -> None:
     recording.start_file(engine)
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
-    for sym in (KeySym.PERIOD, KeySym.C, KeySym.ESCAPE, KeySym.PERIOD):
-        handler = main.handle_and_record(handler, key(sym))
+    for sym in (".", KeySym.C, KeySym.ESCAPE, "."):
+        handler = main.handle_and_record(handler, stroke(sym))
         assert lines_on_disk(engine) == engine.recording
 
 

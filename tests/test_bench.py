@@ -24,7 +24,7 @@ def load_bench() -> ModuleType:
     return sys.modules["bench"]
 
 
-LATENCY = r"p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms \(\w+ on \w+\)"
+LATENCY = r"p50 \d+\.\d\d ms, p99 \d+\.\d\d ms, max \d+\.\d\d ms \((?:key|text) \S+(?: \w+)* on \w+\)"
 
 
 def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:

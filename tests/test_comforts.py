@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import click, key
+from conftest import click, key, stroke, typed
 from tcod.event import KeySym, Modifier
 
 import entity_factories
@@ -47,6 +47,8 @@ from keys import (
     WAIT_KEYS,
     Answer,
     Command,
+    Key,
+    types_symbol,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,12 +144,20 @@ def help_bindings() -> dict[str, set[tuple[str, str]]]:
 
 
 @functools.cache
-def keysym_by_name() -> dict[str, KeySym]:
-    """Every key by its name in the help; a name two keys share is left out."""
-    found: dict[str, list[KeySym]] = {}
+def keysym_by_name() -> dict[str, Key]:
+    """Every key by its name in the help, a symbol as itself; a name two keys share is left out."""
+    found: dict[str, list[Key]] = {}
     for sym in KeySym:
-        found.setdefault(key_name(sym), []).append(sym)
+        binding: Key = chr(sym.value) if types_symbol(sym) else sym
+        found.setdefault(key_name(binding), []).append(binding)
     return {name: syms[0] for name, syms in found.items() if len(syms) == 1}
+
+
+def global_key(name: str) -> KeySym:
+    """A key that works everywhere, by its name in the help: never a symbol."""
+    binding = keysym_by_name()[name]
+    assert isinstance(binding, KeySym)
+    return binding
 
 
 def test_help_lists_every_key_of_every_table() -> None:
@@ -205,7 +215,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
             "Left click": click(x + 1, y),
         }
         try:
-            return handler.dispatch(events.get(name) or key(keysym_by_name()[name]))
+            return handler.dispatch(events.get(name) or stroke(keysym_by_name()[name]))
         except SystemExit:
             return "quit"
         except exceptions.QuitWithoutSaving:
@@ -234,7 +244,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
             modifier, _, name = chord.rpartition("+")
             mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
             look = input_handlers.LookHandler(engine)
-            look.dispatch(key(keysym_by_name()[name], mod))
+            look.dispatch(stroke(keysym_by_name()[name], mod))
             enemy = engine.game_map.get_actor_at_location(*engine.mouse_location)
             assert enemy is not None and enemy is not player, chord
     save_failed = {COMMAND_HELP[command] for command in SAVE_FAILED_KEYS.values()}
@@ -262,7 +272,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     for chord, _ in listed["Everywhere"]:
         modifier, _, name = chord.rpartition("+")
         mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
-        assert keys.global_command(key(keysym_by_name()[name], mod)) is not None
+        assert keys.global_command(key(global_key(name), mod)) is not None
 
 
 def test_cursor_modifier_rows_move_the_cursor_that_far(engine: Engine) -> None:
@@ -290,9 +300,7 @@ def game(engine: Engine) -> input_handlers.BaseEventHandler:
 
 
 HELP_KEYS = {
-    "shift+slash": key(KeySym.SLASH, Modifier.LSHIFT),
-    "rshift+slash": key(KeySym.SLASH, Modifier.RSHIFT),
-    "question": key(KeySym.QUESTION),
+    "question": typed("?"),
     "f1": key(KeySym.F1),
 }
 
@@ -317,7 +325,7 @@ def test_help_opens_and_any_key_closes_it(
 
 def test_slash_without_shift_still_looks(engine: Engine) -> None:
     handler = input_handlers.MainGameEventHandler(engine)
-    assert isinstance(handler.handle_events(key(KeySym.SLASH)), input_handlers.LookHandler)
+    assert isinstance(handler.handle_events(typed("/")), input_handlers.LookHandler)
 
 
 @pytest.mark.parametrize("screen", [menu, game])

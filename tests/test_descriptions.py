@@ -10,7 +10,7 @@ from __future__ import annotations
 import conftest
 import pytest
 import tcod
-from conftest import give, key, motion
+from conftest import give, key, motion, typed
 from tcod.event import KeySym
 
 import descriptions
@@ -44,7 +44,7 @@ def hover_text(engine: Engine, x: int, y: int) -> str:
 
 def look_window(engine: Engine, x: int, y: int) -> list[str]:
     """Look mode (`/`), the cursor moved onto (x, y), Enter: the window's rows."""
-    look = MainGameEventHandler(engine).handle_events(key(KeySym.SLASH))
+    look = MainGameEventHandler(engine).handle_events(typed("/"))
     engine.mouse_location = (x, y)
     window = look.handle_events(key(KeySym.RETURN))
     assert isinstance(window, input_handlers.LookDescription)
@@ -107,7 +107,7 @@ def test_a_confused_monster_counts_its_turns_down() -> None:
     health = descriptions.health_words(orc.fighter)
     assert hover_text(engine, orc.x, orc.y) == f"Orc, {health} (confused, {left} turns)"
     assert f"Confused, {left} turns." in look_window(engine, orc.x, orc.y)
-    MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))  # Wait a turn.
+    MainGameEventHandler(engine).handle_events(typed("."))  # Wait a turn.
     assert hover_text(engine, orc.x, orc.y) == f"Orc, {descriptions.health_words(orc.fighter)} (confused, {left - 1} turns)"
 
 

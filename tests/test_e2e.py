@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key
+from conftest import key, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
 import descriptions
@@ -174,8 +174,8 @@ def mouse_click(x: int, y: int) -> tcod.event.MouseButtonDown:
     return tcod.event.MouseButtonDown(position=pixels(x, y), button=MouseButton.LEFT)
 
 
-GREATER = key(KeySym.PERIOD, Modifier.LSHIFT)  # `>` as SDL sends it.
-QUESTION = key(KeySym.SLASH, Modifier.LSHIFT)  # `?` as SDL sends it.
+GREATER = typed(">")  # `>` as SDL sends it.
+QUESTION = typed("?")  # `?` as SDL sends it.
 
 
 def play(
@@ -247,7 +247,7 @@ def first_run(me: Player) -> Script:
         start = player.x, player.y
         yield [key(sym)]
         assert (player.x, player.y) == (start[0] + dx, start[1] + dy), f"{sym.name} did not move the player"
-    yield [key(KeySym.PERIOD)]  # Wait a turn.
+    yield [typed(".")]  # Wait a turn.
 
     # Fight: an orc beside the player, bumped until dead.
     orc, direction = me.spawn_orc_beside()
@@ -367,7 +367,7 @@ def first_run(me: Player) -> Script:
         ([key(KeySym.V)], "Message history"),
         ([QUESTION], "Press any key to close"),
         ([key(KeySym.F1)], "Press any key to close"),
-        ([key(KeySym.SLASH)], None),
+        ([typed("/")], None),
     ):
         yield opener
         if title:
@@ -380,7 +380,7 @@ def first_run(me: Player) -> Script:
         assert "Dungeon level: 2" in screen() and (title is None or title not in screen())
     # Look around: the cursor moves with the keys, Enter describes the tile,
     # any key goes back to looking, and Escape leaves.
-    yield [key(KeySym.SLASH)]
+    yield [typed("/")]
     yield [key(KeySym.RIGHT, Modifier.LSHIFT)]
     assert engine.mouse_location == (min(player.x + 5, engine.game_map.width - 1), player.y)
     yield [key(KeySym.KP_ENTER)]
@@ -481,7 +481,7 @@ def replay(
     return me.engine
 
 
-WALK = [key(sym) for sym in [KeySym.H] * 6 + [KeySym.L] * 12 + [KeySym.PERIOD] * 10 + [KeySym.J] * 6]
+WALK = [key(KeySym.H)] * 6 + [key(KeySym.L)] * 12 + [typed(".")] * 10 + [key(KeySym.J)] * 6
 
 
 def test_the_same_seed_and_keys_give_the_same_game(context: tcod.context.Context) -> None:
@@ -511,7 +511,7 @@ def test_floors_do_not_depend_on_how_the_player_played(context: tcod.context.Con
         )
 
     walked = replay(context, 91, WALK, after=False)
-    waited = replay(context, 91, [key(KeySym.PERIOD)], after=False)
+    waited = replay(context, 91, [typed(".")], after=False)
     assert floor(walked) == floor(waited)
     assert floor(walked) != floor(replay(context, 92, WALK, after=False))
 
@@ -553,7 +553,7 @@ def open_screen(screen: str) -> Callable[[Player], Script]:
         if screen.startswith("game over"):
             save_data.save(engine, paths.SAVE_NAME)  # A save from earlier in this game.
             player.fighter.hp = 0  # Dies; the next turn finds out.
-            yield [key(KeySym.PERIOD)]
+            yield [typed(".")]
             assert "You died!" in me.screen()
             if screen == "game over, history":
                 yield [key(KeySym.V)]
@@ -567,7 +567,7 @@ def open_screen(screen: str) -> Callable[[Player], Script]:
             yield [key(letter(engine, "Confusion Scroll"))]
         elif screen == "level up":
             player.level.current_xp = player.level.experience_to_next_level + 1
-            yield [key(KeySym.PERIOD)]
+            yield [typed(".")]
         elif screen != "game":
             yield [SCREEN_KEYS[screen]]
         assert SCREEN_TEXT[screen] in me.screen(), f"{screen} is not on screen"
@@ -588,7 +588,7 @@ SCREEN_KEYS = {
     "drop": key(KeySym.D),
     "character": key(KeySym.C),
     "history": key(KeySym.V),
-    "look": key(KeySym.SLASH),
+    "look": typed("/"),
     "help": QUESTION,
 }
 SCREEN_TEXT = {

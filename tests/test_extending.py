@@ -66,12 +66,12 @@ def test_a_new_monster_spawns_hunts_fights_and_dies(goblin: Actor) -> None:
     engine = arena(20, 15, (5, 5))
     monster = goblin.spawn(engine.game_map, 9, 5)
     engine.update_fov()
-    press(engine, KeySym.PERIOD)
+    press(engine, ".")
     assert (monster.x, monster.y) == (8, 5)  # It hunts the player.
-    press(engine, KeySym.PERIOD)
-    press(engine, KeySym.PERIOD)
+    press(engine, ".")
+    press(engine, ".")
     assert (monster.x, monster.y) == (6, 5)  # Next to the player:
-    press(engine, KeySym.PERIOD)
+    press(engine, ".")
     assert texts(engine)[-1] == "Goblin attacks Player for 1 hit point."  # it attacks (the tutorial said "1 hit points").
     xp = engine.player.level.current_xp
     while monster.is_alive:
@@ -85,12 +85,12 @@ def test_a_new_monster_is_saved_and_hunts_on_after_loading(goblin: Actor) -> Non
     engine = arena(20, 15, (5, 5))
     goblin.spawn(engine.game_map, 9, 5)
     engine.update_fov()
-    press(engine, KeySym.PERIOD)
+    press(engine, ".")
     loaded = saved_and_loaded(engine)
     monster = next(actor for actor in loaded.game_map.actors if actor.name == "Goblin")
     assert (monster.x, monster.y, monster.char, monster.fighter.hp) == (8, 5, "g", 6)
     assert isinstance(monster.ai, HostileEnemy) and monster.level.xp_given == 20
-    press(loaded, KeySym.PERIOD)
+    press(loaded, ".")
     assert (monster.x, monster.y) == (7, 5)  # It hunts on.
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import arena, give, key, play_events, replay_text
+from conftest import arena, give, key, play_events, replay_text, typed
 from tcod.event import KeySym
 from test_e2e import Menu, Player, Script, play
 
@@ -36,11 +36,11 @@ SEED = 4242
 WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
 
 
-def descend_to(engine: Engine, depth: int) -> list[tcod.event.KeyDown]:
+def descend_to(engine: Engine, depth: int) -> list[tcod.event.TextInput]:
     """Stand the player on the stairs; the key that takes them (`>`)."""
     assert engine.game_world.current_floor < depth
     engine.player.place(*engine.game_map.downstairs_location)
-    return [key(KeySym.PERIOD, tcod.event.Modifier.LSHIFT)]
+    return [typed(">")]
 
 
 def beside(engine: Engine) -> tuple[int, int]:
@@ -96,7 +96,7 @@ def test_a_death_tells_its_story_keeps_its_record_and_leads_to_a_new_game(
         x, y = beside(engine)
         entity_factories.troll.spawn(engine.game_map, x, y)
         engine.player.fighter.hp = 1
-        yield [key(KeySym.PERIOD)]  # Wait; the troll strikes.
+        yield [typed(".")]  # Wait; the troll strikes.
         me.notes["died"] = me.screen()
         me.notes["save gone"] = not paths.save_path().exists()
         me.notes["xp"] = engine.player.level.total_xp
@@ -153,7 +153,7 @@ def test_escape_on_the_game_over_window_goes_to_the_menu_and_closing_quits(
     save_data.save(engine, paths.SAVE_NAME)
     engine.player.fighter.hp = 1
     entity_factories.orc.spawn(engine.game_map, 6, 5)
-    screen = input_handlers.MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
+    screen = input_handlers.MainGameEventHandler(engine).handle_events(typed("."))
     assert isinstance(screen, input_handlers.GameOverEventHandler)
     assert not paths.save_path().exists()  # The save is gone at once.
 
@@ -411,7 +411,7 @@ def seed_that_dies_waiting() -> tuple[int, int]:
             recording.parse(f"recording 1\nseed {seed}\n", "<test>")
         )
         for waits in range(1, 200):
-            handler = play_events(handler, [key(KeySym.PERIOD)])
+            handler = play_events(handler, [typed(".")])
             if not isinstance(handler, input_handlers.MainGameEventHandler):
                 return seed, waits
     raise AssertionError("no seed dies waiting")
@@ -428,7 +428,7 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
 
     def script(me: Player) -> Script:
         yield [key(KeySym.N)]
-        yield [key(KeySym.PERIOD)] * waits
+        yield [typed(".")] * waits
         me.notes["died"] = me.screen()
         yield [tcod.event.Quit()]
 

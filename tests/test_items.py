@@ -8,7 +8,7 @@ refusal must cost no turn: the orc waiting two tiles away must not move.
 from __future__ import annotations
 
 import pytest
-from conftest import arena, click, give, key, texts, use
+from conftest import arena, click, give, key, texts, typed, use
 from tcod.event import KeySym
 
 import entity_factories
@@ -146,11 +146,11 @@ def test_confusion_lasts_10_turns_then_the_old_ai_returns() -> None:
     hostile = orc.ai
     use(engine, give(engine, entity_factories.confusion_scroll)).handle_events(click(7, 5))
     for _ in range(9):  # Turns 2 to 10 of stumbling.
-        MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
+        MainGameEventHandler(engine).handle_events(typed("."))
         assert isinstance(orc.ai, ConfusedEnemy)
     assert isinstance(orc.ai, ConfusedEnemy) and orc.ai.turns_remaining == 0
 
-    MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
+    MainGameEventHandler(engine).handle_events(typed("."))
     assert texts(engine)[-1] == "The Orc is no longer confused."
     assert orc.ai is hostile
 

@@ -34,7 +34,7 @@ import numpy as np
 import pytest
 import tcod
 import test_window
-from conftest import key
+from conftest import stroke
 from tcod.event import KeySym, Modifier
 from test_recording import picture
 from test_window import Window, explained, virtual_screen
@@ -49,6 +49,7 @@ import save_data
 import setup_game
 import travel
 from engine import Engine
+from keys import Key
 
 # A minute or more: CI runs it (`python -m pytest`), `-m "not slow"` skips it.
 pytestmark = [*test_window.pytestmark, pytest.mark.slow]
@@ -57,11 +58,11 @@ KILLS = int(os.environ.get("KILL_TEST_COUNT", "10"))
 KILL_SEED = int(os.environ.get("KILL_TEST_SEED", "20261123"))
 KINDS = ("before any save", "mid-walk", "mid-fight", "on a menu", "after a descent")
 # X key names of the game's keys, by KeySym.
-X_NAMES = {
+X_NAMES: dict[Key, str] = {
     KeySym.H: "h", KeySym.J: "j", KeySym.K: "k", KeySym.L: "l",
     KeySym.Y: "y", KeySym.U: "u", KeySym.B: "b", KeySym.N: "n",
-    KeySym.X: "x", KeySym.PERIOD: "period", KeySym.I: "i", KeySym.C: "c",
-    KeySym.V: "v", KeySym.SLASH: "slash",
+    KeySym.X: "x", ".": "period", KeySym.I: "i", KeySym.C: "c",
+    KeySym.V: "v", "/": "slash",
 }
 STAIRS = "greater"
 # How long after the last key the kill comes, in seconds, by kind (else 0 to 0.25).
@@ -86,9 +87,9 @@ def headless_game(seed: int) -> tuple[Engine, input_handlers.BaseEventHandler]:
     return engine, input_handlers.MainGameEventHandler(engine)
 
 
-def press(handler: input_handlers.BaseEventHandler, sym: KeySym, mod: Modifier = Modifier.NONE) -> tuple[input_handlers.BaseEventHandler, int]:
-    """The handler after `sym`, with its walk finished, and the walk's steps."""
-    handler = main.handle_and_record(handler, key(sym, mod))
+def press(handler: input_handlers.BaseEventHandler, sym: Key, mod: Modifier = Modifier.NONE) -> tuple[input_handlers.BaseEventHandler, int]:
+    """The handler after `sym` (a key, or a symbol typed), with its walk finished, and the walk's steps."""
+    handler = main.handle_and_record(handler, stroke(sym, mod))
     steps = 0
     while handler.walking:
         handler = handler.advance()
@@ -119,9 +120,9 @@ def descent_plan(rng: random.Random) -> Plan:
             keys.append(("x", walk_time(steps)))
         if not travel.stairs_known(engine.game_map):
             continue
-        handler, steps = press(handler, KeySym.PERIOD, Modifier.LSHIFT)
+        handler, steps = press(handler, ">")
         keys.append((STAIRS, walk_time(steps)))
-        handler, _ = press(handler, KeySym.PERIOD, Modifier.LSHIFT)
+        handler, _ = press(handler, ">")
         if engine.game_world.current_floor == 2 and engine.player.is_alive:
             return Plan(seed, [*keys, (STAIRS, 0.0)])
     raise AssertionError("no seed out of 1000 fits the plan")
@@ -172,7 +173,8 @@ def walk_plan(rng: random.Random) -> Plan:
 def menu_plan(rng: random.Random) -> Plan:
     """A few random moves, then a menu opened."""
     keys = [(X_NAMES[rng.choice(MOVES)], 0.05) for _ in range(rng.randrange(0, 8))]
-    menu = rng.choice([KeySym.I, KeySym.C, KeySym.V, KeySym.SLASH])
+    menus: list[Key] = [KeySym.I, KeySym.C, KeySym.V, "/"]
+    menu = rng.choice(menus)
     return Plan(rng.randrange(10_000), [*keys, (X_NAMES[menu], 0.0)])
 
 

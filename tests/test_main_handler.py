@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 import tcod
-from conftest import arena, key, motion, texts
-from tcod.event import KeySym, Modifier
+from conftest import arena, key, motion, stroke, texts, typed
+from tcod.event import KeySym
 
 import actions
 import entity_factories
@@ -14,6 +14,7 @@ import keys
 import render_functions
 import tile_types
 from input_handlers import MainGameEventHandler
+from keys import Key
 
 # The tutorial's keys: arrows and Home/End/PgUp/PgDn, the numpad, and vi keys.
 EXPECTED_MOVES = {
@@ -43,22 +44,20 @@ def test_move_key_bumps_and_moves_the_player(sym: KeySym, delta: tuple[int, int]
     assert (engine.player.x, engine.player.y) == (5 + delta[0], 5 + delta[1])
 
 
-@pytest.mark.parametrize("sym", [KeySym.PERIOD, KeySym.KP_5, KeySym.CLEAR])
-def test_wait_keys_pass_a_turn(sym: KeySym) -> None:
+@pytest.mark.parametrize("sym", [".", KeySym.KP_5, KeySym.CLEAR])
+def test_wait_keys_pass_a_turn(sym: Key) -> None:
     """The player stays put and the adjacent orc gets its attack."""
     engine = arena()
     entity_factories.orc.spawn(engine.game_map, 6, 5)
-    assert isinstance(MainGameEventHandler(engine).dispatch(key(sym)), actions.WaitAction)
-    MainGameEventHandler(engine).handle_events(key(sym))
+    assert isinstance(MainGameEventHandler(engine).dispatch(stroke(sym)), actions.WaitAction)
+    MainGameEventHandler(engine).handle_events(stroke(sym))
     assert (engine.player.x, engine.player.y) == (5, 5)
     assert texts(engine)[-1] == "Orc attacks Player for 1 hit point."
     assert engine.player.fighter.hp == 29
 
 
-@pytest.mark.parametrize(
-    "event", [key(KeySym.PERIOD, Modifier.LSHIFT), key(KeySym.PERIOD, Modifier.RSHIFT), key(KeySym.GREATER)]
-)
-def test_greater_than_takes_the_stairs(event: tcod.event.KeyDown) -> None:
+@pytest.mark.parametrize("event", [typed(">")])
+def test_greater_than_takes_the_stairs(event: tcod.event.TextInput) -> None:
     engine = arena()
     engine.game_map.tiles[5, 5] = tile_types.down_stairs
     engine.game_map.downstairs_location = (5, 5)
@@ -78,12 +77,12 @@ def test_greater_than_takes_the_stairs(event: tcod.event.KeyDown) -> None:
         (KeySym.D, input_handlers.InventoryDropHandler),
         (KeySym.C, input_handlers.CharacterScreenEventHandler),
         (KeySym.V, input_handlers.HistoryViewer),
-        (KeySym.SLASH, input_handlers.LookHandler),
+        ("/", input_handlers.LookHandler),
     ],
 )
-def test_command_keys(sym: KeySym, result: type) -> None:
+def test_command_keys(sym: Key, result: type) -> None:
     engine = arena()
-    assert type(MainGameEventHandler(engine).dispatch(key(sym))) is result
+    assert type(MainGameEventHandler(engine).dispatch(stroke(sym))) is result
 
 
 def test_escape_quits() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key
+from conftest import key, typed
 from tcod.event import KeySym
 
 import actions
@@ -137,7 +137,7 @@ def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
         real_perform(self)
 
     monkeypatch.setattr(actions.WaitAction, "perform", perform)
-    script = Script([key(KeySym.PERIOD)], [key(KeySym.PERIOD)], [tcod.event.Quit()])
+    script = Script([typed(".")], [typed(".")], [tcod.event.Quit()])
 
     main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
@@ -170,7 +170,7 @@ def test_escape_after_death_deletes_the_save_and_goes_back_to_the_menu(
 
     # Escape on the game-over screen, not the game's "save and quit": that
     # would leave the save alone (a dead player's game is not saved).
-    script = Script([key(KeySym.PERIOD)], [key(KeySym.ESCAPE)], menu_shown)
+    script = Script([typed(".")], [key(KeySym.ESCAPE)], menu_shown)
 
     main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
@@ -288,7 +288,7 @@ def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
         return [key(sym), key(sym)]
 
     # Escape leaves the game-over screen for the menu, where the window is closed.
-    script = Script([key(KeySym.PERIOD)], note, [key(KeySym.ESCAPE)], [tcod.event.Quit()])
+    script = Script([typed(".")], note, [key(KeySym.ESCAPE)], [tcod.event.Quit()])
     real_handle = main.handle_event
 
     def handle(*args: object) -> input_handlers.BaseEventHandler:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, screen_rows
-from tcod.event import KeySym, Modifier
+from conftest import key, screen_rows, typed
+from tcod.event import KeySym
 
 import input_handlers
 import paths
@@ -45,7 +45,7 @@ def test_n_starts_a_new_game_with_the_menus_seed(in_tmp: Path) -> None:
     assert handler.engine.game_world.current_floor == 1
     # Its recording begins: in its own file, in the data folder.
     assert handler.engine.recording_file is not None
-    assert (in_tmp / "recordings" / handler.engine.recording_file).read_text() == "recording 1\nseed 77\n"
+    assert (in_tmp / "recordings" / handler.engine.recording_file).read_text() == "recording 2\nseed 77\n"
 
 
 @pytest.mark.parametrize("sym", [KeySym.Q, KeySym.ESCAPE])
@@ -55,7 +55,7 @@ def test_q_and_escape_quit(sym: KeySym) -> None:
 
 
 @pytest.mark.parametrize(
-    "event", [key(KeySym.SLASH, Modifier.LSHIFT), key(KeySym.QUESTION), key(KeySym.F1)]
+    "event", [typed("?"), typed("?"), key(KeySym.F1)]
 )
 def test_help_opens_from_the_menu(event: tcod.event.KeyDown) -> None:
     menu = setup_game.MainMenu()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, screen_rows
+from conftest import key, screen_rows, typed
 from tcod.event import KeySym, Modifier
 
 import input_handlers
@@ -135,10 +135,10 @@ def test_o_on_the_main_menu_opens_the_options_and_esc_closes_them() -> None:
 
 def test_equals_in_the_dungeon_opens_the_options_over_the_game(engine: Engine) -> None:
     game = input_handlers.MainGameEventHandler(engine)
-    screen = game.handle_events(key(KeySym.EQUALS))
+    screen = game.handle_events(typed("="))
     assert isinstance(screen, input_handlers.OptionsScreen)
     assert screen.engine_in_play() is engine  # Closing the window saves the game.
-    assert screen.handle_events(key(KeySym.EQUALS)) is game
+    assert screen.handle_events(typed("=")) is game
 
 
 def test_a_change_on_the_screen_applies_at_once_and_is_kept() -> None:

@@ -48,7 +48,7 @@ def test_a_descent_to_floor_3_with_a_level_up() -> None:
     assert engine.game_world.current_floor == 3, REMAKE
     assert engine.player.level.current_level >= 2, REMAKE
     assert engine.player.is_alive
-    assert "key period shift" in text.splitlines()  # `>` as the keyboard sends it.
+    assert "text >" in text.splitlines()  # `>` as it was typed.
     assert sum(engine.kills.values()) >= 5
 
 
@@ -94,3 +94,31 @@ def test_replaying_rebuilds_the_recording(name: str) -> None:
     assert engine.recording == recording.header(script.seed) + [
         recording.line_of(event) for event in script.events
     ]
+
+
+# Recordings of format 1, as the game made them before symbols were recorded
+# as the text typed (`key period shift` for `>`), kept unchanged.  Their
+# lines keep their meaning: each replays as the same lines written today.
+FORMAT_1 = FOLDER / "format-1"
+TODAYS_LINES = {"key period shift": "text >", "key slash shift": "text ?", "key period": "text .",
+                "key slash": "text /"}
+
+
+@pytest.mark.parametrize("name", ["death", "descent", "scroll"])
+def test_a_recording_of_format_1_replays_as_the_same_lines_of_today(name: str) -> None:
+    old = (FORMAT_1 / f"{name}.rec").read_text()
+    assert old.startswith("recording 1\n") and "text " not in old
+    today = "\n".join(
+        TODAYS_LINES.get(line, line) for line in old.replace("recording 1", "recording 2").splitlines()
+    )
+    assert today != old.replace("recording 1", "recording 2")
+    assert replay.summary(replay_text(old)) == replay.summary(replay_text(today))
+
+
+def test_key_period_shift_still_takes_the_stairs() -> None:
+    """The old descent's `key period shift` lines go down the stairs, whatever the rules do."""
+    handler = replay_text((FORMAT_1 / "descent.rec").read_text())
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    said = [message.plain_text for message in engine.message_log.messages]
+    assert engine.game_world.current_floor >= 2 and "You descend the staircase." in said

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import click, key, motion, play_events, replay_text
+from conftest import click, key, motion, play_events, replay_text, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
@@ -23,7 +23,7 @@ import setup_game
 from engine import Engine
 
 SEED = 1234
-HEADER = f"recording 1\nseed {SEED}\n"
+HEADER = f"recording 2\nseed {SEED}\n"
 
 
 def engine_of(handler: object) -> Engine:
@@ -52,7 +52,9 @@ def picture(engine: Engine) -> object:
 # The format.
 
 
-@pytest.mark.parametrize("sym", list(KeySym), ids=lambda sym: sym.name)
+@pytest.mark.parametrize(
+    "sym", [sym for sym in KeySym if not keys.types_symbol(sym)], ids=lambda sym: sym.name
+)
 def test_every_key_round_trips(sym: KeySym) -> None:
     for mod, words in [
         (Modifier.NONE, ""),
@@ -99,21 +101,49 @@ def test_the_issues_example_reads() -> None:
     assert script.seed == 1234
     assert [recording.line_of(event) for event in script.events] == [
         "key n",
-        "key period shift",
+        "text >",
         "key kp_5",
         "key x",
         "click 12 30",
         "move 40 20",
     ]
     shifted = script.events[1]
-    assert isinstance(shifted, tcod.event.KeyDown) and keys.key_of(shifted) is KeySym.GREATER
+    # `>` as the US keyboard sends it: the character typed.
+    assert isinstance(shifted, tcod.event.TextInput) and shifted.text == ">"
+
+
+
+@pytest.mark.parametrize("symbol", [chr(c) for c in range(33, 127) if keys.is_symbol(chr(c))])
+def test_every_symbol_round_trips_as_text(symbol: str) -> None:
+    line = recording.line_of(typed(symbol))
+    assert line == f"text {symbol}"
+    event = recording.event_of(line)
+    assert isinstance(event, tcod.event.TextInput) and event.text == symbol
+
+
+@pytest.mark.parametrize(
+    ("line", "symbol"),
+    [("key period shift", ">"), ("key slash shift", "?"), ("key period", "."), ("key slash", "/"),
+     ("key equals", "="), ("key less shift", "<")],
+)
+def test_a_symbols_key_reads_as_the_text_it_typed_in_format_1(line: str, symbol: str) -> None:
+    """Format 1 recorded `>` as the US keys that type it; the KeyDown of a symbol's
+    key does nothing now, so such a line reads as its text."""
+    event = recording.event_of(line)
+    assert isinstance(event, tcod.event.TextInput) and event.text == symbol
+
+
+@pytest.mark.parametrize("line", ["text", "text a", "text 7", "text > >", "text ab"])
+def test_text_takes_one_symbol(line: str) -> None:
+    with pytest.raises(ValueError, match="one symbol"):
+        recording.event_of(line)
 
 
 BAD = {
     "unknown key name": ("recording 1\nseed 5\nkey l\nkey sprocket\n", 4, "unknown key name 'sprocket'"),
     "bad number": ("recording 1\nseed 5\n\nclick 3 4.5\n", 4, "'4.5' is not a whole number"),
     "bad seed": ("recording 1\nseed five\n", 2, "'five' is not a whole number"),
-    "wrong version": ("recording 2\nseed 5\n", 1, "format version 2; this game reads version 1"),
+    "wrong version": ("recording 3\nseed 5\n", 1, "format version 3; this game reads versions 1, 2"),
     "empty file": ("", 1, "the file is empty"),
     "only comments": ("# nothing\n\n", 3, "the file is empty"),
     "not a recording": ("savegame\n", 1, "not a recording"),
@@ -190,7 +220,7 @@ def test_replay_is_the_game_the_keys_play() -> None:
     handler = play_events(handler, events)
     played = engine_of(handler)
     lines = played.recording
-    assert lines[:2] == ["recording 1", f"seed {SEED}"]
+    assert lines[:2] == ["recording 2", f"seed {SEED}"]
     assert lines[2:] == ["key l", "key j", "move 3 3", "key i", "key escape", "key k"]
     again = replay_text("\n".join(lines))
     assert picture(engine_of(again)) == picture(played)
@@ -211,7 +241,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
     x, y = engine.mouse_location
     events = [
         key(KeySym.LSHIFT, Modifier.LSHIFT),  # A modifier alone: nothing.
-        key(KeySym.PERIOD, Modifier.LSHIFT),  # `>`: no stairs here, but the game said so.
+        typed(">"),  # `>`: no stairs here, but the game said so.
         key(KeySym.F12),  # A screenshot: the window's, not the game's.
         key(KeySym.RETURN, Modifier.LALT),  # Fullscreen: the same.
         motion(x, y),  # Onto the tile the game already points at: nothing changes.
@@ -219,7 +249,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
         motion(x + 1, y),  # Within the same tile.
         motion(200, 200),  # Off the map: the game keeps its pointer.
         key(KeySym.F2),  # Bound to nothing: recorded all the same.
-        key(KeySym.SLASH),
+        typed("/"),
         click(x + 2, y, MouseButton.RIGHT),  # Closes the look screen.
         tcod.event.KeyUp(scancode=tcod.event.Scancode.L, sym=KeySym.L, mod=Modifier.NONE),
         key(KeySym.L),
@@ -227,12 +257,12 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
     for event in events:
         handler = main.handle_event(context, handler, event)
     expected = [
-        "recording 1",
+        "recording 2",
         f"seed {SEED}",
-        "key period shift",
+        "text >",
         f"move {x + 1} {y}",
         "key f2",
-        "key slash",
+        "text /",
         f"click {x + 2} {y} right",
         "key l",
     ]
@@ -317,14 +347,14 @@ def test_a_crash_leaves_its_recording(
         wait(self)
 
     monkeypatch.setattr(actions.WaitAction, "perform", broken)
-    frames: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.N)], [key(KeySym.L)], [key(KeySym.PERIOD)], [key(KeySym.KP_5)], [tcod.event.Quit()]])
+    frames: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.N)], [key(KeySym.L)], [typed(".")], [key(KeySym.KP_5)], [tcod.event.Quit()]])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     main.main_loop(context, console, setup_game.MainMenu(seed=SEED), lambda: next(frames))
     err = capsys.readouterr().err
     assert "RuntimeError: a bug in waiting" in err
     first, second = in_tmp / "crash-001.rec", in_tmp / "crash-002.rec"
-    assert first.read_text() == HEADER + "key l\nkey period\n"
-    assert second.read_text() == HEADER + "key l\nkey period\nkey kp_5\n"
+    assert first.read_text() == HEADER + "key l\ntext .\n"
+    assert second.read_text() == HEADER + "key l\ntext .\nkey kp_5\n"
     assert "python main.py --replay crash-001.rec" in err
     assert "python main.py --replay crash-002.rec" in err
     # Replayed, the crash happens again, reported as in the game, and play goes on.
@@ -344,10 +374,11 @@ def test_playback_keys() -> None:
     assert "paused" in playback.status()
     playback.control(key(KeySym.SPACE))
     assert not playback.paused
-    playback.control(key(KeySym.EQUALS, Modifier.LSHIFT))  # `+` on most keyboards.
-    playback.control(key(KeySym.KP_PLUS))
+    playback.control(key(KeySym.EQUALS, Modifier.LSHIFT))  # Its text acts, not its KeyDown.
+    playback.control(typed("+"))
+    playback.control(typed("="))  # `+` without Shift.
     assert playback.speed == 32
-    playback.control(key(KeySym.MINUS))
+    playback.control(typed("-"))
     assert playback.speed == 16
     assert playback.next_event() is not None and playback.played == 1
     playback.control(key(KeySym.L))  # Anything else the player does goes nowhere.
@@ -362,7 +393,7 @@ def test_playback_keys() -> None:
 def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     in_tmp: Path, context: tcod.context.Context
 ) -> None:
-    text = HEADER + "key l\nkey l\nmove 10 10\nkey i\nkey escape\nkey j\nkey slash\nkey k\nkey return\nkey h\n"
+    text = HEADER + "key l\nkey l\nmove 10 10\nkey i\nkey escape\nkey j\ntext /\nkey k\nkey return\nkey h\n"
     script = recording.parse(text, "walk.rec")
     handler = replay.start(script)
     recording.start_file(handler.engine)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import click, key, motion
+from conftest import click, key, motion, typed
 from tcod.event import KeySym, Modifier
 from test_recording import picture
 
@@ -69,7 +69,7 @@ def random_events(count: int = 300, seed: int = 5) -> list[tcod.event.Event]:
         if roll < 0.75:
             events.append(key(rng.choice(MOVES)))
         elif roll < 0.8:
-            events.append(key(KeySym.PERIOD))
+            events.append(typed("."))
         elif roll < 0.85:
             events += [key(rng.choice([KeySym.C, KeySym.I, KeySym.V])), key(KeySym.ESCAPE)]
         elif roll < 0.95:

@@ -7,8 +7,7 @@ import random
 import numpy as np
 import pytest
 import tcod
-from conftest import key, texts
-from tcod.event import KeySym, Modifier
+from conftest import texts, typed
 
 import entity_factories
 import procgen
@@ -20,9 +19,7 @@ from input_handlers import MainGameEventHandler
 from procgen import RectangularRoom
 
 STAIRS_KEYS = [
-    pytest.param(key(KeySym.PERIOD, Modifier.LSHIFT), id="left-shift+period"),
-    pytest.param(key(KeySym.PERIOD, Modifier.RSHIFT), id="right-shift+period"),
-    pytest.param(key(KeySym.GREATER), id="greater"),
+    pytest.param(typed(">"), id="greater"),
 ]
 
 
@@ -108,7 +105,7 @@ def test_period_without_shift_waits_on_the_stairs(engine: Engine) -> None:
     old_map = engine.game_map
     go_to_stairs(engine)
 
-    MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD))
+    MainGameEventHandler(engine).handle_events(typed("."))
 
     assert engine.game_world.current_floor == 1
     assert engine.game_map is old_map
@@ -138,13 +135,13 @@ def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_tur
     assert (player.x, player.y) != engine.game_map.downstairs_location
     handler = MainGameEventHandler(engine)
 
-    assert handler.handle_events(key(KeySym.PERIOD, Modifier.LSHIFT)) is handler
+    assert handler.handle_events(typed(">")) is handler
 
     assert texts(engine)[-1] == "You haven't found the stairs."
     assert engine.game_world.current_floor == 1
     assert player.fighter.hp == 30  # The orc next to the player did not act.
     # Whereas a turn spent waiting lets it hit.
-    handler.handle_events(key(KeySym.PERIOD))
+    handler.handle_events(typed("."))
     assert texts(engine)[-1] == "Orc attacks Player for 1 hit point."
     assert player.fighter.hp == 29
     assert orc.is_alive
@@ -153,7 +150,7 @@ def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_tur
 def test_the_hud_shows_the_dungeon_level(engine: Engine) -> None:
     assert hud_floor_text(engine) == "Dungeon level: 1"
     go_to_stairs(engine)
-    MainGameEventHandler(engine).handle_events(key(KeySym.GREATER))
+    MainGameEventHandler(engine).handle_events(typed(">"))
     assert hud_floor_text(engine) == "Dungeon level: 2"
     engine.game_world.generate_floor()
     assert hud_floor_text(engine) == "Dungeon level: 3"

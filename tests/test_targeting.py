@@ -10,7 +10,7 @@ import conftest
 import numpy as np
 import pytest
 import tcod
-from conftest import click, give, key, motion
+from conftest import click, give, key, motion, typed
 from tcod.event import KeySym, Modifier
 
 import actions
@@ -43,7 +43,7 @@ def aim(engine: Engine, template: Item) -> tuple[input_handlers.BaseEventHandler
 
 
 def look(engine: Engine) -> input_handlers.BaseEventHandler:
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.SLASH))
+    handler = MainGameEventHandler(engine).handle_events(typed("/"))
     assert isinstance(handler, input_handlers.LookHandler)
     return handler
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, click, give, key, replay_text, texts
+from conftest import arena, click, give, key, replay_text, texts, typed
 from tcod.event import KeySym, Modifier
 
 import entity_factories
@@ -259,7 +259,7 @@ def test_every_step_is_a_turn() -> None:
     handler = press(MainGameEventHandler(engine), key(KeySym.X))
     start = (orc.x, orc.y)
     assert isinstance(handler, MainGameEventHandler)
-    handler.handle_events(key(KeySym.PERIOD))  # One turn, waiting: the orc comes.
+    handler.handle_events(typed("."))  # One turn, waiting: the orc comes.
     assert (orc.x, orc.y) != start
 
 
@@ -271,13 +271,13 @@ def test_stairs_key_walks_to_the_seen_stairs_then_descends() -> None:
     engine.game_map.tiles[12, 9] = tile_types.down_stairs
     engine.game_map.downstairs_location = (12, 9)
     engine.update_fov()
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.PERIOD, Modifier.SHIFT))
+    handler = MainGameEventHandler(engine).handle_events(typed(">"))
     assert isinstance(handler, WalkHandler)
     handler, steps = walk_on(handler)
     assert position(engine) == (12, 9)
     assert steps == 7  # The shortest way: 4 diagonal steps and 3 straight.
     assert texts(engine)[-1] == "There are stairs down here."
-    press(handler, key(KeySym.PERIOD, Modifier.SHIFT))
+    press(handler, typed(">"))
     assert engine.game_world.current_floor == 2
 
 
@@ -287,7 +287,7 @@ def test_stairs_key_far_from_unseen_stairs_says_so() -> None:
     engine.game_map.downstairs_location = (20, 5)
     engine.update_fov()
     handler = MainGameEventHandler(engine)
-    assert handler.handle_events(key(KeySym.GREATER)) is handler
+    assert handler.handle_events(typed(">")) is handler
     assert texts(engine)[-1] == "You haven't found the stairs."
     assert position(engine) == (5, 5)
 

@@ -35,8 +35,8 @@ def test_a_game_in_the_window_replays_headless_to_the_same_state(tmp_path: Path)
     script = recording.parse(text, str(files[0]))
     assert script.seed == SEED
     lines = text.splitlines()
-    assert "key period shift" not in lines  # `>` was not pressed; but:
-    for expected in ("key l", "key j", "key i", "key escape", "key slash", "key return"):
+    assert "text >" not in lines  # `>` was not pressed; but `.` and `/` were, typed:
+    for expected in ("key l", "key j", "text .", "key i", "key escape", "text /", "key return"):
         assert expected in lines, (expected, lines)
     assert any(line.startswith("move ") for line in lines), "\n".join(lines)
     assert any(line.startswith("click ") for line in lines), "\n".join(lines)

@@ -372,11 +372,12 @@ class Window:
         self.context.present(self.console, keep_aspect=True)
 
     def press(
-        self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown
+        self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown | tcod.event.TextInput
     ) -> input_handlers.BaseEventHandler:
         """The handler after `event`, its frame presented, then saved if due (`autosave`)."""
         import autosave
         import main
+        import recording
 
         before = handler
         floor = self.floor(handler)
@@ -392,7 +393,7 @@ class Window:
         self.cpu_samples.append(time.process_time() - start_cpu)
         self.samples.append(seconds)
         if seconds > self.slowest[0]:
-            self.slowest = seconds, f"{event.sym.name} on {type(before).__name__}"
+            self.slowest = seconds, f"{recording.line_of(event)} on {type(before).__name__}"
         saving = autosave.due(handler) is not None
         start = time.perf_counter()
         autosave.after_frame(handler)
@@ -425,16 +426,16 @@ class ScriptedPlayer:
             (-1, 0): KeySym.H, (1, 0): KeySym.L, (0, -1): KeySym.K, (0, 1): KeySym.J,
             (-1, -1): KeySym.Y, (1, -1): KeySym.U, (-1, 1): KeySym.B, (1, 1): KeySym.N,
         }
-        self.wait = key(KeySym.PERIOD)
-        self.stairs = key(KeySym.PERIOD, tcod.event.Modifier.LSHIFT)
+        self.wait = tcod.event.TextInput(text=".")
+        self.stairs = tcod.event.TextInput(text=">")
         self.pickup = key(KeySym.G)
         self.inventory = key(KeySym.I)
         self.escape = key(KeySym.ESCAPE)
-        self.screens = [key(KeySym.V), key(KeySym.C), key(KeySym.SLASH), key(KeySym.F1)]
+        self.screens: list[tcod.event.KeyDown | tcod.event.TextInput] = [key(KeySym.V), key(KeySym.C), tcod.event.TextInput(text="/"), key(KeySym.F1)]
         self.choices = [key(KeySym.A), key(KeySym.B), key(KeySym.C)]
         self.drinking = False
 
-    def choose(self, handler: input_handlers.BaseEventHandler) -> tcod.event.KeyDown | None:
+    def choose(self, handler: input_handlers.BaseEventHandler) -> tcod.event.KeyDown | tcod.event.TextInput | None:
         """The key to press on `handler`'s screen; None when the game is over."""
         import input_handlers
         import setup_game
@@ -459,7 +460,7 @@ class ScriptedPlayer:
         names = [item.name for item in engine.player.inventory.items]
         return names.index("Health Potion") if "Health Potion" in names else -1
 
-    def play(self, engine: Engine) -> tcod.event.KeyDown:
+    def play(self, engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
         player, game_map = engine.player, engine.game_map
         if self.rng.random() < 0.03:
             return self.rng.choice(self.screens)

@@ -10,11 +10,15 @@ Makes, for the machine it runs on (Linux, Windows or macOS):
   ``tombs-of-the-ancient-kings`` (``.exe`` on Windows) beside an ``_internal``
   folder that holds Python, tcod, numpy, the tile sheet and the menu
   background.  Copy the whole folder anywhere and run the program in it;
+* on macOS also ``dist/Tombs of the Ancient Kings.app``, that folder as an app;
 * ``dist/tombs-of-the-ancient-kings-<system>-<machine>.tar.gz`` (``.zip`` on
-  Windows): that folder packed, to hand to players.
+  Windows): the folder (the app on macOS) packed, to hand to players.
 
-``build/`` keeps PyInstaller's work between builds, which makes the next one
-faster.  Both folders are git-ignored.
+It writes PyInstaller's spec for the system first (``spec_text``;
+``build/tombs-of-the-ancient-kings.spec``), then builds from it.  On Windows
+and macOS the program is windowed, with the game's icon; on Linux it is a
+console program.  ``build/`` keeps PyInstaller's work between builds, which
+makes the next one faster.  Both folders are git-ignored.
 
 PyInstaller sets each module's ``__file__`` inside ``_internal``
 (``sys._MEIPASS``), where the assets are put, so main.py and setup_game.py
@@ -26,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import platform
 import shutil
 import subprocess
@@ -46,8 +49,12 @@ from setup_game import BACKGROUND_PATH, GAME_TITLE  # noqa: E402
 NAME = GAME_TITLE.lower().replace(" ", "-")
 # Read by the game at start-up: put inside the build.
 ASSETS = (TILESET_PATH, BACKGROUND_PATH)
-# shutil.make_archive's format, and the suffix it gives.
-ARCHIVE_FORMAT, ARCHIVE_SUFFIX = ("zip", ".zip") if sys.platform == "win32" else ("gztar", ".tar.gz")
+# The program's icon on Windows and macOS, drawn by tools/make_icon.py.
+ICO_PATH = ROOT / "icons" / "icon.ico"
+ICNS_PATH = ROOT / "icons" / "icon.icns"
+# shutil.make_archive's format: a zip on Windows, a tar.gz (which keeps the
+# links inside a macOS app) elsewhere.
+ARCHIVE_FORMAT = "zip" if sys.platform == "win32" else "gztar"
 # Modules the game never runs that the analysis would bring in: cffi's and
 # numpy's build-time tools (setuptools also adds a start-up hook that imports
 # pkg_resources: about 0.1 s of CPU at every start, measured as `python -c
@@ -55,51 +62,97 @@ ARCHIVE_FORMAT, ARCHIVE_SUFFIX = ("zip", ".zip") if sys.platform == "win32" else
 EXCLUDED = ("setuptools", "pkg_resources", "numpy.f2py", "yaml")
 
 
-def system_name() -> str:
+def system_name(system: str = sys.platform) -> str:
     """The platform as players name it, for the archive's name."""
-    return {"win32": "windows", "darwin": "macos"}.get(sys.platform, sys.platform)
+    return {"win32": "windows", "darwin": "macos"}.get(system, system)
 
 
-def program_path(dist: Path) -> Path:
+def app_path(dist: Path) -> Path:
+    """The macOS app in `dist`: the program's folder, bundled as an app (BUNDLE in the spec)."""
+    return dist / f"{GAME_TITLE}.app"
+
+
+def program_path(dist: Path, system: str = sys.platform) -> Path:
     """The built program in `dist`."""
-    return dist / NAME / (NAME + (".exe" if sys.platform == "win32" else ""))
+    if system == "darwin":
+        return app_path(dist) / "Contents" / "MacOS" / NAME
+    return dist / NAME / (NAME + (".exe" if system == "win32" else ""))
 
 
-def archive_base(dist: Path) -> Path:
+def archive_base(dist: Path, system: str = sys.platform) -> Path:
     """The archive of the build in `dist`, less its suffix."""
-    return dist / f"{NAME}-{system_name()}-{platform.machine().lower()}"
+    return dist / f"{NAME}-{system_name(system)}-{platform.machine().lower()}"
 
 
-def archive_path(dist: Path) -> Path:
+def archive_path(dist: Path, system: str = sys.platform) -> Path:
     """The archive of the build in `dist`: a zip on Windows, a tar.gz elsewhere."""
-    return archive_base(dist).with_name(archive_base(dist).name + ARCHIVE_SUFFIX)
+    suffix = ".zip" if system == "win32" else ".tar.gz"
+    return archive_base(dist, system).with_name(archive_base(dist, system).name + suffix)
 
 
-def pyinstaller_command(dist: Path, work: Path) -> list[str]:
-    """PyInstaller's command line for a one-folder build of main.py."""
-    command = [
-        sys.executable, "-m", "PyInstaller", str(ROOT / "main.py"),
-        "--name", NAME,
-        "--onedir",
+def spec_text(system: str = sys.platform) -> str:
+    """PyInstaller's spec for a one-folder build of main.py on `system`.
+
+    On Windows and macOS the program is windowed: no console opens beside
+    the game (what it prints goes to a log file, see windowed.py), and it
+    wears the game's icon; macOS gets an app (BUNDLE).  On Linux it stays
+    a console program, as games there are.
+    """
+    windowed = system in ("win32", "darwin")
+    icon = {"win32": ICO_PATH, "darwin": ICNS_PATH}.get(system)
+    lines = [
+        f"# PyInstaller's spec for {GAME_TITLE} on {system_name(system)}, written by tools/build.py.",
+        "a = Analysis(",
+        f"    [{str(ROOT / 'main.py')!r}],",
+        f"    pathex=[{str(ROOT)!r}],",
+        # (SOURCE, DESTINATION): each asset at the top of _internal.
+        f"    datas={[(str(asset), '.') for asset in ASSETS]!r},",
+        f"    excludes={list(EXCLUDED)!r},",
+        ")",
+        "pyz = PYZ(a.pure)",
+        "exe = EXE(",
+        "    pyz, a.scripts, [],",
+        "    exclude_binaries=True,",
+        f"    name={NAME!r},",
+        f"    console={not windowed!r},",
+        f"    icon={None if icon is None else str(icon)!r},",
+        ")",
+        f"coll = COLLECT(exe, a.binaries, a.datas, name={NAME!r})",
+    ]
+    if system == "darwin":
+        lines += [
+            "app = BUNDLE(",
+            "    coll,",
+            f"    name={app_path(Path()).name!r},",
+            f"    icon={str(ICNS_PATH)!r},",
+            # Sharp tiles on a Retina screen.
+            "    info_plist={'NSHighResolutionCapable': True},",
+            ")",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def pyinstaller_command(spec: Path, dist: Path, work: Path) -> list[str]:
+    """PyInstaller's command line to build from `spec`."""
+    return [
+        sys.executable, "-m", "PyInstaller", str(spec),
         "--noconfirm",
         "--log-level", "ERROR",
         "--distpath", str(dist),
         "--workpath", str(work),
-        "--specpath", str(work),
     ]  # fmt: skip
-    for asset in ASSETS:
-        # SOURCE{os.pathsep}DESTINATION, the destination inside _internal.
-        command += ["--add-data", f"{asset}{os.pathsep}."]
-    for module in EXCLUDED:
-        command += ["--exclude-module", module]
-    return command
 
 
 def build(dist: Path, work: Path) -> Path:
     """Build into `dist` (through `work`); return the archive."""
-    subprocess.run(pyinstaller_command(dist, work), check=True)
+    work.mkdir(parents=True, exist_ok=True)
+    spec = work / f"{NAME}.spec"
+    spec.write_text(spec_text(), encoding="utf-8")
+    subprocess.run(pyinstaller_command(spec, dist, work), check=True)
+    # What players get: the app on macOS, the program's folder elsewhere.
+    packed = app_path(dist) if sys.platform == "darwin" else dist / NAME
     archive = shutil.make_archive(
-        str(archive_base(dist)), ARCHIVE_FORMAT, root_dir=dist, base_dir=NAME
+        str(archive_base(dist)), ARCHIVE_FORMAT, root_dir=dist, base_dir=packed.name
     )
     return Path(archive)
 

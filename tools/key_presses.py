@@ -51,7 +51,7 @@ MOVES = {
     (-1, 0): KeySym.H, (1, 0): KeySym.L, (0, -1): KeySym.K, (0, 1): KeySym.J,
     (-1, -1): KeySym.Y, (1, -1): KeySym.U, (-1, 1): KeySym.B, (1, 1): KeySym.N,
 }  # fmt: skip
-STAIRS = tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=KeySym.PERIOD, mod=Modifier.LSHIFT)
+STAIRS = tcod.event.TextInput(text=">")
 LIMIT = 5000  # Presses: a player that gets no further gives up.
 
 
@@ -67,7 +67,7 @@ class Result:
     carried: int  # Items in the inventory at the end.
 
 
-def care_key(engine: Engine) -> tcod.event.KeyDown | None:
+def care_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | None:
     """Drinking a potion when badly hurt, fighting: the keys both players
     press alike, if one is due."""
     player = engine.player
@@ -77,7 +77,7 @@ def care_key(engine: Engine) -> tcod.event.KeyDown | None:
     return fight_key(engine)
 
 
-def fight_key(engine: Engine) -> tcod.event.KeyDown | None:
+def fight_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | None:
     """A step toward (or a bump into) the nearest monster in view, if one is."""
     monsters = travel.monsters_in_view(engine)
     if not monsters:
@@ -85,7 +85,7 @@ def fight_key(engine: Engine) -> tcod.event.KeyDown | None:
     player, game_map = engine.player, engine.game_map
     nearest = min(monsters, key=lambda m: max(abs(m.x - player.x), abs(m.y - player.y)))
     step = travel.step_toward(game_map, travel.only(game_map, nearest.x, nearest.y), player.x, player.y)
-    return key(MOVES[step]) if step is not None else key(KeySym.PERIOD)
+    return key(MOVES[step]) if step is not None else tcod.event.TextInput(text=".")
 
 
 def wanted_items(engine: Engine) -> list[Item]:
@@ -94,7 +94,7 @@ def wanted_items(engine: Engine) -> list[Item]:
     return travel.gatherable(engine) if len(inventory.items) < inventory.capacity else []
 
 
-def single_step_key(engine: Engine) -> tcod.event.KeyDown:
+def single_step_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
     """The next key of the single-stepping player."""
     fight = care_key(engine)
     if fight is not None:
@@ -114,7 +114,7 @@ def single_step_key(engine: Engine) -> tcod.event.KeyDown:
     return STAIRS if step is None else key(MOVES[step])
 
 
-def walking_key(engine: Engine) -> tcod.event.KeyDown:
+def walking_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
     """The next key of the player who walks: `x` until all is seen and
     gathered, then `>`."""
     fight = care_key(engine)
@@ -141,6 +141,7 @@ def clear_floor(seed: int, walks: bool) -> Result:
     while presses < LIMIT:
         if engine.game_world.current_floor > 1 or not engine.player.is_alive:
             break
+        event: tcod.event.KeyDown | tcod.event.TextInput
         if isinstance(handler, input_handlers.LevelUpEventHandler):
             event = key(KeySym.A)
         elif isinstance(handler, input_handlers.InventoryActivateHandler):

@@ -151,7 +151,7 @@ class Player:
         if underfoot(engine, "Health Potion") and len(player.inventory.items) < player.inventory.capacity:
             return "key g"
         if (player.x, player.y) == engine.game_map.downstairs_location:
-            return "key period shift"
+            return "text >"
         return step_towards(engine, [engine.game_map.downstairs_location])
 
 
@@ -186,7 +186,7 @@ class Waits(Player):
 
     def in_the_dungeon(self, engine: Engine) -> str | None:
         if any(distance(engine, actor) == 1 for actor in foes(engine)):
-            return "key period"
+            return "text ."
         return step_towards(engine, [(a.x, a.y) for a in foes(engine)])
 
 

@@ -144,7 +144,7 @@ def take(camera: Camera) -> None:
     camera.press(key(KeySym.ESCAPE))
 
     # Look at the wounded orc: Enter shows what it is like.
-    camera.press(key(KeySym.SLASH))
+    camera.press(tcod.event.TextInput(text="/"))
     camera.engine.mouse_location = orc.x, orc.y
     camera.press(key(KeySym.RETURN))
     camera.shoot("look")
@@ -171,7 +171,7 @@ def take(camera: Camera) -> None:
     # A death: the troll's blow (dealt here, as its attack would), then the
     # story of the game, and the hall of fame from the main menu.
     player.fighter.take_damage(player.fighter.hp, by=f"a {troll.name}")
-    camera.press(key(KeySym.PERIOD))
+    camera.press(tcod.event.TextInput(text="."))
     camera.shoot("game-over")
     camera.press(key(KeySym.RETURN), key(KeySym.H))
     camera.shoot("hall-of-fame")

@@ -1,0 +1,165 @@
+"""Where the game's words go when it has no console: a log file, and SDL's message box.
+
+The Windows and macOS downloads are windowed programs (tools/build.py):
+started from a desktop, they have no console, so what the game prints (errors,
+"Game saved.", the notes after a crash) would be lost; on Windows `sys.stdout`
+and `sys.stderr` are even None.  There, `run` sends all of it to game.log in
+the data folder instead, and a failure to start, which would otherwise show
+nothing at all, also shows its one line in a message box.  `--windowed` does
+the same on any system, which is how it is tested on Linux.
+
+The log is bounded: past `MAX_BYTES` it is moved to game.log.1 (the older one
+to game.log.2, and so on up to `BACKUPS`), and a new one begun.  Like every
+file the game writes, it is never written through a link: a link, a folder or
+anything but a plain file in its place leaves the game without a log, not
+writing elsewhere.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+from tcod.cffi import ffi, lib
+
+import setup_game
+
+LOG_NAME: Final = "game.log"
+MAX_BYTES: Final = 256 * 1024  # Some thousand lines: many games' worth of notes.
+BACKUPS: Final = 2
+
+# Opens the file itself, never a link's target, and never waits on a pipe.
+_OPEN_FLAGS: Final = (
+    os.O_WRONLY | os.O_APPEND | os.O_CREAT
+    | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+)  # fmt: skip
+
+
+def is_windowed_build() -> bool:
+    """A download for Windows or macOS, built with no console (see tools/build.py)."""
+    return bool(getattr(sys, "frozen", False)) and sys.platform in ("win32", "darwin")
+
+
+class LogFile(io.TextIOBase):
+    """A text stream that appends to a log file, moving it aside when it grows too big.
+
+    Writing never raises: a log that can't be written loses the text, and the
+    game goes on.  `last_line` is the last line written, for the message box.
+    """
+
+    def __init__(self, path: Path, max_bytes: int = MAX_BYTES, backups: int = BACKUPS) -> None:
+        super().__init__()
+        self.path = path
+        self.max_bytes = max_bytes
+        self.backups = backups
+        self.last_line = ""
+        self._line = ""  # The line being written, until its end comes.
+        self._fd: int | None = None
+        self._size = 0
+        self.problem = self._open()
+
+    def _open(self) -> str | None:
+        """Open the log to append to it; or say why not."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.is_symlink():  # Where there is no O_NOFOLLOW (Windows).
+                raise OSError(f"{self.path} is a link")
+            fd = os.open(self.path, _OPEN_FLAGS, 0o644)
+        except OSError as exc:
+            return f"cannot write the log {self.path}: {exc.strerror or exc}"
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            return f"cannot write the log {self.path}: not a plain file"
+        self._fd, self._size = fd, info.st_size
+        return None
+
+    def _rotate(self) -> None:
+        """game.log becomes game.log.1, game.log.1 becomes game.log.2, ...; a new log begins."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        try:
+            for number in range(self.backups, 0, -1):
+                older = self.path.with_name(f"{self.path.name}.{number - 1}") if number > 1 else self.path
+                if older.exists() or older.is_symlink():
+                    # Renames the name itself: a link is moved, never followed.
+                    os.replace(older, self.path.with_name(f"{self.path.name}.{number}"))
+            if self.backups == 0:
+                self.path.unlink(missing_ok=True)
+        except OSError:
+            pass  # Then the old log stays, and _open appends to it or says why it can't.
+        self.problem = self._open()
+
+    def write(self, text: str) -> int:
+        lines = (self._line + text).split("\n")
+        self._line = lines[-1]
+        if finished := [line for line in lines[:-1] if line.strip()]:
+            self.last_line = finished[-1].strip()
+        data = text.encode("utf-8", "backslashreplace")[-self.max_bytes :]
+        if self._size + len(data) > self.max_bytes:
+            self._rotate()
+        if self._fd is not None:
+            try:
+                while data:
+                    written = os.write(self._fd, data)
+                    self._size += written
+                    data = data[written:]
+            except OSError:
+                pass  # Lost, but the game plays on.
+        return len(text)
+
+    def writable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        super().close()
+
+
+def show_error(text: str) -> bool:
+    """Show `text` in SDL's message box; False when there is no desktop to show it on.
+
+    SDL shows it even before a window is open, and waits for the player's OK.
+    """
+    return bool(
+        lib.SDL_ShowSimpleMessageBox(
+            lib.SDL_MESSAGEBOX_ERROR, setup_game.GAME_TITLE.encode(), text.encode("utf-8", "replace"), ffi.NULL
+        )
+    )
+
+
+def run(start: Callable[[], int], folder: Path) -> int:
+    """Run the game (`start`) with what it prints going to the log in `folder`.
+
+    When it can't start (a status other than 0), the message box shows the
+    line it printed last; when it fails with an exception, the box shows the
+    exception and where the log is, which holds the whole traceback.
+    """
+    log = LogFile(folder / LOG_NAME)
+    console = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = log
+    try:
+        print(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}: {setup_game.GAME_TITLE} starts")
+        if log.problem is not None:
+            print(f"main.py: {log.problem}")
+        status = start()
+        message = log.last_line
+    except Exception:
+        traceback.print_exc()
+        status, message = 1, f"{log.last_line}\n\nThe log {log.path} says more."
+    finally:
+        sys.stdout, sys.stderr = console
+        log.close()
+    if status != 0:
+        show_error(message)
+    return status
