@@ -211,14 +211,22 @@ def child_env(display: str | None) -> dict[str, str]:
 def time_startup(
     display: str, folder: Path, repeats: int, program: Sequence[str] = (sys.executable, str(MAIN_PY))
 ) -> float:
-    """Median seconds from spawning ``python main.py`` (or `program`) to a non-blank screen."""
+    """Median seconds from spawning ``python main.py`` (or `program`) to a non-blank screen.
+
+    Each start gets a data folder of its own inside `folder`, removed after it:
+    the game remembers its window in the options file when it is closed, and the
+    bench leaves nothing behind."""
     screen = ScreenReader(display)
 
     def once() -> float:
+        with tempfile.TemporaryDirectory(dir=folder) as data:
+            return spawn_and_time([*program, "--data-dir", data], data)
+
+    def spawn_and_time(command: Sequence[str], data: str) -> float:
         start = time.perf_counter()
         with subprocess.Popen(
-            program,
-            cwd=folder,
+            command,
+            cwd=data,
             env=child_env(display),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -709,8 +717,7 @@ def packaged_startup(
     label = "start-up to first frame (the packaged build)"
     if not program.exists():
         return Row(label, "not measured: no build (python tools/build.py)")
-    # Its own data folder, not the player's: nothing lands outside the bench's.
-    seconds = time_startup(display, folder, repeats, (str(program), "--data-dir", str(folder)))
+    seconds = time_startup(display, folder, repeats, (str(program),))
     return Row(
         label,
         f"{seconds:.3f} s, {seconds / source:.2f}x python main.py",
