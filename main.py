@@ -27,6 +27,7 @@ import display
 import exceptions
 import icon
 import input_handlers
+import key_file
 import keys
 import options
 import paths
@@ -68,7 +69,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
         # Unwrapped, so that the folder's name is never broken across lines.
-        epilog=f"The save, recordings, morgue files, scores and screenshots go in:\n  {where}",
+        epilog=f"Your own keys, if any, are read from {paths.KEYS_NAME} (see the README).\n"
+        f"It, the save, recordings, morgue files, scores and screenshots go in:\n  {where}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -597,6 +599,9 @@ def play(args: argparse.Namespace) -> int:
         return 1
     quiet_library_logs()
     settings, notice = options.read()
+    # The player's keys (replays read them too: a recording holds the keys pressed).
+    key_notice = key_file.load()
+    notice = "\n\n".join(text for text in (notice, key_notice) if text) or None
     options.use(dataclasses.replace(settings, fullscreen=settings.fullscreen or args.fullscreen))
     script = None
     if args.replay is not None:
