@@ -25,6 +25,7 @@ import autosave
 import color
 import display
 import exceptions
+import game_lock
 import icon
 import input_handlers
 import key_file
@@ -612,6 +613,11 @@ def play(args: argparse.Namespace) -> int:
         except recording.RecordingError as exc:
             print(f"main.py: {exc}", file=sys.stderr)
             return 1
+    try:
+        game_lock.hold(paths.data_dir())
+    except (game_lock.InUseError, OSError) as exc:
+        print(f"main.py: {exc}", file=sys.stderr)
+        return 1
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as
     # long as the program.  Frozen, the garbage collector's full passes skip
     # it; else each one scans it all, about 12 ms (most of a 60 Hz frame) at

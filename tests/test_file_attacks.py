@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 from bounded import in_child, refused
 
+import game_lock
 import main
 import recording
 import savefile
@@ -135,3 +138,24 @@ def test_screen_named_as_a_fifo_does_not_hang(tmp_path: Path) -> None:
     outcome = in_child(headless, seconds=30.0)
     assert outcome["value"] == 0, outcome
     assert (tmp_path / "screen.txt").read_text().count("\n") == 50
+
+
+# --- One game per data folder -------------------------------------------------------
+
+HOLD = "import sys, time, game_lock, pathlib; game_lock.hold(pathlib.Path(sys.argv[1])); print('held', flush=True); time.sleep(60)"
+
+
+def test_a_second_game_on_a_data_folder_says_so_and_a_killed_ones_lock_is_taken_over(tmp_path: Path) -> None:
+    other = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path)], cwd=Path(main.__file__).parent,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        outcome = in_child(lambda: game_lock.hold(tmp_path))
+        message = refused(outcome, "InUseError")
+        assert str(tmp_path.resolve()) in message
+        outcome = in_child(lambda: main.main(["--data-dir", str(tmp_path)]))
+        assert outcome["value"] == 1, outcome
+    finally:
+        other.kill()
+        other.communicate()
+    assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
