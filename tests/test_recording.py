@@ -13,6 +13,7 @@ from conftest import click, key, motion, play_events, replay_text, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
+import command_line
 import input_handlers
 import keys
 import main
@@ -412,7 +413,7 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
 def test_replay_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["--headless"], ["--screen", "x.txt"], ["--replay", "a.rec", "--seed", "3"]):
         with pytest.raises(SystemExit) as exited:
-            main.parse_args(argv)
+            command_line.parse_args(argv)
         assert exited.value.code == 2
         assert "error:" in capsys.readouterr().err
 

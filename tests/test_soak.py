@@ -44,6 +44,7 @@ import tcod
 from conftest import click, motion, stroke
 from tcod.event import KeySym, Modifier, MouseButton
 
+import assets
 import entity_factories
 import exceptions
 import input_handlers
@@ -648,7 +649,7 @@ class Soak:
 @pytest.fixture
 def soak_context() -> Iterator[tcod.context.Context]:
     with tcod.context.new(
-        columns=main.SCREEN_WIDTH, rows=main.SCREEN_HEIGHT, tileset=main.load_tileset(), vsync=False
+        columns=main.SCREEN_WIDTH, rows=main.SCREEN_HEIGHT, tileset=assets.load_tileset(), vsync=False
     ) as context:
         yield context
 
