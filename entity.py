@@ -167,3 +167,6 @@ class Item(Entity):
         self.equippable = equippable
         if self.equippable:
             self.equippable.parent = self
+
+        # Dropped by the player, so exploring leaves it (see `travel.gatherable`).
+        self.dropped_by_player = False

@@ -791,7 +791,7 @@ class MainGameEventHandler(EventHandler):
             case Command.DESCEND:
                 return self.descend()
             case Command.EXPLORE:
-                return self.start_walk(travel.Explore())
+                return self.start_walk(travel.Explore(gather=options.current().gather_items))
             case Command.PICKUP:
                 return PickupAction(player)
             case Command.INVENTORY:
@@ -853,11 +853,11 @@ class WalkHandler(AskUserEventHandler):
 
     walking = True
 
-    def __init__(self, engine: Engine, walk: travel.Walk, first_step: travel.Direction):
+    def __init__(self, engine: Engine, walk: travel.Walk, first_step: travel.Step):
         super().__init__(engine)
         self.walk = walk
         self.next_step = first_step
-        self.watch = travel.Watch(engine)
+        self.watch = travel.Watch(engine, items=walk.stops_for_items)
 
     def on_exit(self) -> BaseEventHandler:
         return self.stopped()
@@ -878,14 +878,18 @@ class WalkHandler(AskUserEventHandler):
         reason = self.watch.news(engine)
         if reason is not None:
             return self.stopped(reason)
-        if not self.handle_action(MovementAction(engine.player, *self.next_step)):
+        if isinstance(self.next_step, travel.PickUp):
+            action: Action = PickupAction(engine.player)
+        else:
+            action = MovementAction(engine.player, *self.next_step)
+        if not self.handle_action(action):
             return self.stopped()  # The action said why.
         self.walk_steps += 1
         after = self.main_handler()
         if not isinstance(after, MainGameEventHandler):
             return after  # Death, or a level-up to choose.
         reason = self.watch.news(engine)
-        if reason is not None or travel.underfoot(engine):
+        if reason is not None or self.walk.stops_underfoot(engine):
             return self.stopped(reason)
         step = self.walk.next_step(engine)
         if isinstance(step, travel.Stop):

@@ -108,6 +108,7 @@ class Options:
     palette: palettes.Palette = option("Colours", palettes.NAMES, palettes.TUTORIAL)
     fullscreen: bool = option("Fullscreen", {False: "off", True: "on"}, False)
     walk_speed: int = option("Walk speed", WALK_SPEEDS, travel.STEPS_PER_SECOND)
+    gather_items: bool = option("Explore picks up items", {True: "on", False: "off"}, True)
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata={"setting": Remembered()})
 

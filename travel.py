@@ -9,6 +9,10 @@ takes the steps, and the main loop draws each one, at the pace the options say.
 Paths follow one distance map over the floor the player has explored, made
 by tcod's `dijkstra2d` from the walk's goals, and walked downhill: a step
 costs one search of the map, however far the goal is.
+
+Exploring also gathers (as Brogue's and DCSS's explore do): the items it has
+seen are goals too, and standing on one, its next turn picks it up, as `g`
+would.  Items the player dropped are left where they lie.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import numpy as np
 import tcod
 
 from actions import capitalized, with_article
-from entity import Actor
+from entity import Actor, Item
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -42,6 +46,7 @@ UNREACHABLE: Final = np.iinfo(np.int32).max
 NOTHING_TO_EXPLORE: Final = "Nothing left to explore."
 NO_WAY: Final = "There is no way there."
 NO_STAIRS: Final = "You haven't found the stairs."
+FULL: Final = "Your inventory is full: exploring goes on without picking up."
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,17 @@ class Stop:
 
 
 Direction = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PickUp:
+    """A walk's turn spent picking up the item underfoot (exploring's gathering)."""
+
+
+PICK_UP: Final = PickUp()
+
+# What a walk does with its next turn.
+Step = Direction | PickUp
 
 
 def distance_map(game_map: GameMap, goals: NDArray[np.bool_]) -> NDArray[np.int32]:
@@ -108,22 +124,61 @@ def stairs_known(game_map: GameMap) -> bool:
 
 
 class Walk:
-    """Where a walk goes next: a direction, or why it stops."""
+    """Where a walk goes next: a step, or why it stops."""
 
-    def next_step(self, engine: Engine) -> Direction | Stop:
+    # Whether an item coming into view is news that stops the walk.
+    stops_for_items = True
+
+    def next_step(self, engine: Engine) -> Step | Stop:
         raise NotImplementedError()
+
+    def stops_underfoot(self, engine: Engine) -> bool:
+        """Whether the walk stops where the player now stands: on items or the stairs."""
+        return underfoot(engine)
+
+
+def gatherable(engine: Engine) -> list[Item]:
+    """The items exploring picks up: those lying where the player has seen,
+    but not those the player dropped."""
+    explored = engine.game_map.explored
+    return [
+        item
+        for item in engine.game_map.items
+        if explored[item.x, item.y] and not item.dropped_by_player
+    ]
 
 
 class Explore(Walk):
     """Auto-explore (Brogue's `x`, DCSS's `o`): toward the nearest unexplored
-    place; once there is none, to the stairs, if they are known."""
+    place or, when `gather`, item seen; once there is none, to the stairs,
+    if they are known."""
 
-    def __init__(self) -> None:
+    def __init__(self, gather: bool = True) -> None:
         self.finished = False
+        self.gather = gather
+        self.said_full = False
+        # Gathering walks to the items it sees: seeing one is no news.
+        self.stops_for_items = not gather
 
-    def next_step(self, engine: Engine) -> Direction | Stop:
+    def items_wanted(self, engine: Engine) -> list[Item]:
+        """The items to gather, if any; with no room left, none (said once)."""
+        items = gatherable(engine) if self.gather else []
+        inventory = engine.player.inventory
+        if items and len(inventory.items) >= inventory.capacity:
+            if not self.said_full:
+                self.said_full = True
+                engine.message_log.add_message(FULL)
+            return []
+        return items
+
+    def next_step(self, engine: Engine) -> Step | Stop:
         game_map, player = engine.game_map, engine.player
-        step = step_toward(game_map, frontier(game_map), player.x, player.y)
+        goals = frontier(game_map)
+        for item in self.items_wanted(engine):
+            if (item.x, item.y) == (player.x, player.y):
+                return PICK_UP
+            goals[item.x, item.y] = True
+        step = step_toward(game_map, goals, player.x, player.y)
         if step is not None:
             return step
         if not stairs_known(game_map):
@@ -135,6 +190,14 @@ class Explore(Walk):
             self.finished = True  # Said once, as the walk turns to the stairs.
             engine.message_log.add_message(NOTHING_TO_EXPLORE)
         return step
+
+    def stops_underfoot(self, engine: Engine) -> bool:
+        """Gathering stops on the stairs only: items underfoot are its to pick up,
+        or, with no room, to pass."""
+        if not self.gather:
+            return underfoot(engine)
+        player = engine.player
+        return (player.x, player.y) == engine.game_map.downstairs_location
 
 
 class Travel(Walk):
@@ -204,7 +267,9 @@ class Watch:
     the walk.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, items: bool = True) -> None:
+        # Whether an item coming into view is news (see `Walk.stops_for_items`).
+        self.items = items
         self.hp = engine.player.fighter.hp
         self.monsters = set(monsters_in_view(engine))
         self.explored = engine.game_map.explored.copy()
@@ -227,7 +292,7 @@ class Watch:
             if monster not in self.monsters:
                 return f"{capitalized(with_article(monster.name))} comes into view."
         newly_seen = game_map.visible & ~self.explored
-        for item in game_map.items:
+        for item in game_map.items if self.items else []:
             if newly_seen[item.x, item.y]:
                 return f"{capitalized(with_article(item.name))} comes into view."
         if newly_seen[game_map.downstairs_location]:

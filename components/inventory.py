@@ -21,5 +21,6 @@ class Inventory(BaseComponent):
         """Removes an item from the inventory and restores it to the game map, at the player's current location."""
         self.items.remove(item)
         item.place(self.parent.x, self.parent.y, self.gamemap)
+        item.dropped_by_player = True
 
         self.engine.message_log.add_message(f"You dropped the {item.name}.")

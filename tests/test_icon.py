@@ -3,13 +3,16 @@ Windows (.ico) and macOS (.icns) files that tools/make_icon.py writes."""
 
 from __future__ import annotations
 
+import shutil
 import struct
 import zlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 import tcod
 from test_build import load_module
+from test_window import LIBX11, MISSING, Window, virtual_screen
 
 import assets
 import icon
@@ -47,6 +50,22 @@ def test_the_icon_is_the_at_sign_white_on_a_rounded_dark_square() -> None:
 
 def test_the_window_shows_the_icon(context: tcod.context.Context) -> None:
     icon.set_window_icon(context, assets.load_tileset())
+
+
+@pytest.mark.skipif(
+    bool(MISSING) or LIBX11 is None or shutil.which("xprop") is None,
+    reason="needs Xvfb, xdotool, ImageMagick, xprop and libX11 (apt-get install xvfb xdotool imagemagick x11-utils)",
+)
+def test_a_real_window_carries_the_icon_for_the_desktop(tmp_path: Path) -> None:
+    """X desktops draw a window's icon from its _NET_WM_ICON property."""
+    with virtual_screen() as display:
+        window = Window(display, tmp_path, 1)
+        try:
+            shown = window.x("xprop", "-id", window.id, "_NET_WM_ICON")
+        finally:
+            window.stop()
+    size = icon.WINDOW_ICON_SIZE
+    assert f"Icon ({size} x {size})" in shown, shown[:200]
 
 
 def test_the_ico_and_icns_files_hold_the_icon_at_each_size(tmp_path: Path) -> None:

@@ -172,14 +172,14 @@ def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
 
 
 def test_a_walk_the_kill_cut_short_is_finished_as_the_replay_does() -> None:
-    engine, handler = new_game(seed=15)  # Explores 30 steps, to a potion coming into view.
+    engine, handler = new_game(seed=15)  # Explores and gathers 57 turns, to an orc coming into view.
     handler = recording.handle_and_record(handler, key(KeySym.X))
     assert handler.walking
     handler = handler.advance()  # One step taken, then the kill.
 
     game = the_game(continued())
 
-    assert game.turns == 30
+    assert game.turns == 57
     assert picture(game) == picture(the_game(headless(recording_path(engine))))
 
 

@@ -3,6 +3,7 @@ running (Shift+direction), each step a real turn through the real handlers."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import random
@@ -12,11 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, click, key, replay_text, texts, typed
+from conftest import arena, click, give, key, replay_text, texts, typed
 from tcod.event import KeySym, Modifier
 
 import entity_factories
 import main
+import options
 import recording
 import replay
 import setup_game
@@ -24,7 +26,8 @@ import tile_types
 import travel
 from engine import Engine
 from game_map import remembered
-from input_handlers import BaseEventHandler, MainGameEventHandler, WalkHandler
+from input_handlers import BaseEventHandler, LevelUpEventHandler, MainGameEventHandler, WalkHandler
+from keys import MOVE_KEYS
 
 SEED = 1234
 
@@ -153,14 +156,69 @@ def test_explore_stops_when_hurt() -> None:
     assert position(engine) == where  # Stopped before another step.
 
 
-def test_explore_stops_when_an_item_comes_into_view_then_goes_on() -> None:
+def test_explore_without_gathering_stops_when_an_item_comes_into_view_then_goes_on() -> None:
+    options.use(dataclasses.replace(options.current(), gather_items=False))
     engine = walled_arena(*((12, y) for y in range(1, 12)))
-    entity_factories.health_potion.spawn(engine.game_map, 20, 5)
+    potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
     handler = press(MainGameEventHandler(engine), key(KeySym.X))
     assert texts(engine)[-1] == "A Health Potion comes into view."
     handler = press(handler, key(KeySym.X))
-    # Seen once, it stops the walk no more.
+    # Seen once, it stops the walk no more; and it stays where it lies.
     assert texts(engine).count("A Health Potion comes into view.") == 1
+    assert potion not in engine.player.inventory.items
+
+
+def test_explore_walks_to_the_items_it_sees_and_picks_each_up_in_a_turn() -> None:
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
+    scroll = entity_factories.lightning_scroll.spawn(engine.game_map, 20, 5)
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X))
+    while isinstance(handler, WalkHandler) and not isinstance(handler.next_step, travel.PickUp):
+        handler = handler.advance()
+    assert position(engine) == (20, 5)
+    assert "A Health Potion comes into view." not in texts(engine)  # It went there instead.
+    turns = engine.turns
+    handler = handler.advance()
+    assert engine.turns == turns + 1
+    assert texts(engine)[-1] == f"You picked up the {potion.name}!"
+    assert position(engine) == (20, 5)
+    handler = handler.advance()
+    assert engine.turns == turns + 2
+    assert engine.player.inventory.items[-2:] == [potion, scroll]
+    handler, _ = walk_on(handler)
+    # Then it goes on exploring: every tile seen, and on to the stairs.
+    assert engine.game_map.explored[reachable(engine)].all()
+    assert NOTHING in texts(engine)
+
+
+def test_a_full_inventory_says_so_once_and_explore_goes_on() -> None:
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    inventory = engine.player.inventory
+    while len(inventory.items) < inventory.capacity:
+        give(engine, entity_factories.dagger)
+    first = entity_factories.health_potion.spawn(engine.game_map, 8, 5)
+    second = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
+    press(MainGameEventHandler(engine), key(KeySym.X))
+    assert texts(engine).count(travel.FULL) == 1
+    assert engine.game_map.explored[reachable(engine)].all()
+    assert first in engine.game_map.items and second in engine.game_map.items
+
+
+def test_explore_leaves_what_the_player_dropped() -> None:
+    engine = walled_arena()
+    potion = give(engine, entity_factories.health_potion)
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.D))
+    letter = KeySym(KeySym.A + engine.player.inventory.items.index(potion))
+    handler = handler.handle_events(key(letter))
+    assert potion in engine.game_map.items
+    handler = press(handler, key(KeySym.X))
+    assert potion in engine.game_map.items
+    assert position(engine) != (5, 5)
+    # Picked up by hand, it is the player's again.
+    engine.player.x, engine.player.y = 5, 5
+    press(MainGameEventHandler(engine), key(KeySym.G))
+    assert engine.player.inventory.items[-1] is potion
+    assert not potion.dropped_by_player
 
 
 def test_the_stairs_coming_into_view_stop_a_walk() -> None:
@@ -462,8 +520,8 @@ def test_a_bad_steps_line_is_named(line: str, error: str) -> None:
     ]
 
 
-def test_walks_clear_a_floor_in_fewer_key_presses_by_the_same_turns() -> None:
-    """tools/key_presses.py: the same floor, the same steps, far fewer keys."""
+def test_walks_clear_a_floor_in_fewer_key_presses() -> None:
+    """tools/key_presses.py: the same floor, the same items gathered, far fewer keys."""
     spec = importlib.util.spec_from_file_location(
         "key_presses", Path(__file__).resolve().parent.parent / "tools" / "key_presses.py"
     )
@@ -471,7 +529,46 @@ def test_walks_clear_a_floor_in_fewer_key_presses_by_the_same_turns() -> None:
     tool = importlib.util.module_from_spec(spec)
     sys.modules["key_presses"] = tool  # Its dataclass looks itself up there.
     spec.loader.exec_module(tool)
-    single, walking = tool.clear_floor(3, walks=False), tool.clear_floor(3, walks=True)
+    single, walking = tool.clear_floor(6, walks=False), tool.clear_floor(6, walks=True)
     assert single.descended and walking.descended
-    assert walking.turns == single.turns
+    assert walking.carried == single.carried > 2
     assert walking.presses < single.presses / 2
+
+
+# --- Gathering, in a whole floor -------------------------------------------
+
+
+MOVE_FOR = {step: sym for sym, step in MOVE_KEYS.items() if sym.name.isalpha() and len(sym.name) == 1}
+
+
+@pytest.mark.parametrize("seed", [1, 3, 6, 8, 9])  # Those it survives, never drinking.
+def test_a_player_pressing_only_x_and_fighting_ends_floor_1_carrying_all_it_found(seed: int) -> None:
+    """The closed loop: `x` whenever nothing is in view, a bump toward the
+    nearest monster when one is, `a` on the level-up screen; never `g`."""
+    engine = seeded_floor(seed)
+    game_map = engine.game_map
+    floor_items = {item for item in game_map.items if reachable(engine)[item.x, item.y]}
+    assert floor_items, "a floor with no item proves nothing"
+    handler: BaseEventHandler = MainGameEventHandler(engine)
+    for _ in range(400):
+        monsters = travel.monsters_in_view(engine)
+        if isinstance(handler, LevelUpEventHandler):
+            event = key(KeySym.A)
+        elif monsters:
+            player = engine.player
+            nearest = min(monsters, key=lambda m: max(abs(m.x - player.x), abs(m.y - player.y)))
+            step = travel.step_toward(game_map, travel.only(game_map, nearest.x, nearest.y), player.x, player.y)
+            event = key(MOVE_FOR[step] if step else KeySym.PERIOD)
+        else:
+            said = len(texts(engine))
+            event = key(KeySym.X)
+        handler = press(handler, event)
+        assert engine.player.is_alive
+        if event.sym == KeySym.X and texts(engine)[said:] == [NOTHING]:
+            break  # On the stairs, nothing left: the floor is done.
+    else:
+        raise AssertionError("the floor was never done")
+    assert position(engine) == game_map.downstairs_location
+    assert engine.game_map.explored[reachable(engine)].all()
+    assert floor_items <= set(engine.player.inventory.items)
+    assert not list(game_map.items)

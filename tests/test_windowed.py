@@ -72,7 +72,10 @@ def test_the_log_is_never_written_through_a_link(tmp_path: Path) -> None:
     assert log.last_line == "Game saved."
 
 
-@pytest.mark.parametrize("kind", ["folder", "fifo"])
+@pytest.mark.parametrize(
+    "kind",
+    ["folder", pytest.param("fifo", marks=pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here"))],
+)
 def test_anything_but_a_plain_file_leaves_the_game_without_a_log(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "game.log"
     if kind == "folder":
@@ -120,7 +123,8 @@ def test_a_data_folder_that_cannot_be_used_still_shows_in_the_box(
     blocker.write_text("not a folder")
     assert main.main(["--windowed", "--data-dir", str(blocker / "saves")]) == 1
     assert capsys.readouterr() == ("", "")
-    assert boxes == [f"main.py: cannot use {blocker / 'saves'} as the data folder: Not a directory"]
+    [line] = boxes
+    assert line.startswith(f"main.py: cannot use {blocker / 'saves'} as the data folder: ")
 
 
 def test_a_crash_goes_to_the_log_and_the_box_says_where(

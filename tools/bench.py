@@ -693,7 +693,10 @@ def walk_path_samples(seed: int = SEED) -> tuple[list[float], list[float]]:
         cpu_samples.append(time.thread_time() - cpu_start)
         if isinstance(step, travel.Stop):
             return samples, cpu_samples
-        actions.MovementAction(engine.player, *step).perform()
+        if isinstance(step, travel.PickUp):
+            actions.PickupAction(engine.player).perform()
+        else:
+            actions.MovementAction(engine.player, *step).perform()
         engine.update_fov()
 
 

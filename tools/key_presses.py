@@ -8,16 +8,17 @@ reach, kill every monster they meet, then take the stairs), through the
 game's real handlers:
 
 * **single steps**, as the tutorial's game needed: one move key per step,
-  each toward the nearest tile not yet seen (the shortest way there, which
-  no person does better), then toward the stairs, then `>`;
-* **walks**: `x` to explore, pressed again whenever a walk stops, then
-  `>` `>` (the first walks to the stairs if not already there).
+  each toward the nearest tile not yet seen or item seen (the shortest way
+  there, which no person does better), `g` on an item, then toward the
+  stairs, then `>`;
+* **walks**: `x` to explore, which gathers the items, pressed again whenever
+  a walk stops, then `>` `>` (the first walks to the stairs if not already
+  there).
 
 Both do the rest alike: a monster in view is walked to and bumped, one key a
-step; an item underfoot is picked up (`g`); a health potion is drunk (`i`
-and its letter) at half HP or less.  They press the same keys for those, so
-the difference is what exploring and travelling cost.  Prints one line a
-seed and the total.
+step; a health potion is drunk (`i` and its letter) at half HP or less.  They
+press the same keys for those, so the difference is what exploring,
+gathering and travelling cost.  Prints one line a seed and the total.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import paths  # noqa: E402
 import setup_game  # noqa: E402
 import travel  # noqa: E402
 from engine import Engine  # noqa: E402
+from entity import Item  # noqa: E402
 
 SEEDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 MOVES = {
@@ -62,19 +64,16 @@ class Result:
     presses: int
     turns: int
     descended: bool
+    carried: int  # Items in the inventory at the end.
 
 
 def care_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | None:
-    """Picking up what lies underfoot, drinking a potion when badly hurt, fighting:
-    the keys both players press alike, if one is due."""
-    player, game_map = engine.player, engine.game_map
+    """Drinking a potion when badly hurt, fighting: the keys both players
+    press alike, if one is due."""
+    player = engine.player
     names = [item.name for item in player.inventory.items]
     if player.fighter.hp <= player.fighter.max_hp // 2 and "Health Potion" in names:
         return key(KeySym.I)  # Then the potion's letter (see `clear_floor`).
-    if any((item.x, item.y) == (player.x, player.y) for item in game_map.items) and len(
-        names
-    ) < player.inventory.capacity:
-        return key(KeySym.G)
     return fight_key(engine)
 
 
@@ -89,13 +88,25 @@ def fight_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | Non
     return key(MOVES[step]) if step is not None else tcod.event.TextInput(text=".")
 
 
+def wanted_items(engine: Engine) -> list[Item]:
+    """The items both players go for: those seen, while there is room."""
+    inventory = engine.player.inventory
+    return travel.gatherable(engine) if len(inventory.items) < inventory.capacity else []
+
+
 def single_step_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
     """The next key of the single-stepping player."""
     fight = care_key(engine)
     if fight is not None:
         return fight
     game_map, player = engine.game_map, engine.player
-    step = travel.step_toward(game_map, travel.frontier(game_map), player.x, player.y)
+    items = wanted_items(engine)
+    if any((item.x, item.y) == (player.x, player.y) for item in items):
+        return key(KeySym.G)
+    goals = travel.frontier(game_map)
+    for item in items:
+        goals[item.x, item.y] = True
+    step = travel.step_toward(game_map, goals, player.x, player.y)
     if step is None:
         step = travel.step_toward(
             game_map, travel.only(game_map, *game_map.downstairs_location), player.x, player.y
@@ -104,13 +115,18 @@ def single_step_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput
 
 
 def walking_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
-    """The next key of the player who walks: `x` until all is seen, then `>`."""
+    """The next key of the player who walks: `x` until all is seen and
+    gathered, then `>`."""
     fight = care_key(engine)
     if fight is not None:
         return fight
     game_map, player = engine.game_map, engine.player
-    if travel.frontier(game_map).any() and travel.step_toward(
-        game_map, travel.frontier(game_map), player.x, player.y
+    goals = travel.frontier(game_map)
+    items = wanted_items(engine)
+    for item in items:
+        goals[item.x, item.y] = True
+    if travel.step_toward(game_map, goals, player.x, player.y) or any(
+        (item.x, item.y) == (player.x, player.y) for item in items
     ):
         return key(KeySym.X)
     return STAIRS
@@ -137,13 +153,14 @@ def clear_floor(seed: int, walks: bool) -> Result:
         presses += 1
         while handler.walking:  # Its steps come by themselves, as in the main loop.
             handler = handler.advance()
-    return Result(presses, engine.turns, engine.game_world.current_floor > 1)
+    carried = len(engine.player.inventory.items)
+    return Result(presses, engine.turns, engine.game_world.current_floor > 1, carried)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     seeds = [int(word) for word in (argv or [])] or list(SEEDS)
     total_single = total_walks = cleared = 0
-    print("seed  single steps (turns)  walks (turns)")
+    print("seed  single steps (turns, items)  walks (turns, items)")
     for seed in seeds:
         single, walking = clear_floor(seed, walks=False), clear_floor(seed, walks=True)
         if single.descended and walking.descended:
@@ -154,8 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             note = "  (died on floor 1: left out of the total)"
         print(
-            f"{seed:>4}  {single.presses:>12} ({single.turns:>4})  "
-            f"{walking.presses:>5} ({walking.turns:>4}){note}"
+            f"{seed:>4}  {single.presses:>12} ({single.turns:>4}, {single.carried})  "
+            f"{walking.presses:>5} ({walking.turns:>4}, {walking.carried}){note}"
         )
     if cleared:
         print(
