@@ -87,7 +87,7 @@ def test_from_the_source_files_go_in_the_working_directory() -> None:
 
 def test_a_packaged_build_keeps_files_in_the_players_data_folder(tmp_path: Path) -> None:
     # PyInstaller sets sys.frozen in the built program.
-    code = "import sys; sys.frozen = True; import main; print(command_line.parse_args([]).data_dir)"
+    code = "import sys; sys.frozen = True; import command_line; print(command_line.parse_args([]).data_dir)"
     assert Path(run_python(code, tmp_path).strip()) == tmp_path / "xdg" / GAME
 
 
@@ -98,7 +98,7 @@ def test_help_says_where_the_files_go(tmp_path: Path, capsys: pytest.CaptureFixt
         "screenshots go in:\n  the working directory\n"
     )
 
-    code = "import sys; sys.frozen = True; import main; command_line.parse_args(['--help'])"
+    code = "import sys; sys.frozen = True; import command_line; command_line.parse_args(['--help'])"
     help_text = run_python(code, tmp_path)
     assert help_text.endswith(f"screenshots go in:\n  {tmp_path / 'xdg' / GAME}\n")
     assert not (tmp_path / "xdg").exists(), "naming the folder made it"
