@@ -44,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
         # Unwrapped, so that the folder's name is never broken across lines.
-        epilog=f"The save, recordings, morgue files, scores and screenshots go in:\n  {where}",
+        epilog=f"Your own keys, if any, are read from {paths.KEYS_NAME} (see the README).\n"
+        f"It, the save, recordings, morgue files, scores and screenshots go in:\n  {where}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(

@@ -667,6 +667,14 @@ class LookDescription(EventHandler):
         """The look cursor stays on the tile described."""
 
 
+SAVE_AND_QUIT = "Save and quit? (y/n)"
+
+
+def save_and_quit() -> Action | None:
+    """Leave the game: the main loop saves it on the way out, as on closing the window."""
+    raise SystemExit()
+
+
 class ConfirmHandler(EventHandler):
     """A yes-or-no question over the screen that asked it.
 
@@ -809,7 +817,8 @@ class MainGameEventHandler(EventHandler):
             case Command.OPTIONS:
                 return OptionsScreen(self)
             case Command.QUIT:
-                raise SystemExit()
+                # Escape is what DCSS and Brogue players press to cancel: ask.
+                return ConfirmHandler(self, SAVE_AND_QUIT, save_and_quit)
         # No valid key was pressed.
         return None
 

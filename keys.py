@@ -48,11 +48,11 @@ MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
     KeySym.N: (1, 1),
 }
 
-WAIT_KEYS: Final[tuple[Key, ...]] = (
+WAIT_KEYS: Final[list[Key]] = [
     ".",
     KeySym.KP_5,
     KeySym.CLEAR,
-)
+]
 
 CONFIRM_KEYS: Final = {
     KeySym.RETURN,

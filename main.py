@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
 """Start the game: read the options, load the assets, open the window, run the loop.
 
-What the loop calls lives where a reader looks for it: the command line in
-`command_line`, the images in `assets`, the data folder in `paths`, what is
-recorded in `recording`, replays in `replay`, screenshots in `screenshot`,
-what the game says when something fails in `error_report`.
+The rest is where a reader looks for it: `command_line`, `assets`, `paths` (the data
+folder), `recording`, `replay`, `screenshot`, `error_report` (what failures say).
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ import error_report
 import exceptions
 import icon
 import input_handlers
+import key_file
 import keys
 import options
 import paths
@@ -43,17 +42,15 @@ import windowed
 SCREEN_WIDTH: Final = display.COLUMNS
 SCREEN_HEIGHT: Final = display.ROWS
 
-# Gives the events that came, as `tcod.event.wait` does: waiting without end when
-# called with nothing, at most `timeout` seconds with it (while a walk is under way).
+# Events as `tcod.event.wait` gives them: without end, or within `timeout` seconds (walks).
 EventSource = Callable[..., Iterable[tcod.event.Event]]
 
 
 def save_game(handler: input_handlers.BaseEventHandler, path: Path | None = None) -> None:
     """Save the game in play, if any, to `path` (by default the save).
 
-    Raises what saving raised (`OSError`, `savefile.SaveError`, or a bug's
-    exception); the old save, if any, is still whole then: the write is atomic.
-    """
+    Raises what saving raised (`OSError`, `savefile.SaveError`, or a bug's exception);
+    the old save, if any, is still whole then: the write is atomic."""
     engine = handler.engine_in_play()
     if engine is None:
         return
@@ -93,10 +90,9 @@ def main_loop(
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
-    `events` gives each frame's events; by default `tcod.event.wait`.
-    With a `playback`, its events are played first, at its pace.  A finished
-    game goes back to the main menu the loop started with (so the next new
-    game keeps its `--seed`), or to a new one.
+    `events` gives each frame's events; by default `tcod.event.wait`.  With a `playback`,
+    its events are played first, at its pace.  A finished game goes back to the main menu
+    the loop started with (so the next new game keeps its `--seed`), or to a new one.
     """
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
@@ -109,14 +105,13 @@ def main_loop(
 class Loop:
     """The main loop: each frame drawn, then the input it waits for handled.
 
-    Waiting blocks, so an idle game costs no CPU and draws nothing.  While a
-    walk is under way (see `travel`), the wait lasts until its next step is
-    due, at the walk speed of the options, and each step is drawn; input
-    that comes first is handled first (and stops the walk).  An error while
-    handling input is reported and play goes on.  Quitting saves a game in
-    play; when that fails, a popup says why and the game stays open
-    (`input_handlers.SaveFailedPopup`).  An exception the loop can't go on
-    from saves the game beside the last save (`error_report.save_beside`).
+    Waiting blocks, so an idle game costs no CPU and draws nothing.  While a walk is under
+    way (see `travel`), the wait lasts until its next step is due, at the walk speed of the
+    options, and each step is drawn; input that comes first is handled first (and stops the
+    walk).  An error while handling input is reported and play goes on.  Quitting saves a
+    game in play; when that fails, a popup says why and the game stays open
+    (`input_handlers.SaveFailedPopup`).  An exception the loop can't go on from saves the
+    game beside the last save (`error_report.save_beside`).
     """
 
     context: tcod.context.Context
@@ -235,8 +230,7 @@ def play(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     windowed.quiet_library_logs()
-    settings, notice = options.read()
-    options.use(dataclasses.replace(settings, fullscreen=settings.fullscreen or args.fullscreen))
+    notice = use_settings(args.fullscreen)
     script = None
     if args.replay is not None:
         if args.headless:
@@ -257,15 +251,22 @@ def play(args: argparse.Namespace) -> int:
     try:
         context = open_window(tileset, options.current().fullscreen)
     except RuntimeError as exc:
-        print(
-            f"main.py: cannot open a window ({error_report.reason(exc)}); run it on a desktop, "
-            "or with no screen under Xvfb: xvfb-run python main.py",
-            file=sys.stderr,
-        )
+        why = error_report.reason(exc)
+        print(f"main.py: cannot open a window ({why}); run it on a desktop, or with no screen "
+              "under Xvfb: xvfb-run python main.py", file=sys.stderr)
         return 1
     with context:
         run_window(context, tileset, args.seed, script, notice)
     return 0
+
+
+def use_settings(fullscreen: bool) -> str | None:
+    """Put the player's options and keys in force; None, or what is wrong in their files."""
+    settings, notice = options.read()
+    # The player's keys (replays read them too: a recording holds the keys pressed).
+    key_notice = key_file.load()
+    options.use(dataclasses.replace(settings, fullscreen=settings.fullscreen or fullscreen))
+    return "\n\n".join(text for text in (notice, key_notice) if text) or None
 
 
 def run_window(

@@ -19,6 +19,7 @@ SAVE_NAME: Final = "savegame.sav"
 RECORDINGS_FOLDER: Final = "recordings"
 MORGUE_FOLDER: Final = "morgue"
 SCORES_NAME: Final = "scores.json"
+KEYS_NAME: Final = "keys.txt"
 OPTIONS_NAME: Final = "options.txt"
 
 _data_dir = Path()
@@ -103,3 +104,8 @@ def scores_path() -> Path:
 def options_path() -> Path:
     """The player's options, a plain-text file (see `options`)."""
     return _data_dir / OPTIONS_NAME
+
+
+def keys_path() -> Path:
+    """The player's own keys (`key_file`), read at start-up if there."""
+    return _data_dir / KEYS_NAME

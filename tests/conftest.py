@@ -25,6 +25,7 @@ from tcod.event import KeySym, Modifier  # noqa: E402
 
 import assets  # noqa: E402
 import input_handlers  # noqa: E402
+import keys  # noqa: E402
 import main  # noqa: E402
 import options  # noqa: E402
 import recording  # noqa: E402
@@ -77,8 +78,15 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """
     monkeypatch.chdir(tmp_path)
     options.use(options.Options())  # The defaults: what a test changes goes with it.
+    main_keys, move_keys, wait_keys = dict(keys.MAIN_KEYS), dict(keys.MOVE_KEYS), list(keys.WAIT_KEYS)
     yield tmp_path
     options.use(options.Options())
+    # The default keys, in their order, whatever key file the test used.
+    keys.MAIN_KEYS.clear()
+    keys.MAIN_KEYS.update(main_keys)
+    keys.MOVE_KEYS.clear()
+    keys.MOVE_KEYS.update(move_keys)
+    keys.WAIT_KEYS[:] = wait_keys
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import tcod
-from conftest import arena, key, motion, stroke, texts, typed
+from conftest import arena, key, motion, screen_rows, stroke, texts, typed
 from tcod.event import KeySym
 
 import actions
@@ -85,9 +85,22 @@ def test_command_keys(sym: Key, result: type) -> None:
     assert type(MainGameEventHandler(engine).dispatch(stroke(sym))) is result
 
 
-def test_escape_quits() -> None:
-    with pytest.raises(SystemExit):
-        MainGameEventHandler(arena()).handle_events(key(KeySym.ESCAPE))
+def test_escape_asks_before_saving_and_quitting() -> None:
+    """As in DCSS and Brogue, Escape cancels by reflex: in the dungeon it asks first."""
+    engine = arena()
+    game = MainGameEventHandler(engine)
+    question = game.handle_events(key(KeySym.ESCAPE))
+    assert isinstance(question, input_handlers.ConfirmHandler)
+    assert question.question == "Save and quit? (y/n)"
+    assert "Save and quit? (y/n)" in "".join(screen_rows(question))
+    # n or Escape goes back, and costs no turn.
+    for answer in (KeySym.N, KeySym.ESCAPE):
+        assert question.handle_events(key(answer)) is game
+    assert engine.turns == 0
+    # Anything else leaves the question up.
+    assert question.handle_events(key(KeySym.Q)) is question
+    with pytest.raises(SystemExit):  # y quits; the main loop saves on the way out.
+        question.handle_events(key(KeySym.Y))
 
 
 @pytest.mark.parametrize("sym", [KeySym.Z, KeySym.F5, KeySym.N1, KeySym.LSHIFT])

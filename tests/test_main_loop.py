@@ -205,7 +205,7 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
         [key(KeySym.X)],  # A key that means nothing there does nothing.
         [key(KeySym.ESCAPE)],  # Back to the game...
         [key(sym)],  # ...which goes on.
-        [key(KeySym.ESCAPE)],  # Save and quit: fails again.
+        [key(KeySym.ESCAPE), key(KeySym.Y)],  # Save and quit? Yes: fails again.
         [key(KeySym.R)],  # Retry: fails again.
         fix_the_folder,  # Retry once the folder is gone: saved, and the loop ends.
     )

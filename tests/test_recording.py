@@ -13,6 +13,7 @@ from conftest import click, key, motion, play_events, replay_text, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
+import autosave
 import command_line
 import input_handlers
 import keys
@@ -281,12 +282,15 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     engine = engine_of(handler)
     for sym in (KeySym.L, KeySym.L, KeySym.J):
         handler = main.handle_event(context, handler, key(sym))
-    with pytest.raises(SystemExit):  # Escape in the game: the main loop saves and quits.
-        main.handle_event(context, handler, key(KeySym.ESCAPE))
+    handler = main.handle_event(context, handler, key(KeySym.ESCAPE))  # Save and quit?
+    with pytest.raises(SystemExit):  # Yes: the main loop saves and quits, as here.
+        main.handle_event(context, handler, key(KeySym.Y))
+    handler = autosave.back_to_start(handler)
     main.save_game(handler)
     path = in_tmp / "recordings" / recording_name(engine)
     saved_text = path.read_text()
-    assert saved_text.endswith("key l\nkey l\nkey j\n")  # Not the Escape that quit.
+    # Not the answer that quit; the game goes on in the dungeon, not in the question.
+    assert saved_text.endswith("key l\nkey l\nkey j\nkey escape\nresume\n")
 
     # Played on, then the program died before it could save.
     handler = main.handle_event(context, setup_game.MainMenu(), key(KeySym.C))

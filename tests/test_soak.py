@@ -7,8 +7,8 @@ left out.  The events go through `main.handle_event`, the very function the
 main loop calls after `convert_event`, but with no `try` around it: any
 exception is a failure here, where the real loop would only log it.
 
-Quitting is played as the real program plays it: Escape in the game raises
-`SystemExit`, the loop saves and returns, and the player "starts the program
+Quitting is played as the real program plays it: Escape in the game asks,
+`y` raises `SystemExit`, the loop saves and returns, and the player "starts the program
 again" at a fresh main menu, where C continues the save (or N starts anew).
 Dying leads to the game-over screen, whose Escape deletes the save.  Every
 `STAIRS_EVERY` events on a floor the player is put on the stairs and presses
@@ -45,6 +45,7 @@ from conftest import click, motion, stroke
 from tcod.event import KeySym, Modifier, MouseButton
 
 import assets
+import autosave
 import entity_factories
 import exceptions
 import input_handlers
@@ -565,8 +566,8 @@ class Soak:
             assert not Path(paths.SAVE_NAME).exists(), "a finished game's save was kept"
             self.quits += 1
             self.handler = self.new_menu()
-        except SystemExit:  # Escape in the game or the menu: what main_loop does.
-            main.save_game(handler)
+        except SystemExit:  # Quitting, in the game or the menu: what main_loop does.
+            main.save_game(autosave.back_to_start(handler))
             self.quits += 1
             self.handler = self.new_menu()
 

@@ -366,7 +366,7 @@ def play_in_a_real_window(display: str, game_folder: Path) -> None:
     finally:
         window.stop()
 
-    # Second run: C brings back the same map, and Escape in the game saves and quits.
+    # Second run: C brings back the same map, and Escape, y in the game saves and quits.
     saved_at = save.stat().st_mtime_ns
     window = Window(display, game_folder, 2)
     try:
@@ -376,9 +376,12 @@ def play_in_a_real_window(display: str, game_folder: Path) -> None:
         continued = window.screen_after("continued", menu_again)
         assert np.array_equal(continued, moved), "the continued game does not look as it was left"
         time.sleep(0.05)  # So the new save's time differs from the old.
-        window.press("Escape")
+        window.press("Escape")  # Asks first.
+        window.screen_after("save and quit?", continued)
+        assert window.process.poll() is None, "Escape quit without asking"
+        window.press("y")
         assert window.wait_exit() == 0, window.output()
-        assert save.stat().st_mtime_ns != saved_at, "Escape in the game did not save"
+        assert save.stat().st_mtime_ns != saved_at, "Escape, y in the game did not save"
         setup_game.load_game(str(save))  # Whole and loadable.
     finally:
         window.stop()

@@ -1,0 +1,218 @@
+"""The player's own keys: `keys.txt` in the data folder, over the default keys.
+
+As DCSS's key files: plain text, one command a line, then the keys it takes
+(which replace its default keys), `#` starting a comment::
+
+    # Explore with e as well as x, wait with s too.
+    explore x e
+    wait . s
+    preset qwertz
+
+A key is named as the help screen writes it, without spaces (`k`, `Up`,
+`PgUp`, `Num8`, `Enter`, `Esc`, `F1`), or by its `tcod.event.KeySym` name
+(`kp_8`); a symbol (`>`, `/`, `;`, ...) is the character itself, typed on
+whatever keys the player's keyboard puts it.  `preset NAME` applies one of
+the `PRESETS` shipped with the game at that point.  The commands are those of the
+dungeon (`COMMAND_NAMES`): one key can't do two of them.
+
+The file is hostile: only a regular file is read, at most `MAX_BYTES` of it;
+one that can't be read is refused in one line.  A bad line (an unknown
+command or key, a key another command holds) is named, and the rest applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from tcod.event import KeySym
+
+import keys
+import paths
+import savefile
+from key_help import DIRECTION_NAMES, key_name
+from keys import Command, Key
+
+MAX_BYTES: Final = 16 * 1024  # A key file is a few hundred bytes.
+
+# Key files that ship with the game, for `preset NAME`.
+PRESETS: Final[dict[str, str]] = {
+    "laptop": """\
+# For a laptop without a numpad: wait with s as well as . (as in DCSS).
+# The vi keys (h j k l y u b n) and the arrows move; Shift with them runs.
+wait . s
+""",
+    "qwertz": """\
+# For a QWERTZ keyboard (German, Swiss, Czech...), where Y and Z trade places:
+# northwest is the key printed Y, and also the key beside T (printed Z),
+# where the vi keys put it.
+move_northwest y z
+""",
+}
+
+# What a line can bind: a dungeon command, a direction to move, or waiting.
+WAIT: Final = "wait"
+Action = Command | tuple[int, int] | str
+
+COMMAND_NAMES: Final[dict[str, Action]] = {
+    **{command.name.lower(): command for command in dict.fromkeys(keys.MAIN_KEYS.values())},
+    **{f"move_{name}": direction for direction, name in DIRECTION_NAMES.items()},
+    WAIT: WAIT,
+}
+
+
+def _key_names() -> dict[str, Key]:
+    """Every key by each of its names, in lower case: `up`, `kp_8`, `num8`, `pgup`."""
+    names: dict[str, Key] = {}
+    for sym in KeySym:
+        if keys.types_symbol(sym):
+            continue  # A symbol is written as itself.
+        names.setdefault(sym.name.lower(), sym)
+        names.setdefault(key_name(sym).replace(" ", "").lower(), sym)
+    return names
+
+
+KEY_NAMES: Final = _key_names()
+
+
+class KeyFileError(Exception):
+    """A key file that can't be used at all; `str()` says why, in one line."""
+
+
+@dataclass
+class Bindings:
+    """The dungeon's keys: what each action takes, and the lines that were refused."""
+
+    keys_of: dict[Action, list[Key]]
+    refused: list[str] = field(default_factory=list)
+
+    @classmethod
+    def defaults(cls) -> Bindings:
+        keys_of: dict[Action, list[Key]] = {action: [] for action in COMMAND_NAMES.values()}
+        for key, command in keys.MAIN_KEYS.items():
+            keys_of[command].append(key)
+        for key, direction in keys.MOVE_KEYS.items():
+            keys_of[direction].append(key)
+        keys_of[WAIT].extend(keys.WAIT_KEYS)
+        return cls(keys_of)
+
+    def holder(self, key: Key) -> Action | None:
+        """The action `key` is bound to, if any."""
+        for action, bound in self.keys_of.items():
+            if key in bound:
+                return action
+        return None
+
+
+def key_of(word: str) -> Key:
+    """The key a word of the file names; ValueError if none."""
+    if keys.is_symbol(word):
+        return word
+    try:
+        return KEY_NAMES[word.lower()]
+    except KeyError:
+        raise ValueError(f"unknown key {word[:20]!r}") from None
+
+
+def action_name(action: Action) -> str:
+    for name, named in COMMAND_NAMES.items():
+        if named == action:
+            return name
+    raise AssertionError(action)
+
+
+def apply_line(bindings: Bindings, line: str, depth: int = 0) -> None:
+    """Apply one line of a key file; ValueError says why it can't be."""
+    word, *rest = line.split()
+    if word == "preset":
+        if len(rest) != 1:
+            raise ValueError("'preset' takes one name")
+        apply_text(bindings, read_preset(rest[0]), f"preset {rest[0]}", depth + 1)
+        return
+    if word not in COMMAND_NAMES:
+        raise ValueError(f"unknown command {word[:20]!r}")
+    if not rest:
+        raise ValueError(f"'{word}' needs at least one key")
+    action = COMMAND_NAMES[word]
+    wanted = [key_of(name) for name in rest]
+    if isinstance(action, tuple) and any(isinstance(key, str) for key in wanted):
+        raise ValueError("a move takes keys, not symbols (Shift with a move key runs)")
+    for key in wanted:
+        holder = bindings.holder(key)
+        if holder is not None and holder != action:
+            raise ValueError(f"{key_name(key)} is already {action_name(holder)}")
+    bindings.keys_of[action] = list(dict.fromkeys(wanted))
+
+
+def apply_text(bindings: Bindings, text: str, source: str, depth: int = 0) -> None:
+    """Apply every line of a key file's text; each bad line is kept in `refused`."""
+    if depth > len(PRESETS):
+        raise KeyFileError(f"{source}: presets include each other without end")
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip() if not raw.strip().startswith("#") else ""
+        if not line:
+            continue
+        try:
+            apply_line(bindings, line, depth)
+        except ValueError as exc:
+            bindings.refused.append(f"{source}, line {number}: {exc}")
+
+
+def read_preset(name: str) -> str:
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name[:20]!r} ({', '.join(PRESETS)})")
+    return PRESETS[name]
+
+
+def read_text(path: Path) -> str | None:
+    """The text of the key file at `path`, None if there is none; KeyFileError if it
+    is not one (not a regular file, too big, not text) or can't be read."""
+    try:
+        data = savefile.read_file(path)
+    except FileNotFoundError:
+        return None
+    except savefile.SaveError:
+        raise KeyFileError(f"{path} is not a regular file of at most {MAX_BYTES} bytes") from None
+    except OSError as exc:
+        raise KeyFileError(f"could not read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise KeyFileError(f"{path} is bigger than {MAX_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise KeyFileError(f"{path} is not text") from None
+
+
+def use(bindings: Bindings) -> None:
+    """Make the dungeon's key tables what `bindings` say (the help shows them too)."""
+    keys.MAIN_KEYS.clear()
+    keys.MOVE_KEYS.clear()
+    keys.WAIT_KEYS.clear()
+    for action, bound in bindings.keys_of.items():
+        for key in bound:
+            if isinstance(action, Command):
+                keys.MAIN_KEYS[key] = action
+            elif isinstance(action, tuple):
+                assert isinstance(key, KeySym), "apply_line lets only keys move"
+                keys.MOVE_KEYS[key] = action
+            else:
+                keys.WAIT_KEYS.append(key)
+
+
+def load() -> str | None:
+    """Apply the player's key file, if there is one; a notice for the player if
+    it, or any of its lines, could not be used (the rest applies)."""
+    path = paths.keys_path()
+    bindings = Bindings.defaults()
+    try:
+        text = read_text(path)
+        if text is None:
+            return None
+        apply_text(bindings, text, path.name)
+    except KeyFileError as exc:
+        return f"The key file was not used: {exc}. The default keys apply."
+    use(bindings)
+    if not bindings.refused:
+        return None
+    return "Some lines of the key file were not used:\n" + "\n".join(bindings.refused[:8])

@@ -1,0 +1,144 @@
+"""The player's key file (`keys.txt` in the data folder): its lines, its presets,
+its bad lines named and the rest applied, and a hostile file refused in one line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import arena, key, typed
+from tcod.event import KeySym
+
+import command_line
+import input_handlers
+import key_file
+import keys
+import main
+import paths
+from key_help import help_sections
+from keys import Command
+
+
+def write(text: str) -> Path:
+    path = paths.keys_path()
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def rows(section: str) -> dict[str, str]:
+    """The help's rows of a section: meaning -> keys."""
+    return {meaning: keys_ for title, pairs in help_sections() if title == section for keys_, meaning in pairs}
+
+
+def test_no_key_file_keeps_the_defaults() -> None:
+    before = dict(keys.MAIN_KEYS)
+    assert key_file.load() is None
+    assert before == keys.MAIN_KEYS
+
+
+def test_a_line_replaces_a_commands_keys_and_the_help_shows_them() -> None:
+    write("# My keys.\nexplore e   # Not x nor o.\n\nlook ; /\nwait s\n")
+    assert key_file.load() is None
+    assert keys.MAIN_KEYS[KeySym.E] is Command.EXPLORE
+    assert KeySym.X not in keys.MAIN_KEYS and KeySym.O not in keys.MAIN_KEYS
+    assert keys.MAIN_KEYS[";"] is Command.LOOK and keys.MAIN_KEYS["/"] is Command.LOOK
+    assert list(keys.WAIT_KEYS) == [KeySym.S]
+    dungeon = rows("In the dungeon")
+    assert dungeon[keys.COMMAND_HELP[Command.EXPLORE]] == "e"
+    assert dungeon[keys.COMMAND_HELP[Command.LOOK]] == ";, /"
+    assert dungeon["Wait a turn"] == "s"
+    # And the game answers them: e explores, ; looks, s waits.
+    engine = arena()
+    game = input_handlers.MainGameEventHandler(engine)
+    assert game.handle_events(typed(";")).__class__ is input_handlers.LookHandler
+    game.handle_events(key(KeySym.S))
+    assert engine.turns == 1
+    assert game.handle_events(key(KeySym.X)) is game  # x means nothing now.
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("teleport t", "unknown command 'teleport'"),
+        ("explore sprocket", "unknown key 'sprocket'"),
+        ("explore h", "h is already move_west"),
+        ("explore", "'explore' needs at least one key"),
+        ("move_north ^", "a move takes keys"),
+        ("preset nowhere", "unknown preset 'nowhere'"),
+    ],
+)
+def test_a_bad_line_is_named_and_the_rest_applies(line: str, why: str) -> None:
+    write(f"pickup p\n{line}\ndrop t\n")
+    notice = key_file.load()
+    assert notice is not None and f"keys.txt, line 2: {why}" in notice
+    assert "line 1" not in notice and "line 3" not in notice
+    assert keys.MAIN_KEYS[KeySym.P] is Command.PICKUP
+    assert keys.MAIN_KEYS[KeySym.T] is Command.DROP
+    assert keys.MOVE_KEYS[KeySym.H] == (-1, 0)  # The defaults stand where no line changed them.
+
+
+def test_the_presets_ship_with_the_game_and_apply() -> None:
+    assert {"laptop", "qwertz"} <= set(key_file.PRESETS)
+    write("preset qwertz\npreset laptop\n")
+    assert key_file.load() is None
+    assert keys.MOVE_KEYS[KeySym.Z] == keys.MOVE_KEYS[KeySym.Y] == (-1, -1)
+    assert KeySym.S in keys.WAIT_KEYS and "." in keys.WAIT_KEYS
+    assert "z" in rows("Moving (also moves a cursor)")["Move northwest"]
+
+
+def test_every_preset_applies_without_a_bad_line() -> None:
+    for name in key_file.PRESETS:
+        bindings = key_file.Bindings.defaults()
+        key_file.apply_text(bindings, f"preset {name}", "keys.txt")
+        assert bindings.refused == [], name
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "too big", "binary"])
+def test_a_file_that_is_no_key_file_is_refused_in_one_line(kind: str) -> None:
+    path = paths.keys_path()
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "too big":
+        path.write_text("explore x\n" * 10_000)
+    else:
+        path.write_bytes(b"explore \xff\xfe\n")
+    before = dict(keys.MAIN_KEYS)
+    notice = key_file.load()
+    assert notice is not None and "\n" not in notice and "default keys apply" in notice
+    assert before == keys.MAIN_KEYS
+
+
+def test_the_game_starts_with_a_popup_naming_the_bad_lines(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write("explore e\nfly f\n")
+    shown: list[input_handlers.BaseEventHandler] = []
+
+    def first_screen(context: object, console: object, handler: input_handlers.BaseEventHandler, *rest: object) -> None:
+        shown.append(handler)
+
+    monkeypatch.setattr(main, "main_loop", first_screen)
+    assert main.main([]) == 0
+    assert isinstance(shown[0], input_handlers.PopupMessage)
+    assert "line 2: unknown command 'fly'" in shown[0].text
+    assert keys.MAIN_KEYS[KeySym.E] is Command.EXPLORE
+
+
+def test_help_option_says_where_the_key_file_is(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        command_line.parse_args(["--help"])
+    assert paths.KEYS_NAME in capsys.readouterr().out
+
+
+def test_a_rebound_key_does_what_the_old_one_did() -> None:
+    before = arena()
+    x_did = type(input_handlers.MainGameEventHandler(before).handle_events(key(KeySym.X)))
+    said = [m.plain_text for m in before.message_log.messages]
+    write("explore e\n")
+    key_file.load()
+    after = arena()
+    e_did = type(input_handlers.MainGameEventHandler(after).handle_events(key(KeySym.E)))
+    assert e_did is x_did and [m.plain_text for m in after.message_log.messages] == said
