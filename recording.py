@@ -54,6 +54,7 @@ from tcod.event import KeySym, Modifier, MouseButton
 
 import keys
 import paths
+import safe_io
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -77,6 +78,16 @@ MODIFIER_WORDS: Final[dict[str, tuple[Modifier, Modifier]]] = {
 BUTTON_WORDS: Final[dict[str, MouseButton]] = {
     button.name.lower(): button for button in MouseButton if button is not MouseButton.LEFT
 }
+
+# The bounds on what a recording file may cost to read: a long game's
+# recording is some 20,000 lines of a dozen bytes; 2 MiB holds ten times that,
+# and parses in about a second into some 100 MB of events at most.
+MAX_BYTES: Final = 2 << 20
+MAX_LINE: Final = 200
+# The largest seed the game's generators take (as `--seed` checks), and the
+# largest coordinate or step count a line may hold.
+MAX_SEED: Final = 2**64 - 1
+MAX_NUMBER: Final = 1_000_000
 
 RecordedEvent = (
     tcod.event.KeyDown | tcod.event.TextInput | tcod.event.MouseButtonDown | tcod.event.MouseMotion
@@ -154,11 +165,15 @@ def _tile(x: int, y: int) -> dict[str, tcod.event.Point[float] | tcod.event.Poin
     return {"position": tcod.event.Point(x + 0.5, y + 0.5), "tile": tcod.event.Point(x, y)}
 
 
-def _number(word: str) -> int:
+def _number(word: str, low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> int:
+    """The whole number `word`, from `low` to `high`; ValueError saying why not."""
     try:
-        return int(word)
+        number = int(word) if len(word) <= len(str(high)) + 1 else None
     except ValueError:
         raise ValueError(f"{word[:20]!r} is not a whole number") from None
+    if number is None or not low <= number <= high:
+        raise ValueError(f"{word[:20]!r} is not a whole number from {low} to {high}")
+    return number
 
 
 def event_of(line: str) -> Recorded:
@@ -207,10 +222,7 @@ def event_of(line: str) -> Recorded:
         case "steps":
             if len(words) != 1:
                 raise ValueError("'steps' takes N")
-            count = _number(words[0])
-            if count < 0:
-                raise ValueError(f"the step count {count} is negative")
-            return Steps(count)
+            return Steps(_number(words[0], 0))
         case "resume":
             if words:
                 raise ValueError("'resume' takes nothing")
@@ -244,6 +256,8 @@ def parse(text: str, source: str) -> Script:
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
+        if len(line) > MAX_LINE:
+            raise RecordingError(f"{source}, line {number}: longer than {MAX_LINE} characters")
         if not line or line.startswith("#"):
             continue
         try:
@@ -278,16 +292,17 @@ def _seed_of(line: str) -> int:
     words = line.split()
     if len(words) != 2 or words[0] != "seed":
         raise ValueError("the second line must be 'seed N'")
-    seed = _number(words[1])
-    if seed < 0:
-        raise ValueError(f"the seed {seed} is negative")
-    return seed
+    return _number(words[1], 0, MAX_SEED)
 
 
 def read(path: Path) -> Script:
-    """Read a recording file; RecordingError for a missing, unreadable or bad one."""
+    """Read a recording file; RecordingError for a missing, unreadable or bad one.
+
+    Only a regular file of at most `MAX_BYTES` is read (never a FIFO or a
+    device), so any file is read or refused in bounded time and memory.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = safe_io.read_bytes(path, MAX_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
         raise RecordingError(f"{path}: cannot read it: {reason}") from None
@@ -361,7 +376,7 @@ def resume_file(engine: Engine) -> None:
     path = paths.recordings_dir() / engine.recording_file
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_text(engine.recording), encoding="utf-8")
+        safe_io.write_atomic(path, _text(engine.recording).encode("utf-8"))
     except OSError as exc:
         _warn(engine, exc)
 
@@ -378,8 +393,7 @@ def record(engine: Engine, line: str) -> None:
     if engine.recording_file is None:
         return
     try:
-        with (paths.recordings_dir() / engine.recording_file).open("a", encoding="utf-8") as file:
-            file.write(line + "\n")
+        safe_io.append(paths.recordings_dir() / engine.recording_file, (line + "\n").encode("utf-8"))
     except OSError as exc:
         _warn(engine, exc)
 

@@ -33,6 +33,7 @@ import keys
 import options
 import paths
 import recording
+import safe_io
 import setup_game
 from engine import Engine
 from entity import Actor
@@ -291,7 +292,7 @@ def replay_headless(path: Path, screen: Path | None) -> int:
     print(json.dumps(summary(handler)))
     if screen is not None:
         try:
-            screen.write_text(screen_text(console), encoding="utf-8")
+            safe_io.write_atomic(screen, screen_text(console).encode("utf-8"))
         except OSError as exc:
             print(
                 f"main.py: cannot write the screen to {screen}: {error_report.reason(exc)}",

@@ -60,6 +60,7 @@ from typing import Final
 
 import numpy as np
 
+import recording
 import savefile
 import tile_types
 from components.ai import BaseAI, HostileEnemy
@@ -90,7 +91,7 @@ MAX_ENTITIES: Final = 10_000
 MAX_STAT: Final = 1_000_000
 MAX_FLOOR: Final = 1_000_000
 MAX_ROOMS: Final = 10_000
-MAX_SEED: Final = 2**64 - 1
+MAX_SEED: Final = recording.MAX_SEED
 MAX_NAME: Final = 200
 MAX_TEXT: Final = 100_000
 MAX_MESSAGES: Final = 100_000

@@ -8,11 +8,14 @@ refused.
 
 from __future__ import annotations
 
+import os
 import pickle
 from pathlib import Path
 
 from bounded import in_child, refused
 
+import main
+import recording
 import savefile
 
 # --- Saves: the hash flood, and the scan's and the reader's caps at their edges ---
@@ -66,3 +69,69 @@ def test_the_file_size_cap_is_exact(tmp_path: Path) -> None:
     assert in_child(lambda: len(savefile.read_file(path)))["value"] == savefile.MAX_FILE_SIZE
     path.write_bytes(b"\x00" * (savefile.MAX_FILE_SIZE + 1))
     refused(in_child(lambda: savefile.read_file(path)), "OversizedSaveError")
+
+
+# --- Recordings: read with bounds, one-line errors --------------------------------
+
+
+def read_recording(path: Path) -> int:
+    return len(recording.read(path).events)
+
+
+def recording_refused(path: Path) -> str:
+    outcome = in_child(lambda: read_recording(path), seconds=5.0)
+    message = refused(outcome, "RecordingError")
+    assert message.startswith(str(path)) and len(message) < 200 + len(str(path)), message
+    return message
+
+
+def test_a_fifo_named_as_the_recording_is_refused_at_once(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "game.rec")
+    assert "not a regular file" in recording_refused(tmp_path / "game.rec")
+
+
+def test_a_recording_linked_to_dev_zero_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "game.rec").symlink_to("/dev/zero")
+    assert "not a regular file" in recording_refused(tmp_path / "game.rec")
+
+
+def test_a_recording_of_many_megabytes_or_one_long_line_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "game.rec"
+    path.write_text("recording 1\nseed 1\n" + "key a\n" * (22_000_000 // 6))
+    assert "bigger than" in recording_refused(path)
+    path.write_text("recording 1\nseed 1\n#" + "x" * 60_000_000 + "\n")
+    assert "bigger than" in recording_refused(path)
+
+
+def test_the_recording_size_cap_is_exact(tmp_path: Path) -> None:
+    path = tmp_path / "game.rec"
+    head = "recording 1\nseed 1\n"
+    body = "key a\n" * ((recording.MAX_BYTES - len(head)) // 6)
+    text = head + body + "#" * (recording.MAX_BYTES - len(head) - len(body) - 1) + "\n"
+    assert len(text) == recording.MAX_BYTES
+    path.write_text(text)
+    outcome = in_child(lambda: read_recording(path), seconds=10.0)
+    assert outcome["value"] == len(body) // 6, outcome
+    path.write_text(text + "\n")
+    assert "bigger than" in recording_refused(path)
+
+
+def test_a_long_line_of_a_bad_number_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "game.rec"
+    path.write_text(f"recording 1\nseed 1\nclick 1{'0' * 400} 0\n")
+    assert "line 3" in recording_refused(path)
+    path.write_text(f"recording 1\nseed 1\nclick 1{'0' * 100} 0\n")
+    assert "line 3" in recording_refused(path)
+
+
+def test_screen_named_as_a_fifo_does_not_hang(tmp_path: Path) -> None:
+    rec = tmp_path / "game.rec"
+    rec.write_text("recording 1\nseed 1\nkey period\n")
+    os.mkfifo(tmp_path / "screen.txt")
+
+    def headless() -> int:
+        return main.main(["--replay", str(rec), "--headless", "--screen", str(tmp_path / "screen.txt")])
+
+    outcome = in_child(headless, seconds=30.0)
+    assert outcome["value"] == 0, outcome
+    assert (tmp_path / "screen.txt").read_text().count("\n") == 50

@@ -153,7 +153,13 @@ BAD = {
     "unknown modifier": ("recording 1\nseed 5\nkey a hyper\n", 3, "unknown modifier 'hyper'"),
     "unknown event": ("recording 1\nseed 5\njump 3\n", 3, "unknown event 'jump'"),
     "move needs two numbers": ("recording 1\nseed 5\nmove 3\n", 3, "'move' takes X Y"),
-    "a number too long to read": (f"recording 1\nseed 5\nclick {'9' * 5000} 1\n", 3, "is not a whole number"),
+    "a number too long to read": (f"recording 1\nseed 5\nclick {'9' * 5000} 1\n", 3, "longer than 200"),
+    "a line one over the cap": ("recording 1\nseed 5\n#" + "x" * 200 + "\n", 3, "longer than 200"),
+    "a number too big for a tile": (f"recording 1\nseed 5\nclick 1{'0' * 100} 0\n", 3,
+                                    "is not a whole number from"),
+    "a coordinate one over": ("recording 1\nseed 5\nmove 1000001 0\n", 3, "from -1000000 to 1000000"),
+    "a seed --seed refuses": (f"recording 1\nseed {10**100}\n", 2, "is not a whole number from 0"),
+    "a seed one over": (f"recording 1\nseed {2**64}\n", 2, "is not a whole number from 0"),
 }
 
 
@@ -451,3 +457,11 @@ def test_playback_in_the_window_draws_a_walk_step_by_step(
         assert max(abs(x1 - x0), abs(y1 - y0)) == 1
     saved = setup_game.load_game(paths.SAVE_NAME)
     assert picture(saved) == picture(engine_of(replay_text(text)))
+
+
+def test_the_recording_caps_take_what_is_at_them() -> None:
+    text = (f"recording 1\nseed {recording.MAX_SEED}\n#" + "x" * (recording.MAX_LINE - 1)
+            + "\nmove 1000000 0\nclick -1000000 1000000\nsteps 1000000\n")
+    script = recording.parse(text, "edge")
+    assert script.seed == 2**64 - 1 and len(script.events) == 3
+    assert max(len(line) for line in text.splitlines()) == recording.MAX_LINE

@@ -508,7 +508,7 @@ def test_a_headless_replay_takes_the_recorded_steps(
     [
         ("steps", "'steps' takes N"),
         ("steps 3 4", "'steps' takes N"),
-        ("steps -1", "the step count -1 is negative"),
+        ("steps -1", ".-1. is not a whole number from 0"),
         ("steps many", "'many' is not a whole number"),
     ],
 )

@@ -1,0 +1,137 @@
+"""Reading and writing the player's files safely: bounded reads, writes that follow no link.
+
+Every file the game reads may be hostile, and every file it writes lands in
+a folder the player (or anyone) may have filled with links:
+
+* `read_bytes` reads a regular file only (never a FIFO, which would hang, or
+  a device such as /dev/zero, which never ends), opened without blocking, and
+  at most `limit` bytes of it; anything else is an `OSError` whose
+  `strerror` says why in a few words.
+* `write_new` creates a file that did not exist: a name taken by anything,
+  a link included (even one pointing nowhere), is `FileExistsError`.
+* `write_atomic` writes a whole file or nothing: a temporary file beside
+  it, synced to disk, renamed over the name.  A rename replaces a link
+  itself, never its target.
+* `append` adds to a regular file, never through a link.
+
+Windows has no O_NOFOLLOW or O_NONBLOCK; there a link is checked for just
+before opening, and a FIFO can't be named in a folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+_BINARY = getattr(os, "O_BINARY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _refused(path: str | os.PathLike[str], reason: str) -> OSError:
+    return OSError(errno.EINVAL, reason, os.fspath(path))
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file at `path`, if it holds at most `limit` of them."""
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _refused(path, "not a regular file")
+        if info.st_size > limit:
+            raise _refused(path, f"bigger than {limit:,} bytes")
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, limit + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:  # It grew while being read.
+                raise _refused(path, f"bigger than {limit:,} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _open_no_link(path: Path, flags: int) -> int:
+    if not _NOFOLLOW and path.is_symlink():
+        raise _refused(path, "a link, not a file")
+    try:
+        return os.open(path, flags | _NOFOLLOW | _NONBLOCK | _BINARY, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link.
+            raise _refused(path, "a link, not a file") from None
+        raise
+
+
+def write_new(path: Path, data: bytes) -> None:
+    """Create `path` holding `data`; `FileExistsError` if the name is taken, even by a link."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o644)
+    try:
+        _write_all(fd, data)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Make `path` hold `data`, whole or not at all, replacing what had the name (never its target)."""
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def create_atomic(path: Path, data: bytes) -> None:
+    """Create `path` holding `data`, whole or not at all; `FileExistsError` if the name is taken.
+
+    Written under a temporary name and hard-linked to `path` (which never
+    replaces anything), so a kill leaves no half-written file under the name.
+    Where hard links can't be made, the file is created and written in place.
+    """
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temp, path)
+        except FileExistsError:
+            raise
+        except OSError:  # No hard links on this file system.
+            write_new(path, data)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+def append(path: Path, data: bytes) -> None:
+    """Add `data` at the end of the regular file `path` (made if missing), never through a link."""
+    fd = _open_no_link(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _refused(path, "not a regular file")
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
