@@ -12,12 +12,15 @@ drags the window to, and the window can't be made smaller than 1x.
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from typing import Final
 
 import tcod
 import tcod.sdl.sys
 from tcod.cffi import ffi, lib
 
+import options as options_module
 import setup_game
 from options import Options, Placement
 
@@ -127,6 +130,17 @@ def follow(context: tcod.context.Context, options: Options) -> None:
         window.fullscreen = options.fullscreen
 
 
+def toggle_fullscreen(context: tcod.context.Context) -> str | None:
+    """Alt+Enter: fullscreen or not, an option kept as the options screen keeps it.
+
+    None, or the notice of an options file that could not be written.
+    """
+    now = options_module.current()
+    notice = options_module.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
+    follow(context, options_module.current())
+    return notice
+
+
 def placement(context: tcod.context.Context) -> Placement | None:
     """The window's size and place now, to open it there next time; None in
     fullscreen (the window it leaves to is what is remembered)."""
@@ -136,3 +150,14 @@ def placement(context: tcod.context.Context) -> Placement | None:
     width, height = window.size
     x, y = window.position
     return Placement(width, height, x, y)
+
+
+def remember_window(context: tcod.context.Context) -> None:
+    """Keep the window's size and place in the options, to open it there next time."""
+    place = placement(context)
+    now = options_module.current()
+    if place is None or place == now.window:
+        return
+    notice = options_module.change(dataclasses.replace(now, window=place))
+    if notice is not None:
+        print(f"main.py: {notice}", file=sys.stderr)

@@ -65,6 +65,22 @@ def use_data_dir(folder: Path) -> None:
     _data_dir = folder
 
 
+def prepare_data_dir(folder: Path) -> str | None:
+    """Keep the player's files in `folder`, made if missing; or say in one line why not.
+
+    Checked at start-up, so that the player hears of it before playing, not
+    when the game can't be saved.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"main.py: cannot use {folder} as the data folder: {exc.strerror or exc}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"main.py: cannot write in the data folder {folder}"
+    use_data_dir(folder)
+    return None
+
+
 def save_path() -> Path:
     """The game in progress: `savegame.sav`, as the tutorial names it."""
     return _data_dir / SAVE_NAME

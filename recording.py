@@ -34,8 +34,8 @@ This module holds the format (turning an event into its line and back, and
 reading a whole recording with line-numbered errors) and the recording's file
 on disk.  The game keeps the recording's lines on its `Engine` (plain data,
 saved with the game), so that Continue carries on the same recording and a
-recording always matches its save; `main.handle_event` decides which events
-are recorded.
+recording always matches its save; and which events are recorded: the
+game's, sent to the handlers through `handle_and_record`.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ import safe_io
 
 if TYPE_CHECKING:
     from engine import Engine
+    from input_handlers import BaseEventHandler
 
 FORMAT_NAME: Final = "recording"
 FORMAT_VERSION: Final = 2
@@ -413,3 +414,43 @@ def write_crash(engine: Engine) -> Path:
     """Keep the recording up to an unexpected error as `crash-NNN.rec` in the data folder."""
     names = (f"crash-{number:03d}{SUFFIX}" for number in itertools.count(1))
     return _write_new(paths.data_dir(), names, engine.recording)
+
+
+def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> BaseEventHandler:
+    """Let the handler act on `event`, and record it if it belongs to the game in play.
+
+    Recorded: key presses and symbols typed (not what `keys.does_nothing`), clicks, and
+    pointer moves that changed the game's mouse location, while a game is in play;
+    not the menu's keys, nor the window's (`main.handle_event` takes those
+    first), nor an event that quits (the save ends there).  An event that
+    raises an error is recorded too, so that the recording replays the error.
+    Replays send their events here: every one of them went to the game.
+    """
+    engine = handler.engine_in_play()
+    line = None if engine is None else line_of(event)
+    if keys.does_nothing(event):  # Not even stopping a walk.
+        line = None
+    # The steps of a walk under way, which the event may stop.
+    walked = Steps(handler.walk_steps) if handler.walking else None
+    if engine is None or (line is None and walked is None):
+        return handler.handle_events(event)
+    pointer = engine.mouse_location
+    try:
+        after = handler.handle_events(event)
+    except SystemExit:  # Leaving the game stops a walk too.
+        if walked is not None:
+            record(engine, walked.line())
+        raise
+    except Exception:
+        if line is not None:
+            record(engine, line)
+        raise
+    if walked is not None and not after.walking:
+        # The key or click stopped the walk and did nothing else: what
+        # replays it is the number of steps the walk took.
+        record(engine, walked.line())
+    elif line is not None and (
+        not isinstance(event, tcod.event.MouseMotion) or engine.mouse_location != pointer
+    ):
+        record(engine, line)
+    return after

@@ -27,10 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+import tcod
+
 import input_handlers
-import main
 import paths
 import recording
+import render_functions
+import replay
 from engine import Engine
 
 # The biggest recording file read: a game of a million events, the most a save holds.
@@ -121,7 +124,7 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
     turns = engine.turns
     file_name, engine.recording_file = engine.recording_file, None  # Its lines are there.
     try:
-        handler = main.play_recording(
+        handler = replay.play_recording(
             input_handlers.EventHandler(engine).main_handler(), paced(events, progress)
         )
     finally:
@@ -138,3 +141,18 @@ def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterat
         if progress is not None and late:
             progress(number / len(events))
         yield event
+
+
+def progress_bar(
+    context: tcod.context.Context, console: tcod.console.Console
+) -> Callable[[float], None]:
+    """Draws how far a long recovery has come (`recovery`), in the window."""
+
+    def show(share: float) -> None:
+        console.clear()
+        render_functions.render_progress(
+            console, "Recovering what was played after the last save...", share
+        )
+        context.present(console, keep_aspect=True, integer_scaling=True)
+
+    return show

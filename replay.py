@@ -1,22 +1,39 @@
-"""Playing a recording back: the game it starts, the pace in the window, and the report.
+"""Playing a recording back: the game it starts, how its lines are played, the pace
+in the window, and the report.
 
-A replay starts a new game with the recording's seed and sends the recorded
-events through `main.handle_event`, the same door the player's events go
-through, so that the real handlers do what they did when the game was
-played.  The pace (`Playback`) only decides when the next event is sent,
-never what it does: a replay ends in the same state at any speed, on any
-window, or with no window at all.
+A replay starts a new game with the recording's seed and plays each recorded
+line as it was played (`replay_line`): an event goes through
+`recording.handle_and_record`, the same door the player's events go through,
+so that the real handlers do what they did when the game was played; a
+`steps N` line lets the walk under way take its N steps first.  Headless
+(`play_recording`, `replay_headless`) the lines are played as fast as they go;
+in the window (`play_frame`, called by `main.main_loop`) the pace (`Playback`)
+only decides when the next line is played, never what it does: a replay ends
+in the same state at any speed, on any window, or with no window at all.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
+import sys
+import tempfile
 import time
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, Final
 
 import tcod
 
+import display
+import error_report
+import exceptions
 import input_handlers
 import keys
+import options
+import paths
+import recording
+import safe_io
 import setup_game
 from engine import Engine
 from entity import Actor
@@ -170,3 +187,116 @@ class Playback:
             f"Replay {self.played}/{len(self.events)}, {state}. "
             "Space: pause, +/-: speed, Esc: stop"
         )
+
+
+def replay_line(
+    handler: input_handlers.BaseEventHandler,
+    recorded: tcod.event.Event | Steps | recording.Resume,
+) -> input_handlers.BaseEventHandler:
+    """Play one recorded line as it was played: an event through
+    `recording.handle_and_record`, after the walk under way took the steps it took.
+
+    A key or click came after the walk stopped by itself (one that stopped
+    it was recorded as `steps N`); a pointer move may come during a walk.
+    """
+    if isinstance(recorded, recording.Resume):
+        engine = handler.engine_in_play()
+        if engine is None:
+            return handler
+        recording.record(engine, recorded.line())
+        return input_handlers.EventHandler(engine).main_handler()
+    if isinstance(recorded, Steps):
+        while handler.walking and handler.walk_steps < recorded.count:
+            handler = handler.advance()
+        engine = handler.engine_in_play()
+        if not handler.walking or engine is None:
+            return handler  # Ended sooner than recorded: nothing left to stop.
+        recording.record(engine, recorded.line())
+        return handler.stop_walking()
+    if not isinstance(recorded, tcod.event.MouseMotion):
+        handler = finish_walk(handler)
+    return recording.handle_and_record(handler, recorded)
+
+
+def finish_walk(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
+    """Take every step of the walk under way, if one is, as fast as they go."""
+    while handler.walking:
+        handler = handler.advance()
+    return handler
+
+
+def play_frame(
+    handler: input_handlers.BaseEventHandler,
+    playback: Playback,
+) -> input_handlers.BaseEventHandler:
+    """One frame of a replay in the window: the player's playback keys, then
+    a walk's next step or the next recorded event, when due.
+
+    A walk is drawn step by step at the game's own pace, as it was played;
+    the recording says only where it stopped.
+    """
+    walking = handler.walking and playback.walk_goes_on(handler.walk_steps)
+    if walking and not playback.paused:
+        timeout: float | None = 1 / options.current().walk_speed
+    else:
+        timeout = playback.timeout()
+    for event in tcod.event.wait(timeout):
+        playback.control(event)
+    if walking:
+        return handler if playback.paused or playback.finished else handler.advance()
+    recorded = playback.next_event()
+    return handler if recorded is None else replay_line(handler, recorded)
+
+
+def play_recording(
+    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded]
+) -> input_handlers.BaseEventHandler:
+    """Play recorded events as fast as they go, with no window; return the last screen.
+
+    As in the main loop, an unexpected error is reported and play goes on;
+    an event that quits the game ends the replay.  A walk the last lines
+    started goes on until it stops by itself, as it did in the game.
+    """
+    # Taken one by one, as they come: the recovery shows its progress as they are played.
+    for recorded in itertools.chain(events, [None]):
+        try:
+            if recorded is None:
+                return finish_walk(handler)
+            handler = replay_line(handler, recorded)
+        except (SystemExit, exceptions.QuitWithoutSaving):
+            break
+        except Exception:
+            error_report.report_error(handler, keep_recording=False)
+            handler = handler.stop_walking()
+    return handler
+
+
+def replay_headless(path: Path, screen: Path | None) -> int:
+    """`--replay FILE --headless`: one line of JSON about where the game ended."""
+    try:
+        script = recording.read(path)
+    except recording.RecordingError as exc:
+        print(f"main.py: {exc}", file=sys.stderr)
+        return 1
+    # A check leaves nothing behind: what the game writes as it is played (a
+    # morgue file, the hall of fame) goes to a folder of its own, then away.
+    player_files = paths.data_dir()
+    with tempfile.TemporaryDirectory(prefix="replay-") as folder:
+        paths.use_data_dir(Path(folder))
+        try:
+            handler = play_recording(start(script), script.events)
+            console = tcod.console.Console(display.COLUMNS, display.ROWS, order="F")
+            handler.on_render(console)
+        finally:
+            paths.use_data_dir(player_files)
+    print(json.dumps(summary(handler)))
+    if screen is not None:
+        try:
+            safe_io.write_atomic(screen, screen_text(console).encode("utf-8"))
+        except OSError as exc:
+            print(
+                f"main.py: cannot write the screen to {screen}: {error_report.reason(exc)}",
+                file=sys.stderr,
+            )
+            return 1
+    return 0

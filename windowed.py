@@ -18,6 +18,7 @@ writing elsewhere.
 from __future__ import annotations
 
 import io
+import logging
 import os
 import stat
 import sys
@@ -163,3 +164,16 @@ def run(start: Callable[[], int], folder: Path) -> int:
     if status != 0:
         show_error(message)
     return status
+
+
+def quiet_library_logs() -> None:
+    """Keep tcod's and SDL's log records off the terminal.
+
+    tcod passes SDL's informational messages ("App name: python3") on as
+    warnings, which Python prints to stderr when logging is not set up.  With a
+    handler of its own, the "tcod" logger no longer falls back to that; a
+    program that does set up logging still gets the records.
+    """
+    logger = logging.getLogger("tcod")
+    if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
+        logger.addHandler(logging.NullHandler())

@@ -23,6 +23,7 @@ import pytest  # noqa: E402
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
+import assets  # noqa: E402
 import input_handlers  # noqa: E402
 import keys  # noqa: E402
 import main  # noqa: E402
@@ -147,7 +148,7 @@ def screen_rows(handler: input_handlers.BaseEventHandler) -> list[str]:
 @pytest.fixture
 def context() -> Iterator[tcod.context.Context]:
     """The game's real window (SDL's dummy video driver: nothing shows)."""
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
+    with main.open_window(assets.load_tileset(), fullscreen=False) as context:
         yield context
 
 
@@ -169,14 +170,14 @@ def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: type
 def play_events(
     handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Steps | recording.Resume]
 ) -> input_handlers.BaseEventHandler:
-    """Send `events` to the game as a replay does (`main.replay_line`); the last screen.
+    """Send `events` to the game as a replay does (`replay.replay_line`); the last screen.
 
     Unlike a replay, an error is not caught: it fails the test.  A walk the
     last event started goes on until it stops, as a replay's does.
     """
     for event in events:
-        handler = main.replay_line(handler, event)
-    return main.finish_walk(handler)
+        handler = replay.replay_line(handler, event)
+    return replay.finish_walk(handler)
 
 
 def replay_text(text: str) -> input_handlers.BaseEventHandler:

@@ -56,6 +56,7 @@ import input_handlers  # noqa: E402
 import keys  # noqa: E402
 import main  # noqa: E402
 import paths  # noqa: E402
+import recording  # noqa: E402
 import save_data  # noqa: E402
 import savefile  # noqa: E402
 import setup_game  # noqa: E402
@@ -228,7 +229,7 @@ def play(engine: Engine, rng: random.Random) -> None:
     handler.on_render(console)
     for _ in range(EVENTS_PER_GAME):
         try:
-            handler = main.handle_and_record(handler, random_event(rng))
+            handler = recording.handle_and_record(handler, random_event(rng))
         except SystemExit:
             in_play = handler.engine_in_play()
             if in_play is not None:

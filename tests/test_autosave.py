@@ -137,7 +137,7 @@ def test_a_long_stay_on_one_floor_saves_every_so_many_events(
     engine.mark_saved()
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
     for count in range(1, 7):
-        handler = main.handle_and_record(handler, typed("."))
+        handler = recording.handle_and_record(handler, typed("."))
         autosave.after_frame(handler)
         assert paths.save_path().exists() == (count >= 3)
     assert len(saved().recording) == len(recording.header(1234)) + 6
@@ -157,7 +157,7 @@ def test_each_recorded_line_reaches_the_file_at_once(engine: Engine) -> None:
     recording.start_file(engine)
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
     for sym in (".", KeySym.C, KeySym.ESCAPE, "."):
-        handler = main.handle_and_record(handler, stroke(sym))
+        handler = recording.handle_and_record(handler, stroke(sym))
         assert lines_on_disk(engine) == engine.recording
 
 

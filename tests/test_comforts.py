@@ -15,11 +15,15 @@ import tcod
 from conftest import click, key, stroke, typed
 from tcod.event import KeySym, Modifier
 
+import assets
+import command_line
 import entity_factories
+import error_report
 import exceptions
 import input_handlers
 import keys
 import main
+import screenshot
 import setup_game
 from engine import Engine
 from input_handlers import HelpScreen
@@ -399,9 +403,9 @@ def test_enter_without_alt_is_not_fullscreen(context: tcod.context.Context, engi
 
 
 def test_open_window_fullscreen() -> None:
-    with main.open_window(main.load_tileset(), fullscreen=True) as context:
+    with main.open_window(assets.load_tileset(), fullscreen=True) as context:
         assert window(context).fullscreen is True
-    with main.open_window(main.load_tileset(), fullscreen=False) as context:
+    with main.open_window(assets.load_tileset(), fullscreen=False) as context:
         assert window(context).fullscreen is False
         assert window(context).flags & tcod.sdl.video.WindowFlags.RESIZABLE
 
@@ -439,7 +443,7 @@ def test_f12_in_game_saves_numbered_screenshots(
 ) -> None:
     handler = input_handlers.MainGameEventHandler(engine)
     console = show(context, handler)
-    frame = main.load_tileset().render(console)[:, :, :3]
+    frame = assets.load_tileset().render(console)[:, :, :3]
 
     assert main.handle_event(context, handler, key(KeySym.F12)) is handler
     assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-001.png."
@@ -489,7 +493,7 @@ def test_a_screenshot_that_cannot_be_written_is_reported(
 ) -> None:
     handler = input_handlers.MainGameEventHandler(engine)
     show(context, handler)
-    main.take_screenshot(context, handler, in_tmp / "no such folder")
+    screenshot.take_screenshot(context, handler, in_tmp / "no such folder")
     text = engine.message_log.messages[-1].plain_text
     assert text.startswith("Could not save a screenshot"), text
     assert list(in_tmp.iterdir()) == []
@@ -594,7 +598,7 @@ def test_a_bad_asset_gets_one_line_naming_it(
 ) -> None:
     path = bad(in_tmp)
     if asset == "tile sheet":
-        monkeypatch.setattr(main, "TILESET_PATH", path)
+        monkeypatch.setattr(assets, "TILESET_PATH", path)
     else:
         monkeypatch.setattr(setup_game, "BACKGROUND_PATH", path)
     assert main.main([]) == 1
@@ -612,7 +616,7 @@ def test_a_tile_sheet_too_small_for_its_tiles_gets_one_line(
 ) -> None:
     path = in_tmp / "one-pixel.png"
     tcod.image.Image(1, 1).save_as(path)
-    monkeypatch.setattr(main, "TILESET_PATH", path)
+    monkeypatch.setattr(assets, "TILESET_PATH", path)
     assert main.main([]) == 1
     out, err = capsys.readouterr()
     assert out == ""
@@ -626,7 +630,7 @@ def test_a_seed_the_game_cannot_use_is_refused_with_a_reason(
     seed: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exited:
-        main.parse_args(["--seed", seed])
+        command_line.parse_args(["--seed", seed])
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert f"argument --seed: {seed!r} is not a whole number from 0 to {2**64 - 1}" in err
@@ -634,7 +638,7 @@ def test_a_seed_the_game_cannot_use_is_refused_with_a_reason(
 
 @pytest.mark.parametrize("seed", ["0", "42", str(2**64 - 1)])
 def test_every_seed_from_0_to_2_to_the_64_starts_a_game(seed: str) -> None:
-    args = main.parse_args(["--seed", seed])
+    args = command_line.parse_args(["--seed", seed])
     engine = setup_game.new_game(args.seed)
     assert engine.game_world.seed == int(seed)
 
@@ -748,7 +752,7 @@ def test_every_command_has_its_own_help_text() -> None:
     ],
 )
 def test_an_error_is_told_by_its_last_line(message: str, expected: str) -> None:
-    assert main.reason(RuntimeError(message)) == expected
+    assert error_report.reason(RuntimeError(message)) == expected
 
 
 def test_the_window_cannot_be_made_smaller_than_one_tile_pixel_a_pixel(

@@ -13,8 +13,10 @@ import pytest
 import tcod
 from test_level import window_lines
 
+import command_line
 import main
 import paths
+import screenshot
 import setup_game
 from engine import Engine
 from input_handlers import CharacterScreenEventHandler
@@ -85,18 +87,18 @@ def test_from_the_source_files_go_in_the_working_directory() -> None:
 
 def test_a_packaged_build_keeps_files_in_the_players_data_folder(tmp_path: Path) -> None:
     # PyInstaller sets sys.frozen in the built program.
-    code = "import sys; sys.frozen = True; import main; print(main.parse_args([]).data_dir)"
+    code = "import sys; sys.frozen = True; import command_line; print(command_line.parse_args([]).data_dir)"
     assert Path(run_python(code, tmp_path).strip()) == tmp_path / "xdg" / GAME
 
 
 def test_help_says_where_the_files_go(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main.parse_args(["--help"])
+        command_line.parse_args(["--help"])
     assert capsys.readouterr().out.endswith(
         "screenshots go in:\n  the working directory\n"
     )
 
-    code = "import sys; sys.frozen = True; import main; main.parse_args(['--help'])"
+    code = "import sys; sys.frozen = True; import command_line; command_line.parse_args(['--help'])"
     help_text = run_python(code, tmp_path)
     assert help_text.endswith(f"screenshots go in:\n  {tmp_path / 'xdg' / GAME}\n")
     assert not (tmp_path / "xdg").exists(), "naming the folder made it"
@@ -110,7 +112,7 @@ def test_data_dir_is_made_and_used(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert folder.is_dir()
     assert paths.data_dir() == folder
     assert paths.save_path() == folder / paths.SAVE_NAME
-    assert main.screenshot_path().parent == folder
+    assert screenshot.screenshot_path().parent == folder
 
 
 def test_a_data_dir_that_cannot_be_used_is_said_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

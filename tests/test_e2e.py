@@ -27,6 +27,7 @@ import tcod
 from conftest import key, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
+import command_line
 import descriptions
 import entity_factories
 import input_handlers
@@ -530,8 +531,8 @@ def test_help_lists_the_seed_option() -> None:
         check=True,
     )
     assert "--seed" in result.stdout
-    assert main.parse_args(["--seed", "12"]).seed == 12
-    assert main.parse_args([]).seed is None
+    assert command_line.parse_args(["--seed", "12"]).seed == 12
+    assert command_line.parse_args([]).seed is None
 
 
 def open_screen(screen: str) -> Callable[[Player], Script]:

@@ -14,8 +14,8 @@ import tcod
 from test_build import load_module
 from test_window import LIBX11, MISSING, Window, virtual_screen
 
+import assets
 import icon
-import main
 
 ROOT = Path(__file__).resolve().parent.parent
 make_icon = load_module("make_icon")
@@ -35,7 +35,7 @@ def png_pixels(data: bytes) -> np.ndarray:
 
 
 def test_the_icon_is_the_at_sign_white_on_a_rounded_dark_square() -> None:
-    glyph = icon.glyph_coverage(main.load_tileset())
+    glyph = icon.glyph_coverage(assets.load_tileset())
     assert glyph.max() == 1.0 and glyph[0].any() and glyph[:, 0].any(), "not cropped to its ink"
     for size in (16, 64, 256):
         pixels = icon.draw_icon(glyph, size)
@@ -49,7 +49,7 @@ def test_the_icon_is_the_at_sign_white_on_a_rounded_dark_square() -> None:
 
 
 def test_the_window_shows_the_icon(context: tcod.context.Context) -> None:
-    icon.set_window_icon(context, main.load_tileset())
+    icon.set_window_icon(context, assets.load_tileset())
 
 
 @pytest.mark.skipif(
@@ -70,7 +70,7 @@ def test_a_real_window_carries_the_icon_for_the_desktop(tmp_path: Path) -> None:
 
 def test_the_ico_and_icns_files_hold_the_icon_at_each_size(tmp_path: Path) -> None:
     ico, icns, preview = (Path(path) for path in make_icon.write_icons(tmp_path))
-    glyph = icon.glyph_coverage(main.load_tileset())
+    glyph = icon.glyph_coverage(assets.load_tileset())
 
     data = ico.read_bytes()
     assert struct.unpack("<HHH", data[:6]) == (0, 1, len(make_icon.ICO_SIZES))

@@ -10,6 +10,7 @@ import pytest
 from conftest import arena, key, typed
 from tcod.event import KeySym
 
+import command_line
 import input_handlers
 import key_file
 import keys
@@ -128,7 +129,7 @@ def test_the_game_starts_with_a_popup_naming_the_bad_lines(
 
 def test_help_option_says_where_the_key_file_is(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main.parse_args(["--help"])
+        command_line.parse_args(["--help"])
     assert paths.KEYS_NAME in capsys.readouterr().out
 
 

@@ -41,7 +41,6 @@ from test_window import Window, explained, virtual_screen
 
 import input_handlers
 import keys
-import main
 import paths
 import recording
 import replay
@@ -89,7 +88,7 @@ def headless_game(seed: int) -> tuple[Engine, input_handlers.BaseEventHandler]:
 
 def press(handler: input_handlers.BaseEventHandler, sym: Key, mod: Modifier = Modifier.NONE) -> tuple[input_handlers.BaseEventHandler, int]:
     """The handler after `sym` (a key, or a symbol typed), with its walk finished, and the walk's steps."""
-    handler = main.handle_and_record(handler, stroke(sym, mod))
+    handler = recording.handle_and_record(handler, stroke(sym, mod))
     steps = 0
     while handler.walking:
         handler = handler.advance()
@@ -205,7 +204,7 @@ def whole_lines(path: Path) -> list[str]:
 def replayed(lines: list[str]) -> Engine:
     """The game `--replay --headless` gives for these lines."""
     script = recording.parse("".join(line + "\n" for line in lines), "<killed>")
-    engine = replay.engine_of(main.play_recording(replay.start(script), script.events))
+    engine = replay.engine_of(replay.play_recording(replay.start(script), script.events))
     assert engine is not None
     return engine
 

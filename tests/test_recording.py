@@ -14,6 +14,7 @@ from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
 import autosave
+import command_line
 import input_handlers
 import keys
 import main
@@ -422,7 +423,7 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
 def test_replay_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["--headless"], ["--screen", "x.txt"], ["--replay", "a.rec", "--seed", "3"]):
         with pytest.raises(SystemExit) as exited:
-            main.parse_args(argv)
+            command_line.parse_args(argv)
         assert exited.value.code == 2
         assert "error:" in capsys.readouterr().err
 

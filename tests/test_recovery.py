@@ -1,6 +1,6 @@
 """Continue recovers what was played after the last save, from the game's recording.
 
-A game is played through the real handlers (`main.handle_and_record`, as the
+A game is played through the real handlers (`recording.handle_and_record`, as the
 main loop does), saved, played on, and then "killed": the program stops
 without saving.  Continue must bring back the game the headless replay of
 its recording gives, in every attribute.
@@ -20,6 +20,7 @@ from test_recording import picture
 
 import autosave
 import color
+import error_report
 import input_handlers
 import main
 import paths
@@ -52,11 +53,11 @@ def play(
     """As the main loop plays them: an error is reported, and play goes on."""
     for event in events:
         try:
-            handler = main.handle_and_record(handler, event)
+            handler = recording.handle_and_record(handler, event)
         except Exception:
-            main.report_error(handler, keep_recording=False)
+            error_report.report_error(handler, keep_recording=False)
             handler = handler.stop_walking()
-        handler = main.finish_walk(handler)
+        handler = replay.finish_walk(handler)
     return handler
 
 
@@ -88,7 +89,7 @@ def headless(path: Path) -> input_handlers.BaseEventHandler:
     """What `--replay FILE --headless` ends on, for the whole lines of `path`."""
     text = path.read_bytes()
     script = recording.parse(text[: text.rfind(b"\n") + 1].decode(), str(path))
-    return main.play_recording(replay.start(script), script.events)
+    return replay.play_recording(replay.start(script), script.events)
 
 
 def continued() -> input_handlers.BaseEventHandler:
@@ -172,7 +173,7 @@ def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
 
 def test_a_walk_the_kill_cut_short_is_finished_as_the_replay_does() -> None:
     engine, handler = new_game(seed=15)  # Explores and gathers 57 turns, to an orc coming into view.
-    handler = main.handle_and_record(handler, key(KeySym.X))
+    handler = recording.handle_and_record(handler, key(KeySym.X))
     assert handler.walking
     handler = handler.advance()  # One step taken, then the kill.
 
@@ -245,7 +246,7 @@ def test_a_long_recovery_shows_its_progress(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_the_progress_bar_is_drawn(context: tcod.context.Context) -> None:
     console = tcod.console.Console(80, 50, order="F")
-    main.progress_bar(context, console)(0.25)
+    recovery.progress_bar(context, console)(0.25)
     assert "Recovering" in "".join(chr(c) for c in console.rgb["ch"][:, 23])
     bar = [tuple(int(v) for v in bg) for bg in console.rgb["bg"][:, 25]]
     assert bar[20:30] == [color.bar_filled] * 10

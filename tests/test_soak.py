@@ -44,6 +44,7 @@ import tcod
 from conftest import click, motion, stroke
 from tcod.event import KeySym, Modifier, MouseButton
 
+import assets
 import autosave
 import entity_factories
 import exceptions
@@ -649,7 +650,7 @@ class Soak:
 @pytest.fixture
 def soak_context() -> Iterator[tcod.context.Context]:
     with tcod.context.new(
-        columns=main.SCREEN_WIDTH, rows=main.SCREEN_HEIGHT, tileset=main.load_tileset(), vsync=False
+        columns=main.SCREEN_WIDTH, rows=main.SCREEN_HEIGHT, tileset=assets.load_tileset(), vsync=False
     ) as context:
         yield context
 

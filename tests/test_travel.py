@@ -427,14 +427,14 @@ WALK_SEED = 13
 
 
 def live_game(seed: int = WALK_SEED) -> BaseEventHandler:
-    """A new game, recorded as the player's is (`main.handle_and_record`)."""
+    """A new game, recorded as the player's is (`recording.handle_and_record`)."""
     return replay.start(recording.Script(seed, []))
 
 
 def played(handler: BaseEventHandler, event: tcod.event.Event, steps: int | None = None) -> BaseEventHandler:
     """The player's event through the recording door, then `steps` of the walk it
     starts (as many as the clock allowed), or all of them."""
-    handler = main.handle_and_record(handler, event)
+    handler = recording.handle_and_record(handler, event)
     while handler.walking and (steps is None or handler.walk_steps < steps):
         handler = handler.advance()
     return handler
@@ -481,7 +481,7 @@ def test_leaving_the_game_during_a_walk_records_its_steps() -> None:
     engine = replay.engine_of(handler)
     assert engine is not None
     with pytest.raises(SystemExit):
-        main.handle_and_record(handler, tcod.event.Quit())
+        recording.handle_and_record(handler, tcod.event.Quit())
     assert engine.recording[-2:] == ["key x", "steps 3"]
     # Continued, the game goes on from where the walk stopped, as the replay does.
     continued = played(MainGameEventHandler(engine), key(KeySym.L))

@@ -18,6 +18,7 @@ from conftest import key
 from tcod.event import KeySym
 from test_window import LIBX11, MISSING, TIMEOUT, virtual_screen, wait_for
 
+import assets
 import main
 import setup_game
 import windowed
@@ -106,7 +107,7 @@ def test_a_failure_to_start_shows_its_line_in_the_box_and_the_log(
 ) -> None:
     sheet = tmp_path / "broken.png"
     sheet.write_bytes(b"not a PNG")
-    monkeypatch.setattr(main, "TILESET_PATH", sheet)
+    monkeypatch.setattr(assets, "TILESET_PATH", sheet)
     data = tmp_path / "data"
     assert main.main(["--windowed", "--data-dir", str(data)]) == 1
     assert capsys.readouterr() == ("", "")

@@ -307,7 +307,7 @@ FLOOR_10 = f"""
 import random, sys
 sys.path.insert(0, {str(ROOT)!r})
 import tcod
-import main, setup_game
+import assets, main, setup_game
 from actions import TakeStairsAction
 random.seed({SEED})
 engine = setup_game.new_game(seed={SEED})
@@ -315,7 +315,7 @@ while engine.game_world.current_floor < 10:
     engine.player.place(*engine.game_map.downstairs_location)
     TakeStairsAction(engine.player).perform()
 console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-with main.open_window(main.load_tileset(), False) as context:
+with main.open_window(assets.load_tileset(), False) as context:
     engine.render(console)
     context.present(console)
 print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
@@ -355,11 +355,13 @@ class Window:
     def __init__(self) -> None:
         import tcod
 
+        import assets
         import main
+        import windowed
 
-        main.quiet_library_logs()
+        windowed.quiet_library_logs()
         gc.freeze()  # As `main.main` does once started.
-        self.context = main.open_window(main.load_tileset(), fullscreen=False)
+        self.context = main.open_window(assets.load_tileset(), fullscreen=False)
         self.console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
         self.samples: list[float] = []
         # Of each descent: its answer, and the save made after it was presented.

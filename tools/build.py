@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from main import TILESET_PATH  # noqa: E402
+from assets import TILESET_PATH  # noqa: E402
 from setup_game import BACKGROUND_PATH, GAME_TITLE  # noqa: E402
 
 # The program's (and its folder's) name: the title, as a file name.

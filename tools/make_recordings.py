@@ -35,7 +35,6 @@ import tcod
 
 import input_handlers
 import keys
-import main
 import paths
 import recording
 import replay
@@ -213,7 +212,7 @@ def play(goal: Goal, seed: int) -> list[str] | None:
         line = goal.player.next_line(handler, engine)
         if line is None:
             return None
-        handler = main.replay_line(handler, recording.event_of(line))
+        handler = replay.replay_line(handler, recording.event_of(line))
     return None
 
 

@@ -29,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import entity_factories
 import input_handlers
-import main
 import paths
 import recording
 import replay
@@ -118,7 +117,7 @@ def play(name: str | None) -> Engine:
     if name is None:
         return setup_game.new_game(seed=1234)
     script = recording.read(RECORDINGS / name)
-    handler = main.play_recording(replay.start(script), script.events)
+    handler = replay.play_recording(replay.start(script), script.events)
     engine = handler.engine_in_play()
     if engine is None:
         raise SystemExit(f"{name} does not end in a game in play")

@@ -4,7 +4,7 @@
     python tools/recovery_time.py 20000      # a shorter one
 
 Plays a game of that many events on one floor as the main loop does (each
-event through `main.handle_and_record`, then `autosave.after_frame`), with a
+event through `recording.handle_and_record`, then `autosave.after_frame`), with a
 seeded player that fights what it sees, drinks a potion when hurt, and
 otherwise wanders, opens screens and moves the mouse; then "kills" it at the
 worst moment, one event before its next save (`autosave.CHECKPOINT_LINES`
@@ -32,7 +32,6 @@ from tcod.event import KeySym
 
 import autosave
 import input_handlers
-import main
 import paths
 import recording
 import replay
@@ -113,7 +112,7 @@ def play(events: int) -> Engine:
     player = Player(SEED)
     while len(engine.recording) < events or unsaved(engine) < autosave.CHECKPOINT_LINES - 1:
         for event in player.events(handler):
-            handler = main.finish_walk(main.handle_and_record(handler, event))
+            handler = replay.finish_walk(recording.handle_and_record(handler, event))
         if not engine.player.is_alive:
             raise SystemExit(f"the player died after {len(engine.recording)} events: try another SEED")
         if engine.game_world.current_floor != 1:
@@ -151,7 +150,7 @@ def measure(events: int) -> None:
 
     start = time.perf_counter()
     script = recording.read(path)
-    whole = main.play_recording(replay.start(script), script.events)
+    whole = replay.play_recording(replay.start(script), script.events)
     print(f"headless replay of all {len(script.events)} events: {time.perf_counter() - start:.2f} s")
     same = replay.summary(whole) | {"screen": ""} == replay.summary(continued) | {"screen": ""}
     print(f"same game: {same}")

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
+import assets  # noqa: E402
 import entity_factories  # noqa: E402
 import input_handlers  # noqa: E402
 import main  # noqa: E402
@@ -184,7 +185,7 @@ def run(folder: Path) -> None:
     with tempfile.TemporaryDirectory() as empty:
         os.chdir(empty)  # No save here: Continue says so, and the game saves nothing of ours.
         try:
-            with main.open_window(main.load_tileset(), fullscreen=False) as context:
+            with main.open_window(assets.load_tileset(), fullscreen=False) as context:
                 take(Camera(context, folder))
         finally:
             os.chdir(here)

@@ -1,0 +1,98 @@
+"""The game's command-line options (`python main.py --help` lists them)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+import paths
+import save_data
+import setup_game
+import windowed
+
+
+def seed_value(text: str) -> int:
+    """A seed from the command line: a whole number the game's generators accept."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= save_data.MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number from 0 to {save_data.MAX_SEED}"
+        )
+    return seed
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The options in `argv`; a wrong one ends the program with argparse's message."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if (args.headless or args.screen) and args.replay is None:
+        parser.error("--headless and --screen go with --replay FILE")
+    if args.screen and not args.headless:
+        parser.error("--screen goes with --headless")
+    if args.replay is not None and args.seed is not None:
+        parser.error("--seed goes without --replay: a recording names its own seed")
+    return args
+
+
+def _parser() -> argparse.ArgumentParser:
+    default = paths.default_data_dir(setup_game.GAME_TITLE)
+    where = "the working directory" if default == Path() else str(default)
+    parser = argparse.ArgumentParser(
+        description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
+        # Unwrapped, so that the folder's name is never broken across lines.
+        epilog=f"Your own keys, if any, are read from {paths.KEYS_NAME} (see the README).\n"
+        f"It, the save, recordings, morgue files, scores and screenshots go in:\n  {where}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed_value,
+        help="make a new game reproducible: the same seed gives the same floors and monsters",
+    )
+    parser.add_argument(
+        "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=default,
+        metavar="DIR",
+        help="keep the files named below in DIR instead (made if missing)",
+    )
+    _add_replay_options(parser)
+    parser.add_argument(
+        "--windowed",
+        action="store_true",
+        default=windowed.is_windowed_build(),
+        help="print nothing: what the game says goes to game.log in the data folder, and a "
+        "failure to start shows in a message box (the Windows and macOS downloads always do)",
+    )
+    parser.add_argument(
+        "--screen",
+        type=Path,
+        metavar="FILE",
+        help="with --replay --headless: also write the last frame's characters to FILE",
+    )
+    return parser
+
+
+def _add_replay_options(parser: argparse.ArgumentParser) -> None:
+    """`--replay FILE` and `--headless`, in the order `--help` lists them."""
+    parser.add_argument(
+        "--replay",
+        type=Path,
+        metavar="FILE",
+        help="play a recording (Space pauses, + and - change the speed, Escape stops), "
+        "then go on playing",
+    )
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="with --replay: open no window, replay at full speed and print where the "
+        "game ended as one line of JSON",
+    )
+

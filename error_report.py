@@ -1,0 +1,84 @@
+"""What the game says when something fails: a bug while playing, a save that
+can't be written, a crash, a file it can't use.
+
+A bug while handling an event is told and play goes on (`report_error`); a
+crash the loop can't go on from keeps the failed game beside the last good
+save (`save_beside`).  Every message is one line a player can act on (`reason`).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+import color
+import input_handlers
+import paths
+import recording
+import save_data
+import savefile
+
+
+def reason(exc: Exception) -> str:
+    """Why something failed, in a few words on one line.
+
+    libtcod's messages run over several lines, the cause last: that is kept.
+    """
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    lines = str(exc).strip().splitlines()
+    return lines[-1].strip() if lines else type(exc).__name__
+
+
+def report_error(handler: input_handlers.BaseEventHandler, keep_recording: bool) -> None:
+    """An unexpected error while handling an event: tell, and go on playing.
+
+    The traceback goes to stderr and to the message log.  With
+    `keep_recording`, the game's recording up to the error is kept as
+    `crash-NNN.rec`, and stderr says how to replay it.
+    """
+    traceback.print_exc()  # Print error to stderr.
+    # Then print the error to the message log.
+    engine = handler.engine_in_play()
+    if engine is None:
+        return
+    engine.message_log.add_message(traceback.format_exc(), color.error)
+    if not keep_recording:
+        return
+    try:
+        path = recording.write_crash(engine)
+    except OSError as exc:
+        print(f"main.py: could not keep the recording of this error: {reason(exc)}", file=sys.stderr)
+        return
+    print(
+        f"main.py: the recording up to this error is in {path}; replay it with: "
+        f"python main.py --replay {path}",
+        file=sys.stderr,
+    )
+
+
+def save_failure(exc: Exception) -> str:
+    """Why a save failed, in a sentence for the popup."""
+    if isinstance(exc, savefile.SaveError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        # A rename names the save second, after the temporary file.
+        return f"{exc.strerror or exc} ({exc.filename2 or exc.filename or paths.save_path()})."
+    return f"a bug in the game ({type(exc).__name__}), the terminal shows where."
+
+
+def save_beside(handler: input_handlers.BaseEventHandler) -> None:
+    """After a crash, save the game that failed beside the last good save, if it can be.
+
+    That game may be what is broken, so it never replaces the save the player
+    can Continue; it goes to `savegame.sav.crash`, for a bug report or by hand.
+    """
+    path = savefile.crash_path(paths.save_path())
+    try:
+        engine = handler.engine_in_play()
+        if engine is not None:
+            save_data.save(engine, path, keep_backup=False)
+            print(f"The game that failed was saved as {path}; the last save is untouched.",
+                  file=sys.stderr)
+    except Exception:
+        traceback.print_exc()
