@@ -241,11 +241,6 @@ def play(args: argparse.Namespace) -> int:
         except recording.RecordingError as exc:
             print(f"main.py: {exc}", file=sys.stderr)
             return 1
-    try:
-        game_lock.hold(paths.data_dir())
-    except (game_lock.InUseError, OSError) as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
-        return 1
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
@@ -262,6 +257,12 @@ def play(args: argparse.Namespace) -> int:
               "under Xvfb: xvfb-run python main.py", file=sys.stderr)
         return 1
     with context:
+        # Locked once the window is open: a start that fails leaves no file behind.
+        try:
+            game_lock.hold(paths.data_dir())
+        except (game_lock.InUseError, OSError) as exc:
+            print(f"main.py: {exc}", file=sys.stderr)
+            return 1
         run_window(context, tileset, args.seed, script, notice)
     return 0
 
