@@ -50,7 +50,6 @@ from keys import (
     HISTORY_JUMP_KEYS,
     MAIN_BUTTONS,
     MAIN_KEYS,
-    MODIFIER_KEYS,
     MOVE_KEYS,
     OPTION_ROW_KEYS,
     OPTION_VALUE_KEYS,
@@ -110,7 +109,8 @@ class BaseEventHandler:
         """Send the event to the `ev_*` method for its kind; ignore the rest.
 
         This replaces the dispatching base class the tutorial took from tcod, deprecated
-        since tcod 18.
+        since tcod 18.  A key that means nothing on any screen (`keys.does_nothing`: a
+        modifier key alone, say) is dropped here, once: no `ev_*` method sees it.
         """
         if does_nothing(event):
             return None
@@ -174,8 +174,6 @@ class PopupMessage(BaseEventHandler):
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         """Any key returns to the parent handler."""
-        if event.sym in MODIFIER_KEYS:
-            return None
         return self.parent
 
     def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
@@ -220,8 +218,6 @@ class Overlay(BaseEventHandler):
         return self.parent.engine_in_play()
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        if event.sym in MODIFIER_KEYS:
-            return None
         return self.parent
 
     def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
@@ -381,8 +377,6 @@ class AskUserEventHandler(EventHandler):
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """By default any key exits this input handler."""
-        if event.sym in MODIFIER_KEYS:
-            return None
         return self.on_exit()
 
     def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
@@ -466,8 +460,6 @@ class LevelUpEventHandler(AskUserEventHandler):
         self.draw_side_window(console, self.TITLE, lines, min_width=35)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        if event.sym in MODIFIER_KEYS:
-            return None
         index = letter_index(event.sym)
         if index is None or index >= len(LEVEL_UP_CHOICES):
             self.engine.message_log.add_message("Invalid entry.", color.invalid)
@@ -653,8 +645,6 @@ class LookDescription(EventHandler):
         render_functions.draw_text_window(console, x, 0, title, lines)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        if event.sym in MODIFIER_KEYS:
-            return None
         return self.parent
 
     def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler:
@@ -1136,8 +1126,6 @@ class HistoryViewer(EventHandler):
                 self.cursor = max(0, min(self.cursor + adjust, last))
         elif event.sym in HISTORY_JUMP_KEYS:
             self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] is HistoryJump.TOP else last
-        elif event.sym in MODIFIER_KEYS:
-            return None
         else:  # Any other key moves back to the main game state.
             return self.back_to or self.main_handler()
         return None
@@ -1200,8 +1188,6 @@ class OptionsScreen(BaseEventHandler):
         console.print(x + 2, y + height - 2, self.HINT, fg=color.menu_title)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        if event.sym in MODIFIER_KEYS:
-            return None
         if OPTIONS_CLOSE_KEYS.get(event.sym) is Command.CLOSE:
             return self.parent
         names = list(options.choices())
