@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -287,16 +286,11 @@ def replay_headless(path: Path, screen: Path | None) -> int:
         return 1
     # A check leaves nothing behind: what the game writes as it is played (a
     # morgue file, the hall of fame) goes to a folder of its own, then away.
-    player_files = paths.data_dir()
-    with tempfile.TemporaryDirectory(prefix="replay-") as folder:
-        paths.use_data_dir(Path(folder))
-        try:
-            first = start(script)
-            handler = play_recording(first, script.events)
-            console = tcod.console.Console(display.COLUMNS, display.ROWS, order="F")
-            handler.on_render(console)
-        finally:
-            paths.use_data_dir(player_files)
+    with paths.replay_folder():
+        first = start(script)
+        handler = play_recording(first, script.events)
+        console = tcod.console.Console(display.COLUMNS, display.ROWS, order="F")
+        handler.on_render(console)
     print(json.dumps(summary(handler, first.engine)))
     if screen is not None:
         try:

@@ -22,12 +22,12 @@ import numpy as np
 import pytest
 from conftest import give, in_the_games_module
 
+import autosave
 import components.ai
 import components.consumable
 import components.equippable
 import entity_factories
 import input_handlers
-import main
 import paths
 import save_data
 import savefile
@@ -795,7 +795,7 @@ def test_quitting_saves_through_save_as(in_tmp: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(Engine, "save_as", save_as)
     engine = played_engine()
-    main.save_game(input_handlers.MainGameEventHandler(engine))
+    autosave.save_game(input_handlers.MainGameEventHandler(engine))
     assert saved == [(engine, paths.save_path())]
     assert describe_game(setup_game.load_game(paths.save_path())) == describe_game(engine)
 

@@ -558,7 +558,7 @@ class Soak:
             self.quits += 1
             self.handler = self.new_menu()
         except SystemExit:  # Quitting, in the game or the menu: what main_loop does.
-            main.save_game(autosave.back_to_start(handler))
+            autosave.save_game(autosave.back_to_start(handler))
             self.quits += 1
             self.handler = self.new_menu()
 
