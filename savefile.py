@@ -484,7 +484,11 @@ def write(
     allows, so the rename itself survives a power cut.  Whatever happens
     meanwhile, `path` holds the old save or the new one, whole, and the
     temporary file is removed on any failure that lets this code run.
-    Temporary files left by saves that were killed are removed first.
+    Temporary files left by saves that were killed are removed first.  (Not
+    `safe_io.write_atomic`: the backup is kept between the write and the
+    rename, so a save that fails to write leaves the old backup as it was.)
+    A backup that can't be kept (its name taken by a folder, say) is said on
+    stderr and costs the save nothing.
 
     The new file is readable by its owner only, as `tempfile` creates it.
     """
@@ -497,7 +501,7 @@ def write(
             file.flush()
             os.fsync(file.fileno())
         if keep_backup:
-            _keep_backup(path, version)
+            _try_to_keep_backup(path, version)
         _keep_newer(path, version)
         os.replace(temp_path, path)
     except BaseException:
@@ -505,6 +509,18 @@ def write(
             os.unlink(temp_path)
         raise
     _fsync_folder(folder)
+
+
+def _try_to_keep_backup(path: str | os.PathLike[str], version: int) -> None:
+    """`_keep_backup`, or a line on stderr saying why it could not be kept."""
+    try:
+        _keep_backup(path, version)
+    except OSError as exc:
+        print(
+            f"main.py: the backup {backup_path(path)} could not be kept "
+            f"({exc.strerror or exc}); the game is saved all the same",
+            file=sys.stderr,
+        )
 
 
 def _temp_prefix(path: str | os.PathLike[str]) -> str:
@@ -539,9 +555,8 @@ def _keep_newer(path: str | os.PathLike[str], version: int) -> None:
     here must not erase the player's game of that version.
     """
     try:
-        with open(path, "rb") as file:
-            head = file.read(_HEADER.size)
-    except OSError:
+        head = read_file(path)[: _HEADER.size]
+    except (OSError, SaveError):
         return
     if len(head) == _HEADER.size:
         magic, found = _HEADER.unpack(head)

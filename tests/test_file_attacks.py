@@ -8,18 +8,29 @@ refused.
 
 from __future__ import annotations
 
+import datetime
 import os
 import pickle
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import tcod
 from bounded import in_child, refused
+from conftest import key
 
 import game_lock
+import game_over
+import input_handlers
 import main
+import morgue
+import paths
 import recording
 import savefile
+import screenshot
+import setup_game
+from engine import Engine
 
 # --- Saves: the hash flood, and the scan's and the reader's caps at their edges ---
 
@@ -159,3 +170,74 @@ def test_a_second_game_on_a_data_folder_says_so_and_a_killed_ones_lock_is_taken_
         other.kill()
         other.communicate()
     assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
+
+
+# --- Links and folders where the game writes: never followed, never fatal ---
+
+
+def test_a_dangling_screenshot_link_is_passed_over_not_written_through(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine
+) -> None:
+    outside = in_tmp / "outside.png"
+    (in_tmp / "screenshot-001.png").symlink_to(outside)
+    handler = input_handlers.MainGameEventHandler(engine)
+    handler.on_render(root := tcod.console.Console(80, 50, order="F"))
+    context.present(root)
+    screenshot.take_screenshot(context, handler)
+    assert not outside.exists()
+    assert (in_tmp / "screenshot-002.png").read_bytes().startswith(b"\x89PNG")
+    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-002.png."
+
+
+def test_continue_replaces_a_linked_recording_not_its_target(in_tmp: Path, engine: Engine) -> None:
+    recording.start_file(engine)
+    assert engine.recording_file is not None
+    engine.save_as(paths.SAVE_NAME)
+    target = in_tmp / "precious.txt"
+    target.write_bytes(b"the player's own file")
+    game_file = in_tmp / "recordings" / engine.recording_file
+    game_file.unlink()
+    game_file.symlink_to(target)
+    continued = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
+    assert isinstance(continued, input_handlers.MainGameEventHandler)
+    assert target.read_bytes() == b"the player's own file"
+    assert not game_file.is_symlink() and game_file.read_text().startswith("recording ")
+
+
+def test_a_backup_name_taken_by_a_folder_costs_the_save_nothing(
+    in_tmp: Path, engine: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine.save_as(paths.SAVE_NAME)
+    (in_tmp / f"{paths.SAVE_NAME}.bak").mkdir()
+    engine.turns += 1
+    engine.save_as(paths.SAVE_NAME)
+    assert setup_game.load_game(paths.SAVE_NAME).turns == engine.turns
+    assert "could not be kept" in capsys.readouterr().err
+    assert (in_tmp / f"{paths.SAVE_NAME}.bak").is_dir()
+
+
+def test_a_morgue_name_taken_by_a_dangling_link_is_passed_over(in_tmp: Path, engine: Engine) -> None:
+    ending = game_over.ending_of(engine, datetime.datetime(2026, 11, 24, 21, 0, 0))
+    outside = in_tmp / "outside.txt"
+    (in_tmp / "morgue").mkdir()
+    (in_tmp / "morgue" / "morgue-20261124-210000.txt").symlink_to(outside)
+    path = morgue.write(engine, ending)
+    assert path.name == "morgue-20261124-210000-2.txt"
+    assert not outside.exists()
+    assert "Killed by" in path.read_text() or "Died" in path.read_text()
+
+
+def test_a_morgue_file_interrupted_while_written_leaves_nothing_under_its_name(
+    in_tmp: Path, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written under a temporary name, then linked to its own: a kill meanwhile
+    (here, an interrupt at the link) leaves no empty or half morgue file."""
+    ending = game_over.ending_of(engine, datetime.datetime(2026, 11, 24, 21, 0, 0))
+
+    def killed(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "link", killed)
+    with pytest.raises(KeyboardInterrupt):
+        morgue.write(engine, ending)
+    assert [p.name for p in (in_tmp / "morgue").iterdir() if not p.name.startswith(".")] == []
