@@ -27,6 +27,7 @@ import components.ai
 import components.consumable
 import components.equippable
 import entity_factories
+import game_map
 import input_handlers
 import paths
 import save_data
@@ -574,8 +575,17 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "a huge map": (
         lambda d: d["map"].update(width=16000, height=16000), "the width of the map"
     ),
-    "a map too big in all": (
-        lambda d: d["map"].update(width=1000, height=1000), "the map is bigger than"
+    "a map one wider than the screen's": (
+        lambda d: d["map"].update(width=game_map.MAP_WIDTH + 1), "the width of the map is not a whole number"
+    ),
+    "a map one taller than the screen's": (
+        lambda d: d["map"].update(height=game_map.MAP_HEIGHT + 1), "the height of the map is not a whole number"
+    ),
+    "floors bigger than the game makes": (
+        lambda d: d["world"].update(max_rooms=game_map.MAX_ROOMS + 1), "the max_rooms of the world"
+    ),
+    "rooms bigger than the game makes": (
+        lambda d: d["world"].update(room_max_size=game_map.ROOM_MAX_SIZE + 1), "the room_max_size of the world"
     ),
     "floors that can't be made": (
         lambda d: d["world"].update(map_width=5), "the map_width of the world"
