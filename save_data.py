@@ -60,6 +60,7 @@ from typing import Final
 
 import numpy as np
 
+import message_log
 import procgen
 import recording
 import savefile
@@ -423,7 +424,7 @@ def read_engine(record: Record) -> Engine:
     engine.message_log.messages = [
         read_message(message, record.about("messages"))
         for message in record.sequence("messages", MAX_MESSAGES)
-    ]
+    ][-message_log.HISTORY :]  # A save made before the log was bounded held them all.
     engine.rng = read_rng(record.field("rng"), record.about("rng"))
     engine.mouse_location = check_position(
         record.field("mouse_location"), record.about("mouse_location"), width, height
