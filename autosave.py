@@ -30,6 +30,18 @@ from engine import Engine
 CHECKPOINT_LINES: Final = 10_000
 
 
+def save_game(handler: input_handlers.BaseEventHandler) -> None:
+    """Save the game in play, if any: what quitting does.
+
+    Raises what saving raised (`OSError`, `savefile.SaveError`, or a bug's exception);
+    the old save, if any, is still whole then: the write is atomic."""
+    engine = handler.engine_in_play()
+    if engine is None:
+        return
+    engine.save_as(paths.save_path())
+    print("Game saved.")
+
+
 def on_start_screen(handler: input_handlers.BaseEventHandler) -> bool:
     """Whether `handler` (under its popups) is the screen its game would start on if
     loaded: the main game, or the level-up choice owed; not a menu, nor a walk."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, MutableSet
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import tcod
@@ -150,6 +150,15 @@ class GameMap:
                     text=entity.char,
                     fg=remembered(palette.glyph(entity.color)),
                 )
+
+
+# The tutorial's map settings: every floor the game makes is made with these.
+# A save's world settings and maps are checked against them (`save_data`).
+MAP_WIDTH: Final = 80
+MAP_HEIGHT: Final = 43
+ROOM_MAX_SIZE: Final = 10
+ROOM_MIN_SIZE: Final = 6
+MAX_ROOMS: Final = 30
 
 
 class GameWorld:

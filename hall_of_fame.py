@@ -27,6 +27,10 @@ SIZE: Final = 10
 FORMAT_VERSION: Final = 2
 # The table is a few hundred bytes; anything much bigger is not one.
 MAX_BYTES: Final = 64 * 1024
+# The longest text a game's entry holds ("Killed by their own fireball" is 28
+# characters), and the largest number (a seed, as `--seed` takes it).
+MAX_TEXT: Final = 80
+MAX_NUMBER: Final = 2**64 - 1
 
 
 @dataclass(frozen=True)
@@ -95,8 +99,19 @@ def parse(text: str) -> list[Entry]:
             raise DamagedScoresError("a game with other fields")
         if any(type(game[name]) is not kind for name, kind in types.items()):
             raise DamagedScoresError("a game with a field of another type")
+        if not all(shown_as_is(value) for value in game.values()):
+            raise DamagedScoresError("a game with text or numbers no game writes")
         entries.append(Entry(**game))
     return sorted(entries, key=rank_key)
+
+
+def shown_as_is(value: str | int) -> bool:
+    """Whether a field's value is one the hall of fame can draw: short text of
+    printable characters (not a lone surrogate, which drawing can't encode, nor
+    a control character), or a number from 0 to `MAX_NUMBER`."""
+    if isinstance(value, str):
+        return len(value) <= MAX_TEXT and value.isprintable()
+    return 0 <= value <= MAX_NUMBER
 
 
 def load(path: Path) -> list[Entry]:

@@ -153,15 +153,44 @@ class BaseEventHandler:
         return None
 
 
-class PopupMessage(BaseEventHandler):
-    """Display a popup text window."""
+class Overlay(BaseEventHandler):
+    """A screen opened over another, its `parent`: drawn over it, and closed back to it.
 
-    def __init__(self, parent_handler: BaseEventHandler, text: str):
-        self.parent = parent_handler
-        self.text = text
+    The tutorial's `PopupMessage` held the screen below as `parent`; every screen
+    here that goes back to the one it was opened from (popups, help, the look
+    window, questions, the message history, options) does the same, through this
+    class, so there is one way back.  By default any key or click closes it.
+    """
+
+    def __init__(self, parent: BaseEventHandler):
+        self.parent = parent
 
     def engine_in_play(self) -> Engine | None:
         return self.parent.engine_in_play()
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """The screen below, as it was; subclasses draw themselves over it."""
+        self.parent.on_render(console)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        return self.parent
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        """A symbol's key is any key too."""
+        return self.parent
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        return self.parent
+
+
+class PopupMessage(Overlay):
+    """Display a popup text window; any key or click returns to the parent handler."""
+
+    def __init__(self, parent_handler: BaseEventHandler, text: str):
+        super().__init__(parent_handler)
+        self.text = text
 
     def on_render(self, console: tcod.console.Console) -> None:
         """Render the parent dimmed, and the message in its own framed window.
@@ -169,16 +198,8 @@ class PopupMessage(BaseEventHandler):
         The tutorial printed the lines straight over the parent's, so that on
         the main menu they ran into the menu's own lines.
         """
-        self.parent.on_render(console)
+        super().on_render(console)
         render_functions.draw_popup(console, self.text)
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        """Any key returns to the parent handler."""
-        return self.parent
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
-        """A symbol's key is any key too."""
-        return self.parent
 
 
 class SaveFailedPopup(PopupMessage):
@@ -207,26 +228,8 @@ class SaveFailedPopup(PopupMessage):
     def ev_textinput(self, event: tcod.event.TextInput) -> None:
         """Only the choices' keys answer."""
 
-
-class Overlay(BaseEventHandler):
-    """A screen drawn over the one it was opened from; any key or click closes it."""
-
-    def __init__(self, parent_handler: BaseEventHandler):
-        self.parent = parent_handler
-
-    def engine_in_play(self) -> Engine | None:
-        return self.parent.engine_in_play()
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        return self.parent
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
-        return self.parent
-
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> BaseEventHandler | None:
-        return self.parent
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
+        """Nor does a click: the choice is the player's to make."""
 
 
 class HelpScreen(Overlay):
@@ -626,35 +629,24 @@ class LookHandler(SelectIndexHandler):
         return LookDescription(self, x, y)
 
 
-class LookDescription(EventHandler):
+class LookDescription(Overlay):
     """A window describing one tile chosen in look mode; any key or click
     goes back to looking, the cursor where it was."""
 
+    parent: LookHandler
+
     def __init__(self, parent: LookHandler, x: int, y: int):
-        super().__init__(parent.engine)
-        self.parent = parent
+        super().__init__(parent)
         self.x, self.y = x, y
 
     def on_render(self, console: tcod.console.Console) -> None:
         """The look cursor, the map dimmed, and the window on the side away from the tile."""
-        self.parent.on_render(console)
+        super().on_render(console)
         render_functions.dim(console)
-        title, lines = descriptions.describe_tile(self.x, self.y, self.engine)
+        title, lines = descriptions.describe_tile(self.x, self.y, self.parent.engine)
         width = render_functions.text_window_width(title, lines)
         x = console.width - width if self.x < console.width // 2 else 0
         render_functions.draw_text_window(console, x, 0, title, lines)
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        return self.parent
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler:
-        return self.parent
-
-    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> BaseEventHandler:
-        return self.parent
-
-    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> None:
-        """The look cursor stays on the tile described."""
 
 
 SAVE_AND_QUIT = "Save and quit? (y/n)"
@@ -665,38 +657,42 @@ def save_and_quit() -> Action | None:
     raise SystemExit()
 
 
-class ConfirmHandler(EventHandler):
+class ConfirmHandler(Overlay):
     """A yes-or-no question over the screen that asked it.
 
     Yes performs the action (and the game goes on, or, if it turns out
     impossible, goes back to the asking screen); no goes back at no cost.
-    Other keys do nothing.
+    Other keys and clicks do nothing.
     """
+
+    parent: EventHandler
 
     def __init__(
         self, parent: EventHandler, question: str, on_yes: Callable[[], Action | None]
     ):
-        super().__init__(parent.engine)
-        self.parent = parent
+        super().__init__(parent)
         self.question = question
         self.on_yes = on_yes
 
     def on_render(self, console: tcod.console.Console) -> None:
-        self.parent.on_render(console)
+        super().on_render(console)
         render_functions.draw_popup(console, self.question)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         match ANSWER_KEYS.get(event.sym):
             case Answer.YES:
-                if self.handle_action(self.on_yes()):
-                    return self.main_handler()
+                if self.parent.handle_action(self.on_yes()):
+                    return self.parent.main_handler()
                 return self.parent
             case Answer.NO:
                 return self.parent
         return None
 
-    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> None:
-        """The cursor of the screen below stays where the question was asked."""
+    def ev_textinput(self, event: tcod.event.TextInput) -> None:
+        """Only the answers' keys answer."""
+
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
+        """Nor does a click."""
 
 
 class TargetingHandler(SelectIndexHandler):
@@ -799,7 +795,7 @@ class MainGameEventHandler(EventHandler):
             case Command.CHARACTER:
                 return CharacterScreenEventHandler(self.engine)
             case Command.HISTORY:
-                return HistoryViewer(self.engine)
+                return HistoryViewer(self)
             case Command.LOOK:
                 return LookHandler(self.engine)
             case Command.HELP:
@@ -1011,7 +1007,7 @@ class GameOverEventHandler(EventHandler):
                 remove_save(self.engine)
                 raise exceptions.BackToMainMenu()
             case Command.HISTORY:
-                return HistoryViewer(self.engine, back_to=self)
+                return HistoryViewer(self)
             case Command.HALL_OF_FAME:
                 return HallOfFameScreen(self, self.entered.entries, self.entered.rank)
             case Command.HELP:
@@ -1056,7 +1052,7 @@ class HallOfFameScreen(Overlay):
         ]
 
     def on_render(self, console: tcod.console.Console) -> None:
-        self.parent.on_render(console)
+        super().on_render(console)
         console.rgb["fg"] //= 4
         console.rgb["bg"] //= 4
         lines = self.lines()
@@ -1080,17 +1076,19 @@ class HallOfFameScreen(Overlay):
 
 
 
-class HistoryViewer(EventHandler):
+class HistoryViewer(Overlay):
     """Print the history on a larger window which can be navigated.
 
-    Closing it goes back to `back_to` if given (the game-over screen), else
-    to wherever play goes on.
+    Closing it goes back to the screen it was opened from (the game, or the
+    game-over screen).
     """
 
-    def __init__(self, engine: Engine, back_to: BaseEventHandler | None = None):
-        super().__init__(engine)
-        self.back_to = back_to
-        self.log_length = len(engine.message_log.messages)
+    parent: EventHandler
+
+    def __init__(self, parent: EventHandler):
+        super().__init__(parent)
+        self.engine = parent.engine
+        self.log_length = len(self.engine.message_log.messages)
         self.cursor = max(0, self.log_length - 1)
 
     def on_render(self, console: tcod.console.Console) -> None:
@@ -1126,16 +1124,15 @@ class HistoryViewer(EventHandler):
                 self.cursor = max(0, min(self.cursor + adjust, last))
         elif event.sym in HISTORY_JUMP_KEYS:
             self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] is HistoryJump.TOP else last
-        else:  # Any other key moves back to the main game state.
-            return self.back_to or self.main_handler()
+        else:  # Any other key moves back to the screen below.
+            return self.parent
         return None
 
-    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler:
-        """A symbol's key is any other key too."""
-        return self.back_to or self.main_handler()
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
+        """Clicks do nothing: the history is read with the keys."""
 
 
-class OptionsScreen(BaseEventHandler):
+class OptionsScreen(Overlay):
     """Every option `options.Options` declares, one a line, the chosen one
     inverted, over the screen it was opened from (the main menu or the game).
 
@@ -1149,12 +1146,9 @@ class OptionsScreen(BaseEventHandler):
     HINT = "Up/Down: choose   Left/Right: change   Esc: close"
 
     def __init__(self, parent: BaseEventHandler):
-        self.parent = parent
+        super().__init__(parent)
         self.row = 0
         self.notice: str | None = None  # Why the last change could not be kept.
-
-    def engine_in_play(self) -> Engine | None:
-        return self.parent.engine_in_play()
 
     def lines(self) -> list[tuple[str, str]]:
         """(label, value) for each option, as the screen shows them."""
@@ -1172,7 +1166,7 @@ class OptionsScreen(BaseEventHandler):
         return render_functions.wrap_lines(text, self.WIDTH - 4)
 
     def on_render(self, console: tcod.console.Console) -> None:
-        self.parent.on_render(console)
+        super().on_render(console)
         render_functions.dim(console)
         rows = self.lines()
         footer = self.footer()
@@ -1201,6 +1195,9 @@ class OptionsScreen(BaseEventHandler):
         if OPTIONS_CLOSE_KEYS.get(key_of(event)) is Command.CLOSE:
             return self.parent
         return None
+
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
+        """Options are chosen with the keys the hint names; a click closes nothing."""
 
     def change(self, name: str, by: int) -> None:
         """Move option `name` `by` places along its values, and keep the change."""

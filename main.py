@@ -14,7 +14,6 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Final
 
 import tcod
@@ -45,18 +44,6 @@ SCREEN_HEIGHT: Final = display.ROWS
 
 # Events as `tcod.event.wait` gives them: without end, or within `timeout` seconds (walks).
 EventSource = Callable[..., Iterable[tcod.event.Event]]
-
-
-def save_game(handler: input_handlers.BaseEventHandler, path: Path | None = None) -> None:
-    """Save the game in play, if any, to `path` (by default the save).
-
-    Raises what saving raised (`OSError`, `savefile.SaveError`, or a bug's exception);
-    the old save, if any, is still whole then: the write is atomic."""
-    engine = handler.engine_in_play()
-    if engine is None:
-        return
-    engine.save_as(paths.save_path() if path is None else path)
-    print("Game saved.")
 
 
 def handle_event(
@@ -191,7 +178,7 @@ class Loop:
         # Continue starts on the screen a loaded game starts on: so must the replay.
         self.handler = autosave.back_to_start(self.handler)
         try:
-            save_game(self.handler)
+            autosave.save_game(self.handler)
         except Exception as exc:
             # Closing now would lose what was played since the last save:
             # say why, and let the player retry or choose to lose it.
@@ -294,11 +281,12 @@ def run_window(
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)
-        # The replayed game is recorded anew as it plays: its new file ends
-        # up holding the recording, then whatever is played after it.
-        handler = replay.start(script)
-        recording.start_file(handler.engine)
-        main_loop(context, root_console, handler, playback=replay.Playback(script.events))
+        # The replayed game is recorded anew as it plays, and saved on quitting,
+        # in a folder of its own: the player's game is left as it was.
+        with paths.replay_folder():
+            handler = replay.start(script)
+            recording.start_file(handler.engine)
+            main_loop(context, root_console, handler, playback=replay.Playback(script.events))
     display.remember_window(context)
 
 

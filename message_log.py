@@ -1,13 +1,20 @@
-"""The message log: what happened, newest last, with repeats stacked."""
+"""The message log: what happened, newest last, with repeats stacked, the last
+`HISTORY` of them kept."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Reversible
+from typing import Final
 
 import tcod
 
 import color
+
+# Messages kept for the history viewer (`v`), as DCSS keeps its last ones: a
+# long game's log would otherwise grow without end, and with it the save and
+# the time to write it.  The oldest go first.
+HISTORY: Final = 1000
 
 
 class Message:
@@ -42,6 +49,7 @@ class MessageLog:
             self.messages[-1].count += 1
         else:
             self.messages.append(Message(text, fg))
+            del self.messages[:-HISTORY]
 
     def render(
         self, console: tcod.console.Console, x: int, y: int, width: int, height: int

@@ -10,13 +10,13 @@ moment of death and never overwrite one another.
 
 from __future__ import annotations
 
-import itertools
 import os
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 import paths
+import recording
+import safe_io
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -117,40 +117,31 @@ def morgue_text(engine: Engine, ending: Ending, recording_note: str | None) -> s
     return "\n".join(lines)
 
 
-def claim_name(folder: Path, ending: Ending) -> Path:
-    """Create and return a new, empty morgue file named after the moment of
-    death: morgue-YYYYMMDD-HHMMSS.txt, or -2, -3, ... after it when two games
-    ended in the same second.  Creating it exclusively means no file is ever
-    overwritten, even by another copy of the game."""
-    stem = f"morgue-{ending.when:%Y%m%d-%H%M%S}"
-    for number in itertools.count(1):
-        path = folder / f"{stem}{'' if number == 1 else f'-{number}'}{SUFFIX}"
-        try:
-            path.open("x").close()
-        except FileExistsError:
-            continue
-        return path
-    raise AssertionError("unreachable")
-
-
 def write(engine: Engine, ending: Ending) -> Path:
     """Write the morgue file of `engine`'s finished game; return its path.
 
-    The game's recording, if it has a file, is kept beside the morgue file,
-    under the same name.  Raises `OSError` when the morgue folder can't be
-    made or written in.
+    Named after the moment of death, morgue-YYYYMMDD-HHMMSS.txt (-2, -3, ...
+    after it when two games ended in the same second), and written whole or
+    not at all, never over another file: a kill during the death leaves no
+    empty morgue file.  The game's recording, if it has a file, is then kept
+    beside it under the same name, and the file rewritten (whole again) to
+    say where.  Raises `OSError` when the morgue folder can't be made or
+    written in.
     """
-    folder = paths.morgue_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = claim_name(folder, ending)
-    note = None
+    names = safe_io.numbered(f"morgue-{ending.when:%Y%m%d-%H%M%S}", SUFFIX, first_bare=True)
+    paths.morgue_dir().mkdir(parents=True, exist_ok=True)
+    path = safe_io.write_first_free(paths.morgue_dir(), names, encoded(morgue_text(engine, ending, None)))
     if engine.recording_file is not None:
         note = keep_recording(paths.recordings_dir() / engine.recording_file, path)
-    path.write_text(morgue_text(engine, ending, note), "utf-8")
+        safe_io.write_atomic(path, encoded(morgue_text(engine, ending, note)))
     return path
 
 
-def keep_recording(recording: Path, morgue_path: Path) -> str:
+def encoded(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
+def keep_recording(game_file: Path, morgue_path: Path) -> str:
     """Keep the recording beside the morgue file, named as it is; say where it is.
 
     A hard link rather than a copy: the event that killed the player is
@@ -159,12 +150,12 @@ def keep_recording(recording: Path, morgue_path: Path) -> str:
     can't be made, a copy (without that line) is kept instead.  A recording
     that can't be kept costs the morgue file nothing: it says why.
     """
-    kept = morgue_path.with_suffix(recording.suffix)
+    kept = morgue_path.with_suffix(game_file.suffix)
     try:
-        os.link(recording, kept)
+        os.link(game_file, kept)
     except OSError:
-        try:
-            shutil.copyfile(recording, kept)
+        try:  # A copy, read as a recording is (bounded), made new: never through a link.
+            safe_io.write_new(kept, safe_io.read_bytes(game_file, recording.MAX_BYTES))
         except OSError as exc:
-            return f"{recording} could not be kept here: {exc.strerror or exc}"
+            return f"{game_file} could not be kept here: {exc.strerror or exc}"
     return f"{kept.name}, beside this file, replays the game: python main.py --replay {kept}"

@@ -28,6 +28,13 @@ max_monsters_by_floor: Final = [
     (6, 5),
 ]
 
+
+
+def most(table: list[tuple[int, int]]) -> int:
+    """The largest value a (first floor, value) table gives, on any floor."""
+    return max(value for _, value in table)
+
+
 # From each floor down, these weights are added; a later weight for the same
 # kind replaces the earlier one.
 item_chances: Final[dict[int, list[tuple[Entity, int]]]] = {

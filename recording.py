@@ -41,10 +41,8 @@ game's, sent to the handlers through `handle_and_record`.
 from __future__ import annotations
 
 import datetime
-import itertools
 import os
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -322,20 +320,6 @@ def _text(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _write_new(folder: Path, names: Iterator[str], lines: list[str]) -> Path:
-    """Write `lines` to the first of `names` in `folder` not taken: never over another file."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        path = folder / name
-        try:
-            with path.open("x", encoding="utf-8") as file:
-                file.write(_text(lines))
-        except FileExistsError:
-            continue
-        return path
-    raise AssertionError("unreachable")
-
-
 def _warn(engine: Engine, exc: OSError) -> None:
     """Say on stderr that the file can't be written; the lines are kept with the game.
 
@@ -353,11 +337,10 @@ def _warn(engine: Engine, exc: OSError) -> None:
 def start_file(engine: Engine) -> None:
     """Give the game in play a new file in `paths.recordings_dir()`, holding its lines so far."""
     stem = new_file_name(engine.game_world.seed).removesuffix(SUFFIX)
-    names = itertools.chain(
-        [stem + SUFFIX], (f"{stem}-{number}{SUFFIX}" for number in itertools.count(2))
-    )
+    names = safe_io.numbered(stem, SUFFIX, first_bare=True)
     try:
-        path = _write_new(paths.recordings_dir(), names, engine.recording)
+        paths.recordings_dir().mkdir(parents=True, exist_ok=True)
+        path = safe_io.write_first_free(paths.recordings_dir(), names, _text(engine.recording).encode("utf-8"))
     except OSError as exc:
         _warn(engine, exc)
         return
@@ -412,8 +395,8 @@ def sync(engine: Engine) -> None:
 
 def write_crash(engine: Engine) -> Path:
     """Keep the recording up to an unexpected error as `crash-NNN.rec` in the data folder."""
-    names = (f"crash-{number:03d}{SUFFIX}" for number in itertools.count(1))
-    return _write_new(paths.data_dir(), names, engine.recording)
+    names = safe_io.numbered("crash", SUFFIX)
+    return safe_io.write_first_free(paths.data_dir(), names, _text(engine.recording).encode("utf-8"))
 
 
 def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> BaseEventHandler:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -67,10 +66,14 @@ def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:
     return handler.engine
 
 
-def summary(handler: input_handlers.BaseEventHandler) -> dict[str, Any]:
-    """Where the game stands, as `--replay FILE --headless` prints it (plain data)."""
+def summary(handler: input_handlers.BaseEventHandler, engine: Engine | None = None) -> dict[str, Any]:
+    """Where the game stands, as `--replay FILE --headless` prints it (plain data).
+
+    `engine` is the game played, for when the screen no longer shows it: after
+    a death, Enter goes back to the main menu.
+    """
     report: dict[str, Any] = {"screen": type(handler).__name__}
-    engine = engine_of(handler)
+    engine = engine or engine_of(handler)
     if engine is None:
         return report
     player = engine.player
@@ -254,8 +257,9 @@ def play_recording(
     """Play recorded events as fast as they go, with no window; return the last screen.
 
     As in the main loop, an unexpected error is reported and play goes on;
-    an event that quits the game ends the replay.  A walk the last lines
-    started goes on until it stops by itself, as it did in the game.
+    an event that quits the game ends the replay, and one that leaves a
+    finished game ends it on the main menu, where the window goes.  A walk
+    the last lines started goes on until it stops by itself, as it did in the game.
     """
     # Taken one by one, as they come: the recovery shows its progress as they are played.
     for recorded in itertools.chain(events, [None]):
@@ -265,6 +269,8 @@ def play_recording(
             handler = replay_line(handler, recorded)
         except (SystemExit, exceptions.QuitWithoutSaving):
             break
+        except exceptions.BackToMainMenu:
+            return setup_game.MainMenu()
         except Exception:
             error_report.report_error(handler, keep_recording=False)
             handler = handler.stop_walking()
@@ -280,16 +286,12 @@ def replay_headless(path: Path, screen: Path | None) -> int:
         return 1
     # A check leaves nothing behind: what the game writes as it is played (a
     # morgue file, the hall of fame) goes to a folder of its own, then away.
-    player_files = paths.data_dir()
-    with tempfile.TemporaryDirectory(prefix="replay-") as folder:
-        paths.use_data_dir(Path(folder))
-        try:
-            handler = play_recording(start(script), script.events)
-            console = tcod.console.Console(display.COLUMNS, display.ROWS, order="F")
-            handler.on_render(console)
-        finally:
-            paths.use_data_dir(player_files)
-    print(json.dumps(summary(handler)))
+    with paths.replay_folder():
+        first = start(script)
+        handler = play_recording(first, script.events)
+        console = tcod.console.Console(display.COLUMNS, display.ROWS, order="F")
+        handler.on_render(console)
+    print(json.dumps(summary(handler, first.engine)))
     if screen is not None:
         try:
             safe_io.write_atomic(screen, screen_text(console).encode("utf-8"))

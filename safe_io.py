@@ -14,6 +14,8 @@ a folder the player (or anyone) may have filled with links:
   itself, never its target.  `write_temporary` is its first half, for a
   caller with work to do before the rename.
 * `append` adds to a regular file, never through a link.
+* `write_first_free` writes a new file under the first free name of a
+  numbered series (`numbered`): screenshots, morgue files, recordings.
 
 Windows has no O_NOFOLLOW or O_NONBLOCK; there a link is checked for just
 before opening, and a FIFO can't be named in a folder.
@@ -23,9 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 _BINARY = getattr(os, "O_BINARY", 0)
@@ -135,6 +139,33 @@ def create_atomic(path: Path, data: bytes) -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+
+
+def numbered(stem: str, suffix: str, *, first_bare: bool = False) -> Iterator[str]:
+    """The names of a numbered series: stem-001.suffix, stem-002.suffix, ...;
+    or, `first_bare`, stem.suffix, then stem-2.suffix, stem-3.suffix, ..."""
+    if first_bare:
+        yield stem + suffix
+        yield from (f"{stem}-{number}{suffix}" for number in itertools.count(2))
+    else:
+        yield from (f"{stem}-{number:03d}{suffix}" for number in itertools.count(1))
+
+
+def write_first_free(folder: Path, names: Iterable[str], data: bytes) -> Path:
+    """Write `data`, whole (`create_atomic`), under the first of `names` not
+    taken in `folder`; return its path.
+
+    A name taken by anything, a link pointing nowhere included, is skipped:
+    nothing is ever written over another file, nor through a link.
+    """
+    for name in names:
+        path = folder / name
+        try:
+            create_atomic(path, data)
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable: the names never end")
 
 
 def append(path: Path, data: bytes) -> None:

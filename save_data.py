@@ -60,6 +60,8 @@ from typing import Final
 
 import numpy as np
 
+import message_log
+import procgen
 import recording
 import savefile
 import tile_types
@@ -73,7 +75,7 @@ from components.level import Level
 from engine import Engine
 from entity import Actor, Entity, Item
 from equipment_types import EquipmentType
-from game_map import GameMap, GameWorld
+from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, GameMap, GameWorld
 from message_log import Message, MessageLog
 from render_order import RenderOrder
 from savefile import DamagedSaveError, UnsaveableGameError
@@ -83,20 +85,28 @@ from savefile import DamagedSaveError, UnsaveableGameError
 FORMAT_VERSION: Final = 4
 
 # The ranges a loaded game must keep to.  Generous for any game played, and
-# tight enough that no value can make the game allocate, loop or draw without
-# bound.  A map's tiles take 22 bytes each: the largest map fits `MAX_PAYLOAD`.
+# tight enough that no value can make the game allocate, loop, draw or crawl
+# without bound.  Maps and the world's settings are at most what the game
+# makes (a bigger map would not fit the screen), and a floor holds at most
+# what the game puts on one: every room at its most monsters and items, the
+# player, and a full pack dropped.
 MAX_SIDE: Final = 1000
-MAX_TILES: Final = 250_000
-MAX_ENTITIES: Final = 10_000
+MAX_CAPACITY: Final = 26  # One letter of the inventory screens per item.
+MAX_ENTITIES: Final = (
+    MAX_ROOMS * (procgen.most(procgen.max_monsters_by_floor) + procgen.most(procgen.max_items_by_floor))
+    + 1
+    + MAX_CAPACITY
+)
+MAX_TILES: Final = MAP_WIDTH * MAP_HEIGHT  # Also the longest list a component may hold.
 MAX_STAT: Final = 1_000_000
 MAX_FLOOR: Final = 1_000_000
-MAX_ROOMS: Final = 10_000
+# Levels: the character screen sums what each cost, so not a million of them.
+MAX_LEVEL: Final = 10_000
 MAX_SEED: Final = recording.MAX_SEED
 MAX_NAME: Final = 200
 MAX_TEXT: Final = 100_000
 MAX_MESSAGES: Final = 100_000
 MAX_CONFUSION: Final = 100  # Confusions piled on one monster.
-MAX_CAPACITY: Final = 26  # One letter of the inventory screens per item.
 MAX_UINT128: Final = 2**128 - 1
 MAX_TURNS: Final = 10**9
 MAX_RECORDING: Final = 1_000_000  # Lines: one per key press, click or move.
@@ -257,6 +267,14 @@ class Record:
 # --- The game ------------------------------------------------------------------
 
 
+def at_most(value: int, cap: int) -> int:
+    """A number play makes grow (turns, the floor, hit points, experience...),
+    saved at most at its cap.  No game played comes near one; a save made at a
+    cap, loaded and played on, is saved at the cap again rather than refused:
+    a save that loads can always be saved again."""
+    return min(value, cap)
+
+
 def to_data(engine: Engine) -> Data:
     """The whole game as plain data (see the module's docstring)."""
     return engine_data(engine)
@@ -380,8 +398,8 @@ def engine_data(engine: Engine) -> Data:
         "messages": [message_data(message) for message in engine.message_log.messages],
         "rng": rng_data(engine.rng),
         "mouse_location": engine.mouse_location,
-        "turns": engine.turns,
-        "kills": dict(engine.kills),
+        "turns": at_most(engine.turns, MAX_TURNS),
+        "kills": {name: at_most(count, MAX_TURNS) for name, count in engine.kills.items()},
         "recording": recording_data(engine.recording),
         "recording_file": engine.recording_file,
     }
@@ -406,7 +424,7 @@ def read_engine(record: Record) -> Engine:
     engine.message_log.messages = [
         read_message(message, record.about("messages"))
         for message in record.sequence("messages", MAX_MESSAGES)
-    ]
+    ][-message_log.HISTORY :]  # A save made before the log was bounded held them all.
     engine.rng = read_rng(record.field("rng"), record.about("rng"))
     engine.mouse_location = check_position(
         record.field("mouse_location"), record.about("mouse_location"), width, height
@@ -485,7 +503,7 @@ def read_rng(value: object, what: str) -> np.random.Generator:
 
 
 def message_data(message: Message) -> tuple[str, tuple[int, int, int], int]:
-    return message.plain_text, message.fg, message.count
+    return message.plain_text, message.fg, at_most(message.count, MAX_STAT)
 
 
 def read_message(value: object, what: str) -> Message:
@@ -502,19 +520,17 @@ def world_data(world: GameWorld) -> Data:
         "max_rooms": world.max_rooms,
         "room_min_size": world.room_min_size,
         "room_max_size": world.room_max_size,
-        "current_floor": world.current_floor,
+        "current_floor": at_most(world.current_floor, MAX_FLOOR),
         "seed": world.seed,
     }
 
 
 def read_world(record: Record, engine: Engine) -> GameWorld:
     """The settings floors are made with; checked so that the next floor can be made."""
-    room_min_size = record.integer("room_min_size", 2, MAX_SIDE)
-    room_max_size = record.integer("room_max_size", room_min_size, MAX_SIDE - 2)
-    map_width = record.integer("map_width", room_max_size + 2, MAX_SIDE)
-    map_height = record.integer("map_height", room_max_size + 2, MAX_SIDE)
-    if map_width * map_height > MAX_TILES:
-        raise DamagedSaveError(f"the floors it makes are bigger than {MAX_TILES} tiles")
+    room_min_size = record.integer("room_min_size", 2, ROOM_MAX_SIZE)
+    room_max_size = record.integer("room_max_size", room_min_size, ROOM_MAX_SIZE)
+    map_width = record.integer("map_width", room_max_size + 2, MAP_WIDTH)
+    map_height = record.integer("map_height", room_max_size + 2, MAP_HEIGHT)
     world = GameWorld(
         engine=engine,
         map_width=map_width,
@@ -557,11 +573,8 @@ def index_of(entity: Entity | None, entities: list[Entity]) -> int | None:
 
 
 def read_map_size(record: Record) -> tuple[int, int]:
-    width = record.integer("width", 1, MAX_SIDE)
-    height = record.integer("height", 1, MAX_SIDE)
-    if width * height > MAX_TILES:
-        raise DamagedSaveError(f"the map is bigger than {MAX_TILES} tiles")
-    return width, height
+    """At most the size of the floors the game makes: a bigger map would not fit the screen."""
+    return record.integer("width", 1, MAP_WIDTH), record.integer("height", 1, MAP_HEIGHT)
 
 
 def read_map(
@@ -728,10 +741,10 @@ def read_item(record: Record, x: int, y: int) -> Item:
 
 def fighter_data(fighter: Fighter) -> Data:
     return {
-        "max_hp": fighter.max_hp,
-        "hp": fighter.hp,
-        "base_defense": fighter.base_defense,
-        "base_power": fighter.base_power,
+        "max_hp": at_most(fighter.max_hp, MAX_STAT),
+        "hp": at_most(fighter.hp, MAX_STAT),
+        "base_defense": at_most(fighter.base_defense, MAX_STAT),
+        "base_power": at_most(fighter.base_power, MAX_STAT),
     }
 
 
@@ -740,8 +753,8 @@ def fighter_data(fighter: Fighter) -> Data:
 
 def level_data(level: Level) -> Data:
     return {
-        "current_level": level.current_level,
-        "current_xp": level.current_xp,
+        "current_level": at_most(level.current_level, MAX_LEVEL),
+        "current_xp": at_most(level.current_xp, MAX_STAT),
         "level_up_base": level.level_up_base,
         "level_up_factor": level.level_up_factor,
         "xp_given": level.xp_given,
@@ -750,7 +763,7 @@ def level_data(level: Level) -> Data:
 
 def read_level(record: Record) -> Level:
     level = Level(
-        current_level=record.integer("current_level", 1, MAX_STAT),
+        current_level=record.integer("current_level", 1, MAX_LEVEL),
         current_xp=record.integer("current_xp", 0, MAX_STAT),
         level_up_base=record.integer("level_up_base", 0, MAX_STAT),
         level_up_factor=record.integer("level_up_factor", 0, MAX_STAT),

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-import itertools
+import os
+import tempfile
 from pathlib import Path
 
 import tcod
@@ -13,16 +14,7 @@ import tcod
 import color
 import input_handlers
 import paths
-
-
-def screenshot_path(folder: Path | None = None) -> Path:
-    """The first of screenshot-001.png, screenshot-002.png, ... not yet taken."""
-    folder = paths.data_dir() if folder is None else folder
-    for number in itertools.count(1):
-        path = folder / f"screenshot-{number:03d}.png"
-        if not path.exists():
-            return path
-    raise AssertionError("unreachable")
+import safe_io
 
 
 def take_screenshot(
@@ -34,20 +26,32 @@ def take_screenshot(
 
     In the game the message log says so; elsewhere a popup does.
     """
-    path = screenshot_path(folder)
-    folder = path.parent
+    folder = paths.data_dir() if folder is None else folder
     try:
-        # libtcod fails silently when it can't write the file: check for it.
-        context.save_screenshot(str(path))
-        saved = path.is_file()
-    except RuntimeError:
-        saved = False
-    if saved:
+        path = save_new(context, folder)
         text, fg = f"Screenshot saved as {path.name}.", color.white
-    else:
+    except (OSError, RuntimeError):
         text, fg = f"Could not save a screenshot in {folder.resolve()}.", color.error
     engine = handler.engine_in_play()
     if engine is None:
         return input_handlers.PopupMessage(handler, text)
     engine.message_log.add_message(text, fg)
     return handler
+
+
+def save_new(context: tcod.context.Context, folder: Path) -> Path:
+    """Save the frame as the first free screenshot-001.png, -002.png, ... in `folder`.
+
+    libtcod writes it to a temporary file of ours first; it is then written whole
+    under its name, never over another file nor through a link left there.
+    """
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".screenshot-", suffix=".png")
+    os.close(fd)
+    try:
+        context.save_screenshot(temp)
+        data = Path(temp).read_bytes()
+    finally:
+        os.unlink(temp)
+    if not data:  # libtcod fails silently when it can't write the file.
+        raise OSError("no picture was written")
+    return safe_io.write_first_free(folder, safe_io.numbered("screenshot", ".png"), data)

@@ -24,18 +24,13 @@ import recording
 import save_data
 import savefile
 from engine import Engine
-from game_map import GameWorld
+
+# The tutorial's map settings, declared beside the world they make.
+from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
 
 GAME_TITLE: Final = "Tombs of the Ancient Kings"
 CREDIT: Final = "After the Yet Another Roguelike Tutorial (2020), for tcod today"
 BACKGROUND_PATH: Final = Path(__file__).parent / "menu_background.png"
-
-# The tutorial's map settings.
-MAP_WIDTH: Final = 80
-MAP_HEIGHT: Final = 43
-ROOM_MAX_SIZE: Final = 10
-ROOM_MIN_SIZE: Final = 6
-MAX_ROOMS: Final = 30
 
 MENU_LINES: Final = (
     "[N] Play a new game",

@@ -28,6 +28,7 @@ import input_handlers  # noqa: E402
 import keys  # noqa: E402
 import main  # noqa: E402
 import options  # noqa: E402
+import paths  # noqa: E402
 import recording  # noqa: E402
 import replay  # noqa: E402
 import setup_game  # noqa: E402
@@ -77,6 +78,7 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     Tests that look at those files ask for this fixture by name, for the path.
     """
     monkeypatch.chdir(tmp_path)
+    paths.use_data_dir(Path())  # The working directory, whatever folder a test's main() used.
     options.use(options.Options())  # The defaults: what a test changes goes with it.
     main_keys, move_keys, wait_keys = dict(keys.MAIN_KEYS), dict(keys.MOVE_KEYS), list(keys.WAIT_KEYS)
     yield tmp_path

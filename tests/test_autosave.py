@@ -78,7 +78,7 @@ def fail() -> list[tcod.event.Event]:
 @pytest.fixture
 def kill(monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop ends like a killed process: no save on the way out."""
-    monkeypatch.setattr(main, "save_game", lambda handler, path=None: None)
+    monkeypatch.setattr(autosave, "save_game", lambda handler: None)
 
 
 def on_the_stairs(engine: Engine) -> None:

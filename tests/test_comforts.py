@@ -267,7 +267,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
         assert press(question, name) is not None, name
         assert answered == ([True] if meaning == "Yes" else []), name
     for name, _ in listed["Message history"]:
-        viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
+        viewer = input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(engine))  # Any unbound key closes it.
         assert press(viewer, name) is None, name
     engine.player.fighter.die()
     game_over = input_handlers.GameOverEventHandler.after_death(engine)
@@ -373,7 +373,7 @@ def screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
         "help": lambda engine: HelpScreen(game(engine)),
         "popup": lambda engine: input_handlers.PopupMessage(menu(engine), "Hi."),
         "look": input_handlers.LookHandler,
-        "history": input_handlers.HistoryViewer,
+        "history": lambda engine: input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(engine)),
         "inventory": input_handlers.InventoryActivateHandler,
     }
 

@@ -16,7 +16,6 @@ from test_level import window_lines
 import command_line
 import main
 import paths
-import screenshot
 import setup_game
 from engine import Engine
 from input_handlers import CharacterScreenEventHandler
@@ -112,7 +111,6 @@ def test_data_dir_is_made_and_used(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert folder.is_dir()
     assert paths.data_dir() == folder
     assert paths.save_path() == folder / paths.SAVE_NAME
-    assert screenshot.screenshot_path().parent == folder
 
 
 def test_a_data_dir_that_cannot_be_used_is_said_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

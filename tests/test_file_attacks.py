@@ -8,18 +8,32 @@ refused.
 
 from __future__ import annotations
 
+import datetime
 import os
 import pickle
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import tcod
 from bounded import in_child, refused
+from conftest import key
 
+import actions
+import entity_factories
 import game_lock
+import game_over
+import input_handlers
 import main
+import morgue
+import paths
 import recording
+import save_data
 import savefile
+import screenshot
+import setup_game
+from engine import Engine
 
 # --- Saves: the hash flood, and the scan's and the reader's caps at their edges ---
 
@@ -159,3 +173,150 @@ def test_a_second_game_on_a_data_folder_says_so_and_a_killed_ones_lock_is_taken_
         other.kill()
         other.communicate()
     assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
+
+
+# --- Links and folders where the game writes: never followed, never fatal ---
+
+
+def test_a_dangling_screenshot_link_is_passed_over_not_written_through(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine
+) -> None:
+    outside = in_tmp / "outside.png"
+    (in_tmp / "screenshot-001.png").symlink_to(outside)
+    handler = input_handlers.MainGameEventHandler(engine)
+    handler.on_render(root := tcod.console.Console(80, 50, order="F"))
+    context.present(root)
+    screenshot.take_screenshot(context, handler)
+    assert not outside.exists()
+    assert (in_tmp / "screenshot-002.png").read_bytes().startswith(b"\x89PNG")
+    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-002.png."
+
+
+def test_continue_replaces_a_linked_recording_not_its_target(in_tmp: Path, engine: Engine) -> None:
+    recording.start_file(engine)
+    assert engine.recording_file is not None
+    engine.save_as(paths.SAVE_NAME)
+    target = in_tmp / "precious.txt"
+    target.write_bytes(b"the player's own file")
+    game_file = in_tmp / "recordings" / engine.recording_file
+    game_file.unlink()
+    game_file.symlink_to(target)
+    continued = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
+    assert isinstance(continued, input_handlers.MainGameEventHandler)
+    assert target.read_bytes() == b"the player's own file"
+    assert not game_file.is_symlink() and game_file.read_text().startswith("recording ")
+
+
+def test_a_backup_name_taken_by_a_folder_costs_the_save_nothing(
+    in_tmp: Path, engine: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine.save_as(paths.SAVE_NAME)
+    (in_tmp / f"{paths.SAVE_NAME}.bak").mkdir()
+    engine.turns += 1
+    engine.save_as(paths.SAVE_NAME)
+    assert setup_game.load_game(paths.SAVE_NAME).turns == engine.turns
+    assert "could not be kept" in capsys.readouterr().err
+    assert (in_tmp / f"{paths.SAVE_NAME}.bak").is_dir()
+
+
+def test_a_morgue_name_taken_by_a_dangling_link_is_passed_over(in_tmp: Path, engine: Engine) -> None:
+    ending = game_over.ending_of(engine, datetime.datetime(2026, 11, 24, 21, 0, 0))
+    outside = in_tmp / "outside.txt"
+    (in_tmp / "morgue").mkdir()
+    (in_tmp / "morgue" / "morgue-20261124-210000.txt").symlink_to(outside)
+    path = morgue.write(engine, ending)
+    assert path.name == "morgue-20261124-210000-2.txt"
+    assert not outside.exists()
+    assert "Killed by" in path.read_text() or "Died" in path.read_text()
+
+
+def test_a_morgue_file_interrupted_while_written_leaves_nothing_under_its_name(
+    in_tmp: Path, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written under a temporary name, then linked to its own: a kill meanwhile
+    (here, an interrupt at the link) leaves no empty or half morgue file."""
+    ending = game_over.ending_of(engine, datetime.datetime(2026, 11, 24, 21, 0, 0))
+
+    def killed(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "link", killed)
+    with pytest.raises(KeyboardInterrupt):
+        morgue.write(engine, ending)
+    assert [p.name for p in (in_tmp / "morgue").iterdir() if not p.name.startswith(".")] == []
+
+
+# --- Every loadable save plays, and can be saved again ---
+
+
+def at_the_caps(engine: Engine, over: int = 0) -> None:
+    """Everything play makes grow set at its cap (+ `over`), with a level owed."""
+    engine.turns = save_data.MAX_TURNS + over
+    engine.game_world.current_floor = save_data.MAX_FLOOR + over
+    fighter, level = engine.player.fighter, engine.player.level
+    fighter.max_hp = save_data.MAX_STAT + over
+    fighter.hp = fighter.max_hp
+    fighter.base_power = fighter.base_defense = save_data.MAX_STAT + over
+    level.current_level = save_data.MAX_LEVEL + over
+    level.level_up_base, level.level_up_factor = 1, 0
+    level.current_xp = save_data.MAX_STAT + over
+    engine.kills = {"Orc": save_data.MAX_TURNS + over}
+
+
+def test_a_save_at_the_caps_loads_plays_and_saves_again(in_tmp: Path, engine: Engine) -> None:
+    """Play pushes each number past its cap (a turn, a kill, a level and its
+    hit points, a floor down): the game is saved at the caps, and loads."""
+    at_the_caps(engine)
+    engine.save_as(paths.SAVE_NAME)
+    loaded = setup_game.load_game(paths.SAVE_NAME)
+    player = loaded.player
+    handler = input_handlers.MainGameEventHandler(loaded)
+    handler.handle_action(actions.WaitAction(player))
+    loaded.kills["Orc"] += 1
+    player.level.add_xp(1)
+    assert player.level.requires_level_up
+    input_handlers.LevelUpEventHandler(loaded).handle_events(key(tcod.event.KeySym.A))
+    player.place(*loaded.game_map.downstairs_location, loaded.game_map)
+    handler.handle_action(actions.TakeStairsAction(player))
+    assert loaded.turns > save_data.MAX_TURNS and player.fighter.max_hp > save_data.MAX_STAT
+    loaded.save_as(paths.SAVE_NAME)
+    again = setup_game.load_game(paths.SAVE_NAME)
+    assert again.turns == save_data.MAX_TURNS
+    assert again.game_world.current_floor == save_data.MAX_FLOOR
+    assert again.player.fighter.max_hp == save_data.MAX_STAT
+
+
+def test_a_save_file_one_over_the_caps_is_refused_in_one_line(in_tmp: Path, engine: Engine) -> None:
+    at_the_caps(engine, over=1)
+    data = save_data.to_data(engine)
+    data["turns"] = save_data.MAX_TURNS + 1  # As an altered file would hold it.
+    with pytest.raises(savefile.DamagedSaveError, match="the turns is not a whole number from 0 to"):
+        save_data.from_data(data)
+
+
+@pytest.mark.parametrize("count", [save_data.MAX_ENTITIES, save_data.MAX_ENTITIES + 1])
+def test_kills_of_as_many_kinds_as_a_floor_holds_are_taken_one_more_refused(
+    in_tmp: Path, engine: Engine, count: int
+) -> None:
+    engine.kills = {f"Orc {i}": 1 for i in range(count)}
+    data = save_data.to_data(engine)
+    if count <= save_data.MAX_ENTITIES:
+        assert len(save_data.from_data(data).kills) == count
+    else:
+        with pytest.raises(savefile.DamagedSaveError, match="a count of at most"):
+            save_data.from_data(data)
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_floor_holding_as_many_things_as_the_game_puts_on_one_loads_one_more_refused(
+    engine: Engine, extra: int
+) -> None:
+    entities = engine.game_map.entities
+    while len(entities) < save_data.MAX_ENTITIES + extra:
+        entity_factories.health_potion.spawn(engine.game_map, engine.player.x, engine.player.y)
+    data = save_data.to_data(engine)
+    if extra == 0:
+        assert len(save_data.from_data(data).game_map.entities) == save_data.MAX_ENTITIES
+    else:
+        with pytest.raises(savefile.DamagedSaveError, match="entit"):
+            save_data.from_data(data)

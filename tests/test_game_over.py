@@ -262,6 +262,21 @@ def test_the_hall_of_fame_keeps_the_ten_best_by_xp_then_depth(in_tmp: Path) -> N
     assert not [p for p in in_tmp.iterdir() if p.name.endswith(".tmp")]
 
 
+def game_with(**fields: str) -> bytes:
+    """A scores file of one game, its fields as JSON text, `fields` instead of the usual."""
+    game = {"date": '"2026-11-21 23:05"', "character_level": "1", "depth": "1", "xp": "1",
+            "cause": '"Died"', "seed": "1", "turns": "1"} | fields
+    inner = ", ".join(f'"{name}": {value}' for name, value in game.items())
+    return f'{{"version": 2, "games": [{{{inner}}}]}}'.encode()
+
+
+def test_scores_at_the_edges_are_taken() -> None:
+    """One under each refusal: the longest text, the largest number, zero."""
+    text = game_with(cause=f'"{"x" * hall_of_fame.MAX_TEXT}"', seed=str(hall_of_fame.MAX_NUMBER), turns="0")
+    (entry,) = hall_of_fame.parse(text.decode())
+    assert len(entry.cause) == hall_of_fame.MAX_TEXT and entry.seed == hall_of_fame.MAX_NUMBER
+
+
 @pytest.mark.parametrize(
     "content",
     [
@@ -275,6 +290,13 @@ def test_the_hall_of_fame_keeps_the_ten_best_by_xp_then_depth(in_tmp: Path) -> N
         b'"xp": 1, "cause": "c", "seed": 1, "turns": 1}]}',
         b"[" * 50_000,
         b" " * (hall_of_fame.MAX_BYTES + 1),
+        # Text drawing can't encode (a lone surrogate), or can't show (a control
+        # character), or longer than any game's; a number no game writes.
+        game_with(cause='"\\ud800"'),
+        game_with(cause='"Killed\\u0007"'),
+        game_with(cause=f'"{"x" * (hall_of_fame.MAX_TEXT + 1)}"'),
+        game_with(seed=str(hall_of_fame.MAX_NUMBER + 1)),
+        game_with(turns="-1"),
     ],
 )
 def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(

@@ -40,6 +40,12 @@ def attack_east(engine: Engine, times: int) -> input_handlers.BaseEventHandler:
     return handler
 
 
+def value_of(lines: list[str], label: str) -> str:
+    """What the one line `label: value` of a window says."""
+    (value,) = [line.removeprefix(f"{label}: ") for line in lines if line.startswith(f"{label}: ")]
+    return value
+
+
 def window_lines(handler: input_handlers.BaseEventHandler) -> list[str]:
     """Render the handler; return the text inside its window, checking the frame is whole."""
     rows = screen_rows(handler)
@@ -257,21 +263,21 @@ def test_c_opens_the_character_screen_with_level_experience_and_stats(engine: En
     handler = MainGameEventHandler(engine).handle_events(key(KeySym.C))
 
     assert isinstance(handler, CharacterScreenEventHandler)
-    assert window_lines(handler)[:6] == [
-        "Level: 2",
-        "XP: 390",  # 350 for level 2, then 40: as the game-over window counts.
-        "XP for next Level: 850",
-        "Attack: 5",
-        "Defense: 2",
-        "Seed: 1234",
-    ]
+    lines = window_lines(handler)
+    # Found by their words, wherever a new line puts them.
+    assert value_of(lines, "Level") == "2"
+    assert value_of(lines, "XP") == "390"  # 350 for level 2, then 40: as the game-over window counts.
+    assert value_of(lines, "XP for next Level") == "850"
+    assert value_of(lines, "Attack") == "5"
+    assert value_of(lines, "Defense") == "2"
+    assert value_of(lines, "Seed") == "1234"
     assert isinstance(handler.handle_events(key(KeySym.ESCAPE)), MainGameEventHandler)
 
 
 def test_the_character_screen_fits_a_long_seed() -> None:
     engine = setup_game.new_game(seed=12345678901234567890)
     lines = window_lines(CharacterScreenEventHandler(engine))
-    assert lines[5] == "Seed: 12345678901234567890"
+    assert value_of(lines, "Seed") == "12345678901234567890"
 
 
 def test_the_character_screen_counts_experience_as_the_game_over_window_does(engine: Engine) -> None:
@@ -281,9 +287,9 @@ def test_the_character_screen_counts_experience_as_the_game_over_window_does(eng
     assert (level.current_level, level.current_xp) == (2, 35)
     ending = game_over.ending_of(engine, datetime.datetime(2026, 1, 1))
     lines = window_lines(CharacterScreenEventHandler(engine))
-    assert lines[1] == f"XP: {ending.xp}"
+    assert value_of(lines, "XP") == str(ending.xp)
     # And the next level comes when that count reaches the figure below.
-    wanted = int(lines[2].removeprefix("XP for next Level: "))
+    wanted = int(value_of(lines, "XP for next Level"))
     level.add_xp(wanted - ending.xp - 1)
     assert not level.requires_level_up
     level.add_xp(1)

@@ -151,7 +151,7 @@ def history_with(count: int) -> input_handlers.HistoryViewer:
     engine = arena()
     for i in range(count - 1):  # The welcome message is the first.
         engine.message_log.add_message(f"message {i}")
-    return input_handlers.HistoryViewer(engine)
+    return input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(engine))
 
 
 @pytest.mark.parametrize(

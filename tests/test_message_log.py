@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import tcod
 
 import color
+import message_log
+import setup_game
 from engine import Engine
 from message_log import MessageLog
 
@@ -85,3 +89,16 @@ def test_a_newest_message_longer_than_the_log_shows_its_head() -> None:
     log = log_of("old", "the quick brown fox jumps")
     log.render(console, 0, 0, 10, 2)
     assert [row(console, y) for y in range(2)] == ["the quick", "brown fox"]
+
+
+def test_the_log_keeps_the_last_messages_of_a_long_game_and_saves_them(in_tmp: Path) -> None:
+    engine = setup_game.new_game(seed=3)
+    for i in range(message_log.HISTORY + 500):
+        engine.message_log.add_message(f"Message {i}.")
+    messages = engine.message_log.messages
+    assert len(messages) == message_log.HISTORY
+    assert messages[-1].plain_text == f"Message {message_log.HISTORY + 499}."
+    assert messages[0].plain_text == "Message 500."  # The oldest went first.
+    engine.save_as("long.sav")
+    loaded = setup_game.load_game("long.sav")
+    assert [m.plain_text for m in loaded.message_log.messages] == [m.plain_text for m in messages]

@@ -35,11 +35,11 @@ def replayed(name: str) -> tuple[input_handlers.BaseEventHandler, Engine, str]:
 def test_a_death_on_floor_1() -> None:
     handler, engine, _ = replayed("death")
     assert isinstance(handler, input_handlers.GameOverEventHandler), REMAKE
-    assert engine.game_world.current_floor == 1
-    assert engine.player.fighter.hp == 0 and not engine.player.is_alive
-    assert engine.message_log.messages[-1].plain_text == "You died!"
+    assert engine.game_world.current_floor == 1, REMAKE
+    assert engine.player.fighter.hp == 0 and not engine.player.is_alive, REMAKE
+    assert engine.message_log.messages[-1].plain_text == "You died!", REMAKE
     # The killing blow was the last event recorded: the screen after it plays no part.
-    assert engine.recording == [line for line in recording_lines("death")]
+    assert engine.recording == [line for line in recording_lines("death")], REMAKE
 
 
 def test_a_descent_to_floor_3_with_a_level_up() -> None:
@@ -49,7 +49,7 @@ def test_a_descent_to_floor_3_with_a_level_up() -> None:
     assert engine.player.level.current_level >= 2, REMAKE
     assert engine.player.is_alive
     assert "text >" in text.splitlines()  # `>` as it was typed.
-    assert sum(engine.kills.values()) >= 5
+    assert sum(engine.kills.values()) >= 5, REMAKE
 
 
 def test_a_scroll_aimed_with_the_mouse() -> None:
@@ -61,9 +61,9 @@ def test_a_scroll_aimed_with_the_mouse() -> None:
     confused = [a for a in engine.game_map.actors if type(a.ai).__name__ == "ConfusedEnemy"]
     assert len(confused) == 1, REMAKE
     # It stood where the click was; since then it stumbled one step at most.
-    assert max(abs(confused[0].x - x), abs(confused[0].y - y)) <= 1
-    assert "look vacant" in engine.message_log.messages[-1].plain_text
-    assert "Confusion Scroll" not in [item.name for item in engine.player.inventory.items]
+    assert max(abs(confused[0].x - x), abs(confused[0].y - y)) <= 1, REMAKE
+    assert "look vacant" in engine.message_log.messages[-1].plain_text, REMAKE
+    assert "Confusion Scroll" not in [item.name for item in engine.player.inventory.items], REMAKE
 
 
 def recording_lines(name: str) -> list[str]:
@@ -83,7 +83,7 @@ def test_the_command_line_replay_agrees(name: str, capsys: pytest.CaptureFixture
     report = json.loads(capsys.readouterr().out)
     assert list(Path().iterdir()) == []
     handler, _, _ = replayed(name)
-    assert report == replay.summary(handler)
+    assert report == replay.summary(handler), REMAKE
 
 
 @pytest.mark.parametrize("name", ["death", "descent", "scroll"])
@@ -122,3 +122,21 @@ def test_key_period_shift_still_takes_the_stairs() -> None:
     assert engine is not None
     said = [message.plain_text for message in engine.message_log.messages]
     assert engine.game_world.current_floor >= 2 and "You descend the staircase." in said
+
+
+def test_enter_after_a_recorded_death_goes_back_to_the_menu_headless(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every death recorded in the window ends with the key that left it: the
+    headless replay goes back to the main menu as the window does, no traceback,
+    and still reports the game that ended."""
+    ended = in_tmp / "ended.rec"
+    ended.write_text((FOLDER / "death.rec").read_text() + "key return\n")
+    assert main.main(["--replay", str(ended), "--headless"]) == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["screen"] == "MainMenu"
+    assert "Traceback" not in err and "BackToMainMenu" not in err
+    assert report["player"]["hp"] == 0, REMAKE
+    assert report["messages"][-1] == "You died!", REMAKE
+    assert list(in_tmp.iterdir()) == [ended]  # The morgue file went to the replay's own folder.

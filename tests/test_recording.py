@@ -292,7 +292,7 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     with pytest.raises(SystemExit):  # Yes: the main loop saves and quits, as here.
         main.handle_event(context, handler, key(KeySym.Y))
     handler = autosave.back_to_start(handler)
-    main.save_game(handler)
+    autosave.save_game(handler)
     path = in_tmp / "recordings" / recording_name(engine)
     saved_text = path.read_text()
     # Not the answer that quit; the game goes on in the dungeon, not in the question.
@@ -334,7 +334,7 @@ def test_an_unwritable_recording_loses_nothing(
     assert capsys.readouterr().err == ""  # Said once.
     assert engine.recording[2:] == ["key l", "key l"]
     # Saved with the game: Continue starts a new file holding it all.
-    main.save_game(handler)
+    autosave.save_game(handler)
     continued = engine_of(main.handle_event(context, setup_game.MainMenu(), key(KeySym.C)))
     assert continued.recording_file not in (None, engine.recording_file)
     text = (in_tmp / "recordings" / continued.recording_file).read_text()

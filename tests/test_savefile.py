@@ -22,12 +22,13 @@ import numpy as np
 import pytest
 from conftest import give, in_the_games_module
 
+import autosave
 import components.ai
 import components.consumable
 import components.equippable
 import entity_factories
+import game_map
 import input_handlers
-import main
 import paths
 import save_data
 import savefile
@@ -574,8 +575,17 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "a huge map": (
         lambda d: d["map"].update(width=16000, height=16000), "the width of the map"
     ),
-    "a map too big in all": (
-        lambda d: d["map"].update(width=1000, height=1000), "the map is bigger than"
+    "a map one wider than the screen's": (
+        lambda d: d["map"].update(width=game_map.MAP_WIDTH + 1), "the width of the map is not a whole number"
+    ),
+    "a map one taller than the screen's": (
+        lambda d: d["map"].update(height=game_map.MAP_HEIGHT + 1), "the height of the map is not a whole number"
+    ),
+    "floors bigger than the game makes": (
+        lambda d: d["world"].update(max_rooms=game_map.MAX_ROOMS + 1), "the max_rooms of the world"
+    ),
+    "rooms bigger than the game makes": (
+        lambda d: d["world"].update(room_max_size=game_map.ROOM_MAX_SIZE + 1), "the room_max_size of the world"
     ),
     "floors that can't be made": (
         lambda d: d["world"].update(map_width=5), "the map_width of the world"
@@ -795,7 +805,7 @@ def test_quitting_saves_through_save_as(in_tmp: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(Engine, "save_as", save_as)
     engine = played_engine()
-    main.save_game(input_handlers.MainGameEventHandler(engine))
+    autosave.save_game(input_handlers.MainGameEventHandler(engine))
     assert saved == [(engine, paths.save_path())]
     assert describe_game(setup_game.load_game(paths.save_path())) == describe_game(engine)
 

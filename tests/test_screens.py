@@ -82,7 +82,7 @@ def full_screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandl
     return {
         "help over the game": lambda e: input_handlers.HelpScreen(input_handlers.MainGameEventHandler(e)),
         "help over the menu": lambda e: input_handlers.HelpScreen(setup_game.MainMenu()),
-        "history": input_handlers.HistoryViewer,
+        "history": lambda e: input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(e)),
     }
 
 

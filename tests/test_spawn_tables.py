@@ -14,6 +14,7 @@ import random
 import pytest
 
 import entity_factories as ef
+import game_map
 import procgen
 import setup_game
 from entity import Actor, Entity, Item
@@ -141,11 +142,11 @@ def kinds_on_floor(floor: int, seeds: range) -> set[str]:
     for seed in seeds:
         engine.game_world = GameWorld(
             engine=engine,
-            map_width=setup_game.MAP_WIDTH,
-            map_height=setup_game.MAP_HEIGHT,
-            max_rooms=setup_game.MAX_ROOMS,
-            room_min_size=setup_game.ROOM_MIN_SIZE,
-            room_max_size=setup_game.ROOM_MAX_SIZE,
+            map_width=game_map.MAP_WIDTH,
+            map_height=game_map.MAP_HEIGHT,
+            max_rooms=game_map.MAX_ROOMS,
+            room_min_size=game_map.ROOM_MIN_SIZE,
+            room_max_size=game_map.ROOM_MAX_SIZE,
             current_floor=floor - 1,
             seed=seed,
         )
