@@ -11,7 +11,8 @@ a folder the player (or anyone) may have filled with links:
   a link included (even one pointing nowhere), is `FileExistsError`.
 * `write_atomic` writes a whole file or nothing: a temporary file beside
   it, synced to disk, renamed over the name.  A rename replaces a link
-  itself, never its target.
+  itself, never its target.  `write_temporary` is its first half, for a
+  caller with work to do before the rename.
 * `append` adds to a regular file, never through a link.
 * `write_first_free` writes a new file under the first free name of a
   numbered series (`numbered`): screenshots, morgue files, recordings.
@@ -87,17 +88,33 @@ def write_new(path: Path, data: bytes) -> None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Make `path` hold `data`, whole or not at all, replacing what had the name (never its target)."""
+    temp = write_temporary(path, data)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def write_temporary(path: Path, data: bytes) -> Path:
+    """A new file beside `path` holding `data`, synced to disk, under a temporary name.
+
+    For a caller with work to do between writing and renaming it over `path`
+    (`savefile` keeps a backup); the caller removes it if it never renames it.
+    Named `.<name>.<random>.tmp`; on any failure here it is removed.
+    """
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+    return Path(temp)
 
 
 def create_atomic(path: Path, data: bytes) -> None:

@@ -22,9 +22,9 @@ knows nothing of the game, only of files, and guards against any file:
 * The magic and version come first and uncompressed, so another file, or a
   save of another layout, is named as such from its first ten bytes.  The
   checksum turns a damaged file into "damaged", not a garbled game.
-* Writing goes to a temporary file beside the save, synced to disk, then
-  renamed over it: a crash at any moment leaves the old save or the new one,
-  whole.  The save replaced, if it was whole, is kept as `savegame.sav.bak`,
+* Writing goes through `safe_io`, as every write does: a temporary file
+  beside the save, synced to disk, then renamed over it: a crash at any
+  moment leaves the old save or the new one, whole.  The save replaced, if it was whole, is kept as `savegame.sav.bak`,
   and temporary files of interrupted saves are removed by the next save.
 
 Every way a file can be refused is a `SaveError` whose `str()` is one plain
@@ -45,6 +45,8 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import Final
+
+import safe_io
 
 MAGIC: Final = b"YARLSAVE"
 # Magic, then the version as a big-endian unsigned short.
@@ -89,7 +91,7 @@ MAX_NESTING: Final = 32
 BACKUP_SUFFIX: Final = ".bak"
 BAD_SUFFIX: Final = ".bad"
 CRASH_SUFFIX: Final = ".crash"
-_TEMP_SUFFIX: Final = ".tmp"
+_TEMP_SUFFIX: Final = ".tmp"  # With `_temp_prefix`, as `safe_io.write_temporary` names them.
 
 
 class SaveError(Exception):
@@ -482,28 +484,22 @@ def write(
     The save it replaces, when it is a whole save of `version`, is kept as
     the backup (`backup_path`), unless `keep_backup` is False.
 
-    The save is written to a temporary file in the same folder (so the final
-    rename can't cross file systems), flushed and synced to the disk, and
-    only then renamed over `path`; the folder is synced too, where the system
-    allows, so the rename itself survives a power cut.  Whatever happens
-    meanwhile, `path` holds the old save or the new one, whole, and the
-    temporary file is removed on any failure that lets this code run.
-    Temporary files left by saves that were killed are removed first.  (Not
-    `safe_io.write_atomic`: the backup is kept between the write and the
-    rename, so a save that fails to write leaves the old backup as it was.)
+    The save is written whole or not at all, as `safe_io.write_atomic` does:
+    a temporary file in the same folder (`safe_io.write_temporary`), synced
+    to the disk, and only once the backup is kept, renamed over `path`; the
+    folder is synced too, where the system allows, so the rename itself
+    survives a power cut.  Whatever happens meanwhile, `path` holds
+    the old save or the new one, whole.  Temporary files left by saves that
+    were killed are removed first.
     A backup that can't be kept (its name taken by a folder, say) is said on
     stderr and costs the save nothing.
 
     The new file is readable by its owner only, as `tempfile` creates it.
     """
-    folder = os.path.dirname(os.path.abspath(path))
+    path = Path(path)
     _remove_stale_temporaries(path)
-    fd, temp_path = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX)
+    temp_path = safe_io.write_temporary(path, blob)
     try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(blob)
-            file.flush()
-            os.fsync(file.fileno())
         if keep_backup:
             _try_to_keep_backup(path, version)
         _keep_newer(path, version)
@@ -512,7 +508,7 @@ def write(
         with contextlib.suppress(OSError):
             os.unlink(temp_path)
         raise
-    _fsync_folder(folder)
+    _fsync_folder(os.path.dirname(os.path.abspath(path)))
 
 
 def _try_to_keep_backup(path: str | os.PathLike[str], version: int) -> None:
