@@ -10,22 +10,15 @@ from typing import TYPE_CHECKING
 
 import color
 import exceptions
-from game_over import plural
+from grammar import plural, with_article
 
 if TYPE_CHECKING:
     from engine import Engine
     from entity import Actor, Entity, Item
 
 
-def with_article(name: str) -> str:
-    """The name with "a" or "an" before it, as a message says it: "an Orc"."""
-    article = "an" if name[:1].lower() in "aeiou" else "a"
-    return f"{article} {name}"
 
 
-def capitalized(text: str) -> str:
-    """The text with its first letter in capitals, the rest as it was."""
-    return text[:1].upper() + text[1:]
 
 
 def describe_underfoot(engine: Engine) -> None:
@@ -81,9 +74,8 @@ class PickupAction(Action):
                     raise exceptions.Impossible("Your inventory is full.")
 
                 self.engine.game_map.entities.remove(item)
-                item.parent = self.entity.inventory
                 item.dropped_by_player = False
-                inventory.items.append(item)
+                inventory.add(item)
 
                 self.engine.message_log.add_message(f"You picked up the {item.name}!")
                 return

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 from components.ai import ConfusedEnemy
 from entity import Actor, Item
+from grammar import capitalized, counted
 
 if TYPE_CHECKING:
     from components.fighter import Fighter
@@ -32,10 +33,6 @@ HEALTH_WORDS: Final = (
 STAIRS: Final = "stairs down"
 
 
-def capitalized(text: str) -> str:
-    """The text with its first letter upper case, the rest as it was
-    (`str.capitalize` would make "Health Potion" "Health potion")."""
-    return text[:1].upper() + text[1:]
 
 
 def health_words(fighter: Fighter) -> str:
@@ -44,8 +41,6 @@ def health_words(fighter: Fighter) -> str:
     return next(words for least, words in HEALTH_WORDS if share >= least)
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def state_words(actor: Actor) -> str | None:
@@ -54,7 +49,7 @@ def state_words(actor: Actor) -> str | None:
         if actor.ai.turns_remaining <= 0:
             # Its next turn is spent coming to its senses.
             return "confused, wearing off"
-        return f"confused, {plural(actor.ai.turns_remaining, 'turn')}"
+        return f"confused, {counted(actor.ai.turns_remaining, 'turn')}"
     return None
 
 

@@ -6,6 +6,7 @@ import copy
 import math
 from typing import TYPE_CHECKING, TypeVar
 
+from grammar import with_article
 from render_order import RenderOrder
 
 if TYPE_CHECKING:
@@ -56,8 +57,7 @@ class Entity:
     @property
     def name_with_article(self) -> str:
         """The name as a sentence uses it: "an Orc", "a Troll"."""
-        article = "an" if self.name[:1].lower() in "aeiou" else "a"
-        return f"{article} {self.name}"
+        return with_article(self.name)
 
     def spawn(self: T, gamemap: GameMap, x: int, y: int) -> T:
         """Spawn a copy of this instance at the given location."""

@@ -89,6 +89,13 @@ class GameMap:
         )
 
     @property
+    def monsters_in_view(self) -> list[Actor]:
+        """The living monsters the player sees, in the map's order: what
+        stops a walk, what aiming starts on, what a replay reports."""
+        player = self.engine.player
+        return [actor for actor in self.actors if actor is not player and self.visible[actor.x, actor.y]]
+
+    @property
     def items(self) -> Iterator[Item]:
         yield from (entity for entity in self.entities if isinstance(entity, Item))
 

@@ -7,6 +7,8 @@ import datetime
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from grammar import plural
+
 if TYPE_CHECKING:
     from engine import Engine
 
@@ -46,9 +48,6 @@ class Ending:
         ]
 
 
-def plural(name: str, count: int) -> str:
-    """"Orc" for one, "Orcs" for any other count."""
-    return name if count == 1 else f"{name}s"
 
 
 def ending_of(engine: Engine, when: datetime.datetime) -> Ending:

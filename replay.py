@@ -78,10 +78,7 @@ def summary(handler: input_handlers.BaseEventHandler, engine: Engine | None = No
         return report
     player = engine.player
     game_map = engine.game_map
-    monsters = sorted(
-        (actor for actor in game_map.actors if actor is not player and game_map.visible[actor.x, actor.y]),
-        key=lambda actor: (actor.y, actor.x),
-    )
+    monsters = sorted(game_map.monsters_in_view, key=lambda actor: (actor.y, actor.x))
     report.update(
         seed=engine.game_world.seed,
         floor=engine.game_world.current_floor,

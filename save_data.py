@@ -719,9 +719,7 @@ def read_actor(record: Record, x: int, y: int) -> Actor:
         item_x, item_y = check_position(
             item_record.field("position"), item_record.about("position"), MAX_SIDE, MAX_SIDE
         )
-        item = read_item(item_record, item_x, item_y)
-        item.parent = actor.inventory
-        actor.inventory.items.append(item)
+        actor.inventory.add(read_item(item_record, item_x, item_y))
     inventory_record.done()
     read_equipment(record.record("equipment"), actor)
     read_looks(record, actor)

@@ -81,8 +81,7 @@ def new_game(seed: int | None = None) -> Engine:
 
     for template in (entity_factories.dagger, entity_factories.leather_armor):
         item = copy.deepcopy(template)
-        item.parent = player.inventory
-        player.inventory.items.append(item)
+        player.inventory.add(item)
         player.equipment.toggle_equip(item, add_message=False)
 
     return engine

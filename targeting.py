@@ -18,13 +18,7 @@ def enemies_in_view(engine: Engine) -> list[Actor]:
     """The living monsters the player sees, nearest first; at equal distance
     the upper one, then the left one, so the order never depends on chance."""
     player = engine.player
-    game_map = engine.game_map
-    enemies = [
-        actor
-        for actor in game_map.actors
-        if actor is not player and game_map.visible[actor.x, actor.y]
-    ]
-    return sorted(enemies, key=lambda actor: (player.distance(actor.x, actor.y), actor.y, actor.x))
+    return sorted(engine.game_map.monsters_in_view, key=lambda actor: (player.distance(actor.x, actor.y), actor.y, actor.x))
 
 
 def first_target(engine: Engine) -> Actor | None:

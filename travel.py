@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 import tcod
 
-from actions import capitalized, with_article
-from entity import Actor, Item
+from entity import Item
+from grammar import capitalized, with_article
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -249,14 +249,6 @@ def walkable(game_map: GameMap, x: int, y: int) -> bool:
     return game_map.in_bounds(x, y) and bool(game_map.tiles["walkable"][x, y])
 
 
-def monsters_in_view(engine: Engine) -> list[Actor]:
-    """The living monsters the player sees, in the map's order."""
-    visible = engine.game_map.visible
-    return [
-        actor
-        for actor in engine.game_map.actors
-        if actor is not engine.player and visible[actor.x, actor.y]
-    ]
 
 
 class Watch:
@@ -271,14 +263,14 @@ class Watch:
         # Whether an item coming into view is news (see `Walk.stops_for_items`).
         self.items = items
         self.hp = engine.player.fighter.hp
-        self.monsters = set(monsters_in_view(engine))
+        self.monsters = set(engine.game_map.monsters_in_view)
         self.explored = engine.game_map.explored.copy()
 
     def news(self, engine: Engine) -> str | None:
         game_map = engine.game_map
         reason = self._compare(engine)
         self.hp = engine.player.fighter.hp
-        self.monsters = set(monsters_in_view(engine))
+        self.monsters = set(engine.game_map.monsters_in_view)
         self.explored = game_map.explored.copy()
         return reason
 
@@ -288,7 +280,7 @@ class Watch:
             return None  # Another floor: the walk is over anyway.
         if engine.player.fighter.hp < self.hp:
             return "You are hurt."
-        for monster in monsters_in_view(engine):
+        for monster in engine.game_map.monsters_in_view:
             if monster not in self.monsters:
                 return f"{capitalized(with_article(monster.name))} comes into view."
         newly_seen = game_map.visible & ~self.explored
@@ -302,7 +294,7 @@ class Watch:
 
 def refusal(engine: Engine) -> str | None:
     """Why no walk can start now: a monster in view."""
-    monsters = monsters_in_view(engine)
+    monsters = engine.game_map.monsters_in_view
     if monsters:
         return f"Not with {with_article(monsters[0].name)} in view."
     return None

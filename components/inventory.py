@@ -17,6 +17,12 @@ class Inventory(BaseComponent):
         self.capacity = capacity
         self.items: list[Item] = []
 
+    def add(self, item: Item) -> None:
+        """Put `item` in the pack: the one way an item comes to be carried
+        (picked up, the starting gear, a loaded game), so each is carried alike."""
+        item.parent = self
+        self.items.append(item)
+
     def drop(self, item: Item) -> None:
         """Removes an item from the inventory and restores it to the game map, at the player's current location."""
         self.items.remove(item)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.base_component import BaseComponent
-from game_over import plural
+from grammar import plural
 
 if TYPE_CHECKING:
     from entity import Actor

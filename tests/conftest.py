@@ -157,8 +157,7 @@ def context() -> Iterator[tcod.context.Context]:
 def give(engine: Engine, template: Item) -> Item:
     """Put a fresh copy of `template` in the player's pack, as a pick-up would."""
     item = copy.deepcopy(template)
-    item.parent = engine.player.inventory
-    engine.player.inventory.items.append(item)
+    engine.player.inventory.add(item)
     return item
 
 

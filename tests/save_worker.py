@@ -94,8 +94,7 @@ def played_game() -> Engine:
                      entity_factories.confusion_scroll, entity_factories.sword):
         item = template.spawn(game_map, x, y)
         game_map.entities.discard(item)
-        item.parent = player.inventory
-        player.inventory.items.append(item)
+        player.inventory.add(item)
     game_map.last_target = troll
     player.fighter.hp -= 7
     engine.recording += ["key l", "key period shift", "move 10 12", "click 3 4"]

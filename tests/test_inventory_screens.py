@@ -33,8 +33,7 @@ def arena(*carried: Item) -> tuple[Engine, Actor]:
     player.inventory.items.clear()
     for template in carried:
         item = copy.deepcopy(template)
-        item.parent = player.inventory
-        player.inventory.items.append(item)
+        player.inventory.add(item)
     return engine, entity_factories.orc.spawn(game_map, 7, 5)
 
 

@@ -73,8 +73,7 @@ def played_engine() -> Engine:
     for template in (entity_factories.fireball_scroll, entity_factories.confusion_scroll,
                      entity_factories.health_potion, entity_factories.chain_mail):
         item = copy.deepcopy(template)
-        item.parent = player.inventory
-        player.inventory.items.append(item)
+        player.inventory.add(item)
 
     player.fighter.hp -= 5
     player.level.add_xp(20)

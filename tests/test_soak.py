@@ -214,7 +214,7 @@ class SoakPlayer:
             if letter is not None and hurt(handler.engine):
                 return self.press(letter)
             letter = scroll_letter(handler.engine)
-            if letter is not None and monsters_in_view(handler.engine):
+            if letter is not None and handler.engine.game_map.monsters_in_view:
                 return self.press(letter)
         if (
             isinstance(handler, input_handlers.SingleRangedAttackHandler | input_handlers.AreaRangedAttackHandler)
@@ -222,7 +222,7 @@ class SoakPlayer:
         ):
             # Aim at a monster in view, with the mouse or the cursor keys and Enter.
             engine = handler.engine
-            targets = monsters_in_view(engine)
+            targets = engine.game_map.monsters_in_view
             if targets:
                 target = rng.choice(targets)
                 if roll < 0.2:
@@ -238,7 +238,7 @@ class SoakPlayer:
             player = engine.player
             if roll < 0.3 and hurt(engine) and potion_letter(engine) is not None:
                 return self.press(KeySym.I)
-            if roll < 0.1 and scroll_letter(engine) is not None and monsters_in_view(engine):
+            if roll < 0.1 and scroll_letter(engine) is not None and engine.game_map.monsters_in_view:
                 return self.press(KeySym.I)
             foes = [
                 (actor.x - player.x, actor.y - player.y)
@@ -355,12 +355,6 @@ def scroll_letter(engine: Engine) -> KeySym | None:
     return None
 
 
-def monsters_in_view(engine: Engine) -> list[Actor]:
-    return [
-        actor
-        for actor in engine.game_map.actors
-        if actor is not engine.player and engine.game_map.visible[actor.x, actor.y]
-    ]
 
 
 def describe(event: tcod.event.Event) -> str:

@@ -551,7 +551,7 @@ def test_a_player_pressing_only_x_and_fighting_ends_floor_1_carrying_all_it_foun
     assert floor_items, "a floor with no item proves nothing"
     handler: BaseEventHandler = MainGameEventHandler(engine)
     for _ in range(400):
-        monsters = travel.monsters_in_view(engine)
+        monsters = engine.game_map.monsters_in_view
         if isinstance(handler, LevelUpEventHandler):
             event = key(KeySym.A)
         elif monsters:

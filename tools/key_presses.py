@@ -79,7 +79,7 @@ def care_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | None
 
 def fight_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | None:
     """A step toward (or a bump into) the nearest monster in view, if one is."""
-    monsters = travel.monsters_in_view(engine)
+    monsters = engine.game_map.monsters_in_view
     if not monsters:
         return None
     player, game_map = engine.player, engine.game_map

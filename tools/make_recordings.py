@@ -58,7 +58,7 @@ def foes(engine: Engine) -> list[Actor]:
 
 
 def in_view(engine: Engine) -> list[Actor]:
-    return [actor for actor in foes(engine) if engine.game_map.visible[actor.x, actor.y]]
+    return engine.game_map.monsters_in_view
 
 
 def distance(engine: Engine, actor: Actor) -> int:

@@ -129,8 +129,7 @@ def fill_pack(engine: Engine) -> None:
     player = engine.player
     for template in ITEMS:
         item = copy.deepcopy(template)
-        item.parent = player.inventory
-        player.inventory.items.append(item)
+        player.inventory.add(item)
         if template in (entity_factories.sword, entity_factories.chain_mail):
             player.equipment.toggle_equip(item, add_message=False)
 

@@ -96,8 +96,7 @@ def letter_of(engine: Engine, item: Item) -> KeySym:
 def carry(engine: Engine, template: Item) -> Item:
     item = template.spawn(engine.game_map, engine.player.x, engine.player.y)
     engine.game_map.entities.remove(item)
-    item.parent = engine.player.inventory
-    engine.player.inventory.items.append(item)
+    engine.player.inventory.add(item)
     return item
 
 
