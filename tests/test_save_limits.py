@@ -17,6 +17,7 @@ import pytest
 from bounded import in_child, refused
 
 import actions
+import message_log
 import paths
 import recording
 import save_data
@@ -115,3 +116,30 @@ def test_a_recording_that_does_not_start_as_one_is_refused(engine: Engine, first
 def test_a_game_without_a_recording_loads(engine: Engine) -> None:
     engine.recording = []
     assert in_child(lambda: save_data.from_data(save_data.to_data(engine)).recording)["value"] == []
+
+
+# --- The message log: a long game saves, and one saved before the log was bounded loads ---
+
+
+def long_log_loaded_and_saved_again(path: Path) -> list[object]:
+    """Messages kept after the load, after one more, and after saving and loading again."""
+    engine = setup_game.load_game(str(path))
+    counts: list[object] = [len(engine.message_log.messages)]
+    engine.message_log.add_message("One more.")
+    counts.append(len(engine.message_log.messages))
+    engine.save_as(str(path))
+    messages = setup_game.load_game(str(path)).message_log.messages
+    return [*counts, len(messages), messages[0].plain_text, messages[-1].plain_text]
+
+
+def test_a_save_from_before_the_log_was_bounded_loads_its_last_messages_and_saves_again(
+    in_tmp: Path, engine: Engine
+) -> None:
+    """50,000 messages, as a long game's save held them: the last `HISTORY` are kept."""
+    data = save_data.to_data(engine)
+    data["messages"] = [(f"Message {i}.", (255, 255, 255), 1) for i in range(50_000)]
+    path = in_tmp / paths.SAVE_NAME
+    path.write_bytes(savefile.dumps(data, save_data.FORMAT_VERSION))
+    outcome = in_child(lambda: long_log_loaded_and_saved_again(path), seconds=20.0)
+    kept = message_log.HISTORY
+    assert outcome["value"] == [kept, kept, kept, f"Message {50_000 - kept + 1}.", "One more."]
