@@ -472,6 +472,11 @@ def read_recording(value: object, what: str) -> list[str]:
     lines = text.split("\n") if text else []
     if len(lines) > MAX_RECORDING or any(len(line) > MAX_LINE for line in lines):
         raise DamagedSaveError(f"{what} has more lines, or longer, than any game's")
+    if lines:  # Its format and seed, as a replay reads them: a seed `--seed` takes.
+        try:
+            recording.parse("\n".join(lines[:2]), what)
+        except recording.RecordingError as exc:
+            raise DamagedSaveError(str(exc)) from None
     return lines
 
 

@@ -1,0 +1,117 @@
+"""A save's limits at their edges (issue 21): one under loads and plays on, one over is refused.
+
+Each case runs in a bounded child (`bounded.in_child`): a limit that let
+through what makes play crash or crawl fails its case, not the test run.
+The edges here are ones no other test reaches: tuples in the opcode
+scan's count of containers, the narrowest floors the world's settings may
+ask for (a floor is made from them at each descent), and the seed a save's
+recording starts with (a recording is replayed with it, so it is held to
+what `--seed` takes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bounded import in_child, refused
+
+import actions
+import paths
+import recording
+import save_data
+import savefile
+import setup_game
+from engine import Engine
+
+# --- The opcode scan: tuples count as containers too ----------------------------------
+
+
+def tuples(count: int) -> bytes:
+    """A list holding `count - 1` one-item tuples (of None): `count` containers."""
+    return b"\x80\x05](" + b"N\x85" * (count - 1) + b"e."
+
+
+def scanned(pickled: bytes) -> str:
+    savefile._scan(pickled)
+    return "scanned"
+
+
+def test_the_container_cap_counts_tuples_exactly() -> None:
+    assert in_child(lambda: scanned(tuples(savefile.MAX_CONTAINERS)))["value"] == "scanned"
+    outcome = in_child(lambda: scanned(tuples(savefile.MAX_CONTAINERS + 1)))
+    assert "containers" in refused(outcome, "RefusedSaveError")
+
+
+# --- The world's settings: the next floor can always be made ---------------------
+
+
+def down_a_floor_and_saved(data: save_data.Data) -> tuple[int, int]:
+    """Load `data`, take the stairs (a floor made from its settings), save and load again."""
+    engine = save_data.from_data(data)
+    player = engine.player
+    player.place(*engine.game_map.downstairs_location, engine.game_map)
+    actions.TakeStairsAction(player).perform()
+    engine.save_as(paths.SAVE_NAME)
+    again = setup_game.load_game(paths.SAVE_NAME)
+    return again.game_map.width, again.game_map.height
+
+
+@pytest.mark.parametrize("side", ["map_width", "map_height"])
+def test_the_narrowest_floors_the_settings_allow_are_made_one_narrower_refused(
+    in_tmp: Path, engine: Engine, side: str
+) -> None:
+    """A floor must hold a room of the largest size and a wall either side."""
+    data = save_data.to_data(engine)
+    world = data["world"]
+    assert isinstance(world, dict)
+    narrowest = world["room_max_size"] + 2
+    world[side] = narrowest
+    outcome = in_child(lambda: down_a_floor_and_saved(data))
+    width, height = outcome["value"]
+    assert (width if side == "map_width" else height) == narrowest
+
+    world[side] = narrowest - 1
+    message = refused(in_child(lambda: save_data.from_data(data)), "DamagedSaveError")
+    assert f"the {side} of the world is not a whole number from {narrowest}" in message
+
+
+# --- The recording's seed: what `--seed` takes --------------------------------------
+
+
+def with_seed(engine: Engine, seed: str) -> save_data.Data:
+    engine.recording = [*recording.header(0)[:1], f"seed {seed}", "key l"]
+    return save_data.to_data(engine)
+
+
+def recorded_seed_after_a_save(data: save_data.Data) -> int:
+    """Load `data`, save it again, and read back the seed its recording replays with."""
+    engine = save_data.from_data(data)
+    engine.save_as(paths.SAVE_NAME)
+    lines = setup_game.load_game(paths.SAVE_NAME).recording
+    return recording.parse("\n".join(lines), "the recording").seed
+
+
+def test_a_recording_seeded_as_high_as_seed_goes_loads_and_saves_again(in_tmp: Path, engine: Engine) -> None:
+    highest = recording.MAX_SEED
+    outcome = in_child(lambda: recorded_seed_after_a_save(with_seed(engine, str(highest))))
+    assert outcome["value"] == highest
+
+
+@pytest.mark.parametrize("seed", [recording.MAX_SEED + 1, 10**100])
+def test_a_recording_seeded_higher_than_seed_goes_is_refused(engine: Engine, seed: int) -> None:
+    data = with_seed(engine, str(seed))
+    message = refused(in_child(lambda: save_data.from_data(data)), "DamagedSaveError")
+    assert "the recording" in message and "is not a whole number" in message
+
+
+@pytest.mark.parametrize("first", ["", "recording 99", "seed 3"])
+def test_a_recording_that_does_not_start_as_one_is_refused(engine: Engine, first: str) -> None:
+    engine.recording = [first, "seed 3"]
+    message = refused(in_child(lambda: save_data.from_data(save_data.to_data(engine))), "DamagedSaveError")
+    assert "the recording" in message
+
+
+def test_a_game_without_a_recording_loads(engine: Engine) -> None:
+    engine.recording = []
+    assert in_child(lambda: save_data.from_data(save_data.to_data(engine)).recording)["value"] == []
