@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
 from typing import TYPE_CHECKING
 
 import tcod
 
 # Imported with the game, not on first use: numpy loads `numpy.random` only
 # when first asked, which made the first new game's key press 10 ms slower.
-from numpy.random import default_rng
+from numpy.random import Generator, default_rng
 
 import exceptions
 import recording
@@ -34,15 +33,20 @@ class Engine:
     # play, the only kind that is saved, has none.
     killer: str | None = None
 
-    def __init__(self, player: Actor):
+    def __init__(self, player: Actor, rng: Generator | None = None):
         self.message_log = MessageLog()
         self.mouse_location = (0, 0)
         self.player = player
-        # Drives everything random that happens during play (confusion).
+        # The one random generator of the rules: whatever is left to chance in
+        # play (a confused monster's stumble, and any rule you add) draws from
+        # `engine.rng`, never from the `random` module, whose state no save
+        # holds: a replay or a Continue would drift from the game played.
+        # `new_game` seeds it with the game's seed, and the save keeps its state.
+        # (Floors are made by `procgen` from a generator of their own, seeded by
+        # the game's seed and the floor's number: the same seed, the same floors.)
         # PCG64 rather than `random.Random`: its state is a few dozen bytes
         # where the Mersenne Twister's is 2.5 KB that a save can't compress.
-        # Seeded from the global state so `random.seed` makes a run repeatable.
-        self.rng = default_rng(random.getrandbits(64))
+        self.rng = rng if rng is not None else default_rng()
         # The player's turns, and the monsters killed by name.
         self.turns = 0
         self.kills: dict[str, int] = {}

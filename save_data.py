@@ -45,6 +45,11 @@ Format 4 differs from format 3 in the components' records alone, each now
   "Sword", "LeatherArmor", "ChainMail", whose constructors take nothing) no
   longer has "equipment_type", "power_bonus" and "defense_bonus"; a plain
   "Equippable" keeps them.
+
+Format 5 adds to each item's record "dropped_by_player" (true or false):
+exploring gathers the items the player did not drop, and format 4 forgot
+which those were at every load (found by the soak test).  Format 4's items
+load as not dropped.
 """
 
 from __future__ import annotations
@@ -82,7 +87,7 @@ from savefile import DamagedSaveError, UnsaveableGameError
 
 # The layout of the data below.  Bump it whenever a field is added, removed
 # or changes meaning: a save of another version is refused by name.
-FORMAT_VERSION: Final = 4
+FORMAT_VERSION: Final = 5
 
 # The ranges a loaded game must keep to.  Generous for any game played, and
 # tight enough that no value can make the game allocate, loop, draw or crawl
@@ -338,14 +343,15 @@ FORMAT_3_KINDS: Final = {
 }
 
 
-def upgrade_3_to_4(data: object) -> object:
-    """Format 3's data as format 4 has it (see the module's docstring).
+def entity_records(data: object) -> list[dict[object, object]]:
+    """Every entity's record in an older save's data, the carried items' too, each once.
 
-    The data is not checked yet: whatever is not where format 3 puts it is
-    left alone, for `from_data` to refuse.  Each list and dict is visited once,
-    however often the file refers to it.
+    The data is not checked yet: whatever is not where the formats put it is
+    left alone, for `from_data` to refuse.  Each list and dict is visited
+    once, however often the file refers to it.
     """
     seen: set[int] = set()
+    found: list[dict[object, object]] = []
 
     def visit(value: object) -> dict[object, object] | list[object] | None:
         if not isinstance(value, dict | list) or id(value) in seen:
@@ -353,41 +359,58 @@ def upgrade_3_to_4(data: object) -> object:
         seen.add(id(value))
         return value
 
-    def upgrade_component(component: object) -> None:
-        record = visit(component)
-        if not isinstance(record, dict):
-            return
-        kind = record.get("kind")
-        if type(kind) is str and kind in FORMAT_3_KINDS:
-            record["kind"] = FORMAT_3_KINDS[kind]
-        elif type(kind) is str and kind != "Equippable":  # A preset: its constructor takes nothing.
-            for name in ("equipment_type", "power_bonus", "defense_bonus"):
-                record.pop(name, None)
-
-    def upgrade_entity(entity: object) -> None:
+    def add(entity: object) -> None:
         record = visit(entity)
         if not isinstance(record, dict):
             return
-        upgrade_component(record.get("consumable"))
-        upgrade_component(record.get("equippable"))
-        layers = visit(record.get("ai"))
-        for layer in layers if isinstance(layers, list) else ():
-            upgrade_component(layer)
+        found.append(record)
         inventory = visit(record.get("inventory"))
         items = visit(inventory.get("items")) if isinstance(inventory, dict) else None
         for item in items if isinstance(items, list) else ():
-            upgrade_entity(item)
+            add(item)
 
     game = visit(data)
     game_map = visit(game.get("map")) if isinstance(game, dict) else None
     entities = visit(game_map.get("entities")) if isinstance(game_map, dict) else None
     for entity in entities if isinstance(entities, list) else ():
-        upgrade_entity(entity)
+        add(entity)
+    return found
+
+
+def upgrade_3_to_4(data: object) -> object:
+    """Format 3's data as format 4 has it: components named by their class."""
+
+    def upgrade_component(component: object) -> None:
+        if not isinstance(component, dict):
+            return
+        kind = component.get("kind")
+        if type(kind) is str and kind in FORMAT_3_KINDS:
+            component["kind"] = FORMAT_3_KINDS[kind]
+        elif type(kind) is str and kind != "Equippable":  # A preset: its constructor takes nothing.
+            for name in ("equipment_type", "power_bonus", "defense_bonus"):
+                component.pop(name, None)
+
+    for record in entity_records(data):
+        upgrade_component(record.get("consumable"))
+        upgrade_component(record.get("equippable"))
+        layers = record.get("ai")
+        for layer in layers if isinstance(layers, list) else ():
+            upgrade_component(layer)
+    return data
+
+
+def upgrade_4_to_5(data: object) -> object:
+    """Format 4's data as format 5 has it: each item says whether the player
+    dropped it (exploring gathers only the others).  Format 4 did not keep it,
+    so every item is gathered again once, as before."""
+    for record in entity_records(data):
+        if record.get("kind") == "item":
+            record.setdefault("dropped_by_player", False)
     return data
 
 
 # The step that reads each older format the game still loads into the next.
-UPGRADES: Final = {3: upgrade_3_to_4}
+UPGRADES: Final = {3: upgrade_3_to_4, 4: upgrade_4_to_5}
 
 
 def engine_data(engine: Engine) -> Data:
@@ -417,7 +440,7 @@ def read_engine(record: Record) -> Engine:
     player = entities[record.integer("player", 0, len(entities) - 1)]
     if not isinstance(player, Actor) or not player.is_alive:
         raise DamagedSaveError("the player is not a living actor")
-    engine = Engine(player=player)
+    engine = Engine(player=player, rng=read_rng(record.field("rng"), record.about("rng")))
     engine.game_map = read_map(map_record, engine, width, height, entities)
     engine.game_world = read_world(record.record("world"), engine)
     engine.message_log = MessageLog()
@@ -425,7 +448,6 @@ def read_engine(record: Record) -> Engine:
         read_message(message, record.about("messages"))
         for message in record.sequence("messages", MAX_MESSAGES)
     ][-message_log.HISTORY :]  # A save made before the log was bounded held them all.
-    engine.rng = read_rng(record.field("rng"), record.about("rng"))
     engine.mouse_location = check_position(
         record.field("mouse_location"), record.about("mouse_location"), width, height
     )
@@ -654,6 +676,7 @@ def entity_data(entity: Entity) -> Data:
         data["kind"] = "item"
         data["consumable"] = consumable_data(entity)
         data["equippable"] = equippable_data(entity)
+        data["dropped_by_player"] = entity.dropped_by_player
     else:
         raise UnsaveableGameError(f"it holds a {type(entity).__name__}, neither actor nor item.")
     return data
@@ -738,6 +761,7 @@ def read_item(record: Record, x: int, y: int) -> Item:
         consumable=None if consumable is None else read_consumable(consumable),
         equippable=None if equippable is None else read_equippable(equippable),
     )
+    item.dropped_by_player = record.flag("dropped_by_player")
     read_looks(record, item)
     return item
 

@@ -58,8 +58,7 @@ def new_game(seed: int | None = None) -> Engine:
         seed = random.getrandbits(32)
     player = copy.deepcopy(entity_factories.player)
 
-    engine = Engine(player=player)
-    engine.rng = np.random.default_rng(seed)
+    engine = Engine(player=player, rng=np.random.default_rng(seed))
     engine.recording = recording.header(seed)
 
     engine.game_world = GameWorld(

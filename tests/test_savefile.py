@@ -981,3 +981,15 @@ def test_a_spoiled_older_save_is_refused_after_its_upgrade(spoil: Callable[[dict
     spoil(data)
     with pytest.raises(DamagedSaveError):
         save_data.from_data(save_data.upgraded(savefile.loads(savefile.dumps(data, 3), 3), 3))
+
+
+def test_an_item_the_player_dropped_stays_dropped_after_loading(in_tmp: Path) -> None:
+    """Exploring gathers only what the player did not drop: a load must not forget which."""
+    engine = make_engine()
+    potion = give(engine, entity_factories.health_potion)
+    engine.player.inventory.drop(potion)
+    engine.save_as("dropped.sav")
+    loaded = setup_game.load_game("dropped.sav")
+    (found,) = [item for item in loaded.game_map.items if item.name == potion.name and
+                (item.x, item.y) == (loaded.player.x, loaded.player.y)]
+    assert found.dropped_by_player
