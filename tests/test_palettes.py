@@ -72,8 +72,9 @@ def hud_pairs(palette: palettes.Palette) -> list[tuple[str, Color, Color]]:
         ("HP text on the empty bar", text, palette.background(color.bar_empty)),
     ]
     backgrounds = {color.black, color.bar_filled, color.bar_empty, color.blast_area}
-    things = {color.orc, color.troll, color.corpse, color.health_potion, color.confusion_scroll,
-              color.fireball_scroll, color.lightning_scroll, color.blade, color.armor}
+    # Glyph colours (drawn on the map, checked there), found from the game's own
+    # things: a monster or an item added with a colour of its own is one too.
+    things = {entity.color for entity in templates()} | {color.corpse}
     for name, value in vars(color).items():
         if isinstance(value, tuple) and value not in backgrounds | things:
             pairs.append((f"message colour {name} on black", value, color.black))

@@ -22,6 +22,9 @@ from pathlib import Path
 import pytest
 import test_window
 from conftest import replay_text
+from test_recorded_games import (
+    REMAKE,  # The player replays the descent, which a rule change remakes.
+)
 from test_window import Window, explained, virtual_screen
 
 import input_handlers
@@ -153,13 +156,13 @@ def test_a_player_goes_down_to_floor_3_looks_and_asks_for_help(
         (kept,) = (tmp_path / "recordings").iterdir()
         played = [line for line in kept.read_text().splitlines() if not line.startswith("move ")]
         typed = [*lines, "text /", "key escape", "text ?", "key escape"]
-        assert played[2:] == [recorded for line in typed for recorded in layout.recorded(line)]
+        assert played[2:] == [recorded for line in typed for recorded in layout.recorded(line)], REMAKE
         saved = setup_game.load_game(str(tmp_path / paths.SAVE_NAME))
-        assert saved.game_world.current_floor == 3
+        assert saved.game_world.current_floor == 3, REMAKE
         # What each of the last presses opened: look mode, then the help.
         text = kept.read_text()
         looked = replay_text(text.rsplit("key escape", 2)[0])
         assert type(looked) is input_handlers.LookHandler
         helped = replay_text(text.rsplit("key escape", 1)[0])
         assert type(helped) is input_handlers.HelpScreen
-        assert replay.summary(helped)["floor"] == 3
+        assert replay.summary(helped)["floor"] == 3, REMAKE
