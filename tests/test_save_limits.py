@@ -6,17 +6,25 @@ The edges here are ones no other test reaches: tuples in the opcode
 scan's count of containers, the narrowest floors the world's settings may
 ask for (a floor is made from them at each descent), and the seed a save's
 recording starts with (a recording is replayed with it, so it is held to
-what `--seed` takes).
+what `--seed` takes), and the log of a save made before it was bounded.
+Last, the saves issue 21 found crashing or crawling, each refused by
+Continue in one line and kept aside.
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bounded import in_child, refused
+from conftest import key
+from tcod.event import KeySym
 
 import actions
+import input_handlers
 import message_log
 import paths
 import recording
@@ -143,3 +151,48 @@ def test_a_save_from_before_the_log_was_bounded_loads_its_last_messages_and_save
     outcome = in_child(lambda: long_log_loaded_and_saved_again(path), seconds=20.0)
     kept = message_log.HISTORY
     assert outcome["value"] == [kept, kept, kept, f"Message {50_000 - kept + 1}.", "One more."]
+
+
+# --- Issue 21's saves that crashed or crawled: Continue refuses each in one line ----------
+
+
+def many_monsters(data: dict[str, Any]) -> None:
+    """4,500 monsters, each its own record: each turn took 1.2 s once."""
+    game_map = data["map"]
+    monster = next(e for i, e in enumerate(game_map["entities"]) if i != data["player"] and "ai" in e)
+    game_map["entities"] += [copy.deepcopy(monster) for _ in range(4_500)]
+
+
+CRASHED_OR_CRAWLED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
+    "a map wider than the screen": (lambda d: d["map"].update(width=81), "the width of the map"),
+    "a map taller than the screen": (lambda d: d["map"].update(height=51), "the height of the map"),
+    "floors of 1000x250 with 10,000 rooms": (
+        lambda d: d["world"].update(map_width=1000, map_height=250, max_rooms=10_000),
+        "the map_width of the world",
+    ),
+    "4,500 monsters": (many_monsters, "the entities of the map is not a list of at most"),
+    "a recording seeded 10^100": (
+        lambda d: d.update(recording=f"recording 1\nseed {10**100}"), "the recording, line 2"
+    ),
+}
+
+
+def continue_refused() -> list[str]:
+    """What Continue shows, as lines."""
+    shown = setup_game.MainMenu().handle_events(key(KeySym.C))
+    assert isinstance(shown, input_handlers.PopupMessage)
+    return shown.text.split("\n")
+
+
+@pytest.mark.parametrize("case", CRASHED_OR_CRAWLED)
+def test_continue_refuses_what_crashed_or_crawled_in_one_line_and_keeps_the_file(
+    in_tmp: Path, engine: Engine, case: str
+) -> None:
+    spoil, reason = CRASHED_OR_CRAWLED[case]
+    data = save_data.to_data(engine)
+    spoil(data)
+    content = savefile.dumps(data, save_data.FORMAT_VERSION)
+    (in_tmp / paths.SAVE_NAME).write_bytes(content)
+    lines = in_child(continue_refused)["value"]
+    assert lines[0] == "Failed to load save:" and reason in lines[1], lines
+    assert (in_tmp / (paths.SAVE_NAME + ".bad")).read_bytes() == content
