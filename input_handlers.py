@@ -255,7 +255,7 @@ class HelpScreen(Overlay):
                     self.draw_section(console, half, y, *right),
                 )
             else:
-                height = self.draw_section(console, 2, y, *pair[0], meaning_x=half)
+                height = self.draw_section(console, 2, y, *pair[0])
                 pair = pair[:1]
             sections = sections[len(pair) :]
             y += height
@@ -279,14 +279,14 @@ class HelpScreen(Overlay):
         y: int,
         title: str,
         rows: list[tuple[str, str]],
-        meaning_x: int | None = None,
     ) -> int:
         """Draw a section's title and rows at (x, y); return how many lines it took.
 
-        The meanings line up at `meaning_x`, by default just right of the keys.
+        The meanings line up just right of the section's longest keys, so each
+        reads beside its keys (at half the screen, a short key stood 37
+        columns from what it does).
         """
-        if meaning_x is None:
-            meaning_x = x + 1 + max(len(keys) for keys, _ in rows) + 2
+        meaning_x = x + 1 + max(len(keys) for keys, _ in rows) + 2
         console.print(x, y, title, fg=color.menu_title)
         for i, (keys, meaning) in enumerate(rows, start=1):
             console.print(x + 1, y + i, keys, fg=color.white)

@@ -4,6 +4,7 @@ behind the game's windows.  Checked on the console's characters and colours."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from conftest import give, key
 
 import entity_factories
 import input_handlers
+import key_help
 import main
 import paths
 import setup_game
@@ -119,3 +121,20 @@ def test_the_map_dims_behind_the_games_windows(screen: Callable[[Engine], input_
     beside = (slice(right + 1, W), slice(0, 43))
     assert (shown.rgb["ch"][beside] == below.rgb["ch"][beside]).all()
     assert shown.rgb["bg"][beside].sum() < below.rgb["bg"][beside].sum() / 2
+
+
+def test_the_help_puts_each_meaning_just_right_of_its_sections_keys(engine: Engine) -> None:
+    """Read across: at most two columns after a section's longest keys (at half
+    the screen, a short key once stood 37 columns from what it does)."""
+    console = render(input_handlers.HelpScreen(input_handlers.MainGameEventHandler(engine)))
+    rows = ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(H)]
+    checked = 0
+    for _, section in key_help.help_sections():
+        longest = max(len(keys) for keys, _ in section)
+        for keys, meaning in section:
+            pattern = re.compile(rf" {re.escape(keys)}( +){re.escape(meaning)}")
+            gaps = [len(found.group(1)) for row in rows if (found := pattern.search(row))]
+            assert gaps, (keys, meaning)
+            assert min(gaps) <= longest - len(keys) + 2, (keys, meaning, gaps)
+            checked += 1
+    assert checked > 20
