@@ -857,6 +857,13 @@ class WalkHandler(AskUserEventHandler):
     def on_exit(self) -> BaseEventHandler:
         return self.stopped()
 
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> BaseEventHandler | None:
+        """A click stops the walk, but not one on where it is going: a double
+        click's second click, or a player insisting, goes on walking."""
+        if isinstance(self.walk, travel.Travel) and event.integer_position == self.walk.dest:
+            return None
+        return self.on_exit()
+
     def stop_walking(self) -> BaseEventHandler:
         return self.stopped()
 

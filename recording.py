@@ -432,6 +432,8 @@ def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> Bas
         # The key or click stopped the walk and did nothing else: what
         # replays it is the number of steps the walk took.
         record(engine, walked.line())
+    elif walked is not None and after is handler and not isinstance(event, tcod.event.MouseMotion):
+        pass  # Ignored by the walk, which goes on (a click on where it is going): nothing to replay.
     elif line is not None and (
         not isinstance(event, tcod.event.MouseMotion) or engine.mouse_location != pointer
     ):

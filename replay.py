@@ -242,6 +242,10 @@ def play_frame(
         timeout = playback.timeout()
     for event in tcod.event.wait(timeout):
         playback.control(event)
+    if playback.stopped and handler.walking:
+        # Escape stops the replay and the walk it shows, as a key stops a walk
+        # in play (and is recorded so): the player's next key is theirs.
+        return replay_line(handler, Steps(handler.walk_steps))
     if walking:
         return handler if playback.paused or playback.finished else handler.advance()
     recorded = playback.next_event()

@@ -465,3 +465,26 @@ def test_the_recording_caps_take_what_is_at_them() -> None:
     script = recording.parse(text, "edge")
     assert script.seed == 2**64 - 1 and len(script.events) == 3
     assert max(len(line) for line in text.splitlines()) == recording.MAX_LINE
+
+
+def test_escape_in_a_window_replay_stops_the_walk_it_shows(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopping the replay stops the walk under way too, recorded as a key
+    stopping it would be: the player's next key is not eaten stopping it."""
+    script = recording.parse("recording 2\nseed 10\nkey x\n", "walk.rec")
+    handler: input_handlers.BaseEventHandler = replay.start(script)
+    playback = replay.Playback(script.events, speed=replay.FASTEST)
+    monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: [])
+    while not handler.walking:
+        handler = replay.play_frame(handler, playback)
+    handler = replay.play_frame(handler, playback)  # A step.
+    monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: [key(KeySym.ESCAPE)])
+    stopped = replay.play_frame(handler, playback)
+    assert playback.finished and not stopped.walking
+    engine = engine_of(stopped)
+    assert engine is not None and engine.recording[-1].startswith("steps ")
+    # And the recording replays to the same place.
+    again = engine_of(replay_text("\n".join(engine.recording) + "\n"))
+    assert again is not None
+    assert (again.player.x, again.player.y) == (engine.player.x, engine.player.y)

@@ -17,6 +17,7 @@ from conftest import arena, click, give, key, replay_text, texts, typed
 from tcod.event import KeySym, Modifier
 
 import entity_factories
+import input_handlers
 import main
 import options
 import recording
@@ -572,3 +573,23 @@ def test_a_player_pressing_only_x_and_fighting_ends_floor_1_carrying_all_it_foun
     assert engine.game_map.explored[reachable(engine)].all()
     assert floor_items <= set(engine.player.inventory.items)
     assert not list(game_map.items)
+
+
+def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
+    """The second click of a double click lands on the walk's own goal: the
+    walk goes on (it stopped after one step), and nothing of it is recorded."""
+    engine = arena(at=(3, 5))
+    engine.recording = recording.header(1234)
+    first = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5))
+    assert first.walking
+    walking = first.advance()
+    again = recording.handle_and_record(walking, click(10, 5))
+    assert again.walking and again is walking
+    while again.walking:
+        again = again.advance()
+    assert (engine.player.x, engine.player.y) == (10, 5)
+    assert [line for line in engine.recording if line.startswith("click")] == ["click 10 5"]
+    # A click elsewhere still stops it, as any key does.
+    engine.player.place(3, 5, engine.game_map)
+    walk = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5)).advance()
+    assert not recording.handle_and_record(walk, click(8, 8)).walking
