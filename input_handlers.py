@@ -243,22 +243,18 @@ class HelpScreen(Overlay):
         render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
         half = console.width // 2
         sections = help_sections()
-        y = 1
-        while sections:
-            # Two short sections in a row share the lines, side by side, so
-            # that every key fits on one screen.
-            pair = sections[:2]
-            if len(pair) == 2 and all(self.fits_half(rows, half) for _, rows in pair):
-                left, right = pair
-                height = max(
-                    self.draw_section(console, 2, y, *left),
-                    self.draw_section(console, half, y, *right),
-                )
-            else:
-                height = self.draw_section(console, 2, y, *pair[0])
-                pair = pair[:1]
-            sections = sections[len(pair) :]
-            y += height
+        # The short sections flow down two columns, each into the shorter one
+        # (as a newspaper's), then the wide ones span the screen below them:
+        # so every key fits on one screen.
+        narrow = [section for section in sections if self.fits_half(section[1], half)]
+        column_y = [1, 1]
+        for title, rows in narrow:
+            column = column_y.index(min(column_y))
+            column_y[column] += self.draw_section(console, (2, half)[column], column_y[column], title, rows)
+        y = max(column_y)
+        for title, rows in sections:
+            if (title, rows) not in narrow:
+                y += self.draw_section(console, 2, y, title, rows)
         console.print(
             console.width // 2,
             console.height - 1,
@@ -494,12 +490,19 @@ class InventoryEventHandler(AskUserEventHandler):
 
     TITLE = "<missing title>"
 
+    def fits(self, item: Item) -> bool:
+        """Whether the screen lists `item` and its letter acts: every item here;
+        only potions, scrolls or what can be worn on a verb's screen."""
+        return True
+
     def item_lines(self) -> list[str]:
         """One line per carried item: its letter, `(E)` marking what is worn,
         and what it does or adds ("Sword: +4 power")."""
         player = self.engine.player
         lines = []
         for i, item in enumerate(player.inventory.items):
+            if not self.fits(item):
+                continue  # Letters stay the inventory's: `q` then `c` acts on `i`'s (c).
             item_string = f"({chr(ord('a') + i)}) {item.name}"
             if player.equipment.item_is_equipped(item):
                 item_string = f"{item_string} (E)"
@@ -520,12 +523,11 @@ class InventoryEventHandler(AskUserEventHandler):
         player = self.engine.player
         index = letter_index(event.sym)
         if index is not None:
-            try:
-                selected_item = player.inventory.items[index]
-            except IndexError:
+            items = player.inventory.items
+            if index >= len(items) or not self.fits(items[index]):
                 self.engine.message_log.add_message("Invalid entry.", color.invalid)
                 return None
-            return self.on_item_selected(selected_item)
+            return self.on_item_selected(items[index])
         return super().ev_keydown(event)
 
     def on_item_selected(self, item: Item) -> ActionOrHandler | None:
@@ -545,6 +547,46 @@ class InventoryActivateHandler(InventoryEventHandler):
         if item.equippable:
             return actions.EquipAction(self.engine.player, item)
         return None
+
+
+class VerbHandler(InventoryActivateHandler):
+    """`q`, `r` or `w`: the inventory with only what the verb fits, as in
+    NetHack and DCSS; a letter acts on it as `i` would."""
+
+    NOTHING = "<missing message>"  # Said, at no cost, when nothing carried fits.
+
+    @classmethod
+    def opened(cls, engine: Engine) -> VerbHandler | None:
+        """The screen, or None (the log says why) when nothing carried fits."""
+        screen = cls(engine)
+        if not any(screen.fits(item) for item in engine.player.inventory.items):
+            engine.message_log.add_message(cls.NOTHING, color.impossible)
+            return None
+        return screen
+
+
+class QuaffHandler(VerbHandler):
+    TITLE = "Quaff which potion?"
+    NOTHING = "You have nothing to quaff."
+
+    def fits(self, item: Item) -> bool:
+        return item.consumable is not None and item.consumable.quaffed
+
+
+class ReadHandler(VerbHandler):
+    TITLE = "Read which scroll?"
+    NOTHING = "You have nothing to read."
+
+    def fits(self, item: Item) -> bool:
+        return item.consumable is not None and not item.consumable.quaffed
+
+
+class WearHandler(VerbHandler):
+    TITLE = "Wear or wield which?"
+    NOTHING = "You have nothing to wear or wield."
+
+    def fits(self, item: Item) -> bool:
+        return item.equippable is not None
 
 
 class InventoryDropHandler(InventoryEventHandler):
@@ -790,6 +832,12 @@ class MainGameEventHandler(EventHandler):
                 return PickupAction(player)
             case Command.INVENTORY:
                 return InventoryActivateHandler(self.engine)
+            case Command.QUAFF:
+                return QuaffHandler.opened(self.engine)
+            case Command.READ:
+                return ReadHandler.opened(self.engine)
+            case Command.WEAR:
+                return WearHandler.opened(self.engine)
             case Command.DROP:
                 return InventoryDropHandler(self.engine)
             case Command.CHARACTER:

@@ -138,6 +138,9 @@ class Command(Enum):
     WALK_TO = auto()
     PICKUP = auto()
     INVENTORY = auto()
+    QUAFF = auto()
+    READ = auto()
+    WEAR = auto()
     DROP = auto()
     CHARACTER = auto()
     HISTORY = auto()
@@ -170,6 +173,9 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.WALK_TO: "Walk to the tile",
     Command.PICKUP: "Pick up the item underfoot",
     Command.INVENTORY: "Use an item from the inventory",
+    Command.QUAFF: "Quaff a potion",
+    Command.READ: "Read a scroll",
+    Command.WEAR: "Wear or wield, or take off",
     Command.DROP: "Drop an item",
     Command.CHARACTER: "Character information",
     Command.HISTORY: "View the message history",
@@ -201,6 +207,9 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     KeySym.O: Command.EXPLORE,  # DCSS's key.
     KeySym.G: Command.PICKUP,
     KeySym.I: Command.INVENTORY,
+    KeySym.Q: Command.QUAFF,  # NetHack's and DCSS's verbs.
+    KeySym.R: Command.READ,
+    KeySym.W: Command.WEAR,
     KeySym.D: Command.DROP,
     KeySym.C: Command.CHARACTER,
     KeySym.V: Command.HISTORY,

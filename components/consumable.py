@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import actions
 import color
@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 class Consumable(BaseComponent):
     parent: Item
+    # How it is used, for the verbs' keys: a potion is quaffed (`q`); every
+    # other consumable, a scroll, is read (`r`).  A class's own declaration,
+    # not a saved field.
+    quaffed: ClassVar[bool] = False
 
     def get_action(self, consumer: Actor) -> ActionOrHandler | None:
         """Try to return the action for this item."""
@@ -126,6 +130,8 @@ class FireballDamageConsumable(Consumable):
 
 
 class HealingConsumable(Consumable):
+    quaffed = True
+
     def __init__(self, amount: int):
         self.amount = amount
 

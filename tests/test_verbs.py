@@ -1,0 +1,65 @@
+"""`q`, `r` and `w`: the inventory with only what the verb fits, letters as `i` gives them."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import arena, give, key, press, texts
+from tcod.event import KeySym
+
+import entity_factories
+import input_handlers
+import keys
+from keys import Command
+
+
+def verb_key(command: Command) -> KeySym:
+    (bound,) = [k for k, c in keys.MAIN_KEYS.items() if c is command and isinstance(k, KeySym)]
+    return bound
+
+
+@pytest.mark.parametrize(
+    ("command", "fits"),
+    [
+        (Command.QUAFF, lambda item: item.consumable is not None and item.consumable.quaffed),
+        (Command.READ, lambda item: item.consumable is not None and not item.consumable.quaffed),
+        (Command.WEAR, lambda item: item.equippable is not None),
+    ],
+)
+def test_a_verb_lists_only_what_it_fits_under_the_inventorys_letters(command: Command, fits: object) -> None:
+    engine = arena()
+    for template in (entity_factories.health_potion, entity_factories.confusion_scroll, entity_factories.sword):
+        give(engine, template)
+    screen = press(engine, verb_key(command))
+    assert isinstance(screen, input_handlers.VerbHandler)
+    items = engine.player.inventory.items
+    expected = [f"({chr(ord('a') + i)}) {item.name}" for i, item in enumerate(items) if fits(item)]  # type: ignore[operator]
+    assert [line.split(":")[0].removesuffix(" (E)") for line in screen.item_lines()] == expected
+    assert expected, "each verb fits one of the items given"
+    # A letter of an item the verb does not fit does nothing but say so.
+    other = next(i for i, item in enumerate(items) if not fits(item))  # type: ignore[operator]
+    assert screen.handle_events(key(KeySym(ord("a") + other))) is screen
+    assert texts(engine)[-1] == "Invalid entry."
+
+
+def test_quaffing_by_its_letter_drinks_the_potion_and_takes_a_turn() -> None:
+    engine = arena()
+    engine.player.fighter.hp = 10
+    potion = give(engine, entity_factories.health_potion)
+    letter = KeySym(ord("a") + engine.player.inventory.items.index(potion))
+    turns = engine.turns
+    after = press(engine, verb_key(Command.QUAFF)).handle_events(key(letter))
+    assert isinstance(after, input_handlers.MainGameEventHandler)
+    assert engine.player.fighter.hp > 10 and potion not in engine.player.inventory.items
+    assert engine.turns == turns + 1
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [(Command.QUAFF, "You have nothing to quaff."), (Command.READ, "You have nothing to read.")],
+)
+def test_a_verb_with_nothing_to_act_on_says_so_and_costs_no_turn(command: Command, said: str) -> None:
+    engine = arena()  # The starting gear: a dagger and leather armour, no potion nor scroll.
+    turns = engine.turns
+    after = press(engine, verb_key(command))
+    assert isinstance(after, input_handlers.MainGameEventHandler)
+    assert texts(engine)[-1] == said and engine.turns == turns
