@@ -716,9 +716,12 @@ class ConfirmHandler(Overlay):
         self.question = question
         self.on_yes = on_yes
 
+    # A map row the question's window keeps away from (the blast's centre), if any.
+    clear_of_row: int | None = None
+
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
-        render_functions.draw_popup(console, self.question)
+        render_functions.draw_popup(console, self.question, away_from_row=self.clear_of_row)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
         match ANSWER_KEYS.get(event.sym):
@@ -745,6 +748,11 @@ class TargetingHandler(SelectIndexHandler):
     ):
         super().__init__(engine)
         self.callback = callback
+
+    def on_exit(self) -> ActionOrHandler | None:
+        """Esc (or any key that chooses nothing): the item is kept, and the log says so."""
+        self.engine.message_log.add_message("Cancelled.", color.impossible)
+        return super().on_exit()
 
     def start_location(self) -> tuple[int, int]:
         """On the last target while it lives in view, else on the nearest
@@ -801,7 +809,9 @@ class AreaRangedAttackHandler(TargetingHandler):
         self.remember_target(x, y)
         player = self.engine.player
         if in_blast((x, y), self.radius, player.x, player.y):
-            return ConfirmHandler(self, self.HIT_YOURSELF, lambda: self.callback((x, y)))
+            question = ConfirmHandler(self, self.HIT_YOURSELF, lambda: self.callback((x, y)))
+            question.clear_of_row = y  # The question hides nothing of the blast it asks about.
+            return question
         return self.callback((x, y))
 
 

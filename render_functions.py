@@ -184,8 +184,11 @@ def wrap_lines(text: str, width: int) -> list[str]:
     ]
 
 
-def draw_popup(console: tcod.console.Console, text: str, title: str = "") -> None:
-    """Dim the screen and show `text` in a framed window at its centre.
+def draw_popup(
+    console: tcod.console.Console, text: str, title: str = "", away_from_row: int | None = None
+) -> None:
+    """Dim the screen and show `text` in a framed window at its centre, or,
+    `away_from_row`, at the top or the bottom, whichever is further from it.
 
     The window clears what is under it, so the popup's text never mixes with
     the screen's: the way every popup is drawn (messages and questions).
@@ -197,6 +200,8 @@ def draw_popup(console: tcod.console.Console, text: str, title: str = "") -> Non
     height = len(lines) + 2
     x = (console.width - width) // 2
     y = (console.height - height) // 2
+    if away_from_row is not None:
+        y = 1 if away_from_row >= console.height // 2 else console.height - height - 1
     draw_window(console, x, y, width, height, title)
     for i, line in enumerate(lines):
         console.print(x + 2, y + 1 + i, line, fg=color.white)

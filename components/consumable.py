@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from entity import Actor, Item
 
 
+def aim_prompt(item: Item, reach: str) -> str:
+    """What aiming says: the item, how far it reaches, and the keys that end
+    it ("Fireball Scroll, radius 3: Enter casts, Esc cancels").  The tutorial
+    said only "Select a target location."."""
+    return f"{item.name}, {reach}: Enter casts, Esc cancels"
+
+
 class Consumable(BaseComponent):
     parent: Item
     # How it is used, for the verbs' keys: a potion is quaffed (`q`); every
@@ -59,9 +66,7 @@ class ConfusionConsumable(Consumable):
         return f"confuses, {self.number_of_turns} turns"
 
     def get_action(self, consumer: Actor) -> SingleRangedAttackHandler:
-        self.engine.message_log.add_message(
-            "Select a target location.", color.needs_target
-        )
+        self.engine.message_log.add_message(aim_prompt(self.parent, "one creature in view"), color.needs_target)
         return SingleRangedAttackHandler(
             self.engine,
             callback=lambda xy: actions.ItemAction(consumer, self.parent, xy),
@@ -99,9 +104,7 @@ class FireballDamageConsumable(Consumable):
         return f"{self.damage} damage, radius {self.radius}"
 
     def get_action(self, consumer: Actor) -> AreaRangedAttackHandler:
-        self.engine.message_log.add_message(
-            "Select a target location.", color.needs_target
-        )
+        self.engine.message_log.add_message(aim_prompt(self.parent, f"radius {self.radius}"), color.needs_target)
         return AreaRangedAttackHandler(
             self.engine,
             radius=self.radius,

@@ -309,7 +309,7 @@ def first_run(me: Player) -> Script:
     # Confusion, aimed with the cursor keys and Enter.
     yield [key(KeySym.I)]
     yield [key(letter(engine, "Confusion Scroll"))]
-    assert "Select a target location." in screen()
+    assert "Enter casts, Esc cancels" in screen()
     in_view = [
         actor
         for actor in engine.game_map.actors
@@ -395,7 +395,7 @@ def first_run(me: Player) -> Script:
     yield [key(KeySym.G)]
     yield [key(KeySym.I)]
     yield [key(letter(engine, "Confusion Scroll"))]
-    assert "Select a target location." in screen()
+    assert "Enter casts, Esc cancels" in screen()
     yield [key(KeySym.ESCAPE)]
     assert "Confusion Scroll" in [item.name for item in player.inventory.items]
 
@@ -600,7 +600,7 @@ SCREEN_TEXT = {
     "history": "Message history",
     "look": "Dungeon level: 1",
     "help": "Press any key to close",
-    "targeting": "Select a target location.",
+    "targeting": "Enter casts, Esc cancels",
     "level up": "Congratulations! You level up!",
 }
 

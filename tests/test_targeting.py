@@ -390,3 +390,36 @@ def test_every_glyph_under_the_tint_stays_as_readable() -> None:
         before = contrast(plain.rgb["fg"][x, y], plain.rgb["bg"][x, y])
         after = contrast(aimed.rgb["fg"][x, y], aimed.rgb["bg"][x, y])
         assert after >= 0.9 * before, (chr(plain.rgb["ch"][x, y]), before, after)
+
+
+def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
+    engine = arena()
+    spawn_orcs(engine, (3, 0))
+    handler, scroll = aim(engine, entity_factories.fireball_scroll)
+    consumable = scroll.consumable
+    assert isinstance(consumable, FireballDamageConsumable)
+    said = engine.message_log.messages[-1].plain_text
+    assert said == f"{scroll.name}, radius {consumable.radius}: Enter casts, Esc cancels"
+    after = handler.handle_events(key(KeySym.ESCAPE))
+    assert isinstance(after, MainGameEventHandler)
+    assert engine.message_log.messages[-1].plain_text == "Cancelled."
+    assert scroll in engine.player.inventory.items
+
+
+@pytest.mark.parametrize("player_y", [22, 26])
+def test_the_question_about_a_blast_hides_none_of_it(player_y: int) -> None:
+    """Cast on oneself, the question sits at the top or the bottom, away from
+    every row the blast reaches."""
+    engine = conftest.arena(80, 43, (40, player_y))
+    orc = entity_factories.orc.spawn(engine.game_map, 41, player_y)
+    engine.update_fov()
+    handler, scroll = aim(engine, entity_factories.fireball_scroll)
+    assert isinstance(scroll.consumable, FireballDamageConsumable)
+    radius = scroll.consumable.radius
+    question = handler.handle_events(key(KeySym.RETURN))
+    assert isinstance(question, input_handlers.ConfirmHandler)
+    asked = tcod.console.Console(80, 50, order="F")
+    question.on_render(asked)
+    ((left, top),) = zip(*(asked.rgb["ch"] == ord("┌")).nonzero(), strict=True)
+    bottom = next(y for y in range(top, 50) if asked.rgb["ch"][left, y] == ord("└"))
+    assert bottom < orc.y - radius or top > orc.y + radius, (top, bottom, orc.y)
