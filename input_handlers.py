@@ -1224,8 +1224,10 @@ class OptionsScreen(Overlay):
         ]
 
     def footer(self) -> list[str]:
-        """Where the options are kept, and why the last change could not be, if so."""
-        text = f"Kept in {paths.options_path().resolve()}"
+        """Where the options are kept, where the player's own keys are read
+        from (see README, "Your own keys"), and why the last change could not
+        be kept, if so."""
+        text = f"Kept in {paths.options_path().resolve()}\n\nKeys of your own: {paths.keys_path().resolve()}"
         if self.notice is not None:
             text += f"\n\n{self.notice}"
         return render_functions.wrap_lines(text, self.WIDTH - 4)

@@ -130,6 +130,7 @@ def test_o_on_the_main_menu_opens_the_options_and_esc_closes_them() -> None:
     for choice in options.choices().values():
         assert choice.label in text
     assert "Kept in /" in text and "options.txt" in text
+    assert "Keys of your own: /" in text and paths.KEYS_NAME in text  # Where to edit them.
     assert screen.handle_events(key(KeySym.ESCAPE)) is menu
 
 
