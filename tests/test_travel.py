@@ -8,6 +8,7 @@ import importlib.util
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -355,6 +356,43 @@ def test_running_stops_at_a_side_opening() -> None:
     assert position(engine) == (11, 5)
     press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
     assert position(engine) == (28, 5)
+
+
+def shaft(*openings: tuple[int, int]) -> Engine:
+    """A corridor along x = 5 from y = 1 to 13, walled either side except at
+    `openings`; the player at its south end."""
+    engine = arena(12, 15, at=(5, 13))
+    tiles = engine.game_map.tiles
+    tiles[...] = tile_types.wall
+    tiles[5, 1:14] = tile_types.floor
+    for x, y in openings:
+        tiles[x, y] = tile_types.floor
+    engine.update_fov()
+    return engine
+
+
+@pytest.mark.parametrize(
+    ("make", "start", "sym", "stop"),
+    [
+        (lambda: corridor((10, 6)), None, KeySym.RIGHT, (10, 5)),  # South of an eastward run.
+        (lambda: corridor((10, 4)), (28, 5), KeySym.LEFT, (10, 5)),  # North of a westward run.
+        (lambda: corridor((10, 6)), (28, 5), KeySym.LEFT, (10, 5)),  # South of it.
+        (lambda: shaft((6, 7)), None, KeySym.UP, (5, 7)),  # East of a northward run.
+        (lambda: shaft((4, 7)), None, KeySym.UP, (5, 7)),  # West of it.
+        (lambda: shaft((4, 7)), (5, 1), KeySym.DOWN, (5, 7)),  # West of a southward run.
+        (lambda: shaft((6, 7)), (5, 1), KeySym.DOWN, (5, 7)),  # East of it.
+    ],
+)
+def test_running_stops_at_an_opening_on_either_side_whichever_way(
+    make: Callable[[], Engine], start: tuple[int, int] | None, sym: KeySym, stop: tuple[int, int]
+) -> None:
+    """Both sides are watched, each across the way the run goes (`Run.open_sides`)."""
+    engine = make()
+    if start is not None:
+        engine.player.place(*start, engine.game_map)
+        engine.update_fov()
+    press(MainGameEventHandler(engine), key(sym, Modifier.SHIFT))
+    assert position(engine) == stop
 
 
 def test_running_into_a_wall_is_refused() -> None:
