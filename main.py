@@ -244,14 +244,7 @@ def play(args: argparse.Namespace) -> int:
               "under Xvfb: xvfb-run python main.py", file=sys.stderr)
         return 1
     with context:
-        # Locked once the window is open: a start that fails leaves no file behind.
-        try:
-            game_lock.hold(paths.data_dir())
-        except (game_lock.InUseError, OSError) as exc:
-            print(f"main.py: {exc}", file=sys.stderr)
-            return 1
-        run_window(context, tileset, args.seed, script, notice)
-    return 0
+        return run_window(context, tileset, args.seed, script, notice)
 
 
 def use_settings(fullscreen: bool) -> str | None:
@@ -269,9 +262,18 @@ def run_window(
     seed: int | None,
     script: recording.Script | None,
     notice: str | None,
-) -> None:
+) -> int:
     """Play in the open window: the main menu (over the options' `notice`, if
-    any), or the replay of `script`; then remember where the window was."""
+    any), or the replay of `script`; then remember where the window was.
+
+    1 (with one line on stderr) when another copy of the game plays in the data folder.
+    """
+    # Locked once the window is open: a start that fails leaves no file behind.
+    try:
+        game_lock.hold(paths.data_dir())
+    except (game_lock.InUseError, OSError) as exc:
+        print(f"main.py: {exc}", file=sys.stderr)
+        return 1
     icon.set_window_icon(context, tileset)
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
@@ -288,6 +290,7 @@ def run_window(
             recording.start_file(handler.engine)
             main_loop(context, root_console, handler, playback=replay.Playback(script.events))
     display.remember_window(context)
+    return 0
 
 
 if __name__ == "__main__":
