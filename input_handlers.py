@@ -39,6 +39,7 @@ from actions import (
     WaitAction,
 )
 from blast import blast_tiles, in_blast
+from components.inventory import LETTERS, stack_name
 from components.level import Level
 from key_help import command_rows, help_sections, key_name
 from keys import (
@@ -496,14 +497,15 @@ class InventoryEventHandler(AskUserEventHandler):
         return True
 
     def item_lines(self) -> list[str]:
-        """One line per carried item: its letter, `(E)` marking what is worn,
-        and what it does or adds ("Sword: +4 power")."""
+        """One line per letter: the stack's name and count, `(E)` marking what
+        is worn, and what it does or adds ("Sword: +4 power")."""
         player = self.engine.player
         lines = []
-        for i, item in enumerate(player.inventory.items):
+        for letter, stack in player.inventory.listing():
+            item = stack[0]
             if not self.fits(item):
                 continue  # Letters stay the inventory's: `q` then `c` acts on `i`'s (c).
-            item_string = f"({chr(ord('a') + i)}) {item.name}"
+            item_string = f"({letter}) {stack_name(stack)}"
             if player.equipment.item_is_equipped(item):
                 item_string = f"{item_string} (E)"
             effect = descriptions.item_effect(item)
@@ -523,11 +525,11 @@ class InventoryEventHandler(AskUserEventHandler):
         player = self.engine.player
         index = letter_index(event.sym)
         if index is not None:
-            items = player.inventory.items
-            if index >= len(items) or not self.fits(items[index]):
+            stack = player.inventory.stacks.get(LETTERS[index])
+            if stack is None or not self.fits(stack[0]):
                 self.engine.message_log.add_message("Invalid entry.", color.invalid)
                 return None
-            return self.on_item_selected(items[index])
+            return self.on_item_selected(stack[0])
         return super().ev_keydown(event)
 
     def on_item_selected(self, item: Item) -> ActionOrHandler | None:

@@ -362,6 +362,11 @@ def cursor_step(mod: Modifier) -> int:
     return step
 
 
+def letter_key(letter: str) -> KeySym:
+    """The key that types an inventory letter, `a` to `z`."""
+    return KeySym(ord(letter))
+
+
 def letter_index(key: KeySym) -> int | None:
     """0 for `a` up to 25 for `z`; None for any other key."""
     index = key.value - KeySym.A.value

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 import paths
 import recording
 import safe_io
+from components.inventory import stack_name
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -59,12 +60,12 @@ def equipment_lines(engine: Engine) -> list[str]:
 
 
 def inventory_lines(engine: Engine) -> list[str]:
-    """The pack as the inventory screen lists it: a letter each, (E) for what is worn."""
+    """The pack as the inventory screen lists it: a letter a kind, a count, (E) for what is worn."""
     player = engine.player
     lines = []
-    for letter, item in zip("abcdefghijklmnopqrstuvwxyz", player.inventory.items, strict=False):
-        worn = " (E)" if player.equipment.item_is_equipped(item) else ""
-        lines.append(f"{letter}) {item.name}{worn}")
+    for letter, stack in player.inventory.listing():
+        worn = " (E)" if player.equipment.item_is_equipped(stack[0]) else ""
+        lines.append(f"{letter}) {stack_name(stack)}{worn}")
     return lines or ["(empty)"]
 
 

@@ -50,6 +50,12 @@ Format 5 adds to each item's record "dropped_by_player" (true or false):
 exploring gathers the items the player did not drop, and format 4 forgot
 which those were at every load (found by the soak test).  Format 4's items
 load as not dropped.
+
+Format 6 adds to each inventory's record "letters": one letter a to z per
+carried item, in the order of "items" (identical potions and scrolls share
+one; a kind keeps its letter while carried, see `components.inventory`).
+Format 5 kept no letters: its items take them in the order carried, as
+picking them up in that order gives them.
 """
 
 from __future__ import annotations
@@ -75,7 +81,7 @@ from components.consumable import Consumable
 from components.equipment import Equipment
 from components.equippable import Equippable
 from components.fighter import Fighter
-from components.inventory import Inventory
+from components.inventory import LETTERS, Inventory, stacks_with
 from components.level import Level
 from engine import Engine
 from entity import Actor, Entity, Item
@@ -87,7 +93,7 @@ from savefile import DamagedSaveError, UnsaveableGameError
 
 # The layout of the data below.  Bump it whenever a field is added, removed
 # or changes meaning: a save of another version is refused by name.
-FORMAT_VERSION: Final = 5
+FORMAT_VERSION: Final = 6
 
 # The ranges a loaded game must keep to.  Generous for any game played, and
 # tight enough that no value can make the game allocate, loop, draw or crawl
@@ -409,8 +415,32 @@ def upgrade_4_to_5(data: object) -> object:
     return data
 
 
+def upgrade_5_to_6(data: object) -> object:
+    """Format 5's data as format 6 has it: each inventory's letters, given in
+    the order carried as picking the items up in that order would give them
+    (the same rule as `Inventory.letter_for`, on the unchecked records)."""
+    for record in entity_records(data):
+        inventory = record.get("inventory")
+        items = inventory.get("items") if isinstance(inventory, dict) else None
+        if not isinstance(inventory, dict) or not isinstance(items, list):
+            continue
+        letters: list[str] = []
+        kinds: dict[object, str] = {}  # A potion's or scroll's name, and its letter.
+        for item in items:
+            alike = item.get("name") if isinstance(item, dict) and item.get("equippable") is None else None
+            if alike is not None and isinstance(alike, str) and alike in kinds:
+                letters.append(kinds[alike])
+                continue
+            letter = next((free for free in LETTERS if free not in letters), "?")
+            if isinstance(alike, str):
+                kinds[alike] = letter
+            letters.append(letter)
+        inventory["letters"] = "".join(letters)
+    return data
+
+
 # The step that reads each older format the game still loads into the next.
-UPGRADES: Final = {3: upgrade_3_to_4, 4: upgrade_4_to_5}
+UPGRADES: Final = {3: upgrade_3_to_4, 4: upgrade_4_to_5, 5: upgrade_5_to_6}
 
 
 def engine_data(engine: Engine) -> Data:
@@ -670,6 +700,7 @@ def entity_data(entity: Entity) -> Data:
         data["inventory"] = {
             "capacity": entity.inventory.capacity,
             "items": [entity_data(item) for item in items],
+            "letters": "".join(entity.inventory.letter_of(item) for item in items),
         }
         data["equipment"] = equipment_data(entity.equipment, items)
     elif isinstance(entity, Item):
@@ -735,6 +766,7 @@ def read_actor(record: Record, x: int, y: int) -> Actor:
     actor.fighter.hp = hp  # After the AI: a living actor set to 0 HP would die here.
     fighter_record.done()
 
+    items = []
     for item_record in inventory_record.records("items", capacity, "item"):
         if item_record.field("kind") != "item":
             raise DamagedSaveError(f"{item_record.what} is not an item")
@@ -742,11 +774,28 @@ def read_actor(record: Record, x: int, y: int) -> Actor:
         item_x, item_y = check_position(
             item_record.field("position"), item_record.about("position"), MAX_SIDE, MAX_SIDE
         )
-        actor.inventory.add(read_item(item_record, item_x, item_y))
+        items.append(read_item(item_record, item_x, item_y))
+    letters = inventory_record.text("letters", MAX_CAPACITY)
+    carry(actor.inventory, items, letters, inventory_record.about("letters"))
     inventory_record.done()
-    read_equipment(record.record("equipment"), actor)
+    read_equipment(record.record("equipment"), actor, items)
     read_looks(record, actor)
     return actor
+
+
+def carry(inventory: Inventory, items: list[Item], letters: str, what: str) -> None:
+    """Put `items` in `inventory` under `letters`, one each, refusing letters
+    the game could not have given: one per item, a to z, identical potions
+    and scrolls under one, anything else under a letter of its own."""
+    if len(letters) != len(items) or not set(letters) <= set(LETTERS):
+        raise DamagedSaveError(f"{what} are not one letter a to z for each item")
+    for item, letter in zip(items, letters, strict=True):
+        stack = inventory.stacks.get(letter)
+        if stack is not None and not stacks_with(item, stack[0]):
+            raise DamagedSaveError(f"{what} put unlike items under one letter")
+        if any(stacks_with(item, others[0]) for other, others in inventory.stacks.items() if other != letter):
+            raise DamagedSaveError(f"{what} put like items under two letters")
+        inventory.add(item, letter)
 
 
 def read_item(record: Record, x: int, y: int) -> Item:
@@ -814,8 +863,8 @@ def equipment_data(equipment: Equipment, items: list[Item]) -> Data:
     return {"weapon": index(equipment.weapon), "armor": index(equipment.armor)}
 
 
-def read_equipment(record: Record, actor: Actor) -> None:
-    items = actor.inventory.items
+def read_equipment(record: Record, actor: Actor, items: list[Item]) -> None:
+    """What `actor` wears, as indexes into `items` in the order saved."""
     equipment = actor.equipment
     for slot, kind in (("weapon", EquipmentType.WEAPON), ("armor", EquipmentType.ARMOR)):
         index = record.index(slot, len(items))

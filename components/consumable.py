@@ -55,7 +55,7 @@ class Consumable(BaseComponent):
         entity = self.parent
         inventory = entity.parent
         if isinstance(inventory, components.inventory.Inventory):
-            inventory.items.remove(entity)
+            inventory.remove(entity)
 
 
 class ConfusionConsumable(Consumable):

@@ -136,8 +136,12 @@ def press(engine: Engine, *syms: Key) -> input_handlers.BaseEventHandler:
 
 def use(engine: Engine, item: Item) -> input_handlers.BaseEventHandler:
     """Press `i`, then the item's letter; the handler that comes next."""
-    letter = KeySym(ord("a") + engine.player.inventory.items.index(item))
-    return press(engine, KeySym.I).handle_events(key(letter))
+    return press(engine, KeySym.I).handle_events(key(item_key(engine, item)))
+
+
+def item_key(engine: Engine, item: Item) -> KeySym:
+    """The key of the inventory letter `item` is listed under."""
+    return keys.letter_key(engine.player.inventory.letter_of(item))
 
 
 def screen_rows(handler: input_handlers.BaseEventHandler) -> list[str]:

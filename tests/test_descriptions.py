@@ -10,7 +10,7 @@ from __future__ import annotations
 import conftest
 import pytest
 import tcod
-from conftest import give, key, motion, typed
+from conftest import give, item_key, key, motion, typed
 from tcod.event import KeySym
 
 import descriptions
@@ -99,7 +99,7 @@ def test_a_confused_monster_counts_its_turns_down() -> None:
     scroll = give(engine, entity_factories.confusion_scroll)
     turns = scroll.consumable.number_of_turns  # type: ignore[union-attr]
     aiming = MainGameEventHandler(engine).handle_events(key(KeySym.I))
-    aiming = aiming.handle_events(key(KeySym(KeySym.A.value + len(engine.player.inventory.items) - 1)))
+    aiming = aiming.handle_events(key(item_key(engine, scroll)))
     assert engine.mouse_location == SPOT  # Aimed at the orc already.
     aiming.handle_events(key(KeySym.RETURN))  # Confused: the orc's turn came already.
     left = orc.ai.turns_remaining  # type: ignore[union-attr]
@@ -186,9 +186,10 @@ def test_the_inventory_says_what_each_item_does_and_what_is_worn() -> None:
         console = tcod.console.Console(80, 50, order="F")
         screen.on_render(console)
         text = str(console)
-        for letter, item in enumerate(engine.player.inventory.items):
+        for item in engine.player.inventory.items:
             mark = " (E)" if item in worn else ""
-            line = f"({chr(ord('a') + letter)}) {item.name}{mark}: {descriptions.item_effect(item)}"
+            letter = engine.player.inventory.letter_of(item)
+            line = f"({letter}) {item.name}{mark}: {descriptions.item_effect(item)}"
             assert line in text
         assert len(engine.player.inventory.items) == 2 + len(carried)
 

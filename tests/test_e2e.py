@@ -156,9 +156,9 @@ def key_for(direction: tuple[int, int]) -> KeySym:
 
 def letter(engine: Engine, name: str) -> KeySym:
     """The inventory letter of the first item called `name`."""
-    for i, item in enumerate(engine.player.inventory.items):
-        if item.name == name:
-            return KeySym(KeySym.A.value + i)
+    for letter, stack in engine.player.inventory.listing():
+        if stack[0].name == name:
+            return keys.letter_key(letter)
     raise AssertionError(f"no {name} in the inventory")
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, give, in_the_games_module, key, press, screen_rows, texts
+from conftest import arena, give, in_the_games_module, item_key, key, press, screen_rows, texts
 from tcod.event import KeySym
 
 import actions
@@ -148,7 +148,7 @@ def saved_and_loaded(engine: Engine) -> Engine:
 
 
 def letter_of(engine: Engine, item: Item) -> KeySym:
-    return KeySym(ord("a") + engine.player.inventory.items.index(item))
+    return item_key(engine, item)
 
 
 def test_a_new_item_spawns_is_picked_up_shown_used_and_saved(teleport_scroll: Item) -> None:

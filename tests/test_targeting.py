@@ -10,7 +10,7 @@ import conftest
 import numpy as np
 import pytest
 import tcod
-from conftest import click, give, key, motion, typed
+from conftest import click, give, item_key, key, motion, typed
 from tcod.event import KeySym, Modifier
 
 import actions
@@ -38,7 +38,7 @@ def aim(engine: Engine, template: Item) -> tuple[input_handlers.BaseEventHandler
     """Carry a scroll and read it (`i`, then its letter): the targeting handler."""
     scroll = give(engine, template)
     inventory = MainGameEventHandler(engine).handle_events(key(KeySym.I))
-    letter = KeySym(ord("a") + engine.player.inventory.items.index(scroll))
+    letter = item_key(engine, scroll)
     return inventory.handle_events(key(letter)), scroll
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, click, give, key, replay_text, texts, typed
+from conftest import arena, click, give, item_key, key, replay_text, texts, typed
 from tcod.event import KeySym, Modifier
 
 import entity_factories
@@ -210,7 +210,7 @@ def test_explore_leaves_what_the_player_dropped() -> None:
     engine = walled_arena()
     potion = give(engine, entity_factories.health_potion)
     handler = MainGameEventHandler(engine).handle_events(key(KeySym.D))
-    letter = KeySym(KeySym.A + engine.player.inventory.items.index(potion))
+    letter = item_key(engine, potion)
     handler = handler.handle_events(key(letter))
     assert potion in engine.game_map.items
     handler = press(handler, key(KeySym.X))

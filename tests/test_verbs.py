@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import arena, give, key, press, texts
+from conftest import arena, give, item_key, key, press, texts
 from tcod.event import KeySym
 
 import entity_factories
@@ -31,13 +31,13 @@ def test_a_verb_lists_only_what_it_fits_under_the_inventorys_letters(command: Co
         give(engine, template)
     screen = press(engine, verb_key(command))
     assert isinstance(screen, input_handlers.VerbHandler)
-    items = engine.player.inventory.items
-    expected = [f"({chr(ord('a') + i)}) {item.name}" for i, item in enumerate(items) if fits(item)]  # type: ignore[operator]
+    inventory = engine.player.inventory
+    expected = [f"({letter}) {stack[0].name}" for letter, stack in inventory.listing() if fits(stack[0])]  # type: ignore[operator]
     assert [line.split(":")[0].removesuffix(" (E)") for line in screen.item_lines()] == expected
     assert expected, "each verb fits one of the items given"
     # A letter of an item the verb does not fit does nothing but say so.
-    other = next(i for i, item in enumerate(items) if not fits(item))  # type: ignore[operator]
-    assert screen.handle_events(key(KeySym(ord("a") + other))) is screen
+    other = next(item for item in inventory.items if not fits(item))  # type: ignore[operator]
+    assert screen.handle_events(key(item_key(engine, other))) is screen
     assert texts(engine)[-1] == "Invalid entry."
 
 
@@ -45,7 +45,7 @@ def test_quaffing_by_its_letter_drinks_the_potion_and_takes_a_turn() -> None:
     engine = arena()
     engine.player.fighter.hp = 10
     potion = give(engine, entity_factories.health_potion)
-    letter = KeySym(ord("a") + engine.player.inventory.items.index(potion))
+    letter = item_key(engine, potion)
     turns = engine.turns
     after = press(engine, verb_key(Command.QUAFF)).handle_events(key(letter))
     assert isinstance(after, input_handlers.MainGameEventHandler)

@@ -40,6 +40,7 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
 import input_handlers  # noqa: E402
+import keys  # noqa: E402
 import paths  # noqa: E402
 import setup_game  # noqa: E402
 import travel  # noqa: E402
@@ -145,8 +146,8 @@ def clear_floor(seed: int, walks: bool) -> Result:
         if isinstance(handler, input_handlers.LevelUpEventHandler):
             event = key(KeySym.A)
         elif isinstance(handler, input_handlers.InventoryActivateHandler):
-            names = [item.name for item in engine.player.inventory.items]
-            event = key(KeySym(KeySym.A + names.index("Health Potion")))
+            letters = {stack[0].name: letter for letter, stack in engine.player.inventory.listing()}
+            event = key(keys.letter_key(letters["Health Potion"]))
         else:
             event = walking_key(engine) if walks else single_step_key(engine)
         handler = handler.handle_events(event)

@@ -81,9 +81,9 @@ def step_towards(engine: Engine, goals: list[tuple[int, int]]) -> str | None:
 
 
 def letter_of(engine: Engine, name: str) -> str | None:
-    for i, item in enumerate(engine.player.inventory.items):
-        if item.name == name:
-            return f"key {chr(ord('a') + i)}"
+    for letter, stack in engine.player.inventory.listing():
+        if stack[0].name == name:
+            return f"key {letter}"
     return None
 
 

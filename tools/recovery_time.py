@@ -32,6 +32,7 @@ from tcod.event import KeySym
 
 import autosave
 import input_handlers
+import keys
 import paths
 import recording
 import replay
@@ -62,9 +63,9 @@ class Player:
             return [key(KeySym.ESCAPE)]
         engine = handler.engine
         player = engine.player
-        names = [item.name for item in player.inventory.items]
-        if player.fighter.hp < player.fighter.max_hp // 2 and "Health Potion" in names:
-            return [key(KeySym.I), key(KeySym(KeySym.A + names.index("Health Potion")))]
+        letters = {stack[0].name: letter for letter, stack in player.inventory.listing()}
+        if player.fighter.hp < player.fighter.max_hp // 2 and "Health Potion" in letters:
+            return [key(KeySym.I), key(keys.letter_key(letters["Health Potion"]))]
         foes = [
             actor for actor in engine.game_map.actors
             if actor is not player and engine.game_map.visible[actor.x, actor.y]

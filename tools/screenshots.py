@@ -27,6 +27,7 @@ from tcod.event import KeySym, Modifier  # noqa: E402
 import assets  # noqa: E402
 import entity_factories  # noqa: E402
 import input_handlers  # noqa: E402
+import keys  # noqa: E402
 import main  # noqa: E402
 import setup_game  # noqa: E402
 from engine import Engine  # noqa: E402
@@ -90,7 +91,7 @@ def free_tiles_in_view(engine: Engine) -> Iterator[tuple[int, int]]:
 
 
 def letter_of(engine: Engine, item: Item) -> KeySym:
-    return KeySym(KeySym.A.value + engine.player.inventory.items.index(item))
+    return keys.letter_key(engine.player.inventory.letter_of(item))
 
 
 def carry(engine: Engine, template: Item) -> Item:

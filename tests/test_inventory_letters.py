@@ -1,0 +1,145 @@
+"""The inventory's letters (issue 25): identical potions and scrolls share one
+letter and are listed once with a count; a kind keeps its letter while carried,
+through using, dropping, picking up, saving and loading (DCSS's way)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import arena, give, item_key, key, press, texts
+from tcod.event import KeySym
+
+import actions
+import entity_factories
+import input_handlers
+import save_data
+import savefile
+from engine import Engine
+from entity import Item
+
+
+def letters(engine: Engine) -> dict[str, list[str]]:
+    """Each letter in use and the names of what it holds."""
+    return {letter: [item.name for item in stack] for letter, stack in engine.player.inventory.listing()}
+
+
+def carried_names(engine: Engine) -> dict[str, str]:
+    """Each letter and the one kind it holds, as a player reads the screen."""
+    return {letter: names[0] for letter, names in letters(engine).items()}
+
+
+def test_identical_potions_are_listed_once_with_a_count() -> None:
+    engine = arena()
+    for _ in range(3):
+        give(engine, entity_factories.health_potion)
+    screen = press(engine, KeySym.I)
+    assert isinstance(screen, input_handlers.InventoryEventHandler)
+    potions = [line for line in screen.item_lines() if "Health Potion" in line]
+    assert len(potions) == 1 and potions[0].startswith("(c) Health Potion (x3): ")
+
+
+def test_weapons_and_armour_keep_a_letter_each() -> None:
+    engine = arena()
+    give(engine, entity_factories.dagger)  # A second dagger beside the one carried.
+    assert list(letters(engine).values()).count(["Dagger"]) == 2
+
+
+def test_letters_stay_put_through_using_dropping_and_picking_up() -> None:
+    engine = arena()
+    engine.player.fighter.hp = 1
+    first = give(engine, entity_factories.health_potion)
+    give(engine, entity_factories.health_potion)
+    scroll = give(engine, entity_factories.confusion_scroll)
+    give(engine, entity_factories.lightning_scroll)
+    before = carried_names(engine)
+    assert before == {
+        "a": "Dagger", "b": "Leather Armor", "c": "Health Potion",
+        "d": "Confusion Scroll", "e": "Lightning Scroll",
+    }  # fmt: skip
+
+    press(engine, KeySym.I).handle_events(key(item_key(engine, first)))  # Drinks one of the two.
+    assert carried_names(engine) == before and len(letters(engine)["c"]) == 1
+
+    press(engine, KeySym.D).handle_events(key(item_key(engine, scroll)))
+    assert "You dropped the Confusion Scroll." in texts(engine)
+    assert carried_names(engine) == {k: v for k, v in before.items() if k != "d"}
+
+    # A new kind takes the first free letter; more of a carried kind, its letter.
+    player = engine.player
+    actions.MovementAction(player, 1, 0).perform()  # Off the dropped scroll.
+    fireball = entity_factories.fireball_scroll.spawn(engine.game_map, player.x, player.y)
+    actions.PickupAction(player).perform()
+    assert engine.player.inventory.letter_of(fireball) == "d"
+    potion = entity_factories.health_potion.spawn(engine.game_map, player.x, player.y)
+    actions.PickupAction(player).perform()
+    assert engine.player.inventory.letter_of(potion) == "c"
+    assert carried_names(engine)["e"] == "Lightning Scroll"
+
+
+def test_a_letter_of_nothing_carried_does_nothing_but_say_so() -> None:
+    engine = arena()
+    screen = press(engine, KeySym.I)
+    turns = engine.turns
+    assert screen.handle_events(key(KeySym.Z)) is screen
+    assert texts(engine)[-1] == "Invalid entry." and engine.turns == turns
+
+
+def test_a_saved_game_keeps_its_letters_gaps_and_all() -> None:
+    engine = arena()
+    give(engine, entity_factories.health_potion)
+    give(engine, entity_factories.confusion_scroll)
+    give(engine, entity_factories.health_potion)
+    actions.DropItem(engine.player, engine.player.inventory.stacks["a"][0]).perform()  # a is free.
+    loaded = save_data.from_data(save_data.to_data(engine))
+    assert letters(loaded) == letters(engine)
+    assert "a" not in letters(loaded) and letters(loaded)["c"] == ["Health Potion"] * 2
+
+
+def carried_record(engine: Engine) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game's data, and its player's inventory record in it."""
+    data: dict[str, Any] = save_data.to_data(engine)
+    return data, data["map"]["entities"][data["player"]]["inventory"]
+
+
+@pytest.mark.parametrize(
+    ("letters_saved", "refusal"),
+    [
+        ("abc", "not one letter a to z for each item"),
+        ("abcdd", "not one letter a to z for each item"),
+        ("ab?d", "not one letter a to z for each item"),
+        ("aacd", "unlike items under one letter"),
+        ("abbc", "unlike items under one letter"),
+        ("abcd", "like items under two letters"),
+    ],
+)
+def test_letters_the_game_could_not_have_given_are_refused(letters_saved: str, refusal: str) -> None:
+    engine = arena()  # a Dagger, b Leather Armor, then two potions under c.
+    give(engine, entity_factories.health_potion)
+    give(engine, entity_factories.health_potion)
+    data, inventory = carried_record(engine)
+    assert inventory["letters"] == "abcc"
+    inventory["letters"] = letters_saved
+    with pytest.raises(savefile.DamagedSaveError, match=refusal):
+        save_data.from_data(data)
+
+
+def test_a_format_5_pack_takes_its_letters_in_the_order_carried() -> None:
+    engine = arena()
+    items: list[Item] = [
+        give(engine, template)
+        for template in (
+            entity_factories.health_potion,
+            entity_factories.sword,
+            entity_factories.health_potion,
+            entity_factories.confusion_scroll,
+        )
+    ]
+    data, inventory = carried_record(engine)
+    del inventory["letters"]  # As format 5 saved it, potions apart.
+    inventory["items"] = [save_data.entity_data(item) for item in engine.player.inventory.items[:2] + items]
+    loaded = save_data.from_data(save_data.upgrade_5_to_6(data))
+    assert carried_names(loaded) == {
+        "a": "Dagger", "b": "Leather Armor", "c": "Health Potion", "d": "Sword", "e": "Confusion Scroll",
+    }  # fmt: skip
+    assert len(letters(loaded)["c"]) == 2
