@@ -1,38 +1,46 @@
-"""Build ``dejavu10x10_gs_tc.png``, the game's 10x10 tile sheet, from DejaVu Sans Mono.
+"""Build the game's square tile sheets, ``dejavuNxN_gs_tc.png``, from DejaVu Sans Mono.
 
-Why: the game wants a crisp, square 10x10 font in the classic libtcod "gs_tc"
-layout (greyscale, 32x8 tiles in ``tcod.tileset.CHARMAP_TCOD`` order) without
-shipping a downloaded binary.  Rendering DejaVu naively at 10x10 with
+Why: the game wants crisp, square fonts in the classic libtcod "gs_tc" layout
+(greyscale, 32x8 tiles in ``tcod.tileset.CHARMAP_TCOD`` order) without
+shipping downloaded binaries.  Rendering DejaVu naively at 10x10 with
 ``tcod.tileset.load_truetype_font`` gives thin, small, blurry letters that use
-about half of the cell, and box-drawing glyphs that do not join.
+about half of the cell, and box-drawing glyphs that do not join.  Bigger
+screens want bigger tiles, so the same drawing is done at several sizes (10,
+16 and 24 pixels are shipped); every size-dependent number lives in one
+`Metrics`, chosen by `metrics_for`.
 
 How:
 
-* Text glyphs are rendered by libtcod's TrueType loader at ``SUPERSAMPLE``
-  times the final size, scaled so that capitals are ``CAP_HEIGHT`` pixels
-  tall, emboldened a little and box-filtered down to 10x10.  The horizontal
-  filter is narrower than the vertical one, which widens the narrow monospace
-  letters by ``SUPERSAMPLE / SUPERSAMPLE_X`` so they fill the square cell.
-  Each glyph is centred horizontally, trying every sub-pixel offset and keeping
-  the sharpest result (a tiny brute-force "hinter").  Letters, digits and
-  punctuation share one baseline, ``BASELINE`` pixels from the top; other
-  symbols may also move vertically by up to half a pixel to get sharper.
-* Box-drawing glyphs (single and double lines) are drawn as one-pixel lines
-  that reach the cell edges, so frames join seamlessly.  Block and quadrant
-  glyphs come from ``tcod.tileset.procedural_block_elements`` and shades are
-  2x2 ordered-dither patterns, so they tile seamlessly too.
-* A few map and UI glyphs whose outlines turn to mush at this size ('#', '.',
-  '%', '<', '>', arrows, triangles, check boxes, circles) are pixel art.
+* Text glyphs are rendered by libtcod's TrueType loader at ``supersample``
+  times the final size, scaled so that capitals are ``cap_height`` pixels
+  tall, emboldened a little and box-filtered down to one tile.  The
+  horizontal filter is narrower than the vertical one, which widens the
+  narrow monospace letters by ``supersample / supersample_x`` so they fill
+  the square cell.  Each glyph is centred horizontally, trying every
+  sub-pixel offset and keeping the sharpest result (a tiny brute-force
+  "hinter").  Letters, digits and punctuation share one baseline,
+  ``baseline`` pixels from the top; other symbols may also move vertically by
+  up to half a pixel to get sharper.
+* Box-drawing glyphs (single and double lines) are drawn as ``line_width``
+  pixel lines that reach the cell edges, so frames join seamlessly.  Block
+  and quadrant glyphs come from ``tcod.tileset.procedural_block_elements``
+  and shades are 2x2 ordered-dither patterns, so they tile seamlessly too.
+* At 10 pixels a few map and UI glyphs whose outlines turn to mush ('#', '.',
+  '%', '<', '>', arrows, triangles, check boxes, circles) are pixel art.  At
+  bigger sizes the font's own outlines are readable, so they are rendered
+  like text.
 * The sheet is written as a greyscale RGB PNG (grey level = coverage).
   ``tcod.tileset.load_tilesheet`` turns such tiles into white glyphs whose
   alpha is the grey level, and the black first tile (space) into transparency.
 
 The output is deterministic.  Usage::
 
-    python tools/make_tileset.py [OUTPUT.png]
+    python tools/make_tileset.py [--size N] [OUTPUT.png]
 
-Without an argument the sheet is written to the repository root, whatever the
-current directory.  The game loads it with::
+``--size`` is the tile width and height in pixels, an even number of at least
+10 (default 10).  Without an output path the sheet is written to the
+repository root as ``dejavuNxN_gs_tc.png``, whatever the current directory.
+The game loads it with::
 
     tileset = tcod.tileset.load_tilesheet(
         "dejavu10x10_gs_tc.png", 32, 8, tcod.tileset.CHARMAP_TCOD
@@ -41,9 +49,10 @@ current directory.  The game loads it with::
 
 from __future__ import annotations
 
+import argparse
 import string
-import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -52,10 +61,10 @@ import tcod.tileset
 from numpy.typing import NDArray
 
 FONT_PATH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
-DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "dejavu10x10_gs_tc.png"
+ROOT = Path(__file__).resolve().parent.parent
 
-TILE = 10  # Final tile width and height in pixels.
 COLUMNS, ROWS = 32, 8  # Sheet layout in tiles.
+SIZES = (10, 16, 24)  # The tile sizes shipped with the game.
 
 # DejaVu Sans Mono metrics in font units: hhea ascent and descent, the width
 # of the head bounding box, and the height of 'H'.
@@ -63,16 +72,60 @@ FONT_ASCENT, FONT_DESCENT = 1901, -483
 FONT_BBOX_WIDTH = 1470 - (-1144)
 FONT_CAP_HEIGHT = 1493
 
-SUPERSAMPLE = 8  # Supersampled pixels per final pixel, vertically.
-SUPERSAMPLE_X = 6  # The same horizontally; glyphs are widened by 8/6.
-CAP_HEIGHT = 7  # Height of capitals in final pixels (rows 1 to 7).
-BASELINE = 8  # Baseline in final pixels from the top; descenders get 2 rows.
-EMBOLDEN_X = 1  # Extra stroke width in supersampled pixels, horizontally.
-EMBOLDEN_Y = 1  # Extra stroke width in supersampled pixels, vertically.
-GAIN = 1.2  # Coverage multiplier that firms up anti-aliased strokes.
 
-SINGLE_LINE = 4  # Row and column of single box-drawing lines.
-DOUBLE_NEAR, DOUBLE_FAR = 3, 6  # Rows and columns of double lines.
+@dataclass(frozen=True)
+class Metrics:
+    """Everything that depends on the tile size, in final pixels unless noted.
+
+    Why a value rather than module constants: one run of the script, and the
+    tests, build several sizes, and each function should say which numbers it
+    depends on.
+    """
+
+    tile: int  # Tile width and height.
+    cap_height: int  # Height of capitals.
+    baseline: int  # Baseline row from the top; rows below it are for descenders.
+    line_width: int  # Thickness of box-drawing lines.
+    single_line: int  # First row and column of single box-drawing lines.
+    double_near: int  # First row and column of the first double line.
+    double_far: int  # Last row and column of the second double line.
+    pixel_art: bool  # Whether the hand-drawn `PIXEL_ART` replaces the font's glyphs.
+    supersample: int = 8  # Supersampled pixels per final pixel, vertically.
+    supersample_x: int = 6  # The same horizontally; glyphs are widened by 8/6.
+    embolden_x: int = 1  # Extra stroke width in supersampled pixels, horizontally.
+    embolden_y: int = 1  # Extra stroke width in supersampled pixels, vertically.
+    gain: float = 1.2  # Coverage multiplier that firms up anti-aliased strokes.
+
+
+def metrics_for(tile: int) -> Metrics:
+    """Return the metrics of `tile`-pixel tiles, scaled from the 10-pixel ones.
+
+    The 10-pixel values were tuned by eye; the formulas reproduce them at 10
+    and keep the same proportions at other sizes.  Box lines are centred, and
+    the tile is even, so lines of even width are exactly centred.
+    """
+    if tile < 10 or tile % 2:
+        raise ValueError(f"tile size must be an even number of at least 10, not {tile}")
+    line_width = max(1, round(tile / 12))
+    gap = 2 * max(1, round(tile / 10))  # Between the two lines of a double line.
+    span = 2 * line_width + gap
+    double_near = (tile - span) // 2
+    return Metrics(
+        tile=tile,
+        cap_height=round(0.7 * tile),
+        baseline=round(0.8 * tile),
+        line_width=line_width,
+        single_line=(tile - line_width) // 2,
+        double_near=double_near,
+        double_far=double_near + span - 1,
+        pixel_art=tile == 10,
+    )
+
+
+def default_output(tile: int) -> Path:
+    """Return where the sheet of `tile`-pixel tiles lives: the repository root."""
+    return ROOT / f"dejavu{tile}x{tile}_gs_tc.png"
+
 
 # Glyphs that must sit on the shared baseline; other symbols may be nudged.
 ON_BASELINE = frozenset(string.ascii_letters + string.digits + ".,;:!?")
@@ -283,14 +336,14 @@ DERIVED: dict[str, tuple[str, tuple[Callable[[Alpha], Alpha], ...]]] = {
 }
 
 
-def supersampled_font() -> tcod.tileset.Tileset:
-    """Render the whole font so that capitals are `CAP_HEIGHT` pixels tall.
+def supersampled_font(m: Metrics) -> tcod.tileset.Tileset:
+    """Render the whole font so that capitals are ``m.cap_height`` pixels tall.
 
     libtcod scales a font to the tile height unless the font's bounding box is
     wider than the tile, so the tile is made wide enough for that not to happen.
-    Emboldening adds `EMBOLDEN_Y` to every height, so it is subtracted here.
+    Emboldening adds ``m.embolden_y`` to every height, so it is subtracted here.
     """
-    cap_height = CAP_HEIGHT * SUPERSAMPLE - EMBOLDEN_Y
+    cap_height = m.cap_height * m.supersample - m.embolden_y
     line_height = round(cap_height * (FONT_ASCENT - FONT_DESCENT) / FONT_CAP_HEIGHT)
     scale = line_height / (FONT_ASCENT - FONT_DESCENT)
     width = int(FONT_BBOX_WIDTH * scale) + 2
@@ -312,13 +365,13 @@ def measure_baseline(font: tcod.tileset.Tileset) -> int:
     return round(top + float(stem.sum()))
 
 
-def embolden(alpha: Alpha) -> Alpha:
+def embolden(alpha: Alpha, m: Metrics) -> Alpha:
     """Thicken strokes rightwards and upwards, keeping the baseline in place."""
     out = alpha.copy()
-    for dx in range(1, EMBOLDEN_X + 1):
+    for dx in range(1, m.embolden_x + 1):
         out[:, dx:] = np.maximum(out[:, dx:], alpha[:, :-dx])
     wide = out.copy()
-    for dy in range(1, EMBOLDEN_Y + 1):
+    for dy in range(1, m.embolden_y + 1):
         out[:-dy, :] = np.maximum(out[:-dy, :], wide[dy:, :])
     return out
 
@@ -329,26 +382,26 @@ def ink_span(alpha: Alpha, axis: int) -> tuple[int, int]:
     return int(indices[0]), int(indices[-1]) + 1
 
 
-def fit_top(hires: Alpha, top: int) -> int:
+def fit_top(hires: Alpha, top: int, m: Metrics) -> int:
     """Move a window's top so that a glyph shorter than a tile is not clipped."""
     first, last = ink_span(hires, axis=1)
-    height = TILE * SUPERSAMPLE
+    height = m.tile * m.supersample
     if last - first > height:
         return top
     return min(max(top, last - height), first)
 
 
-def crop(alpha: Alpha, top: int, left: int) -> Alpha:
+def crop(alpha: Alpha, top: int, left: int, m: Metrics) -> Alpha:
     """Return the supersampled window of one tile, zero-padded outside `alpha`."""
-    height, width = TILE * SUPERSAMPLE, TILE * SUPERSAMPLE_X
+    height, width = m.tile * m.supersample, m.tile * m.supersample_x
     pad = max(height, width)
     padded = np.pad(alpha, pad)
     return padded[top + pad : top + pad + height, left + pad : left + pad + width]
 
 
-def downsample(window: Alpha) -> Alpha:
+def downsample(window: Alpha, m: Metrics) -> Alpha:
     """Box-filter a supersampled window down to one tile."""
-    blocks = window.reshape(TILE, SUPERSAMPLE, TILE, SUPERSAMPLE_X)
+    blocks = window.reshape(m.tile, m.supersample, m.tile, m.supersample_x)
     result: Alpha = blocks.mean(axis=(1, 3))
     return result
 
@@ -363,58 +416,63 @@ def phases(step: int) -> range:
     return range(-(step // 2), step - step // 2)
 
 
-def text_glyph(hires: Alpha, baseline: int, on_baseline: bool) -> Alpha:
+def text_glyph(hires: Alpha, baseline: int, on_baseline: bool, m: Metrics) -> Alpha:
     """Reduce one supersampled glyph to a horizontally centred tile.
 
     Glyphs `on_baseline` keep the shared baseline; other symbols are kept
     inside the cell and may move vertically by up to half a pixel.
     """
     if not hires.any():
-        return np.zeros((TILE, TILE))
+        return np.zeros((m.tile, m.tile))
     first, last = ink_span(hires, axis=0)
-    left = (first + last) // 2 - TILE * SUPERSAMPLE_X // 2
-    top = baseline - BASELINE * SUPERSAMPLE
+    left = (first + last) // 2 - m.tile * m.supersample_x // 2
+    top = baseline - m.baseline * m.supersample
     rises: Iterable[int] = [0]
     if not on_baseline:
-        top = fit_top(hires, top)
-        rises = phases(SUPERSAMPLE)
+        top = fit_top(hires, top, m)
+        rises = phases(m.supersample)
     candidates = [
-        downsample(crop(hires, top + rise, left + shift))
+        downsample(crop(hires, top + rise, left + shift, m), m)
         for rise in rises
-        for shift in phases(SUPERSAMPLE_X)
+        for shift in phases(m.supersample_x)
     ]
     best = max(candidates, key=sharpness)  # max() keeps the first of ties.
-    return np.clip(best * GAIN, 0.0, 1.0)
+    return np.clip(best * m.gain, 0.0, 1.0)
 
 
-def box_glyph(arms: Arms, double: bool) -> Alpha:
+def box_glyph(arms: Arms, double: bool, m: Metrics) -> Alpha:
     """Draw a single or double box-drawing glyph whose lines reach the edges.
 
     A single glyph is the region covered by its arms.  A double glyph is the
-    outline of a "pipe" between the two line positions, which gives correct
-    corners and junctions for every combination of arms.
+    outline, ``m.line_width`` thick, of a "pipe" between the two line
+    positions, which gives correct corners and junctions for every
+    combination of arms.
     """
-    low, high = (DOUBLE_NEAR, DOUBLE_FAR) if double else (SINGLE_LINE, SINGLE_LINE)
+    if double:
+        low, high = m.double_near, m.double_far
+    else:
+        low, high = m.single_line, m.single_line + m.line_width - 1
     up, down, left, right = arms
-    region = np.zeros((TILE, TILE), dtype=bool)
+    region = np.zeros((m.tile, m.tile), dtype=bool)
     region[low : high + 1, low : high + 1] = True
     region[: high + 1, low : high + 1] |= up
     region[low:, low : high + 1] |= down
     region[low : high + 1, : high + 1] |= left
     region[low : high + 1, low:] |= right
     if double:
-        padded = np.pad(region, 1, mode="edge")  # Arms continue past the edge.
+        reach = m.line_width
+        padded = np.pad(region, reach, mode="edge")  # Arms continue past the edge.
         interior = np.ones_like(region)
-        for dy in range(3):
-            for dx in range(3):
-                interior &= padded[dy : dy + TILE, dx : dx + TILE]
+        for dy in range(2 * reach + 1):
+            for dx in range(2 * reach + 1):
+                interior &= padded[dy : dy + m.tile, dx : dx + m.tile]
         region &= ~interior
     return region.astype(np.float64)
 
 
-def shade_glyph(pattern: tuple[tuple[int, int], tuple[int, int]]) -> Alpha:
+def shade_glyph(pattern: tuple[tuple[int, int], tuple[int, int]], m: Metrics) -> Alpha:
     """Repeat a 2x2 dither pattern over the tile."""
-    return np.tile(np.array(pattern, dtype=np.float64), (TILE // 2, TILE // 2))
+    return np.tile(np.array(pattern, dtype=np.float64), (m.tile // 2, m.tile // 2))
 
 
 def pixel_art_glyph(rows: tuple[str, ...]) -> Alpha:
@@ -431,53 +489,76 @@ def derived_glyph(
     return source
 
 
-def special_glyphs() -> dict[str, Alpha]:
+def special_glyphs(m: Metrics) -> dict[str, Alpha]:
     """Return the glyphs that are drawn here instead of taken from the font."""
-    glyphs = {char: box_glyph(arms, double=False) for char, arms in SINGLE_BOX.items()}
-    glyphs |= {char: box_glyph(arms, double=True) for char, arms in DOUBLE_BOX.items()}
-    glyphs |= {char: shade_glyph(pattern) for char, pattern in SHADES.items()}
-    glyphs |= {char: pixel_art_glyph(rows) for char, rows in PIXEL_ART.items()}
-    for char, (source, transforms) in DERIVED.items():
-        glyphs[char] = derived_glyph(glyphs[source], transforms)
-    blocks = tcod.tileset.procedural_block_elements(shape=(TILE, TILE))
+    glyphs = {char: box_glyph(arms, False, m) for char, arms in SINGLE_BOX.items()}
+    glyphs |= {char: box_glyph(arms, True, m) for char, arms in DOUBLE_BOX.items()}
+    glyphs |= {char: shade_glyph(pattern, m) for char, pattern in SHADES.items()}
+    if m.pixel_art:
+        glyphs |= {char: pixel_art_glyph(rows) for char, rows in PIXEL_ART.items()}
+        for char, (source, transforms) in DERIVED.items():
+            glyphs[char] = derived_glyph(glyphs[source], transforms)
+    blocks = tcod.tileset.procedural_block_elements(shape=(m.tile, m.tile))
     for char in BLOCKS:
         glyphs[char] = blocks.get_tile(ord(char))[:, :, 3] / 255.0
     return glyphs
 
 
-def build_tiles(charmap: Iterable[int]) -> list[Alpha]:
+def build_tiles(charmap: Iterable[int], m: Metrics) -> list[Alpha]:
     """Return one coverage tile per charmap entry (blank for control codes)."""
-    font = supersampled_font()
+    font = supersampled_font(m)
     baseline = measure_baseline(font)
-    specials = special_glyphs()
+    specials = special_glyphs(m)
     tiles: list[Alpha] = []
     for char in map(chr, charmap):
         if char in specials:
             tiles.append(specials[char])
         elif char.isspace() or not char.isprintable():
-            tiles.append(np.zeros((TILE, TILE)))
+            tiles.append(np.zeros((m.tile, m.tile)))
         else:
-            hires = embolden(hires_alpha(font, char))
-            tiles.append(text_glyph(hires, baseline, char in ON_BASELINE))
+            hires = embolden(hires_alpha(font, char), m)
+            tiles.append(text_glyph(hires, baseline, char in ON_BASELINE, m))
     return tiles
 
 
-def assemble_sheet(tiles: list[Alpha]) -> NDArray[np.uint8]:
+def assemble_sheet(tiles: list[Alpha], m: Metrics) -> NDArray[np.uint8]:
     """Lay tiles out row-major into a greyscale RGB sheet, padding with blanks."""
-    blanks = [np.zeros((TILE, TILE))] * (ROWS * COLUMNS - len(tiles))
-    grid = np.array(tiles + blanks).reshape(ROWS, COLUMNS, TILE, TILE)
-    grey = grid.transpose(0, 2, 1, 3).reshape(ROWS * TILE, COLUMNS * TILE)
+    blanks = [np.zeros((m.tile, m.tile))] * (ROWS * COLUMNS - len(tiles))
+    grid = np.array(tiles + blanks).reshape(ROWS, COLUMNS, m.tile, m.tile)
+    grey = grid.transpose(0, 2, 1, 3).reshape(ROWS * m.tile, COLUMNS * m.tile)
     levels = np.rint(grey * 255).astype(np.uint8)
     return np.repeat(levels[:, :, np.newaxis], 3, axis=2)
 
 
-def main(argv: list[str]) -> None:
-    """Build the sheet and save it to the path in `argv`, if any."""
-    output = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUTPUT
-    sheet = assemble_sheet(build_tiles(tcod.tileset.CHARMAP_TCOD))
+def write_sheet(tile: int, output: Path) -> None:
+    """Build the sheet of `tile`-pixel tiles and save it as a PNG at `output`."""
+    m = metrics_for(tile)
+    sheet = assemble_sheet(build_tiles(tcod.tileset.CHARMAP_TCOD, m), m)
     tcod.image.Image.from_array(sheet).save_as(output)
+
+
+def parse_size(text: str) -> int:
+    """Read ``--size``, refusing sizes that `metrics_for` cannot draw."""
+    try:
+        size = int(text)
+        metrics_for(size)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+    return size
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Build one sheet from the command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(description="Draw a DejaVu tile sheet for the game.")
+    parser.add_argument(
+        "--size", type=parse_size, default=10, help="tile width and height in pixels (default 10)"
+    )
+    parser.add_argument("output", nargs="?", type=Path, help="where to write the PNG")
+    args = parser.parse_args(argv)
+    output: Path = args.output or default_output(args.size)
+    write_sheet(args.size, output)
     print(f"Wrote {output}")
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()
