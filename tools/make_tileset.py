@@ -52,7 +52,7 @@ from __future__ import annotations
 import argparse
 import string
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +72,10 @@ FONT_ASCENT, FONT_DESCENT = 1901, -483
 FONT_BBOX_WIDTH = 1470 - (-1144)
 FONT_CAP_HEIGHT = 1493
 
+# How much bigger than text `SYMBOLS` are drawn: DejaVu's circles are 0.82
+# cap heights wide, so this makes them about one cap height across.
+SYMBOL_SCALE = 1.25
+
 
 @dataclass(frozen=True)
 class Metrics:
@@ -90,6 +94,7 @@ class Metrics:
     double_near: int  # First row and column of the first double line.
     double_far: int  # Last row and column of the second double line.
     pixel_art: bool  # Whether the hand-drawn `PIXEL_ART` replaces the font's glyphs.
+    symbol_cap_height: int  # Cap height of the font scale that `SYMBOLS` are drawn at.
     supersample: int = 8  # Supersampled pixels per final pixel, vertically.
     supersample_x: int = 6  # The same horizontally; glyphs are widened by 8/6.
     embolden_x: int = 1  # Extra stroke width in supersampled pixels, horizontally.
@@ -106,19 +111,21 @@ def metrics_for(tile: int) -> Metrics:
     """
     if tile < 10 or tile % 2:
         raise ValueError(f"tile size must be an even number of at least 10, not {tile}")
+    cap_height = round(0.7 * tile)
     line_width = max(1, round(tile / 12))
     gap = 2 * max(1, round(tile / 10))  # Between the two lines of a double line.
     span = 2 * line_width + gap
     double_near = (tile - span) // 2
     return Metrics(
         tile=tile,
-        cap_height=round(0.7 * tile),
+        cap_height=cap_height,
         baseline=round(0.8 * tile),
         line_width=line_width,
         single_line=(tile - line_width) // 2,
         double_near=double_near,
         double_far=double_near + span - 1,
         pixel_art=tile == 10,
+        symbol_cap_height=round(SYMBOL_SCALE * cap_height),
     )
 
 
@@ -169,7 +176,17 @@ SHADES: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "▓": ((1, 1), (1, 0)),
 }
 
-# Pixel art.  '#' is a symmetric lattice so that walls form a regular grid;
+# Geometric symbols.  Without pixel art they are drawn from the font
+# unwidened, so circles stay round and squares square, and larger than text,
+# since DejaVu Sans Mono squeezes them into its narrow advance width.
+SYMBOLS = frozenset("↑↓←→↕↔▲▼◄►☐☑○◉")
+
+# Symbols drawn as one glyph centred on another.  DejaVu's fisheye '◉' leaves
+# so thin a gap between its ring and its disc that they merge into a blob at
+# these sizes; a ring around a bullet reads as a selected radio button.
+COMPOSED: dict[str, tuple[str, str]] = {"◉": ("○", "•")}
+
+# Pixel art for 10-pixel tiles.  '#' is a symmetric lattice so that walls form a regular grid;
 # '<' and '>' (stairs) get even two-pixel steps.  Lines of the UI symbols sit
 # on row/column 4, like the single box-drawing lines.
 PIXEL_ART: dict[str, tuple[str, ...]] = {
@@ -365,6 +382,23 @@ def measure_baseline(font: tcod.tileset.Tileset) -> int:
     return round(top + float(stem.sum()))
 
 
+def composed_alpha(font: tcod.tileset.Tileset, outer: str, inner: str) -> Alpha:
+    """Return the supersampled coverage of `inner` centred inside `outer`."""
+    ring, dot = hires_alpha(font, outer), hires_alpha(font, inner)
+    shift = [
+        sum(ink_span(ring, axis)) // 2 - sum(ink_span(dot, axis)) // 2 for axis in (1, 0)
+    ]
+    moved: Alpha = np.roll(dot, shift, axis=(0, 1))  # The dot is far from the edges.
+    return np.maximum(ring, moved)
+
+
+def glyph_alpha(font: tcod.tileset.Tileset, char: str) -> Alpha:
+    """Return the supersampled coverage of one character, composing `COMPOSED` ones."""
+    if char in COMPOSED:
+        return composed_alpha(font, *COMPOSED[char])
+    return hires_alpha(font, char)
+
+
 def embolden(alpha: Alpha, m: Metrics) -> Alpha:
     """Thicken strokes rightwards and upwards, keeping the baseline in place."""
     out = alpha.copy()
@@ -504,21 +538,45 @@ def special_glyphs(m: Metrics) -> dict[str, Alpha]:
     return glyphs
 
 
-def build_tiles(charmap: Iterable[int], m: Metrics) -> list[Alpha]:
-    """Return one coverage tile per charmap entry (blank for control codes)."""
+def symbol_metrics(m: Metrics) -> Metrics:
+    """Return the metrics `SYMBOLS` are rendered with: bigger and not widened.
+
+    Their outlines are thinner than letters' stems in DejaVu, so they are
+    emboldened to about the width of box-drawing lines, which they sit among
+    in menus.
+    """
+    extra = m.supersample * (m.line_width - 1) // 2
+    return replace(
+        m,
+        cap_height=m.symbol_cap_height,
+        supersample_x=m.supersample,
+        embolden_x=m.embolden_x + extra,
+        embolden_y=m.embolden_y + extra,
+    )
+
+
+def font_glyphs(chars: list[str], m: Metrics) -> dict[str, Alpha]:
+    """Render `chars` from the font with the metrics `m`."""
+    if not chars:
+        return {}  # Rendering a font takes a while.
     font = supersampled_font(m)
     baseline = measure_baseline(font)
-    specials = special_glyphs(m)
-    tiles: list[Alpha] = []
-    for char in map(chr, charmap):
-        if char in specials:
-            tiles.append(specials[char])
-        elif char.isspace() or not char.isprintable():
-            tiles.append(np.zeros((m.tile, m.tile)))
-        else:
-            hires = embolden(hires_alpha(font, char), m)
-            tiles.append(text_glyph(hires, baseline, char in ON_BASELINE, m))
-    return tiles
+    return {
+        char: text_glyph(embolden(glyph_alpha(font, char), m), baseline, char in ON_BASELINE, m)
+        for char in chars
+    }
+
+
+def build_tiles(charmap: Iterable[int], m: Metrics) -> list[Alpha]:
+    """Return one coverage tile per charmap entry (blank for control codes)."""
+    chars = [chr(code) for code in charmap]
+    glyphs = special_glyphs(m)
+    blank = [char for char in chars if char.isspace() or not char.isprintable()]
+    glyphs |= {char: np.zeros((m.tile, m.tile)) for char in blank}
+    symbols = [char for char in chars if char in SYMBOLS and char not in glyphs]
+    glyphs |= font_glyphs(symbols, symbol_metrics(m))
+    glyphs |= font_glyphs([char for char in chars if char not in glyphs], m)
+    return [glyphs[char] for char in chars]
 
 
 def assemble_sheet(tiles: list[Alpha], m: Metrics) -> NDArray[np.uint8]:
