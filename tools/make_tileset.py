@@ -72,9 +72,6 @@ FONT_ASCENT, FONT_DESCENT = 1901, -483
 FONT_BBOX_WIDTH = 1470 - (-1144)
 FONT_CAP_HEIGHT = 1493
 
-# How much bigger than text `SYMBOLS` are drawn: DejaVu's circles are 0.82
-# cap heights wide, so this makes them about one cap height across.
-SYMBOL_SCALE = 1.25
 
 
 @dataclass(frozen=True)
@@ -102,30 +99,45 @@ class Metrics:
     gain: float = 1.2  # Coverage multiplier that firms up anti-aliased strokes.
 
 
+def scale(tile: int, numerator: int, denominator: int) -> int:
+    """Return ``tile * numerator / denominator`` rounded half up.
+
+    Integer arithmetic keeps the metrics exact, and unlike `round` it does not
+    round halves to even, which would make the metrics jump unevenly with size.
+    """
+    return (tile * numerator + denominator // 2) // denominator
+
+
 def metrics_for(tile: int) -> Metrics:
     """Return the metrics of `tile`-pixel tiles, scaled from the 10-pixel ones.
 
     The 10-pixel values were tuned by eye; the formulas reproduce them at 10
-    and keep the same proportions at other sizes.  Box lines are centred, and
-    the tile is even, so lines of even width are exactly centred.
+    and keep about the same proportions at other sizes: capitals 0.7 of the
+    tile, the baseline at 0.8 (descenders lose at most a third of a pixel at
+    16 and 24), lines as thick as the letters' strokes (a tenth of the tile),
+    and the gap inside double lines an eighth of it.  Widths and gaps are
+    whole even or odd numbers as the centring needs: the tile is even, so
+    the double lines, whose span is even, sit exactly in the middle, as do
+    single lines of even width.
     """
     if tile < 10 or tile % 2:
         raise ValueError(f"tile size must be an even number of at least 10, not {tile}")
-    cap_height = round(0.7 * tile)
-    line_width = max(1, round(tile / 12))
-    gap = 2 * max(1, round(tile / 10))  # Between the two lines of a double line.
+    cap_height = scale(tile, 7, 10)
+    line_width = scale(tile, 1, 10)
+    gap = 2 * scale(tile, 1, 8)  # Between the two lines of a double line.
     span = 2 * line_width + gap
     double_near = (tile - span) // 2
     return Metrics(
         tile=tile,
         cap_height=cap_height,
-        baseline=round(0.8 * tile),
+        baseline=scale(tile, 8, 10),
         line_width=line_width,
         single_line=(tile - line_width) // 2,
         double_near=double_near,
         double_far=double_near + span - 1,
         pixel_art=tile == 10,
-        symbol_cap_height=round(SYMBOL_SCALE * cap_height),
+        # DejaVu's circles are 0.82 cap heights across: make them about one.
+        symbol_cap_height=scale(cap_height, 5, 4),
     )
 
 
@@ -504,6 +516,22 @@ def box_glyph(arms: Arms, double: bool, m: Metrics) -> Alpha:
     return region.astype(np.float64)
 
 
+def lattice_glyph(m: Metrics) -> Alpha:
+    """Draw '#' as a symmetric lattice, so that walls of '#' form a regular grid.
+
+    DejaVu's '#' has slanted bars, which look ragged in rows of walls.  The
+    bars lie on the double box-drawing lines and stop short of the cell edges
+    by a margin that grows with the tile; at 10 pixels this is the pixel art.
+    """
+    margin = round(m.tile / 10)
+    glyph = np.zeros((m.tile, m.tile))
+    for start in (m.double_near, m.double_far - m.line_width + 1):
+        bar = slice(start, start + m.line_width)
+        glyph[bar, margin : m.tile - margin] = 1.0
+        glyph[margin : m.tile - margin, bar] = 1.0
+    return glyph
+
+
 def shade_glyph(pattern: tuple[tuple[int, int], tuple[int, int]], m: Metrics) -> Alpha:
     """Repeat a 2x2 dither pattern over the tile."""
     return np.tile(np.array(pattern, dtype=np.float64), (m.tile // 2, m.tile // 2))
@@ -532,6 +560,8 @@ def special_glyphs(m: Metrics) -> dict[str, Alpha]:
         glyphs |= {char: pixel_art_glyph(rows) for char, rows in PIXEL_ART.items()}
         for char, (source, transforms) in DERIVED.items():
             glyphs[char] = derived_glyph(glyphs[source], transforms)
+    else:
+        glyphs["#"] = lattice_glyph(m)
     blocks = tcod.tileset.procedural_block_elements(shape=(m.tile, m.tile))
     for char in BLOCKS:
         glyphs[char] = blocks.get_tile(ord(char))[:, :, 3] / 255.0
