@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import string
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -562,7 +563,13 @@ def special_glyphs(m: Metrics) -> dict[str, Alpha]:
             glyphs[char] = derived_glyph(glyphs[source], transforms)
     else:
         glyphs["#"] = lattice_glyph(m)
-    blocks = tcod.tileset.procedural_block_elements(shape=(m.tile, m.tile))
+    with warnings.catch_warnings():
+        # tcod 21.2's `procedural_block_elements` calls tcod's own deprecated
+        # `Tileset.set_tile` inside (as assets.py notes): the warning is tcod's.
+        warnings.filterwarnings(
+            "ignore", message="Assign to a tile using", category=DeprecationWarning
+        )
+        blocks = tcod.tileset.procedural_block_elements(shape=(m.tile, m.tile))
     for char in BLOCKS:
         glyphs[char] = blocks.get_tile(ord(char))[:, :, 3] / 255.0
     return glyphs
