@@ -27,8 +27,10 @@ How:
   and shades are 2x2 ordered-dither patterns, so they tile seamlessly too.
 * At 10 pixels a few map and UI glyphs whose outlines turn to mush ('#', '.',
   '%', '<', '>', arrows, triangles, check boxes, circles) are pixel art.  At
-  bigger sizes the font's own outlines are readable, so they are rendered
-  like text.
+  bigger sizes the font's outlines are readable, so they are rendered like
+  text, except that '#' is the same lattice as the pixel art, drawn to scale,
+  and the geometric `SYMBOLS` are rendered bigger and not widened, so that
+  circles stay round.
 * The sheet is written as a greyscale RGB PNG (grey level = coverage).
   ``tcod.tileset.load_tilesheet`` turns such tiles into white glyphs whose
   alpha is the grey level, and the black first tile (space) into transparency.
@@ -74,14 +76,12 @@ FONT_BBOX_WIDTH = 1470 - (-1144)
 FONT_CAP_HEIGHT = 1493
 
 
-
 @dataclass(frozen=True)
 class Metrics:
     """Everything that depends on the tile size, in final pixels unless noted.
 
-    Why a value rather than module constants: one run of the script, and the
-    tests, build several sizes, and each function should say which numbers it
-    depends on.
+    Why a value rather than module constants: the tests build every size in
+    one process, and each function should say which numbers it depends on.
     """
 
     tile: int  # Tile width and height.
@@ -91,7 +91,7 @@ class Metrics:
     single_line: int  # First row and column of single box-drawing lines.
     double_near: int  # First row and column of the first double line.
     double_far: int  # Last row and column of the second double line.
-    pixel_art: bool  # Whether the hand-drawn `PIXEL_ART` replaces the font's glyphs.
+    pixel_art: bool  # Whether the 10x10 `PIXEL_ART` replaces the font's glyphs.
     symbol_cap_height: int  # Cap height of the font scale that `SYMBOLS` are drawn at.
     supersample: int = 8  # Supersampled pixels per final pixel, vertically.
     supersample_x: int = 6  # The same horizontally; glyphs are widened by 8/6.
@@ -114,12 +114,13 @@ def metrics_for(tile: int) -> Metrics:
 
     The 10-pixel values were tuned by eye; the formulas reproduce them at 10
     and keep about the same proportions at other sizes: capitals 0.7 of the
-    tile, the baseline at 0.8 (descenders lose at most a third of a pixel at
-    16 and 24), lines as thick as the letters' strokes (a tenth of the tile),
-    and the gap inside double lines an eighth of it.  Widths and gaps are
-    whole even or odd numbers as the centring needs: the tile is even, so
-    the double lines, whose span is even, sit exactly in the middle, as do
-    single lines of even width.
+    tile, the baseline at 0.8 (the descenders of 'g' and 'j' lose at most a
+    third of a pixel at 16 and 24), lines about as thick as the letters'
+    stems (a tenth of the tile: 1 pixel at 10, 2 at 16 and 24), and the gap
+    inside double lines an eighth of it, doubled to keep it even.  Tiles are
+    even and so is the span of a double line, so double lines sit exactly in
+    the middle; single lines do when their width is even, and half a pixel
+    up and left of it when it is odd, as at 10.
     """
     if tile < 10 or tile % 2:
         raise ValueError(f"tile size must be an even number of at least 10, not {tile}")
@@ -375,8 +376,8 @@ def supersampled_font(m: Metrics) -> tcod.tileset.Tileset:
     """
     cap_height = m.cap_height * m.supersample - m.embolden_y
     line_height = round(cap_height * (FONT_ASCENT - FONT_DESCENT) / FONT_CAP_HEIGHT)
-    scale = line_height / (FONT_ASCENT - FONT_DESCENT)
-    width = int(FONT_BBOX_WIDTH * scale) + 2
+    pixels_per_unit = line_height / (FONT_ASCENT - FONT_DESCENT)
+    width = int(FONT_BBOX_WIDTH * pixels_per_unit) + 2
     return tcod.tileset.load_truetype_font(FONT_PATH, width, line_height)
 
 
@@ -521,10 +522,10 @@ def lattice_glyph(m: Metrics) -> Alpha:
     """Draw '#' as a symmetric lattice, so that walls of '#' form a regular grid.
 
     DejaVu's '#' has slanted bars, which look ragged in rows of walls.  The
-    bars lie on the double box-drawing lines and stop short of the cell edges
-    by a margin that grows with the tile; at 10 pixels this is the pixel art.
+    bars lie on the double box-drawing lines and stop one line width short of
+    the cell edges, so neighbours stay apart; at 10 pixels this is the pixel art.
     """
-    margin = round(m.tile / 10)
+    margin = m.line_width
     glyph = np.zeros((m.tile, m.tile))
     for start in (m.double_near, m.double_far - m.line_width + 1):
         bar = slice(start, start + m.line_width)
@@ -579,8 +580,9 @@ def symbol_metrics(m: Metrics) -> Metrics:
     """Return the metrics `SYMBOLS` are rendered with: bigger and not widened.
 
     Their outlines are thinner than letters' stems in DejaVu, so they are
-    emboldened to about the width of box-drawing lines, which they sit among
-    in menus.
+    emboldened by half a pixel for each pixel that box-drawing lines, which
+    they sit among in menus, are thicker than one.  A whole pixel would fill
+    in the heads of the arrows.
     """
     extra = m.supersample * (m.line_width - 1) // 2
     return replace(
