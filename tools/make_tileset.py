@@ -1,38 +1,48 @@
-"""Build ``dejavu10x10_gs_tc.png``, the game's 10x10 tile sheet, from DejaVu Sans Mono.
+"""Build the game's square tile sheets, ``dejavuNxN_gs_tc.png``, from DejaVu Sans Mono.
 
-Why: the game wants a crisp, square 10x10 font in the classic libtcod "gs_tc"
-layout (greyscale, 32x8 tiles in ``tcod.tileset.CHARMAP_TCOD`` order) without
-shipping a downloaded binary.  Rendering DejaVu naively at 10x10 with
+Why: the game wants crisp, square fonts in the classic libtcod "gs_tc" layout
+(greyscale, 32x8 tiles in ``tcod.tileset.CHARMAP_TCOD`` order) without
+shipping downloaded binaries.  Rendering DejaVu naively at 10x10 with
 ``tcod.tileset.load_truetype_font`` gives thin, small, blurry letters that use
-about half of the cell, and box-drawing glyphs that do not join.
+about half of the cell, and box-drawing glyphs that do not join.  Bigger
+screens want bigger tiles, so the same drawing is done at several sizes (10,
+16 and 24 pixels are shipped); every size-dependent number lives in one
+`Metrics`, chosen by `metrics_for`.
 
 How:
 
-* Text glyphs are rendered by libtcod's TrueType loader at ``SUPERSAMPLE``
-  times the final size, scaled so that capitals are ``CAP_HEIGHT`` pixels
-  tall, emboldened a little and box-filtered down to 10x10.  The horizontal
-  filter is narrower than the vertical one, which widens the narrow monospace
-  letters by ``SUPERSAMPLE / SUPERSAMPLE_X`` so they fill the square cell.
-  Each glyph is centred horizontally, trying every sub-pixel offset and keeping
-  the sharpest result (a tiny brute-force "hinter").  Letters, digits and
-  punctuation share one baseline, ``BASELINE`` pixels from the top; other
-  symbols may also move vertically by up to half a pixel to get sharper.
-* Box-drawing glyphs (single and double lines) are drawn as one-pixel lines
-  that reach the cell edges, so frames join seamlessly.  Block and quadrant
-  glyphs come from ``tcod.tileset.procedural_block_elements`` and shades are
-  2x2 ordered-dither patterns, so they tile seamlessly too.
-* A few map and UI glyphs whose outlines turn to mush at this size ('#', '.',
-  '%', '<', '>', arrows, triangles, check boxes, circles) are pixel art.
+* Text glyphs are rendered by libtcod's TrueType loader at ``supersample``
+  times the final size, scaled so that capitals are ``cap_height`` pixels
+  tall, emboldened a little and box-filtered down to one tile.  The
+  horizontal filter is narrower than the vertical one, which widens the
+  narrow monospace letters by ``supersample / supersample_x`` so they fill
+  the square cell.  Each glyph is centred horizontally, trying every
+  sub-pixel offset and keeping the sharpest result (a tiny brute-force
+  "hinter").  Letters, digits and punctuation share one baseline,
+  ``baseline`` pixels from the top; other symbols may also move vertically by
+  up to half a pixel to get sharper.
+* Box-drawing glyphs (single and double lines) are drawn as ``line_width``
+  pixel lines that reach the cell edges, so frames join seamlessly.  Block
+  and quadrant glyphs come from ``tcod.tileset.procedural_block_elements``
+  and shades are 2x2 ordered-dither patterns, so they tile seamlessly too.
+* At 10 pixels a few map and UI glyphs whose outlines turn to mush ('#', '.',
+  '%', '<', '>', arrows, triangles, check boxes, circles) are pixel art.  At
+  bigger sizes the font's outlines are readable, so they are rendered like
+  text, except that '#' is the same lattice as the pixel art, drawn to scale,
+  and the geometric `SYMBOLS` are rendered bigger and not widened, so that
+  circles stay round.
 * The sheet is written as a greyscale RGB PNG (grey level = coverage).
   ``tcod.tileset.load_tilesheet`` turns such tiles into white glyphs whose
   alpha is the grey level, and the black first tile (space) into transparency.
 
 The output is deterministic.  Usage::
 
-    python tools/make_tileset.py [OUTPUT.png]
+    python tools/make_tileset.py [--size N] [OUTPUT.png]
 
-Without an argument the sheet is written to the repository root, whatever the
-current directory.  The game loads it with::
+``--size`` is the tile width and height in pixels, an even number of at least
+10 (default 10).  Without an output path the sheet is written to the
+repository root as ``dejavuNxN_gs_tc.png``, whatever the current directory.
+The game loads it with::
 
     tileset = tcod.tileset.load_tilesheet(
         "dejavu10x10_gs_tc.png", 32, 8, tcod.tileset.CHARMAP_TCOD
@@ -41,9 +51,11 @@ current directory.  The game loads it with::
 
 from __future__ import annotations
 
+import argparse
 import string
-import sys
+import warnings
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -52,10 +64,10 @@ import tcod.tileset
 from numpy.typing import NDArray
 
 FONT_PATH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")
-DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "dejavu10x10_gs_tc.png"
+ROOT = Path(__file__).resolve().parent.parent
 
-TILE = 10  # Final tile width and height in pixels.
 COLUMNS, ROWS = 32, 8  # Sheet layout in tiles.
+SIZES = (10, 16, 24)  # The tile sizes shipped with the game.
 
 # DejaVu Sans Mono metrics in font units: hhea ascent and descent, the width
 # of the head bounding box, and the height of 'H'.
@@ -63,16 +75,78 @@ FONT_ASCENT, FONT_DESCENT = 1901, -483
 FONT_BBOX_WIDTH = 1470 - (-1144)
 FONT_CAP_HEIGHT = 1493
 
-SUPERSAMPLE = 8  # Supersampled pixels per final pixel, vertically.
-SUPERSAMPLE_X = 6  # The same horizontally; glyphs are widened by 8/6.
-CAP_HEIGHT = 7  # Height of capitals in final pixels (rows 1 to 7).
-BASELINE = 8  # Baseline in final pixels from the top; descenders get 2 rows.
-EMBOLDEN_X = 1  # Extra stroke width in supersampled pixels, horizontally.
-EMBOLDEN_Y = 1  # Extra stroke width in supersampled pixels, vertically.
-GAIN = 1.2  # Coverage multiplier that firms up anti-aliased strokes.
 
-SINGLE_LINE = 4  # Row and column of single box-drawing lines.
-DOUBLE_NEAR, DOUBLE_FAR = 3, 6  # Rows and columns of double lines.
+@dataclass(frozen=True)
+class Metrics:
+    """Everything that depends on the tile size, in final pixels unless noted.
+
+    Why a value rather than module constants: the tests build every size in
+    one process, and each function should say which numbers it depends on.
+    """
+
+    tile: int  # Tile width and height.
+    cap_height: int  # Height of capitals.
+    baseline: int  # Baseline row from the top; rows below it are for descenders.
+    line_width: int  # Thickness of box-drawing lines.
+    single_line: int  # First row and column of single box-drawing lines.
+    double_near: int  # First row and column of the first double line.
+    double_far: int  # Last row and column of the second double line.
+    pixel_art: bool  # Whether the 10x10 `PIXEL_ART` replaces the font's glyphs.
+    symbol_cap_height: int  # Cap height of the font scale that `SYMBOLS` are drawn at.
+    supersample: int = 8  # Supersampled pixels per final pixel, vertically.
+    supersample_x: int = 6  # The same horizontally; glyphs are widened by 8/6.
+    embolden_x: int = 1  # Extra stroke width in supersampled pixels, horizontally.
+    embolden_y: int = 1  # Extra stroke width in supersampled pixels, vertically.
+    gain: float = 1.2  # Coverage multiplier that firms up anti-aliased strokes.
+
+
+def scale(tile: int, numerator: int, denominator: int) -> int:
+    """Return ``tile * numerator / denominator`` rounded half up.
+
+    Integer arithmetic keeps the metrics exact, and unlike `round` it does not
+    round halves to even, which would make the metrics jump unevenly with size.
+    """
+    return (tile * numerator + denominator // 2) // denominator
+
+
+def metrics_for(tile: int) -> Metrics:
+    """Return the metrics of `tile`-pixel tiles, scaled from the 10-pixel ones.
+
+    The 10-pixel values were tuned by eye; the formulas reproduce them at 10
+    and keep about the same proportions at other sizes: capitals 0.7 of the
+    tile, the baseline at 0.8 (the descenders of 'g' and 'j' lose at most a
+    third of a pixel at 16 and 24), lines about as thick as the letters'
+    stems (a tenth of the tile: 1 pixel at 10, 2 at 16 and 24), and the gap
+    inside double lines an eighth of it, doubled to keep it even.  Tiles are
+    even and so is the span of a double line, so double lines sit exactly in
+    the middle; single lines do when their width is even, and half a pixel
+    up and left of it when it is odd, as at 10.
+    """
+    if tile < 10 or tile % 2:
+        raise ValueError(f"tile size must be an even number of at least 10, not {tile}")
+    cap_height = scale(tile, 7, 10)
+    line_width = scale(tile, 1, 10)
+    gap = 2 * scale(tile, 1, 8)  # Between the two lines of a double line.
+    span = 2 * line_width + gap
+    double_near = (tile - span) // 2
+    return Metrics(
+        tile=tile,
+        cap_height=cap_height,
+        baseline=scale(tile, 8, 10),
+        line_width=line_width,
+        single_line=(tile - line_width) // 2,
+        double_near=double_near,
+        double_far=double_near + span - 1,
+        pixel_art=tile == 10,
+        # DejaVu's circles are 0.82 cap heights across: make them about one.
+        symbol_cap_height=scale(cap_height, 5, 4),
+    )
+
+
+def default_output(tile: int) -> Path:
+    """Return where the sheet of `tile`-pixel tiles lives: the repository root."""
+    return ROOT / f"dejavu{tile}x{tile}_gs_tc.png"
+
 
 # Glyphs that must sit on the shared baseline; other symbols may be nudged.
 ON_BASELINE = frozenset(string.ascii_letters + string.digits + ".,;:!?")
@@ -116,7 +190,17 @@ SHADES: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {
     "▓": ((1, 1), (1, 0)),
 }
 
-# Pixel art.  '#' is a symmetric lattice so that walls form a regular grid;
+# Geometric symbols.  Without pixel art they are drawn from the font
+# unwidened, so circles stay round and squares square, and larger than text,
+# since DejaVu Sans Mono squeezes them into its narrow advance width.
+SYMBOLS = frozenset("↑↓←→↕↔▲▼◄►☐☑○◉")
+
+# Symbols drawn as one glyph centred on another.  DejaVu's fisheye '◉' leaves
+# so thin a gap between its ring and its disc that they merge into a blob at
+# these sizes; a ring around a bullet reads as a selected radio button.
+COMPOSED: dict[str, tuple[str, str]] = {"◉": ("○", "•")}
+
+# Pixel art for 10-pixel tiles.  '#' is a symmetric lattice so that walls form a regular grid;
 # '<' and '>' (stairs) get even two-pixel steps.  Lines of the UI symbols sit
 # on row/column 4, like the single box-drawing lines.
 PIXEL_ART: dict[str, tuple[str, ...]] = {
@@ -283,17 +367,17 @@ DERIVED: dict[str, tuple[str, tuple[Callable[[Alpha], Alpha], ...]]] = {
 }
 
 
-def supersampled_font() -> tcod.tileset.Tileset:
-    """Render the whole font so that capitals are `CAP_HEIGHT` pixels tall.
+def supersampled_font(m: Metrics) -> tcod.tileset.Tileset:
+    """Render the whole font so that capitals are ``m.cap_height`` pixels tall.
 
     libtcod scales a font to the tile height unless the font's bounding box is
     wider than the tile, so the tile is made wide enough for that not to happen.
-    Emboldening adds `EMBOLDEN_Y` to every height, so it is subtracted here.
+    Emboldening adds ``m.embolden_y`` to every height, so it is subtracted here.
     """
-    cap_height = CAP_HEIGHT * SUPERSAMPLE - EMBOLDEN_Y
+    cap_height = m.cap_height * m.supersample - m.embolden_y
     line_height = round(cap_height * (FONT_ASCENT - FONT_DESCENT) / FONT_CAP_HEIGHT)
-    scale = line_height / (FONT_ASCENT - FONT_DESCENT)
-    width = int(FONT_BBOX_WIDTH * scale) + 2
+    pixels_per_unit = line_height / (FONT_ASCENT - FONT_DESCENT)
+    width = int(FONT_BBOX_WIDTH * pixels_per_unit) + 2
     return tcod.tileset.load_truetype_font(FONT_PATH, width, line_height)
 
 
@@ -312,13 +396,30 @@ def measure_baseline(font: tcod.tileset.Tileset) -> int:
     return round(top + float(stem.sum()))
 
 
-def embolden(alpha: Alpha) -> Alpha:
+def composed_alpha(font: tcod.tileset.Tileset, outer: str, inner: str) -> Alpha:
+    """Return the supersampled coverage of `inner` centred inside `outer`."""
+    ring, dot = hires_alpha(font, outer), hires_alpha(font, inner)
+    shift = [
+        sum(ink_span(ring, axis)) // 2 - sum(ink_span(dot, axis)) // 2 for axis in (1, 0)
+    ]
+    moved: Alpha = np.roll(dot, shift, axis=(0, 1))  # The dot is far from the edges.
+    return np.maximum(ring, moved)
+
+
+def glyph_alpha(font: tcod.tileset.Tileset, char: str) -> Alpha:
+    """Return the supersampled coverage of one character, composing `COMPOSED` ones."""
+    if char in COMPOSED:
+        return composed_alpha(font, *COMPOSED[char])
+    return hires_alpha(font, char)
+
+
+def embolden(alpha: Alpha, m: Metrics) -> Alpha:
     """Thicken strokes rightwards and upwards, keeping the baseline in place."""
     out = alpha.copy()
-    for dx in range(1, EMBOLDEN_X + 1):
+    for dx in range(1, m.embolden_x + 1):
         out[:, dx:] = np.maximum(out[:, dx:], alpha[:, :-dx])
     wide = out.copy()
-    for dy in range(1, EMBOLDEN_Y + 1):
+    for dy in range(1, m.embolden_y + 1):
         out[:-dy, :] = np.maximum(out[:-dy, :], wide[dy:, :])
     return out
 
@@ -329,26 +430,26 @@ def ink_span(alpha: Alpha, axis: int) -> tuple[int, int]:
     return int(indices[0]), int(indices[-1]) + 1
 
 
-def fit_top(hires: Alpha, top: int) -> int:
+def fit_top(hires: Alpha, top: int, m: Metrics) -> int:
     """Move a window's top so that a glyph shorter than a tile is not clipped."""
     first, last = ink_span(hires, axis=1)
-    height = TILE * SUPERSAMPLE
+    height = m.tile * m.supersample
     if last - first > height:
         return top
     return min(max(top, last - height), first)
 
 
-def crop(alpha: Alpha, top: int, left: int) -> Alpha:
+def crop(alpha: Alpha, top: int, left: int, m: Metrics) -> Alpha:
     """Return the supersampled window of one tile, zero-padded outside `alpha`."""
-    height, width = TILE * SUPERSAMPLE, TILE * SUPERSAMPLE_X
+    height, width = m.tile * m.supersample, m.tile * m.supersample_x
     pad = max(height, width)
     padded = np.pad(alpha, pad)
     return padded[top + pad : top + pad + height, left + pad : left + pad + width]
 
 
-def downsample(window: Alpha) -> Alpha:
+def downsample(window: Alpha, m: Metrics) -> Alpha:
     """Box-filter a supersampled window down to one tile."""
-    blocks = window.reshape(TILE, SUPERSAMPLE, TILE, SUPERSAMPLE_X)
+    blocks = window.reshape(m.tile, m.supersample, m.tile, m.supersample_x)
     result: Alpha = blocks.mean(axis=(1, 3))
     return result
 
@@ -363,58 +464,79 @@ def phases(step: int) -> range:
     return range(-(step // 2), step - step // 2)
 
 
-def text_glyph(hires: Alpha, baseline: int, on_baseline: bool) -> Alpha:
+def text_glyph(hires: Alpha, baseline: int, on_baseline: bool, m: Metrics) -> Alpha:
     """Reduce one supersampled glyph to a horizontally centred tile.
 
     Glyphs `on_baseline` keep the shared baseline; other symbols are kept
     inside the cell and may move vertically by up to half a pixel.
     """
     if not hires.any():
-        return np.zeros((TILE, TILE))
+        return np.zeros((m.tile, m.tile))
     first, last = ink_span(hires, axis=0)
-    left = (first + last) // 2 - TILE * SUPERSAMPLE_X // 2
-    top = baseline - BASELINE * SUPERSAMPLE
+    left = (first + last) // 2 - m.tile * m.supersample_x // 2
+    top = baseline - m.baseline * m.supersample
     rises: Iterable[int] = [0]
     if not on_baseline:
-        top = fit_top(hires, top)
-        rises = phases(SUPERSAMPLE)
+        top = fit_top(hires, top, m)
+        rises = phases(m.supersample)
     candidates = [
-        downsample(crop(hires, top + rise, left + shift))
+        downsample(crop(hires, top + rise, left + shift, m), m)
         for rise in rises
-        for shift in phases(SUPERSAMPLE_X)
+        for shift in phases(m.supersample_x)
     ]
     best = max(candidates, key=sharpness)  # max() keeps the first of ties.
-    return np.clip(best * GAIN, 0.0, 1.0)
+    return np.clip(best * m.gain, 0.0, 1.0)
 
 
-def box_glyph(arms: Arms, double: bool) -> Alpha:
+def box_glyph(arms: Arms, double: bool, m: Metrics) -> Alpha:
     """Draw a single or double box-drawing glyph whose lines reach the edges.
 
     A single glyph is the region covered by its arms.  A double glyph is the
-    outline of a "pipe" between the two line positions, which gives correct
-    corners and junctions for every combination of arms.
+    outline, ``m.line_width`` thick, of a "pipe" between the two line
+    positions, which gives correct corners and junctions for every
+    combination of arms.
     """
-    low, high = (DOUBLE_NEAR, DOUBLE_FAR) if double else (SINGLE_LINE, SINGLE_LINE)
+    if double:
+        low, high = m.double_near, m.double_far
+    else:
+        low, high = m.single_line, m.single_line + m.line_width - 1
     up, down, left, right = arms
-    region = np.zeros((TILE, TILE), dtype=bool)
+    region = np.zeros((m.tile, m.tile), dtype=bool)
     region[low : high + 1, low : high + 1] = True
     region[: high + 1, low : high + 1] |= up
     region[low:, low : high + 1] |= down
     region[low : high + 1, : high + 1] |= left
     region[low : high + 1, low:] |= right
     if double:
-        padded = np.pad(region, 1, mode="edge")  # Arms continue past the edge.
+        reach = m.line_width
+        padded = np.pad(region, reach, mode="edge")  # Arms continue past the edge.
         interior = np.ones_like(region)
-        for dy in range(3):
-            for dx in range(3):
-                interior &= padded[dy : dy + TILE, dx : dx + TILE]
+        for dy in range(2 * reach + 1):
+            for dx in range(2 * reach + 1):
+                interior &= padded[dy : dy + m.tile, dx : dx + m.tile]
         region &= ~interior
     return region.astype(np.float64)
 
 
-def shade_glyph(pattern: tuple[tuple[int, int], tuple[int, int]]) -> Alpha:
+def lattice_glyph(m: Metrics) -> Alpha:
+    """Draw '#' as a symmetric lattice, so that walls of '#' form a regular grid.
+
+    DejaVu's '#' has slanted bars, which look ragged in rows of walls.  The
+    bars lie on the double box-drawing lines and stop one line width short of
+    the cell edges, so neighbours stay apart; at 10 pixels this is the pixel art.
+    """
+    margin = m.line_width
+    glyph = np.zeros((m.tile, m.tile))
+    for start in (m.double_near, m.double_far - m.line_width + 1):
+        bar = slice(start, start + m.line_width)
+        glyph[bar, margin : m.tile - margin] = 1.0
+        glyph[margin : m.tile - margin, bar] = 1.0
+    return glyph
+
+
+def shade_glyph(pattern: tuple[tuple[int, int], tuple[int, int]], m: Metrics) -> Alpha:
     """Repeat a 2x2 dither pattern over the tile."""
-    return np.tile(np.array(pattern, dtype=np.float64), (TILE // 2, TILE // 2))
+    return np.tile(np.array(pattern, dtype=np.float64), (m.tile // 2, m.tile // 2))
 
 
 def pixel_art_glyph(rows: tuple[str, ...]) -> Alpha:
@@ -431,53 +553,109 @@ def derived_glyph(
     return source
 
 
-def special_glyphs() -> dict[str, Alpha]:
+def special_glyphs(m: Metrics) -> dict[str, Alpha]:
     """Return the glyphs that are drawn here instead of taken from the font."""
-    glyphs = {char: box_glyph(arms, double=False) for char, arms in SINGLE_BOX.items()}
-    glyphs |= {char: box_glyph(arms, double=True) for char, arms in DOUBLE_BOX.items()}
-    glyphs |= {char: shade_glyph(pattern) for char, pattern in SHADES.items()}
-    glyphs |= {char: pixel_art_glyph(rows) for char, rows in PIXEL_ART.items()}
-    for char, (source, transforms) in DERIVED.items():
-        glyphs[char] = derived_glyph(glyphs[source], transforms)
-    blocks = tcod.tileset.procedural_block_elements(shape=(TILE, TILE))
+    glyphs = {char: box_glyph(arms, False, m) for char, arms in SINGLE_BOX.items()}
+    glyphs |= {char: box_glyph(arms, True, m) for char, arms in DOUBLE_BOX.items()}
+    glyphs |= {char: shade_glyph(pattern, m) for char, pattern in SHADES.items()}
+    if m.pixel_art:
+        glyphs |= {char: pixel_art_glyph(rows) for char, rows in PIXEL_ART.items()}
+        for char, (source, transforms) in DERIVED.items():
+            glyphs[char] = derived_glyph(glyphs[source], transforms)
+    else:
+        glyphs["#"] = lattice_glyph(m)
+    with warnings.catch_warnings():
+        # tcod 21.2's `procedural_block_elements` calls tcod's own deprecated
+        # `Tileset.set_tile` inside (as assets.py notes): the warning is tcod's.
+        warnings.filterwarnings(
+            "ignore", message="Assign to a tile using", category=DeprecationWarning
+        )
+        blocks = tcod.tileset.procedural_block_elements(shape=(m.tile, m.tile))
     for char in BLOCKS:
         glyphs[char] = blocks.get_tile(ord(char))[:, :, 3] / 255.0
     return glyphs
 
 
-def build_tiles(charmap: Iterable[int]) -> list[Alpha]:
-    """Return one coverage tile per charmap entry (blank for control codes)."""
-    font = supersampled_font()
+def symbol_metrics(m: Metrics) -> Metrics:
+    """Return the metrics `SYMBOLS` are rendered with: bigger and not widened.
+
+    Their outlines are thinner than letters' stems in DejaVu, so they are
+    emboldened by half a pixel for each pixel that box-drawing lines, which
+    they sit among in menus, are thicker than one.  A whole pixel would fill
+    in the heads of the arrows.
+    """
+    extra = m.supersample * (m.line_width - 1) // 2
+    return replace(
+        m,
+        cap_height=m.symbol_cap_height,
+        supersample_x=m.supersample,
+        embolden_x=m.embolden_x + extra,
+        embolden_y=m.embolden_y + extra,
+    )
+
+
+def font_glyphs(chars: list[str], m: Metrics) -> dict[str, Alpha]:
+    """Render `chars` from the font with the metrics `m`."""
+    if not chars:
+        return {}  # Rendering a font takes a while.
+    font = supersampled_font(m)
     baseline = measure_baseline(font)
-    specials = special_glyphs()
-    tiles: list[Alpha] = []
-    for char in map(chr, charmap):
-        if char in specials:
-            tiles.append(specials[char])
-        elif char.isspace() or not char.isprintable():
-            tiles.append(np.zeros((TILE, TILE)))
-        else:
-            hires = embolden(hires_alpha(font, char))
-            tiles.append(text_glyph(hires, baseline, char in ON_BASELINE))
-    return tiles
+    return {
+        char: text_glyph(embolden(glyph_alpha(font, char), m), baseline, char in ON_BASELINE, m)
+        for char in chars
+    }
 
 
-def assemble_sheet(tiles: list[Alpha]) -> NDArray[np.uint8]:
+def build_tiles(charmap: Iterable[int], m: Metrics) -> list[Alpha]:
+    """Return one coverage tile per charmap entry (blank for control codes)."""
+    chars = [chr(code) for code in charmap]
+    glyphs = special_glyphs(m)
+    blank = [char for char in chars if char.isspace() or not char.isprintable()]
+    glyphs |= {char: np.zeros((m.tile, m.tile)) for char in blank}
+    symbols = [char for char in chars if char in SYMBOLS and char not in glyphs]
+    glyphs |= font_glyphs(symbols, symbol_metrics(m))
+    glyphs |= font_glyphs([char for char in chars if char not in glyphs], m)
+    return [glyphs[char] for char in chars]
+
+
+def assemble_sheet(tiles: list[Alpha], m: Metrics) -> NDArray[np.uint8]:
     """Lay tiles out row-major into a greyscale RGB sheet, padding with blanks."""
-    blanks = [np.zeros((TILE, TILE))] * (ROWS * COLUMNS - len(tiles))
-    grid = np.array(tiles + blanks).reshape(ROWS, COLUMNS, TILE, TILE)
-    grey = grid.transpose(0, 2, 1, 3).reshape(ROWS * TILE, COLUMNS * TILE)
+    blanks = [np.zeros((m.tile, m.tile))] * (ROWS * COLUMNS - len(tiles))
+    grid = np.array(tiles + blanks).reshape(ROWS, COLUMNS, m.tile, m.tile)
+    grey = grid.transpose(0, 2, 1, 3).reshape(ROWS * m.tile, COLUMNS * m.tile)
     levels = np.rint(grey * 255).astype(np.uint8)
     return np.repeat(levels[:, :, np.newaxis], 3, axis=2)
 
 
-def main(argv: list[str]) -> None:
-    """Build the sheet and save it to the path in `argv`, if any."""
-    output = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUTPUT
-    sheet = assemble_sheet(build_tiles(tcod.tileset.CHARMAP_TCOD))
+def write_sheet(tile: int, output: Path) -> None:
+    """Build the sheet of `tile`-pixel tiles and save it as a PNG at `output`."""
+    m = metrics_for(tile)
+    sheet = assemble_sheet(build_tiles(tcod.tileset.CHARMAP_TCOD, m), m)
     tcod.image.Image.from_array(sheet).save_as(output)
+
+
+def parse_size(text: str) -> int:
+    """Read ``--size``, refusing sizes that `metrics_for` cannot draw."""
+    try:
+        size = int(text)
+        metrics_for(size)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+    return size
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Build one sheet from the command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(description="Draw a DejaVu tile sheet for the game.")
+    parser.add_argument(
+        "--size", type=parse_size, default=10, help="tile width and height in pixels (default 10)"
+    )
+    parser.add_argument("output", nargs="?", type=Path, help="where to write the PNG")
+    args = parser.parse_args(argv)
+    output: Path = args.output or default_output(args.size)
+    write_sheet(args.size, output)
     print(f"Wrote {output}")
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    main()
