@@ -72,8 +72,9 @@ def wait_for(what: str, check: Callable[[], T | None], timeout: float = TIMEOUT)
 
 
 @contextlib.contextmanager
-def virtual_screen() -> Iterator[str]:
-    """An Xvfb server on a free display; its DISPLAY name ("`:N`").
+def virtual_screen(size: str = "1024x768x24") -> Iterator[str]:
+    """An Xvfb server on a free display, one screen of `size` (WxHxDEPTH);
+    its DISPLAY name ("`:N`").
 
     `-noreset`: else the server resets whenever its last client leaves (an
     xdotool call while the game starts, or a killed game), and a game
@@ -82,7 +83,7 @@ def virtual_screen() -> Iterator[str]:
     read_end, write_end = os.pipe()
     server = subprocess.Popen(
         [
-            "Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24",
+            "Xvfb", "-displayfd", str(write_end), "-screen", "0", size,
             "-nolisten", "tcp", "-noreset",
         ],
         pass_fds=(write_end,),
