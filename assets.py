@@ -1,7 +1,10 @@
-"""The images the game reads at start-up: the tile sheet and the menu's background.
+"""The images the game reads at start-up: the tile sheets and the menu's background.
 
-Both ship beside the code.  A missing or broken one stops the game before
-its window opens, with one line saying which file and why (`AssetError`).
+All ship beside the code: a tile sheet for each tile size of the options
+(`options.TILE_SIZES`, drawn by tools/make_tileset.py; the tutorial's 10x10
+is `dejavu10x10_gs_tc.png`).  A missing or broken one stops the game before
+its window opens, with one line saying which file and why (`AssetError`):
+every sheet is checked, so choosing another size in play can't fail.
 """
 
 from __future__ import annotations
@@ -13,16 +16,18 @@ from typing import Final
 import tcod
 
 import error_report
+import options
 import setup_game
 
-TILESET_PATH: Final = Path(__file__).parent / "dejavu10x10_gs_tc.png"
+# The tile sheet of each tile size, by its tiles' side in pixels.
+TILESET_PATHS: Final = {size: Path(__file__).parent / f"dejavu{size}x{size}_gs_tc.png" for size in options.TILE_SIZES}
 
 
 class AssetError(Exception):
     """A file the game needs can't be read; `str()` is the line for the terminal."""
 
 
-def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
+def load_tileset(path: Path = TILESET_PATHS[10]) -> tcod.tileset.Tileset:
     """The game's tile sheet, with every block element drawn solid.
 
     The menu's semigraphics use block glyphs that CP437's charmap lacks.
@@ -41,14 +46,15 @@ def load_tileset(path: Path = TILESET_PATH) -> tcod.tileset.Tileset:
     return tileset
 
 
-def load() -> tcod.tileset.Tileset:
-    """The tile sheet, once the menu's background is known to be readable too."""
-    try:
-        tileset = load_tileset(TILESET_PATH)
-    except (OSError, RuntimeError) as exc:
-        raise AssetError(
-            f"main.py: cannot read the tile sheet {TILESET_PATH}: {error_report.reason(exc)}"
-        ) from exc
+def load(size: int) -> tcod.tileset.Tileset:
+    """The tile sheet of tiles `size` pixels a side, once every other sheet and
+    the menu's background are known to be readable too."""
+    tilesets = {}
+    for each, path in TILESET_PATHS.items():
+        try:
+            tilesets[each] = load_tileset(path)
+        except (OSError, RuntimeError) as exc:
+            raise AssetError(f"main.py: cannot read the tile sheet {path}: {error_report.reason(exc)}") from exc
     where = f"main.py: cannot read the menu background {setup_game.BACKGROUND_PATH}"
     try:
         setup_game.background_image()
@@ -56,4 +62,4 @@ def load() -> tcod.tileset.Tileset:
         raise AssetError(f"{where}: {error_report.reason(exc)}") from exc
     except RuntimeError as exc:  # tcod says no more than "Pointer must not be NULL."
         raise AssetError(f"{where}: not a PNG image it can read") from exc
-    return tileset
+    return tilesets[size]

@@ -7,57 +7,23 @@ display a window may take (SDL's "usable bounds": no task bar or panel), with
 `MARGIN` pixels to spare for the window's frame; a 1080p display takes it at
 2x (1600x1000 with 10x10 tiles), a 4K one at 4x.  The main loop presents the
 screen at a whole-number scale too, letterboxed, whatever size the player
-drags the window to, and the window can't be made smaller than 1x.
+drags the window to, and the window can't be made smaller than 1x.  Another
+tile size (an option) keeps the window as near its size in pixels as whole
+scales of the new tiles allow.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Final
 
 import tcod
-import tcod.sdl.sys
-from tcod.cffi import ffi, lib
 
+import assets
 import options as options_module
 import setup_game
+from display_area import COLUMNS, ROWS, Area, fits, largest_scale, unscaled_size, usable_area
 from options import Options, Placement
-
-COLUMNS: Final = 80  # The screen the game draws on, in tiles.
-ROWS: Final = 50
-# Pixels left free around the first window, on each axis: its title bar and
-# frame, and a little room.
-MARGIN: Final = 32
-
-Area = tuple[int, int, int, int]  # x, y, width, height in pixels.
-
-
-def usable_area(point: tuple[int, int] | None = None) -> Area | None:
-    """The part of a display a window may take: of the display that holds
-    `point`, else of the primary one; None if SDL knows of no display."""
-    tcod.sdl.sys.init(tcod.sdl.sys.Subsystem.VIDEO)
-    display = 0
-    if point is not None:
-        display = lib.SDL_GetDisplayForPoint(ffi.new("SDL_Point*", point))
-    if not display:
-        display = lib.SDL_GetPrimaryDisplay()
-    rect = ffi.new("SDL_Rect*")
-    if not display or not lib.SDL_GetDisplayUsableBounds(display, rect):
-        return None
-    return rect.x, rect.y, rect.w, rect.h
-
-
-def unscaled_size(tile: tuple[int, int]) -> tuple[int, int]:
-    """The screen's size in pixels at 1x: each tile pixel one screen pixel."""
-    return COLUMNS * tile[0], ROWS * tile[1]
-
-
-def largest_scale(tile: tuple[int, int], area: Area) -> int:
-    """The largest whole-number scale at which the screen fits `area` with
-    `MARGIN` to spare; 1 when not even 1x does."""
-    width, height = unscaled_size(tile)
-    return max(1, min((area[2] - MARGIN) // width, (area[3] - MARGIN) // height))
 
 
 def first_placement(tile: tuple[int, int], remembered: Placement | None) -> Placement | None:
@@ -75,17 +41,6 @@ def first_placement(tile: tuple[int, int], remembered: Placement | None) -> Plac
     scale = largest_scale(tile, area)
     width, height = (size * scale for size in unscaled_size(tile))
     return Placement(width, height, area[0] + (area[2] - width) // 2, area[1] + (area[3] - height) // 2)
-
-
-def fits(placement: Placement, area: Area) -> bool:
-    """Whether the window lies wholly inside `area`."""
-    x, y, width, height = area
-    return (
-        x <= placement.x
-        and y <= placement.y
-        and placement.x + placement.width <= x + width
-        and placement.y + placement.height <= y + height
-    )
 
 
 def open_window(
@@ -128,6 +83,40 @@ def follow(context: tcod.context.Context, options: Options) -> None:
         return
     if window.fullscreen != options.fullscreen:
         window.fullscreen = options.fullscreen
+    atlas = context.sdl_atlas
+    if atlas is not None and atlas.tileset.tile_width != options.tile_size:
+        change_tiles(context, window, options.tile_size)
+
+
+def change_tiles(context: tcod.context.Context, window: tcod.sdl.video.Window, size: int) -> None:
+    """Draw with tiles of `size` pixels, the window as near its size in pixels
+    as whole scales of the new tiles allow, and never smaller than their 1x."""
+    context.change_tileset(assets.load_tileset(assets.TILESET_PATHS[size]))
+    tile = (size, size)
+    window.min_size = unscaled_size(tile)
+    if window.fullscreen:
+        return
+    x, y = window.position
+    width, height = window.size
+    area = usable_area((x + width // 2, y + height // 2))
+    place = nearest_placement(tile, Placement(width, height, x, y), area)
+    window.size = (place.width, place.height)
+    window.position = (place.x, place.y)
+
+
+def nearest_placement(tile: tuple[int, int], now: Placement, area: Area | None) -> Placement:
+    """The whole scale of the screen in `tile`s nearest `now` in width that
+    fits `area` (1x at least), where `now` is if it still fits there, else
+    centred in it."""
+    unscaled_width, unscaled_height = unscaled_size(tile)
+    most = 1 if area is None else largest_scale(tile, area)
+    scale = min(range(1, most + 1), key=lambda k: abs(k * unscaled_width - now.width))
+    place = Placement(unscaled_width * scale, unscaled_height * scale, now.x, now.y)
+    if area is None or fits(place, area):
+        return place
+    return Placement(
+        place.width, place.height, area[0] + (area[2] - place.width) // 2, area[1] + (area[3] - place.height) // 2
+    )
 
 
 def toggle_fullscreen(context: tcod.context.Context) -> str | None:
@@ -147,7 +136,8 @@ def placement(context: tcod.context.Context) -> Placement | None:
     window = context.sdl_window
     if window is None or window.fullscreen:
         return None
-    width, height = window.size
+    # Not below 1x, even where no window manager holds the window to its minimum.
+    width, height = (max(size, least) for size, least in zip(window.size, window.min_size, strict=True))
     x, y = window.position
     return Placement(width, height, x, y)
 

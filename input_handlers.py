@@ -20,6 +20,7 @@ import tcod
 import actions
 import color
 import descriptions
+import display_area
 import exceptions
 import game_over
 import hall_of_fame
@@ -1269,7 +1270,17 @@ class OptionsScreen(Overlay):
         """Options are chosen with the keys the hint names; a click closes nothing."""
 
     def change(self, name: str, by: int) -> None:
-        """Move option `name` `by` places along its values, and keep the change."""
+        """Move option `name` `by` places along its values, past any this
+        display can't take (saying why), and keep the change."""
         now = options.current()
-        value = options.choices()[name].step(getattr(now, name), by)
-        self.notice = options.change(dataclasses.replace(now, **{name: value}))
+        choice = options.choices()[name]
+        value = getattr(now, name)
+        skipped: list[str] = []
+        for _ in choice.names:
+            value = choice.step(value, by)
+            wanted = dataclasses.replace(now, **{name: value})
+            refusal = display_area.refusal(now, wanted)
+            if refusal is None:
+                self.notice = options.change(wanted) or (skipped[0] if skipped else None)
+                return
+            skipped.append(refusal)

@@ -23,6 +23,7 @@ import autosave
 import color
 import command_line
 import display
+import display_area
 import error_report
 import exceptions
 import game_lock
@@ -39,8 +40,8 @@ import screenshot
 import setup_game
 import windowed
 
-SCREEN_WIDTH: Final = display.COLUMNS
-SCREEN_HEIGHT: Final = display.ROWS
+SCREEN_WIDTH: Final = display_area.COLUMNS
+SCREEN_HEIGHT: Final = display_area.ROWS
 
 # Events as `tcod.event.wait` gives them: without end, or within `timeout` seconds (walks).
 EventSource = Callable[..., Iterable[tcod.event.Event]]
@@ -231,8 +232,9 @@ def play(args: argparse.Namespace) -> int:
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
+    notice = fitting_tiles(notice)
     try:
-        tileset = assets.load()
+        tileset = assets.load(options.current().tile_size)
     except assets.AssetError as exc:
         print(exc, file=sys.stderr)
         return 1
@@ -245,6 +247,17 @@ def play(args: argparse.Namespace) -> int:
         return 1
     with context:
         return run_window(context, tileset, args.seed, script, notice)
+
+
+def fitting_tiles(notice: str | None) -> str | None:
+    """Tiles the display can hold at 1x: an options file from a bigger display
+    asks for tiles too big for this one; the default size is used this time."""
+    too_big = display_area.too_big(options.current().tile_size)
+    if too_big is None:
+        return notice
+    default = options.Options().tile_size
+    options.use(dataclasses.replace(options.current(), tile_size=default))
+    return "\n\n".join(text for text in (notice, f"{too_big} Using {default}x{default}.") if text)
 
 
 def use_settings(fullscreen: bool) -> str | None:

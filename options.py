@@ -97,6 +97,9 @@ def option(label: str, names: Mapping[T, str], default: T) -> T:
     return value
 
 
+# The tile sizes the game has sheets of (`assets.TILESET_PATHS`), by their side in pixels.
+TILE_SIZES: Final[Mapping[int, str]] = {10: "10x10", 16: "16x16", 24: "24x24"}
+
 # Steps a walk takes a second (see `travel`).
 WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 80: "very fast"}
 
@@ -105,6 +108,7 @@ WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 8
 class Options:
     """Every option, with its default."""
 
+    tile_size: int = option("Tile size", TILE_SIZES, 10)
     palette: palettes.Palette = option("Colours", palettes.NAMES, palettes.TUTORIAL)
     fullscreen: bool = option("Fullscreen", {False: "off", True: "on"}, False)
     walk_speed: int = option("Walk speed", WALK_SPEEDS, travel.STEPS_PER_SECOND)

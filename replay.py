@@ -24,7 +24,7 @@ from typing import Any, Final
 
 import tcod
 
-import display
+import display_area
 import error_report
 import exceptions
 import input_handlers
@@ -290,7 +290,7 @@ def replay_headless(path: Path, screen: Path | None) -> int:
     with paths.replay_folder():
         first = start(script)
         handler = play_recording(first, script.events)
-        console = tcod.console.Console(display.COLUMNS, display.ROWS, order="F")
+        console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
         handler.on_render(console)
     print(json.dumps(summary(handler, first.engine)))
     if screen is not None:

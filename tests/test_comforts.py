@@ -598,7 +598,7 @@ def test_a_bad_asset_gets_one_line_naming_it(
 ) -> None:
     path = bad(in_tmp)
     if asset == "tile sheet":
-        monkeypatch.setattr(assets, "TILESET_PATH", path)
+        monkeypatch.setitem(assets.TILESET_PATHS, 10, path)
     else:
         monkeypatch.setattr(setup_game, "BACKGROUND_PATH", path)
     assert main.main([]) == 1
@@ -616,7 +616,7 @@ def test_a_tile_sheet_too_small_for_its_tiles_gets_one_line(
 ) -> None:
     path = in_tmp / "one-pixel.png"
     tcod.image.Image(1, 1).save_as(path)
-    monkeypatch.setattr(assets, "TILESET_PATH", path)
+    monkeypatch.setitem(assets.TILESET_PATHS, 10, path)
     assert main.main([]) == 1
     out, err = capsys.readouterr()
     assert out == ""

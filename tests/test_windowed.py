@@ -107,7 +107,7 @@ def test_a_failure_to_start_shows_its_line_in_the_box_and_the_log(
 ) -> None:
     sheet = tmp_path / "broken.png"
     sheet.write_bytes(b"not a PNG")
-    monkeypatch.setattr(assets, "TILESET_PATH", sheet)
+    monkeypatch.setitem(assets.TILESET_PATHS, 10, sheet)
     data = tmp_path / "data"
     assert main.main(["--windowed", "--data-dir", str(data)]) == 1
     assert capsys.readouterr() == ("", "")

@@ -42,13 +42,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from assets import TILESET_PATH  # noqa: E402
+from assets import TILESET_PATHS  # noqa: E402
 from setup_game import BACKGROUND_PATH, GAME_TITLE  # noqa: E402
 
 # The program's (and its folder's) name: the title, as a file name.
 NAME = GAME_TITLE.lower().replace(" ", "-")
 # Read by the game at start-up: put inside the build.
-ASSETS = (TILESET_PATH, BACKGROUND_PATH)
+ASSETS = (*TILESET_PATHS.values(), BACKGROUND_PATH)
 # The program's icon on Windows and macOS, drawn by tools/make_icon.py.
 ICO_PATH = ROOT / "icons" / "icon.ico"
 ICNS_PATH = ROOT / "icons" / "icon.icns"

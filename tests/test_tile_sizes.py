@@ -1,0 +1,117 @@
+"""Tile sizes (issue 24): a sheet for each size of the options, chosen on the
+options screen, applied at once with the window as near its size in pixels as
+whole scales allow, and never a size the display can't hold at 1x."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import tcod
+from conftest import key
+from tcod.event import KeySym
+
+import assets
+import display
+import display_area
+import input_handlers
+import main
+import options
+import paths
+import setup_game
+from options import Placement
+
+FULL_HD = (0, 0, 1920, 1080)
+UHD = (0, 0, 3840, 2160)
+
+
+def test_every_tile_size_has_a_sheet_of_that_size() -> None:
+    for size, path in assets.TILESET_PATHS.items():
+        tileset = assets.load_tileset(path)
+        assert (tileset.tile_width, tileset.tile_height) == (size, size), path
+
+
+@pytest.mark.parametrize(
+    ("size", "area", "expected"),
+    [
+        # 1600x1000 (10x10 at 2x) on 1080p: 16x16 fits only at 1x.
+        (16, FULL_HD, Placement(1280, 800, 160, 40)),
+        # 3200x2000 (10x10 at 4x) on 4K: 16x16 at 2x is the nearest.
+        (16, UHD, Placement(2560, 1600, 160, 40)),
+        (24, UHD, Placement(1920, 1200, 160, 40)),
+        (10, UHD, Placement(3200, 2000, 160, 40)),
+    ],
+)
+def test_a_new_tile_size_keeps_the_window_near_its_size(
+    size: int, area: display_area.Area, expected: Placement
+) -> None:
+    now = Placement(1600, 1000, 160, 40) if area == FULL_HD else Placement(3200, 2000, 160, 40)
+    assert display.nearest_placement((size, size), now, area) == expected
+
+
+def test_a_window_that_would_leave_the_display_is_centred_on_it() -> None:
+    now = Placement(800, 500, 1000, 500)  # 10x10 at 1x, low and right.
+    assert display.nearest_placement((16, 16), now, FULL_HD) == Placement(1280, 800, 320, 140)
+
+
+def test_tiles_too_big_for_the_display_are_refused_saying_why() -> None:
+    assert display_area.too_big(16, FULL_HD) is None
+    assert display_area.too_big(24, FULL_HD) == (
+        "Tiles of 24x24 need a window of 1920x1200; this display has room for 1920x1080."
+    )
+    assert display_area.too_big(24, UHD) is None
+
+
+def options_screen_on_tile_size() -> input_handlers.BaseEventHandler:
+    screen = setup_game.MainMenu().handle_events(key(KeySym.O))
+    for _ in range(list(options.choices()).index("tile_size")):
+        screen = screen.handle_events(key(KeySym.DOWN))
+    return screen
+
+
+def test_the_options_screen_steps_past_a_size_the_display_cant_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(display_area, "usable_area", lambda point=None: FULL_HD)
+    screen = options_screen_on_tile_size()
+    screen.handle_events(key(KeySym.RIGHT))
+    assert options.current().tile_size == 16
+    assert "tile_size = 16x16\n" in paths.options_path().read_text()
+    screen.handle_events(key(KeySym.RIGHT))  # 24x24 does not fit 1080p: back round to 10x10.
+    assert options.current().tile_size == 10
+    assert isinstance(screen, input_handlers.OptionsScreen)
+    assert screen.notice is not None and screen.notice.startswith("Tiles of 24x24 need a window of 1920x1200")
+
+
+def test_on_a_4k_display_every_size_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(display_area, "usable_area", lambda point=None: UHD)
+    screen = options_screen_on_tile_size()
+    seen = []
+    for _ in options.TILE_SIZES:
+        screen.handle_events(key(KeySym.RIGHT))
+        seen.append(options.current().tile_size)
+    assert sorted(seen) == sorted(options.TILE_SIZES)
+
+
+def test_the_window_takes_the_new_tiles_at_once(context: tcod.context.Context) -> None:
+    window = context.sdl_window
+    atlas = context.sdl_atlas
+    assert window is not None and atlas is not None
+    options.use(dataclasses.replace(options.current(), tile_size=16))
+    main.main_loop(context, tcod.console.Console(80, 50, order="F"), setup_game.MainMenu(), lambda: [tcod.event.Quit()])
+    assert context.sdl_atlas is not None and context.sdl_atlas.tileset.tile_width == 16
+    assert window.min_size == (1280, 800)
+    width, height = window.size
+    assert (width, height) in {(1280 * k, 800 * k) for k in range(1, 4)}
+
+
+def test_a_file_asking_for_tiles_too_big_for_this_display_starts_with_the_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths.options_path().write_text("tile_size = 24x24\n")
+    monkeypatch.setattr(display_area, "usable_area", lambda point=None: FULL_HD)
+    seen: list[input_handlers.BaseEventHandler] = []
+    monkeypatch.setattr(main, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
+    assert main.main([]) == 0
+    [popup] = seen
+    assert isinstance(popup, input_handlers.PopupMessage)
+    assert popup.text.endswith("this display has room for 1920x1080. Using 10x10.")
+    assert options.current().tile_size == 10
