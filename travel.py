@@ -253,7 +253,9 @@ def walkable(game_map: GameMap, x: int, y: int) -> bool:
 
 class Watch:
     """What a walk keeps an eye on between steps: the player's HP, the monsters
-    in view, and what has been seen of the floor.
+    in view, and what has been seen of the floor.  A walk starts with no
+    monster in view (`refusal`) and stops at the first: any monster in view
+    is news, so no list of those seen is kept.
 
     `news` says what changed since it last looked, as the message that stops
     the walk.
@@ -263,14 +265,12 @@ class Watch:
         # Whether an item coming into view is news (see `Walk.stops_for_items`).
         self.items = items
         self.hp = engine.player.fighter.hp
-        self.monsters = set(engine.game_map.monsters_in_view)
         self.explored = engine.game_map.explored.copy()
 
     def news(self, engine: Engine) -> str | None:
         game_map = engine.game_map
         reason = self._compare(engine)
         self.hp = engine.player.fighter.hp
-        self.monsters = set(engine.game_map.monsters_in_view)
         self.explored = game_map.explored.copy()
         return reason
 
@@ -280,9 +280,9 @@ class Watch:
             return None  # Another floor: the walk is over anyway.
         if engine.player.fighter.hp < self.hp:
             return "You are hurt."
-        for monster in engine.game_map.monsters_in_view:
-            if monster not in self.monsters:
-                return f"{capitalized(with_article(monster.name))} comes into view."
+        monsters = game_map.monsters_in_view
+        if monsters:
+            return f"{capitalized(with_article(monsters[0].name))} comes into view."
         newly_seen = game_map.visible & ~self.explored
         for item in game_map.items if self.items else []:
             if newly_seen[item.x, item.y]:

@@ -10,6 +10,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -559,19 +560,30 @@ def test_a_bad_steps_line_is_named(line: str, error: str) -> None:
     ]
 
 
-def test_walks_clear_a_floor_in_fewer_key_presses() -> None:
-    """tools/key_presses.py: the same floor, the same items gathered, far fewer keys."""
-    spec = importlib.util.spec_from_file_location(
-        "key_presses", Path(__file__).resolve().parent.parent / "tools" / "key_presses.py"
-    )
+def load_tool(name: str) -> Any:
+    """The script tools/<name>.py, as a module."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent.parent / "tools" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     tool = importlib.util.module_from_spec(spec)
-    sys.modules["key_presses"] = tool  # Its dataclass looks itself up there.
+    sys.modules[name] = tool  # A dataclass of its own looks itself up there.
     spec.loader.exec_module(tool)
+    return tool
+
+
+def test_walks_clear_a_floor_in_fewer_key_presses() -> None:
+    """tools/key_presses.py: the same floor, the same items gathered, far fewer keys."""
+    tool = load_tool("key_presses")
     single, walking = tool.clear_floor(6, walks=False), tool.clear_floor(6, walks=True)
     assert single.descended and walking.descended
     assert walking.carried == single.carried > 2
     assert walking.presses < single.presses / 2
+
+
+def test_each_hand_made_mutant_still_changes_one_line_of_travel() -> None:
+    """tools/travel_mutants.py (whose every mutant these tests kill) keeps up with travel.py."""
+    source = (Path(__file__).resolve().parent.parent / "travel.py").read_text()
+    for name, (old, new) in load_tool("travel_mutants").MUTANTS.items():
+        assert source.count(old) == 1 and old != new, name
 
 
 # --- Gathering, in a whole floor -------------------------------------------
