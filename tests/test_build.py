@@ -33,6 +33,7 @@ from test_window import (
     virtual_screen,
 )
 
+import assets
 import paths
 import setup_game
 
@@ -114,7 +115,10 @@ def test_the_build_is_one_folder_with_the_assets_and_an_archive_of_it(dist: Path
     program = build.program_path(dist)
     assert os.access(program, os.X_OK), f"{program} is not a program"
     inside = {path.name for path in program.parent.rglob("*")}
-    assert {"dejavu10x10_gs_tc.png", "menu_background.png"} <= inside
+    assert {path.name for path in build.ASSETS} == {path.name for path in assets.TILESET_PATHS.values()} | {
+        "menu_background.png"
+    }
+    assert {path.name for path in build.ASSETS} <= inside
 
     archive = build.archive_path(dist)
     if archive.suffix == ".zip":

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from test_build import load_module
 
+import assets
 import setup_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,8 @@ def test_every_system_builds_main_py_with_the_assets_into_one_folder(system: str
     spec = read_spec(system)
     assert spec["a"].args == ([str(ROOT / "main.py")],)
     datas = spec["a"].kwargs["datas"]
-    assert {Path(source).name for source, _ in datas} >= {"dejavu10x10_gs_tc.png", "menu_background.png"}
+    every_sheet = {path.name for path in assets.TILESET_PATHS.values()}
+    assert {Path(source).name for source, _ in datas} >= every_sheet | {"menu_background.png"}
     assert all(Path(source).is_file() and where == "." for source, where in datas)
     assert "setuptools" in spec["a"].kwargs["excludes"]
     assert spec["exe"].kwargs["name"] == spec["coll"].kwargs["name"] == build.NAME

@@ -123,6 +123,7 @@ def take(camera: Camera) -> None:
         entity_factories.fireball_scroll,
         entity_factories.lightning_scroll,
         entity_factories.health_potion,
+        entity_factories.health_potion,  # Two, listed once: "Health Potion (x2)".
         entity_factories.chain_mail,
     ):
         carry(engine, template)
