@@ -526,8 +526,8 @@ class InventoryEventHandler(AskUserEventHandler):
         player = self.engine.player
         index = letter_index(event.sym)
         if index is not None:
-            stack = player.inventory.stacks.get(LETTERS[index])
-            if stack is None or not self.fits(stack[0]):
+            stack = player.inventory.stack(LETTERS[index])
+            if not stack or not self.fits(stack[0]):
                 self.engine.message_log.add_message("Invalid entry.", color.invalid)
                 return None
             return self.on_item_selected(stack[0])

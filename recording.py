@@ -3,7 +3,7 @@
 A recording is the seed of a game, then every input event the game acted on,
 one per line, in a format a person can read and write::
 
-    recording 1
+    recording 3
     seed 1234
     # a comment
     key n
@@ -27,6 +27,11 @@ depends on the clock: this line is what makes a walk replay exactly.
 `resume` says that the game was saved and left on another screen than the
 dungeon (the window closed on the inventory, say), and went on from its save
 on the dungeon's screen, as a loaded game starts.
+Formats 1 and 2 were played with the tutorial's inventory letters, one per
+item by its place in the pack; format 3's games keep a letter per kind
+(`components.inventory`).  A recording replays with the letters it was
+played with (`letters_by_kind`), and so does a game continued from a save
+of those days.
 The events start in the dungeon of a new game with that seed.  Since all of
 the game's randomness comes from the seed, the same lines give the same game.
 
@@ -59,9 +64,12 @@ if TYPE_CHECKING:
     from input_handlers import BaseEventHandler
 
 FORMAT_NAME: Final = "recording"
-FORMAT_VERSION: Final = 2
-# The versions this game reads: format 1 is format 2 without `text` lines.
-READABLE_VERSIONS: Final = (1, 2)
+FORMAT_VERSION: Final = 3
+# The versions this game reads: format 1 is format 2 without `text` lines;
+# format 2 is format 3 played with the tutorial's inventory letters.
+READABLE_VERSIONS: Final = (1, 2, 3)
+# The first format whose games keep their inventory letters by kind.
+LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
 
 # The modifiers a `key` line can name, and the one a replayed event holds
@@ -127,11 +135,18 @@ class Script:
 
     seed: int
     events: list[Recorded]
+    version: int = FORMAT_VERSION
 
 
-def header(seed: int) -> list[str]:
+def letters_by_kind(version: int) -> bool:
+    """Whether a recording of format `version` was played with inventory
+    letters kept by kind, or with the tutorial's, by place."""
+    return version >= LETTERS_BY_KIND_SINCE
+
+
+def header(seed: int, version: int = FORMAT_VERSION) -> list[str]:
     """The first lines of every recording: the format, then the game's seed."""
-    return [f"{FORMAT_NAME} {FORMAT_VERSION}", f"seed {seed}"]
+    return [f"{FORMAT_NAME} {version}", f"seed {seed}"]
 
 
 def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
@@ -248,7 +263,7 @@ def parse(text: str, source: str) -> Script:
     Blank lines and lines starting with `#` are skipped; the first other line
     must be the format's name and version, the next the seed.
     """
-    version_seen = False
+    version: int | None = None
     seed: int | None = None
     events: list[Recorded] = []
     number = 0
@@ -259,23 +274,23 @@ def parse(text: str, source: str) -> Script:
         if not line or line.startswith("#"):
             continue
         try:
-            if not version_seen:
-                _check_version(line)
-                version_seen = True
+            if version is None:
+                version = _check_version(line)
             elif seed is None:
                 seed = _seed_of(line)
             else:
                 events.append(event_of(line))
         except ValueError as exc:
             raise RecordingError(f"{source}, line {number}: {exc}") from None
-    if not version_seen:
+    if version is None:
         raise RecordingError(f"{source}, line {number + 1}: the file is empty, not a recording")
     if seed is None:
         raise RecordingError(f"{source}, line {number + 1}: the 'seed N' line is missing")
-    return Script(seed, events)
+    return Script(seed, events, version)
 
 
-def _check_version(line: str) -> None:
+def _check_version(line: str) -> int:
+    """The format version the first line names, if one this game reads."""
     words = line.split()
     if len(words) != 2 or words[0] != FORMAT_NAME:
         raise ValueError(f"not a recording: the first line must be '{FORMAT_NAME} {FORMAT_VERSION}'")
@@ -284,6 +299,7 @@ def _check_version(line: str) -> None:
             f"a recording of format version {words[1][:20]}; this game reads versions "
             f"{', '.join(map(str, READABLE_VERSIONS))}"
         )
+    return int(words[1])
 
 
 def _seed_of(line: str) -> int:

@@ -51,9 +51,14 @@ def start(script: Script) -> input_handlers.MainGameEventHandler:
     """The screen a recording's events start on: the dungeon of a new game with its seed.
 
     The new game's own recording starts with the same header, so that the
-    replayed events, recorded again as they are played, rebuild it.
+    replayed events, recorded again as they are played, rebuild it; a
+    recording played with the tutorial's inventory letters replays with them.
     """
-    return input_handlers.MainGameEventHandler(setup_game.new_game(script.seed))
+    engine = setup_game.new_game(script.seed)
+    if not recording.letters_by_kind(script.version):
+        engine.player.inventory.by_kind = False
+        engine.recording = recording.header(script.seed, script.version)
+    return input_handlers.MainGameEventHandler(engine)
 
 
 def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:

@@ -53,9 +53,11 @@ load as not dropped.
 
 Format 6 adds to each inventory's record "letters": one letter a to z per
 carried item, in the order of "items" (identical potions and scrolls share
-one; a kind keeps its letter while carried, see `components.inventory`).
-Format 5 kept no letters: its items take them in the order carried, as
-picking them up in that order gives them.
+one; a kind keeps its letter while carried, see `components.inventory`),
+and "by_kind" (true or false): whether the inventory screens use those
+letters, or the tutorial's, by place in the pack.  Format 5 kept no letters:
+its items take them in the order carried, as picking them up in that order
+gives them, and its games go on by place, as their recordings were played.
 """
 
 from __future__ import annotations
@@ -418,7 +420,9 @@ def upgrade_4_to_5(data: object) -> object:
 def upgrade_5_to_6(data: object) -> object:
     """Format 5's data as format 6 has it: each inventory's letters, given in
     the order carried as picking the items up in that order would give them
-    (the same rule as `Inventory.letter_for`, on the unchecked records)."""
+    (the same rule as `Inventory.letter_for`, on the unchecked records), and
+    not `by_kind`: the game goes on with the tutorial's letters, by place, so
+    that its recording, begun with them, replays (see `recording.LETTERS_BY_KIND_SINCE`)."""
     for record in entity_records(data):
         inventory = record.get("inventory")
         items = inventory.get("items") if isinstance(inventory, dict) else None
@@ -436,6 +440,7 @@ def upgrade_5_to_6(data: object) -> object:
                 kinds[alike] = letter
             letters.append(letter)
         inventory["letters"] = "".join(letters)
+        inventory["by_kind"] = False
     return data
 
 
@@ -700,7 +705,8 @@ def entity_data(entity: Entity) -> Data:
         data["inventory"] = {
             "capacity": entity.inventory.capacity,
             "items": [entity_data(item) for item in items],
-            "letters": "".join(entity.inventory.letter_of(item) for item in items),
+            "letters": "".join(entity.inventory.letters[item] for item in items),
+            "by_kind": entity.inventory.by_kind,
         }
         data["equipment"] = equipment_data(entity.equipment, items)
     elif isinstance(entity, Item):
@@ -777,6 +783,7 @@ def read_actor(record: Record, x: int, y: int) -> Actor:
         items.append(read_item(item_record, item_x, item_y))
     letters = inventory_record.text("letters", MAX_CAPACITY)
     carry(actor.inventory, items, letters, inventory_record.about("letters"))
+    actor.inventory.by_kind = inventory_record.flag("by_kind")
     inventory_record.done()
     read_equipment(record.record("equipment"), actor, items)
     read_looks(record, actor)
@@ -790,11 +797,10 @@ def carry(inventory: Inventory, items: list[Item], letters: str, what: str) -> N
     if len(letters) != len(items) or not set(letters) <= set(LETTERS):
         raise DamagedSaveError(f"{what} are not one letter a to z for each item")
     for item, letter in zip(items, letters, strict=True):
-        stack = inventory.stacks.get(letter)
-        if stack is not None and not stacks_with(item, stack[0]):
-            raise DamagedSaveError(f"{what} put unlike items under one letter")
-        if any(stacks_with(item, others[0]) for other, others in inventory.stacks.items() if other != letter):
-            raise DamagedSaveError(f"{what} put like items under two letters")
+        for carried, carried_letter in inventory.letters.items():
+            if (carried_letter == letter) != stacks_with(item, carried):
+                alike = "like items under two letters" if carried_letter != letter else "unlike items under one letter"
+                raise DamagedSaveError(f"{what} put {alike}")
         inventory.add(item, letter)
 
 

@@ -36,34 +36,48 @@ def stacks_with(item: Item, other: Item) -> bool:
 class Inventory(BaseComponent):
     parent: Actor
 
-    def __init__(self, capacity: int):
+    def __init__(self, capacity: int, by_kind: bool = True):
         self.capacity = capacity
-        # Each letter's items, all of one kind, in alphabetical order of the
-        # letters; the one record of what is carried.
-        self.stacks: dict[str, list[Item]] = {}
+        # Each carried item, in the order picked up, and the letter of its kind;
+        # the one record of what is carried.
+        self.letters: dict[Item, str] = {}
+        # False in a game begun before letters were kept by kind (a save or a
+        # recording of an earlier format): it keeps the tutorial's letters, by
+        # place in the pack, so that its recorded key presses mean what they did.
+        self.by_kind = by_kind
 
     @property
     def items(self) -> list[Item]:
-        """Every carried item, in the order of their letters."""
-        return [item for stack in self.stacks.values() for item in stack]
+        """Every carried item, in the order picked up."""
+        return list(self.letters)
 
     def listing(self) -> list[tuple[str, list[Item]]]:
-        """The letters in use and their stacks, in alphabetical order."""
-        return list(self.stacks.items())
+        """The letters in use and what each stands for, in alphabetical order:
+        the inventory screens' lines."""
+        if not self.by_kind:
+            return [(letter, [item]) for letter, item in zip(LETTERS, self.letters, strict=False)]
+        stacks: dict[str, list[Item]] = {}
+        for item, letter in self.letters.items():
+            stacks.setdefault(letter, []).append(item)
+        return sorted(stacks.items())
+
+    def stack(self, letter: str) -> list[Item]:
+        """What `letter` stands for; empty when it stands for nothing carried."""
+        return dict(self.listing()).get(letter, [])
 
     def letter_of(self, item: Item) -> str:
         """The letter `item` is listed under."""
-        for letter, stack in self.stacks.items():
+        for letter, stack in self.listing():
             if any(carried is item for carried in stack):
                 return letter
         raise ValueError(f"the {item.name} is not carried")
 
     def letter_for(self, item: Item) -> str:
         """The letter `item` would take if picked up now: its kind's, or the first free one."""
-        for letter, stack in self.stacks.items():
-            if stacks_with(item, stack[0]):
+        for carried, letter in self.letters.items():
+            if stacks_with(item, carried):
                 return letter
-        free = [letter for letter in LETTERS if letter not in self.stacks]
+        free = [letter for letter in LETTERS if letter not in self.letters.values()]
         if not free:
             raise ValueError(f"no letter is free for the {item.name}")
         return free[0]
@@ -76,17 +90,12 @@ class Inventory(BaseComponent):
         gives the `letter` it was saved under (checked by the loader).
         """
         item.parent = self
-        self.stacks.setdefault(letter or self.letter_for(item), []).append(item)
-        self.stacks = dict(sorted(self.stacks.items()))
+        self.letters[item] = letter or self.letter_for(item)
 
     def remove(self, item: Item) -> None:
         """Take `item` out of the pack (used up or dropped); a letter left
         with nothing under it is free again."""
-        letter = self.letter_of(item)
-        stack = self.stacks[letter]
-        stack.remove(item)
-        if not stack:
-            del self.stacks[letter]
+        del self.letters[item]
 
     def drop(self, item: Item) -> None:
         """Removes an item from the inventory and restores it to the game map, at the player's current location."""

@@ -30,7 +30,7 @@ def arena(*carried: Item) -> tuple[Engine, Actor]:
     game_map = engine.game_map
     player = engine.player
     player.equipment.weapon = player.equipment.armor = None
-    player.inventory.stacks.clear()
+    player.inventory.letters.clear()
     for template in carried:
         item = copy.deepcopy(template)
         player.inventory.add(item)

@@ -25,7 +25,7 @@ import setup_game
 from engine import Engine
 
 SEED = 1234
-HEADER = f"recording 2\nseed {SEED}\n"
+HEADER = f"recording 3\nseed {SEED}\n"
 
 
 def engine_of(handler: object) -> Engine:
@@ -145,7 +145,7 @@ BAD = {
     "unknown key name": ("recording 1\nseed 5\nkey l\nkey sprocket\n", 4, "unknown key name 'sprocket'"),
     "bad number": ("recording 1\nseed 5\n\nclick 3 4.5\n", 4, "'4.5' is not a whole number"),
     "bad seed": ("recording 1\nseed five\n", 2, "'five' is not a whole number"),
-    "wrong version": ("recording 3\nseed 5\n", 1, "format version 3; this game reads versions 1, 2"),
+    "wrong version": ("recording 4\nseed 5\n", 1, "format version 4; this game reads versions 1, 2, 3"),
     "empty file": ("", 1, "the file is empty"),
     "only comments": ("# nothing\n\n", 3, "the file is empty"),
     "not a recording": ("savegame\n", 1, "not a recording"),
@@ -228,7 +228,7 @@ def test_replay_is_the_game_the_keys_play() -> None:
     handler = play_events(handler, events)
     played = engine_of(handler)
     lines = played.recording
-    assert lines[:2] == ["recording 2", f"seed {SEED}"]
+    assert lines[:2] == ["recording 3", f"seed {SEED}"]
     assert lines[2:] == ["key l", "key j", "move 3 3", "key i", "key escape", "key k"]
     again = replay_text("\n".join(lines))
     assert picture(engine_of(again)) == picture(played)
@@ -265,7 +265,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
     for event in events:
         handler = main.handle_event(context, handler, event)
     expected = [
-        "recording 2",
+        "recording 3",
         f"seed {SEED}",
         "text >",
         f"move {x + 1} {y}",
@@ -472,7 +472,7 @@ def test_escape_in_a_window_replay_stops_the_walk_it_shows(
 ) -> None:
     """Stopping the replay stops the walk under way too, recorded as a key
     stopping it would be: the player's next key is not eaten stopping it."""
-    script = recording.parse("recording 2\nseed 10\nkey x\n", "walk.rec")
+    script = recording.parse("recording 3\nseed 10\nkey x\n", "walk.rec")
     handler: input_handlers.BaseEventHandler = replay.start(script)
     playback = replay.Playback(script.events, speed=replay.FASTEST)
     monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: [])
