@@ -22,7 +22,16 @@ import tcod
 import assets
 import options as options_module
 import setup_game
-from display_area import COLUMNS, ROWS, Area, fits, largest_scale, unscaled_size, usable_area
+from display_area import (
+    COLUMNS,
+    ROWS,
+    Area,
+    centred,
+    fits,
+    largest_scale,
+    unscaled_size,
+    usable_area,
+)
 from options import Options, Placement
 
 
@@ -40,7 +49,7 @@ def first_placement(tile: tuple[int, int], remembered: Placement | None) -> Plac
         return None
     scale = largest_scale(tile, area)
     width, height = (size * scale for size in unscaled_size(tile))
-    return Placement(width, height, area[0] + (area[2] - width) // 2, area[1] + (area[3] - height) // 2)
+    return centred(width, height, area)
 
 
 def open_window(
@@ -114,9 +123,7 @@ def nearest_placement(tile: tuple[int, int], now: Placement, area: Area | None) 
     place = Placement(unscaled_width * scale, unscaled_height * scale, now.x, now.y)
     if area is None or fits(place, area):
         return place
-    return Placement(
-        place.width, place.height, area[0] + (area[2] - place.width) // 2, area[1] + (area[3] - place.height) // 2
-    )
+    return centred(place.width, place.height, area)
 
 
 def toggle_fullscreen(context: tcod.context.Context) -> str | None:

@@ -65,6 +65,10 @@ def fits(placement: Placement, area: Area) -> bool:
     )
 
 
+def centred(width: int, height: int, area: Area) -> Placement:
+    """A window of `width` x `height` pixels in the middle of `area`."""
+    return Placement(width, height, area[0] + (area[2] - width) // 2, area[1] + (area[3] - height) // 2)
+
 
 def refusal(now: Options, wanted: Options) -> str | None:
     """Why the options screen can't change `now` into `wanted` on this
