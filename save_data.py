@@ -429,10 +429,10 @@ def upgrade_5_to_6(data: object) -> object:
         if not isinstance(inventory, dict) or not isinstance(items, list):
             continue
         letters: list[str] = []
-        kinds: dict[object, str] = {}  # A potion's or scroll's name, and its letter.
+        kinds: dict[str, str] = {}  # A potion's or scroll's name, and its letter.
         for item in items:
             alike = item.get("name") if isinstance(item, dict) and item.get("equippable") is None else None
-            if alike is not None and isinstance(alike, str) and alike in kinds:
+            if isinstance(alike, str) and alike in kinds:
                 letters.append(kinds[alike])
                 continue
             letter = next((free for free in LETTERS if free not in letters), "?")
