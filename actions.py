@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import color
 import exceptions
-from grammar import plural, with_article
+from words.grammar import plural, with_article
 
 if TYPE_CHECKING:
     from engine import Engine

@@ -13,9 +13,9 @@ import tcod
 from numpy.random import Generator, default_rng
 
 import exceptions
-import recording
 import render_functions
 from message_log import MessageLog
+from replays import recording
 
 if TYPE_CHECKING:
     from entity import Actor
@@ -67,8 +67,7 @@ class Engine:
         """
         # Imported here, not at the top: save_data builds an Engine when it
         # loads, so it imports this module.
-        import save_data
-
+        from saving import save_data
         save_data.save(self, filename)
         recording.sync(self)
         self.mark_saved()

@@ -6,8 +6,8 @@ import copy
 import math
 from typing import TYPE_CHECKING, TypeVar
 
-from grammar import with_article
 from render_order import RenderOrder
+from words.grammar import with_article
 
 if TYPE_CHECKING:
     from components.ai import BaseAI

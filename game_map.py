@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 import tcod
 
-import options
 import tile_types
 from entity import Actor, Item
+from window import options
 
 if TYPE_CHECKING:
     from engine import Engine

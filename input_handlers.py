@@ -19,18 +19,8 @@ import tcod
 
 import actions
 import color
-import descriptions
-import display_area
 import exceptions
-import game_over
-import hall_of_fame
-import morgue
-import options
-import paths
 import render_functions
-import savefile
-import targeting
-import travel
 from actions import (
     Action,
     BumpAction,
@@ -39,11 +29,12 @@ from actions import (
     TakeStairsAction,
     WaitAction,
 )
-from blast import blast_tiles, in_blast
 from components.inventory import LETTERS, stack_name
 from components.level import Level
-from key_help import command_rows, help_sections, key_name
-from keys import (
+from controls import targeting, travel
+from controls.blast import blast_tiles, in_blast
+from controls.key_help import command_rows, help_sections, key_name
+from controls.keys import (
     ANSWER_KEYS,
     COMMAND_HELP,
     CONFIRM_KEYS,
@@ -69,6 +60,10 @@ from keys import (
     letter_index,
     target_step,
 )
+from saving import paths, savefile
+from screens import game_over, hall_of_fame, morgue
+from window import display_area, options
+from words import descriptions
 
 if TYPE_CHECKING:
     from components.fighter import Fighter

@@ -18,27 +18,24 @@ from typing import Final
 
 import tcod
 
-import assets
-import autosave
 import color
-import command_line
-import display
-import display_area
-import error_report
 import exceptions
-import game_lock
-import icon
 import input_handlers
-import key_file
-import keys
-import options
-import paths
-import recording
-import recovery
-import replay
-import screenshot
 import setup_game
-import windowed
+from controls import key_file, keys
+from replays import recording, recovery, replay
+from saving import autosave, game_lock, paths
+from window import (
+    assets,
+    command_line,
+    display,
+    display_area,
+    error_report,
+    icon,
+    options,
+    screenshot,
+    windowed,
+)
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
 SCREEN_HEIGHT: Final = display_area.ROWS

@@ -11,8 +11,8 @@ import numpy as np
 import tcod
 
 import color
-import descriptions
-import options
+from window import options
+from words import descriptions
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

@@ -18,15 +18,13 @@ from numpy.typing import NDArray
 import color
 import entity_factories
 import input_handlers
-import keys
-import paths
-import recording
-import save_data
-import savefile
+from controls import keys
 from engine import Engine
 
 # The tutorial's map settings, declared beside the world they make.
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
+from replays import recording
+from saving import paths, save_data, savefile
 
 GAME_TITLE: Final = "Tombs of the Ancient Kings"
 CREDIT: Final = "After the Yet Another Roguelike Tutorial (2020), for tcod today"
@@ -230,8 +228,7 @@ class MainMenu(input_handlers.BaseEventHandler):
         anything (`recovery`): the player is told so, and it is saved again."""
         # Imported here, not at the top: recovery replays the recording, and a
         # replay starts new games with this module.
-        import recovery
-
+        from replays import recovery
         recovered = recovery.recover(engine, self.progress)
         if recovered is None:
             recording.resume_file(engine)

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, ClassVar
 import actions
 import color
 import components.inventory
-from blast import in_blast
 from components.ai import ConfusedEnemy
 from components.base_component import BaseComponent
+from controls.blast import in_blast
 from exceptions import Impossible
 from input_handlers import (
     ActionOrHandler,

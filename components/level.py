@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from components.base_component import BaseComponent
-from grammar import plural
+from words.grammar import plural
 
 if TYPE_CHECKING:
     from entity import Actor

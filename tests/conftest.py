@@ -23,20 +23,18 @@ import pytest  # noqa: E402
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
-import assets  # noqa: E402
 import input_handlers  # noqa: E402
-import keys  # noqa: E402
 import main  # noqa: E402
-import options  # noqa: E402
-import paths  # noqa: E402
-import recording  # noqa: E402
-import replay  # noqa: E402
 import setup_game  # noqa: E402
 import tile_types  # noqa: E402
+from controls import keys  # noqa: E402
+from controls.keys import Key  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from game_map import GameMap  # noqa: E402
-from keys import Key  # noqa: E402
+from replays import recording, replay  # noqa: E402
+from saving import paths  # noqa: E402
+from window import assets, options  # noqa: E402
 
 
 def key(sym: KeySym, mod: Modifier = Modifier.NONE) -> tcod.event.KeyDown:

@@ -53,16 +53,14 @@ from tcod.event import KeySym, Modifier, MouseButton  # noqa: E402
 import entity_factories  # noqa: E402
 import exceptions  # noqa: E402
 import input_handlers  # noqa: E402
-import keys  # noqa: E402
 import main  # noqa: E402
-import paths  # noqa: E402
-import recording  # noqa: E402
-import save_data  # noqa: E402
-import savefile  # noqa: E402
 import setup_game  # noqa: E402
 from actions import TakeStairsAction  # noqa: E402
 from components.ai import ConfusedEnemy  # noqa: E402
+from controls import keys  # noqa: E402
 from engine import Engine  # noqa: E402
+from replays import recording  # noqa: E402
+from saving import paths, save_data, savefile  # noqa: E402
 
 VERSION = save_data.FORMAT_VERSION
 EVENTS_PER_GAME = 50

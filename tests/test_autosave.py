@@ -12,14 +12,12 @@ from conftest import key, stroke, typed
 from tcod.event import KeySym
 from test_main_loop import Script
 
-import autosave
 import input_handlers
 import main
-import paths
-import recording
-import save_data
 import setup_game
 from engine import Engine
+from replays import recording
+from saving import autosave, paths, save_data
 
 STAIRS = typed(">")
 

@@ -33,9 +33,9 @@ from test_window import (
     virtual_screen,
 )
 
-import assets
-import paths
 import setup_game
+from saving import paths
+from window import assets
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "tools" / "build.py"

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from test_build import load_module
 
-import assets
 import setup_game
+from window import assets
 
 ROOT = Path(__file__).resolve().parent.parent
 build = load_module("build")

@@ -15,20 +15,14 @@ import tcod
 from conftest import click, key, stroke, typed
 from tcod.event import KeySym, Modifier
 
-import assets
-import command_line
 import entity_factories
-import error_report
 import exceptions
 import input_handlers
-import keys
 import main
-import screenshot
 import setup_game
-from engine import Engine
-from input_handlers import HelpScreen
-from key_help import HISTORY_JUMP_HELP, chord_name, help_sections, key_name
-from keys import (
+from controls import keys
+from controls.key_help import HISTORY_JUMP_HELP, chord_name, help_sections, key_name
+from controls.keys import (
     ANSWER_KEYS,
     COMMAND_HELP,
     CONFIRM_KEYS,
@@ -54,6 +48,9 @@ from keys import (
     Key,
     types_symbol,
 )
+from engine import Engine
+from input_handlers import HelpScreen
+from window import assets, command_line, error_report, screenshot
 
 ROOT = Path(__file__).resolve().parent.parent
 TILE = 10  # Pixels per tile side in the game's tile sheet.

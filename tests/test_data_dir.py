@@ -13,12 +13,12 @@ import pytest
 import tcod
 from test_level import window_lines
 
-import command_line
 import main
-import paths
 import setup_game
 from engine import Engine
 from input_handlers import CharacterScreenEventHandler
+from saving import paths
+from window import command_line
 
 GAME = setup_game.GAME_TITLE
 
@@ -86,7 +86,7 @@ def test_from_the_source_files_go_in_the_working_directory() -> None:
 
 def test_a_packaged_build_keeps_files_in_the_players_data_folder(tmp_path: Path) -> None:
     # PyInstaller sets sys.frozen in the built program.
-    code = "import sys; sys.frozen = True; import command_line; print(command_line.parse_args([]).data_dir)"
+    code = "import sys; sys.frozen = True; from window import command_line; print(command_line.parse_args([]).data_dir)"
     assert Path(run_python(code, tmp_path).strip()) == tmp_path / "xdg" / GAME
 
 
@@ -97,7 +97,7 @@ def test_help_says_where_the_files_go(tmp_path: Path, capsys: pytest.CaptureFixt
         "screenshots go in:\n  the working directory\n"
     )
 
-    code = "import sys; sys.frozen = True; import command_line; command_line.parse_args(['--help'])"
+    code = "import sys; sys.frozen = True; from window import command_line; command_line.parse_args(['--help'])"
     help_text = run_python(code, tmp_path)
     assert help_text.endswith(f"screenshots go in:\n  {tmp_path / 'xdg' / GAME}\n")
     assert not (tmp_path / "xdg").exists(), "naming the folder made it"

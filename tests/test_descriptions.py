@@ -13,13 +13,13 @@ import tcod
 from conftest import give, item_key, key, motion, typed
 from tcod.event import KeySym
 
-import descriptions
 import entity_factories
 import input_handlers
 from components.ai import ConfusedEnemy
 from engine import Engine
 from entity import Actor, Item
 from input_handlers import MainGameEventHandler
+from words import descriptions
 
 PLAYER = (5, 5)
 SPOT = (7, 5)  # In view, two tiles east of the player.

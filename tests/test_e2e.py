@@ -27,19 +27,17 @@ import tcod
 from conftest import key, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
-import command_line
-import descriptions
 import entity_factories
 import input_handlers
-import key_help
-import keys
 import main
-import paths
-import save_data
 import setup_game
 from components.ai import ConfusedEnemy
+from controls import key_help, keys
 from engine import Engine
 from entity import Actor
+from saving import paths, save_data
+from window import command_line
+from words import descriptions
 
 SEED = 4242
 TILE = 10  # Pixels per tile: the tile sheet's, and the window's 800x500 for 80x50.

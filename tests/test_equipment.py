@@ -10,12 +10,12 @@ from conftest import give, key, press, screen_rows, texts
 from tcod.event import KeySym
 
 import entity_factories
-import save_data
 import setup_game
 from engine import Engine
 from entity import Item
 from equipment_types import EquipmentType
 from input_handlers import InventoryActivateHandler, InventoryDropHandler, MainGameEventHandler
+from saving import save_data
 
 
 @pytest.mark.parametrize(

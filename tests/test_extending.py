@@ -22,8 +22,6 @@ import entity_factories
 import exceptions
 import input_handlers
 import procgen
-import save_data
-import savefile
 import setup_game
 from components.ai import HostileEnemy
 from components.consumable import Consumable
@@ -34,6 +32,7 @@ from components.inventory import Inventory
 from components.level import Level
 from engine import Engine
 from entity import Actor, Item
+from saving import save_data, savefile
 
 # ------------------------------------------------------------------ a monster
 

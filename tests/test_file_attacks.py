@@ -22,18 +22,14 @@ from conftest import key
 
 import actions
 import entity_factories
-import game_lock
-import game_over
 import input_handlers
 import main
-import morgue
-import paths
-import recording
-import save_data
-import savefile
-import screenshot
 import setup_game
 from engine import Engine
+from replays import recording
+from saving import game_lock, paths, save_data, savefile
+from screens import game_over, morgue
+from window import screenshot
 
 # --- Saves: the hash flood, and the scan's and the reader's caps at their edges ---
 
@@ -156,7 +152,7 @@ def test_screen_named_as_a_fifo_does_not_hang(tmp_path: Path) -> None:
 
 # --- One game per data folder -------------------------------------------------------
 
-HOLD = "import sys, time, game_lock, pathlib; game_lock.hold(pathlib.Path(sys.argv[1])); print('held', flush=True); time.sleep(60)"
+HOLD = "import sys, time, pathlib; from saving import game_lock; game_lock.hold(pathlib.Path(sys.argv[1])); print('held', flush=True); time.sleep(60)"
 
 
 def test_a_second_game_on_a_data_folder_says_so_and_a_killed_ones_lock_is_taken_over(tmp_path: Path) -> None:

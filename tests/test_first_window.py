@@ -25,7 +25,7 @@ import pytest
 import test_window
 from test_window import MAIN, Window, explained, virtual_screen, wait_for
 
-import paths
+from saving import paths
 
 MISSING = [tool for tool in ("xwininfo", "xprop") if shutil.which(tool) is None]
 NEEDS = f"needs {', '.join(MISSING)} (apt-get install x11-utils)"

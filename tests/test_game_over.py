@@ -19,18 +19,14 @@ from test_e2e import Menu, Player, Script, play
 
 import entity_factories
 import exceptions
-import hall_of_fame
 import input_handlers
 import main
-import morgue
-import paths
-import recording
-import replay
-import save_data
-import savefile
 import setup_game
 from engine import Engine
-from game_over import Ending, ending_of
+from replays import recording, replay
+from saving import paths, save_data, savefile
+from screens import hall_of_fame, morgue
+from screens.game_over import Ending, ending_of
 
 SEED = 4242
 WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
@@ -55,7 +51,7 @@ def beside(engine: Engine) -> tuple[int, int]:
 
 
 def key_towards(engine: Engine, x: int, y: int) -> tcod.event.KeyDown:
-    from keys import MOVE_KEYS
+    from controls.keys import MOVE_KEYS
 
     step = (x - engine.player.x, y - engine.player.y)
     return key(next(sym for sym, d in MOVE_KEYS.items() if d == step and len(sym.name) == 1))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grammar import capitalized, counted, plural, with_article
+from words.grammar import capitalized, counted, plural, with_article
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,7 @@ import tcod
 from test_build import load_module
 from test_window import LIBX11, MISSING, Window, virtual_screen
 
-import assets
-import icon
+from window import assets, icon
 
 ROOT = Path(__file__).resolve().parent.parent
 make_icon = load_module("make_icon")

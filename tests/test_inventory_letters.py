@@ -13,12 +13,10 @@ from tcod.event import KeySym
 import actions
 import entity_factories
 import input_handlers
-import recording
-import replay
-import save_data
-import savefile
 from engine import Engine
 from entity import Item
+from replays import recording, replay
+from saving import save_data, savefile
 
 
 def letters(engine: Engine) -> dict[str, list[str]]:

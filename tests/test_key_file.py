@@ -10,14 +10,13 @@ import pytest
 from conftest import arena, key, typed
 from tcod.event import KeySym
 
-import command_line
 import input_handlers
-import key_file
-import keys
 import main
-import paths
-from key_help import help_sections
-from keys import Command
+from controls import key_file, keys
+from controls.key_help import help_sections
+from controls.keys import Command
+from saving import paths
+from window import command_line
 
 
 def write(text: str) -> Path:

@@ -40,15 +40,12 @@ from test_recording import picture
 from test_window import Window, explained, virtual_screen
 
 import input_handlers
-import keys
-import paths
-import recording
-import replay
-import save_data
 import setup_game
-import travel
+from controls import keys, travel
+from controls.keys import Key
 from engine import Engine
-from keys import Key
+from replays import recording, replay
+from saving import paths, save_data
 
 # A minute or more: CI runs it (`python -m pytest`), `-m "not slow"` skips it.
 pytestmark = [*test_window.pytestmark, pytest.mark.slow]

@@ -10,7 +10,6 @@ from conftest import click, key, screen_rows, texts
 from tcod.event import KeySym
 
 import entity_factories
-import game_over
 import input_handlers
 import setup_game
 from engine import Engine
@@ -20,6 +19,7 @@ from input_handlers import (
     LevelUpEventHandler,
     MainGameEventHandler,
 )
+from screens import game_over
 
 
 def lone_monster(engine: Engine, template: Actor) -> Actor:

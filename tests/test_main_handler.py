@@ -10,11 +10,11 @@ from tcod.event import KeySym
 import actions
 import entity_factories
 import input_handlers
-import keys
 import render_functions
 import tile_types
+from controls import keys
+from controls.keys import Key
 from input_handlers import MainGameEventHandler
-from keys import Key
 
 # The tutorial's keys: arrows and Home/End/PgUp/PgDn, the numpad, and vi keys.
 EXPECTED_MOVES = {

@@ -12,13 +12,11 @@ from tcod.event import KeySym
 
 import actions
 import input_handlers
-import keys
 import main
-import paths
-import save_data
 import setup_game
-import travel
+from controls import keys, travel
 from engine import Engine
+from saving import paths, save_data
 
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
 

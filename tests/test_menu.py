@@ -11,10 +11,9 @@ from conftest import key, screen_rows, typed
 from tcod.event import KeySym
 
 import input_handlers
-import paths
-import save_data
 import setup_game
 from engine import Engine
+from saving import paths, save_data
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:

@@ -13,10 +13,10 @@ from tcod.event import KeySym, Modifier
 
 import input_handlers
 import main
-import options
-import paths
 import setup_game
 from engine import Engine
+from saving import paths
+from window import options
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:

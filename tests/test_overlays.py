@@ -11,10 +11,10 @@ from conftest import click, key, stroke
 from tcod.event import KeySym
 
 import input_handlers
-import keys
 import setup_game
+from controls import keys
+from controls.keys import Command, Key
 from engine import Engine
-from keys import Command, Key
 
 
 def binding(table: dict[Key, Command], command: Command) -> Key:

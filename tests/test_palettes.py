@@ -12,14 +12,13 @@ from conftest import arena
 
 import color
 import entity_factories
-import options
-import palettes
 import render_functions
 import tile_types
 from color import Color
 from engine import Engine
 from entity import Entity, Item
 from game_map import remembered
+from window import options, palettes
 
 # WCAG 2's least contrast for text (AA).
 READABLE = 4.5

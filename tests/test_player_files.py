@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conftest import ROOT
 
-import paths
+from saving import paths
 
 # The test files that save, continue, die and quit through the real loop.
 SAVING_TESTS = ("test_menu.py", "test_main_loop.py", "test_e2e.py")

@@ -16,9 +16,8 @@ from conftest import replay_text
 
 import input_handlers
 import main
-import recording
-import replay
 from engine import Engine
+from replays import recording, replay
 
 FOLDER = Path(__file__).parent / "recordings"
 REMAKE = "if the change is meant: python tools/make_recordings.py"

@@ -13,16 +13,14 @@ from conftest import click, key, motion, play_events, replay_text, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
-import autosave
-import command_line
 import input_handlers
-import keys
 import main
-import paths
-import recording
-import replay
 import setup_game
+from controls import keys
 from engine import Engine
+from replays import recording, replay
+from saving import autosave, paths
+from window import command_line
 
 SEED = 1234
 HEADER = f"recording 3\nseed {SEED}\n"

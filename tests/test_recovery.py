@@ -18,19 +18,14 @@ from conftest import click, key, motion, typed
 from tcod.event import KeySym, Modifier
 from test_recording import picture
 
-import autosave
 import color
-import error_report
 import input_handlers
 import main
-import paths
-import recording
-import recovery
-import replay
-import save_data
-import savefile
 import setup_game
 from engine import Engine
+from replays import recording, recovery, replay
+from saving import autosave, paths, save_data, savefile
+from window import error_report
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 

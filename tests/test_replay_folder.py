@@ -20,7 +20,7 @@ from conftest import key, typed
 from tcod.event import KeySym
 
 import main
-import paths
+from saving import paths
 
 RECORDINGS = Path(__file__).parent / "recordings"
 # Files the player may see change: the options keep where the window was, and

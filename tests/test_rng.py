@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import replay_text
 
-import replay
+from replays import replay
 
 RECORDINGS = Path(__file__).parent / "recordings"
 

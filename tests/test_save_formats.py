@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import save_data
+from saving import save_data
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 

@@ -26,12 +26,10 @@ from tcod.event import KeySym
 import actions
 import input_handlers
 import message_log
-import paths
-import recording
-import save_data
-import savefile
 import setup_game
 from engine import Engine
+from replays import recording
+from saving import paths, save_data, savefile
 
 # --- The opcode scan: tuples count as containers too ----------------------------------
 

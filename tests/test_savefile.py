@@ -22,16 +22,12 @@ import numpy as np
 import pytest
 from conftest import give, in_the_games_module
 
-import autosave
 import components.ai
 import components.consumable
 import components.equippable
 import entity_factories
 import game_map
 import input_handlers
-import paths
-import save_data
-import savefile
 import setup_game
 import tile_types
 from components.ai import ConfusedEnemy
@@ -40,7 +36,8 @@ from components.equippable import Sword
 from engine import Engine
 from entity import Actor, Entity, Item
 from equipment_types import EquipmentType
-from savefile import DamagedSaveError, RefusedSaveError
+from saving import autosave, paths, save_data, savefile
+from saving.savefile import DamagedSaveError, RefusedSaveError
 
 SEED = 1234
 VERSION = save_data.FORMAT_VERSION

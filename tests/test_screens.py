@@ -16,11 +16,11 @@ from conftest import give, key
 
 import entity_factories
 import input_handlers
-import key_help
 import main
-import paths
 import setup_game
+from controls import key_help
 from engine import Engine
+from saving import paths
 
 W, H = main.SCREEN_WIDTH, main.SCREEN_HEIGHT
 

@@ -44,24 +44,21 @@ import tcod
 from conftest import click, motion, stroke
 from tcod.event import KeySym, Modifier, MouseButton
 
-import assets
-import autosave
 import entity_factories
 import exceptions
 import input_handlers
-import key_help
-import keys
 import main
-import paths
-import replay
-import save_data
 import setup_game
 import tile_types
+from controls import key_help, keys
+from controls.keys import Key
 from engine import Engine
 from entity import Actor, Item
 from equipment_types import EquipmentType
-from keys import Key
-from replay import engine_of
+from replays import replay
+from replays.replay import engine_of
+from saving import autosave, paths, save_data
+from window import assets
 
 SOAK_EVENTS = int(os.environ.get("SOAK_EVENTS", "20000"))
 _SEED_SETTING = os.environ.get("SOAK_SEED", "7")

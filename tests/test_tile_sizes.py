@@ -11,15 +11,12 @@ import tcod
 from conftest import key
 from tcod.event import KeySym
 
-import assets
-import display
-import display_area
 import input_handlers
 import main
-import options
-import paths
 import setup_game
-from options import Placement
+from saving import paths
+from window import assets, display, display_area, options
+from window.options import Placement
 
 FULL_HD = (0, 0, 1920, 1080)
 UHD = (0, 0, 3840, 2160)

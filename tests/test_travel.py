@@ -21,16 +21,15 @@ from tcod.event import KeySym, Modifier
 import entity_factories
 import input_handlers
 import main
-import options
-import recording
-import replay
 import setup_game
 import tile_types
-import travel
+from controls import travel
+from controls.keys import MOVE_KEYS
 from engine import Engine
 from game_map import remembered
 from input_handlers import BaseEventHandler, LevelUpEventHandler, MainGameEventHandler, WalkHandler
-from keys import MOVE_KEYS
+from replays import recording, replay
+from window import options
 
 SEED = 1234
 
@@ -581,7 +580,7 @@ def test_walks_clear_a_floor_in_fewer_key_presses() -> None:
 
 def test_each_hand_made_mutant_still_changes_one_line_of_travel() -> None:
     """tools/travel_mutants.py (whose every mutant these tests kill) keeps up with travel.py."""
-    source = (Path(__file__).resolve().parent.parent / "travel.py").read_text()
+    source = (Path(__file__).resolve().parent.parent / "controls" / "travel.py").read_text()
     for name, (old, new) in load_tool("travel_mutants").MUTANTS.items():
         assert source.count(old) == 1 and old != new, name
 

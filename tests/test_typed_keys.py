@@ -17,10 +17,10 @@ from tcod.event import KeySym, Modifier
 
 import input_handlers
 import main
-import replay
 import tile_types
 from engine import Engine
 from input_handlers import BaseEventHandler, MainGameEventHandler
+from replays import replay
 
 Press = list[tcod.event.KeyDown | tcod.event.TextInput]
 

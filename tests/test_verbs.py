@@ -8,8 +8,8 @@ from tcod.event import KeySym
 
 import entity_factories
 import input_handlers
-import keys
-from keys import Command
+from controls import keys
+from controls.keys import Command
 
 
 def verb_key(command: Command) -> KeySym:

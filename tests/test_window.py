@@ -33,8 +33,8 @@ import tcod
 from numpy.typing import NDArray
 
 import main
-import paths
 import setup_game
+from saving import paths
 
 TOOLS = ("Xvfb", "xdotool", "import")
 MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]

@@ -28,10 +28,9 @@ from test_recorded_games import (
 from test_window import Window, explained, virtual_screen
 
 import input_handlers
-import paths
-import recording
-import replay
 import setup_game
+from replays import recording, replay
+from saving import paths
 
 pytestmark = test_window.pytestmark
 

@@ -18,10 +18,9 @@ from test_soak import canonical, first_difference
 from test_window import MAIN, SEED, Window, explained, pytestmark, virtual_screen
 
 import input_handlers
-import paths
-import recording
-import replay
 import setup_game
+from replays import recording, replay
+from saving import paths
 
 __all__ = ["pytestmark"]  # The real-window tests' skip conditions hold here too.
 

@@ -18,10 +18,9 @@ from conftest import key
 from tcod.event import KeySym
 from test_window import LIBX11, MISSING, TIMEOUT, virtual_screen, wait_for
 
-import assets
 import main
 import setup_game
-import windowed
+from window import assets, windowed
 
 
 @pytest.fixture

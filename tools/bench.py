@@ -307,7 +307,8 @@ FLOOR_10 = f"""
 import random, sys
 sys.path.insert(0, {str(ROOT)!r})
 import tcod
-import assets, main, setup_game
+import main, setup_game
+from window import assets
 from actions import TakeStairsAction
 random.seed({SEED})
 engine = setup_game.new_game(seed={SEED})
@@ -355,10 +356,8 @@ class Window:
     def __init__(self) -> None:
         import tcod
 
-        import assets
         import main
-        import windowed
-
+        from window import assets, windowed
         windowed.quiet_library_logs()
         gc.freeze()  # As `main.main` does once started.
         self.context = main.open_window(assets.load_tileset(), fullscreen=False)
@@ -385,10 +384,9 @@ class Window:
         self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown | tcod.event.TextInput
     ) -> input_handlers.BaseEventHandler:
         """The handler after `event`, its frame presented, then saved if due (`autosave`)."""
-        import autosave
         import main
-        import recording
-
+        from replays import recording
+        from saving import autosave
         before = handler
         floor = self.floor(handler)
         start, start_cpu, start_game = time.perf_counter(), time.process_time(), time.thread_time()
@@ -678,8 +676,7 @@ def walk_path_samples(seed: int = SEED) -> tuple[list[float], list[float]]:
     much less."""
     import actions
     import setup_game
-    import travel
-
+    from controls import travel
     random.seed(seed)
     engine = setup_game.new_game(seed=seed)
     for actor in list(engine.game_map.actors):

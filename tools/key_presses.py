@@ -40,12 +40,11 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
 import input_handlers  # noqa: E402
-import keys  # noqa: E402
-import paths  # noqa: E402
 import setup_game  # noqa: E402
-import travel  # noqa: E402
+from controls import keys, travel  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
+from saving import paths  # noqa: E402
 
 SEEDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 MOVES = {

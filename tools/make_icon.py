@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from assets import load_tileset  # noqa: E402
-from icon import Image, draw_icon, glyph_coverage  # noqa: E402
+from window.assets import load_tileset  # noqa: E402
+from window.icon import Image, draw_icon, glyph_coverage  # noqa: E402
 
 ICONS = ROOT / "icons"
 PREVIEW_SIZE = 256  # icon.png, to look at: what a large Windows icon shows.

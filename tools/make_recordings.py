@@ -34,12 +34,11 @@ import numpy as np
 import tcod
 
 import input_handlers
-import keys
-import paths
-import recording
-import replay
+from controls import keys
 from engine import Engine
 from entity import Actor, Item
+from replays import recording, replay
+from saving import paths
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "recordings"
 SEEDS = range(1, 500)

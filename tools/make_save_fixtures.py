@@ -29,13 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import entity_factories
 import input_handlers
-import paths
-import recording
-import replay
-import save_data
 import setup_game
 from engine import Engine
 from entity import Actor, Item
+from replays import recording, replay
+from saving import paths, save_data
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "tests" / "saves"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import key_help
-import safe_io
+from controls import key_help
+from saving import safe_io
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 START = "<!-- keys:start -->\n"

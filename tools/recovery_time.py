@@ -30,14 +30,12 @@ import numpy as np
 import tcod
 from tcod.event import KeySym
 
-import autosave
 import input_handlers
-import keys
-import paths
-import recording
-import replay
 import setup_game
+from controls import keys
 from engine import Engine
+from replays import recording, replay
+from saving import autosave, paths
 
 SEED = 1
 MOVES = {

@@ -24,14 +24,14 @@ sys.path.insert(0, str(ROOT))
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
-import assets  # noqa: E402
 import entity_factories  # noqa: E402
 import input_handlers  # noqa: E402
-import keys  # noqa: E402
 import main  # noqa: E402
 import setup_game  # noqa: E402
+from controls import keys  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Actor, Item  # noqa: E402
+from window import assets  # noqa: E402
 
 # A first floor whose first room is wide, with two monsters in sight.
 SEED = 2

@@ -67,13 +67,13 @@ def killed(copy: Path, source: str, old: str, new: str, tests: list[str]) -> boo
     """Whether the tests fail with `old` turned into `new` in the copy's travel.py."""
     if source.count(old) != 1:
         raise SystemExit(f"travel_mutants.py: {old!r} is not once in travel.py: update the mutant")
-    (copy / "travel.py").write_text(source.replace(old, new))
+    (copy / "controls" / "travel.py").write_text(source.replace(old, new))
     command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests]
     return subprocess.run(command, cwd=copy, capture_output=True, check=False).returncode != 0
 
 
 def main(tests: list[str]) -> int:
-    source = (ROOT / "travel.py").read_text()
+    source = (ROOT / "controls" / "travel.py").read_text()
     survivors = 0
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder) / "game"

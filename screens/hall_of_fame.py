@@ -17,11 +17,10 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-import paths
-import savefile
+from saving import paths, savefile
 
 if TYPE_CHECKING:
-    from game_over import Ending
+    from screens.game_over import Ending
 
 SIZE: Final = 10
 FORMAT_VERSION: Final = 2

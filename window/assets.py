@@ -15,12 +15,11 @@ from typing import Final
 
 import tcod
 
-import error_report
-import options
 import setup_game
+from window import error_report, options
 
 # The tile sheet of each tile size, by its tiles' side in pixels.
-TILESET_PATHS: Final = {size: Path(__file__).parent / f"dejavu{size}x{size}_gs_tc.png" for size in options.TILE_SIZES}
+TILESET_PATHS: Final = {size: Path(__file__).resolve().parent.parent / f"dejavu{size}x{size}_gs_tc.png" for size in options.TILE_SIZES}
 
 
 class AssetError(Exception):

@@ -19,10 +19,10 @@ import sys
 
 import tcod
 
-import assets
-import options as options_module
 import setup_game
-from display_area import (
+from window import assets
+from window import options as options_module
+from window.display_area import (
     COLUMNS,
     ROWS,
     Area,
@@ -32,7 +32,7 @@ from display_area import (
     unscaled_size,
     usable_area,
 )
-from options import Options, Placement
+from window.options import Options, Placement
 
 
 def first_placement(tile: tuple[int, int], remembered: Placement | None) -> Placement | None:

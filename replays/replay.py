@@ -24,19 +24,16 @@ from typing import Any, Final
 
 import tcod
 
-import display_area
-import error_report
 import exceptions
 import input_handlers
-import keys
-import options
-import paths
-import recording
-import safe_io
 import setup_game
+from controls import keys
 from engine import Engine
 from entity import Actor
-from recording import Recorded, Script, Steps
+from replays import recording
+from replays.recording import Recorded, Script, Steps
+from saving import paths, safe_io
+from window import display_area, error_report, options
 
 # Events a second in the window; + and - double and halve it within these bounds.
 DEFAULT_SPEED: Final = 8.0

@@ -55,9 +55,8 @@ from typing import TYPE_CHECKING, Final
 import tcod.event
 from tcod.event import KeySym, Modifier, MouseButton
 
-import keys
-import paths
-import safe_io
+from controls import keys
+from saving import paths, safe_io
 
 if TYPE_CHECKING:
     from engine import Engine

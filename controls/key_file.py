@@ -28,11 +28,10 @@ from typing import Final
 
 from tcod.event import KeySym
 
-import keys
-import paths
-import savefile
-from key_help import DIRECTION_NAMES, key_name
-from keys import Command, Key
+from controls import keys
+from controls.key_help import DIRECTION_NAMES, key_name
+from controls.keys import Command, Key
+from saving import paths, savefile
 
 MAX_BYTES: Final = 16 * 1024  # A key file is a few hundred bytes.
 

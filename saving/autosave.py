@@ -21,9 +21,9 @@ from typing import Final
 
 import color
 import input_handlers
-import paths
-import recording
 from engine import Engine
+from replays import recording
+from saving import paths
 
 # Events recorded on one floor between two saves.  Replaying this many takes
 # about a second (`recovery`).

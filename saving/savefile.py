@@ -46,7 +46,7 @@ import tempfile
 from pathlib import Path
 from typing import Final
 
-import safe_io
+from saving import safe_io
 
 MAGIC: Final = b"YARLSAVE"
 # Magic, then the version as a big-endian unsigned short.

@@ -75,8 +75,6 @@ import numpy as np
 
 import message_log
 import procgen
-import recording
-import savefile
 import tile_types
 from components.ai import BaseAI, HostileEnemy
 from components.consumable import Consumable
@@ -91,7 +89,9 @@ from equipment_types import EquipmentType
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, GameMap, GameWorld
 from message_log import Message, MessageLog
 from render_order import RenderOrder
-from savefile import DamagedSaveError, UnsaveableGameError
+from replays import recording
+from saving import savefile
+from saving.savefile import DamagedSaveError, UnsaveableGameError
 
 # The layout of the data below.  Bump it whenever a field is added, removed
 # or changes meaning: a save of another version is refused by name.

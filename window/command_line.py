@@ -6,10 +6,9 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-import paths
-import save_data
 import setup_game
-import windowed
+from saving import paths, save_data
+from window import windowed
 
 
 def seed_value(text: str) -> int:

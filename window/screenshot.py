@@ -13,8 +13,7 @@ import tcod
 
 import color
 import input_handlers
-import paths
-import safe_io
+from saving import paths, safe_io
 
 
 def take_screenshot(

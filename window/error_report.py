@@ -13,10 +13,8 @@ import traceback
 
 import color
 import input_handlers
-import paths
-import recording
-import save_data
-import savefile
+from replays import recording
+from saving import paths, save_data, savefile
 
 
 def reason(exc: Exception) -> str:

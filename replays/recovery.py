@@ -30,11 +30,10 @@ from typing import Final
 import tcod
 
 import input_handlers
-import paths
-import recording
 import render_functions
-import replay
 from engine import Engine
+from replays import recording, replay
+from saving import paths
 
 # The biggest recording file read: a game of a million events, the most a save holds.
 MAX_FILE_BYTES: Final = 32 << 20

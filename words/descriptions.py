@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 from components.ai import ConfusedEnemy
 from entity import Actor, Item
-from grammar import capitalized, counted
+from words.grammar import capitalized, counted
 
 if TYPE_CHECKING:
     from components.fighter import Fighter

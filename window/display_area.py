@@ -12,7 +12,7 @@ from typing import Final
 import tcod.sdl.sys
 from tcod.cffi import ffi, lib
 
-from options import Options, Placement
+from window.options import Options, Placement
 
 COLUMNS: Final = 80  # The screen the game draws on, in tiles.
 ROWS: Final = 50

@@ -14,14 +14,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-import paths
-import recording
-import safe_io
 from components.inventory import stack_name
+from replays import recording
+from saving import paths, safe_io
 
 if TYPE_CHECKING:
     from engine import Engine
-    from game_over import Ending
+    from screens.game_over import Ending
 
 LAST_MESSAGES: Final = 20
 SUFFIX: Final = ".txt"

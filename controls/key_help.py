@@ -11,7 +11,7 @@ from typing import Final, TypeVar
 
 from tcod.event import KeySym, Modifier, MouseButton
 
-from keys import (
+from controls.keys import (
     ANSWER_KEYS,
     COMMAND_HELP,
     CONFIRM_KEYS,

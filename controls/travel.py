@@ -24,7 +24,7 @@ import numpy as np
 import tcod
 
 from entity import Item
-from grammar import capitalized, with_article
+from words.grammar import capitalized, with_article
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

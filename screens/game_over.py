@@ -7,7 +7,7 @@ import datetime
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from grammar import plural
+from words.grammar import plural
 
 if TYPE_CHECKING:
     from engine import Engine

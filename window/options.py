@@ -23,10 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
-import palettes
-import paths
-import savefile
-import travel
+from controls import travel
+from saving import paths, savefile
+from window import palettes
 
 T = TypeVar("T")
 

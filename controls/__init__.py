@@ -1,0 +1,3 @@
+"""What the player presses and what it means: the key tables (`keys`), the
+player's own keys file (`key_file`), the help made from them (`key_help`),
+walks (`travel`), and aiming (`targeting`, `blast`)."""

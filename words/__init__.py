@@ -1,0 +1,3 @@
+"""What the player reads: how a name is written in a message (`grammar`), and
+what monsters, items and the stairs are, told from their numbers
+(`descriptions`)."""
