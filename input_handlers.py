@@ -8,12 +8,10 @@ comes from the same tables, through `key_help`.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Union
+from typing import TYPE_CHECKING, Final
 
 import tcod
 
@@ -33,10 +31,9 @@ from components.inventory import LETTERS, stack_name
 from components.level import Level
 from controls import targeting, travel
 from controls.blast import blast_tiles, in_blast
-from controls.key_help import command_rows, help_sections, key_name
+from controls.key_help import command_rows
 from controls.keys import (
     ANSWER_KEYS,
-    COMMAND_HELP,
     CONFIRM_KEYS,
     CURSOR_Y_KEYS,
     GAME_OVER_KEYS,
@@ -44,248 +41,33 @@ from controls.keys import (
     MAIN_BUTTONS,
     MAIN_KEYS,
     MOVE_KEYS,
-    OPTION_ROW_KEYS,
-    OPTION_VALUE_KEYS,
-    OPTIONS_CLOSE_KEYS,
     RUN_MODIFIER,
-    SAVE_FAILED_KEYS,
     WAIT_KEYS,
     Answer,
     Command,
     HistoryJump,
     Key,
     cursor_step,
-    does_nothing,
     key_of,
     letter_index,
     target_step,
 )
-from saving import paths, savefile
-from screens import game_over, hall_of_fame, morgue
-from window import display_area, options
+from saving import paths
+from screens import death
+from screens.base import ActionOrHandler as ActionOrHandler
+from screens.base import BaseEventHandler as BaseEventHandler
+from screens.base import Overlay as Overlay
+from screens.base import PopupMessage as PopupMessage
+from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.help_screen import HelpScreen
+from screens.options_screen import OptionsScreen
+from window import options
 from words import descriptions
 
 if TYPE_CHECKING:
     from components.fighter import Fighter
     from engine import Engine
     from entity import Item
-
-
-ActionOrHandler = Union[Action, "BaseEventHandler"]
-"""An event handler return value which can trigger an action or switch active handlers.
-
-If a handler is returned then it will become the active handler for future events.
-If an action is returned it will be attempted and if it's valid then
-MainGameEventHandler will become the active handler.
-"""
-
-
-class BaseEventHandler:
-    # Whether something goes on without input (a walk): the main loop then
-    # calls `advance` at its pace until it stops; the steps it took so far.
-    walking = False
-    walk_steps = 0
-
-    def advance(self) -> BaseEventHandler:
-        """Take the next step of what goes on without input; the next handler."""
-        return self
-
-    def stop_walking(self) -> BaseEventHandler:
-        """The handler once what goes on without input has stopped."""
-        return self
-
-    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
-        """Handle an event and return the next active event handler."""
-        state = self.dispatch(event)
-        if isinstance(state, BaseEventHandler):
-            return state
-        assert not isinstance(state, Action), f"{self!r} can not handle actions."
-        return self
-
-    def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
-        """Send the event to the `ev_*` method for its kind; ignore the rest.
-
-        This replaces the dispatching base class the tutorial took from tcod, deprecated
-        since tcod 18.  A key that means nothing on any screen (`keys.does_nothing`: a
-        modifier key alone, say) is dropped here, once: no `ev_*` method sees it.
-        """
-        if does_nothing(event):
-            return None
-        match event:
-            case tcod.event.Quit():
-                return self.ev_quit(event)
-            case tcod.event.KeyDown():
-                return self.ev_keydown(event)
-            case tcod.event.TextInput():
-                return self.ev_textinput(event)
-            case tcod.event.MouseButtonDown():
-                return self.ev_mousebuttondown(event)
-            case tcod.event.MouseMotion():
-                return self.ev_mousemotion(event)
-        return None
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        raise NotImplementedError()
-
-    def engine_in_play(self) -> Engine | None:
-        """The game this screen belongs to, if one is in play; it is what gets saved."""
-        return None
-
-    def ev_quit(self, event: tcod.event.Quit) -> ActionOrHandler | None:
-        raise SystemExit()
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        return None
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
-        """A symbol typed (`keys.is_symbol`): the press of a key that types one."""
-        return None
-
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> ActionOrHandler | None:
-        return None
-
-    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> ActionOrHandler | None:
-        return None
-
-
-class Overlay(BaseEventHandler):
-    """A screen opened over another, its `parent`: drawn over it, and closed back to it.
-
-    The tutorial's `PopupMessage` held the screen below as `parent`; every screen
-    here that goes back to the one it was opened from (popups, help, the look
-    window, questions, the message history, options) does the same, through this
-    class, so there is one way back.  By default any key or click closes it.
-    """
-
-    def __init__(self, parent: BaseEventHandler):
-        self.parent = parent
-
-    def engine_in_play(self) -> Engine | None:
-        return self.parent.engine_in_play()
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        """The screen below, as it was; subclasses draw themselves over it."""
-        self.parent.on_render(console)
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        return self.parent
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
-        """A symbol's key is any key too."""
-        return self.parent
-
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> ActionOrHandler | None:
-        return self.parent
-
-
-class PopupMessage(Overlay):
-    """Display a popup text window; any key or click returns to the parent handler."""
-
-    def __init__(self, parent_handler: BaseEventHandler, text: str):
-        super().__init__(parent_handler)
-        self.text = text
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        """Render the parent dimmed, and the message in its own framed window.
-
-        The tutorial printed the lines straight over the parent's, so that on
-        the main menu they ran into the menu's own lines.
-        """
-        super().on_render(console)
-        render_functions.draw_popup(console, self.text)
-
-
-class SaveFailedPopup(PopupMessage):
-    """The game could not be saved on quitting: say why, and let the player choose.
-
-    The window stays open meanwhile, so nothing played is lost unless the
-    player chooses to quit without saving.
-    """
-
-    def __init__(self, parent_handler: BaseEventHandler, reason: str):
-        choices = "   ".join(
-            f"[{key_name(key)}] {COMMAND_HELP[command]}" for key, command in SAVE_FAILED_KEYS.items()
-        )
-        super().__init__(parent_handler, f"The game could not be saved:\n{reason}\n\n{choices}")
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        match SAVE_FAILED_KEYS.get(event.sym):
-            case Command.RETRY_SAVE:
-                raise SystemExit()  # The main loop saves on it, as on any quit.
-            case Command.QUIT_WITHOUT_SAVING:
-                raise exceptions.QuitWithoutSaving()
-            case Command.RESUME:
-                return self.parent
-        return None
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> None:
-        """Only the choices' keys answer."""
-
-    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
-        """Nor does a click: the choice is the player's to make."""
-
-
-class HelpScreen(Overlay):
-    """Every key, drawn over the screen it was opened from; any key closes it."""
-
-    TITLE = "Keys"
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        # The window covers the whole console: nothing of the screen below
-        # shows at its edges (the tutorial-shaped window left column 0 showing).
-        render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
-        half = console.width // 2
-        sections = help_sections()
-        # The short sections flow down two columns, each into the shorter one
-        # (as a newspaper's), then the wide ones span the screen below them:
-        # so every key fits on one screen.
-        narrow = [section for section in sections if self.fits_half(section[1], half)]
-        column_y = [1, 1]
-        for title, rows in narrow:
-            column = column_y.index(min(column_y))
-            column_y[column] += self.draw_section(console, (2, half)[column], column_y[column], title, rows)
-        y = max(column_y)
-        for title, rows in sections:
-            if (title, rows) not in narrow:
-                y += self.draw_section(console, 2, y, title, rows)
-        console.print(
-            console.width // 2,
-            console.height - 1,
-            "┤Press any key to close├",
-            alignment=tcod.constants.CENTER,
-        )
-
-    @staticmethod
-    def fits_half(rows: list[tuple[str, str]], half: int) -> bool:
-        """Whether a section's rows fit in half the screen, beside another."""
-        keys_width = max(len(keys) for keys, _ in rows)
-        return 1 + keys_width + 2 + max(len(meaning) for _, meaning in rows) <= half - 3
-
-    @staticmethod
-    def draw_section(
-        console: tcod.console.Console,
-        x: int,
-        y: int,
-        title: str,
-        rows: list[tuple[str, str]],
-    ) -> int:
-        """Draw a section's title and rows at (x, y); return how many lines it took.
-
-        The meanings line up just right of the section's longest keys, so each
-        reads beside its keys (at half the screen, a short key stood 37
-        columns from what it does).
-        """
-        meaning_x = x + 1 + max(len(keys) for keys, _ in rows) + 2
-        console.print(x, y, title, fg=color.menu_title)
-        for i, (keys, meaning) in enumerate(rows, start=1):
-            console.print(x + 1, y + i, keys, fg=color.white)
-            console.print(meaning_x, y + i, meaning, fg=color.white)
-        return 1 + len(rows)
-
 
 
 class EventHandler(BaseEventHandler):
@@ -303,7 +85,7 @@ class EventHandler(BaseEventHandler):
             return action_or_state
         if self.handle_action(action_or_state):
             # A valid action was performed.
-            return self.main_handler()
+            return next_screen(self.engine)
         return self
 
     def handle_action(self, action: Action | None) -> bool:
@@ -333,20 +115,6 @@ class EventHandler(BaseEventHandler):
 
     def on_render(self, console: tcod.console.Console) -> None:
         self.engine.render(console)
-
-    def main_handler(self) -> BaseEventHandler:
-        """The screen play goes on in: game over for a dead player, the level-up
-        choice while one is owed, else the main game.
-
-        Also used when a game is continued: the tutorial lost a level-up owed
-        when the game was saved until the player's next action.
-        """
-        if not self.engine.player.is_alive:
-            # The player was killed sometime during or after the action.
-            return GameOverEventHandler.after_death(self.engine)
-        if self.engine.player.level.requires_level_up:
-            return LevelUpEventHandler(self.engine)
-        return MainGameEventHandler(self.engine)
 
     def side_x(self, width: int, console_width: int) -> int:
         """The left edge for a window on the side of the screen away from the player.
@@ -725,7 +493,7 @@ class ConfirmHandler(Overlay):
         match ANSWER_KEYS.get(event.sym):
             case Answer.YES:
                 if self.parent.handle_action(self.on_yes()):
-                    return self.parent.main_handler()
+                    return next_screen(self.parent.engine)
                 return self.parent
             case Answer.NO:
                 return self.parent
@@ -927,7 +695,7 @@ class WalkHandler(AskUserEventHandler):
         """The screen after the walk, which says why it stopped, if it must."""
         if reason is not None:
             self.engine.message_log.add_message(reason)
-        return self.main_handler()
+        return next_screen(self.engine)
 
     def advance(self) -> BaseEventHandler:
         """Take one step as a turn, then look whether the walk must stop."""
@@ -943,7 +711,7 @@ class WalkHandler(AskUserEventHandler):
         if not self.handle_action(action):
             return self.stopped()  # The action said why.
         self.walk_steps += 1
-        after = self.main_handler()
+        after = next_screen(self.engine)
         if not isinstance(after, MainGameEventHandler):
             return after  # Death, or a level-up to choose.
         reason = self.watch.news(engine)
@@ -956,78 +724,29 @@ class WalkHandler(AskUserEventHandler):
         return self
 
 
-def remove_save(engine: Engine) -> None:
-    """Delete the save and its backup, if any: the game they held is over.
-
-    When that fails, the log says why: the game stays over all the same.
-    """
-    try:
-        savefile.remove(paths.save_path())
-    except OSError as exc:
-        engine.message_log.add_message(
-            f"The save could not be deleted ({exc.strerror or exc}), "
-            "so Continue would bring back the game before this death.",
-            color.error,
-        )
-
-
 class GameOverEventHandler(EventHandler):
     """The end of a game: the map as it was, under a window telling how it ended."""
 
     TITLE = "Game over"
 
-    def __init__(
-        self,
-        engine: Engine,
-        ending: game_over.Ending,
-        morgue_path: str | None,
-        entered: hall_of_fame.Entered,
-    ):
+    def __init__(self, engine: Engine, record: death.Record):
         super().__init__(engine)
-        self.ending = ending
-        self.morgue_path = morgue_path
-        self.entered = entered
-        # The game is over, so its last save (made while the player lived)
-        # goes now.  The tutorial deleted it only when this screen was left
-        # with Escape or by closing the window: closing the window on the
-        # message history opened from here kept it, and Continue brought the
-        # dead player back (found by tests/test_e2e.py).
-        remove_save(engine)
-
-    @classmethod
-    def after_death(cls, engine: Engine) -> BaseEventHandler:
-        """Keep the record of a game that just ended, once: its morgue file and
-        its place in the hall of fame; then show how it ended.
-
-        What could not be written is said in a popup over the window; the
-        game-over screen comes all the same.
-        """
-        ending = game_over.ending_of(engine, datetime.datetime.now())
-        notices = []
-        morgue_path = None
-        try:
-            morgue_path = str(morgue.write(engine, ending))
-        except OSError as exc:
-            notices.append(f"Could not write the morgue file: {exc.strerror or exc}")
-        entered = hall_of_fame.enter(ending)
-        if entered.notice is not None:
-            notices.append(entered.notice)
-        screen = cls(engine, ending, morgue_path, entered)
-        return PopupMessage(screen, "\n".join(notices)) if notices else screen
+        self.record = record
 
     def lines(self, width: int) -> list[str]:
         """The window's text, wrapped to `width`."""
-        if self.morgue_path is None:
+        record = self.record
+        if record.morgue_path is None:
             kept = ["No morgue file could be written."]
         else:
-            kept = [f"Morgue file: {self.morgue_path}"]
-        if self.entered.rank is None:
+            kept = [f"Morgue file: {record.morgue_path}"]
+        if record.entered.rank is None:
             kept.append("The game did not make the hall of fame.")
         else:
             kept.append(
-                f"Hall of fame: number {self.entered.rank + 1} of {len(self.entered.entries)}."
+                f"Hall of fame: number {record.entered.rank + 1} of {len(record.entered.entries)}."
             )
-        text = [*self.ending.summary_lines(), "", *kept, ""]
+        text = [*record.ending.summary_lines(), "", *kept, ""]
         lines = [wrapped for line in text for wrapped in textwrap.wrap(line, width) or [""]]
         key_width = max(len(keys) for keys, _ in command_rows(GAME_OVER_KEYS))
         lines += [f"{keys:<{key_width}}  {meaning}" for keys, meaning in command_rows(GAME_OVER_KEYS)]
@@ -1049,7 +768,6 @@ class GameOverEventHandler(EventHandler):
 
     def on_quit(self) -> None:
         """Handle exiting out of a finished game."""
-        remove_save(self.engine)
         raise exceptions.QuitWithoutSaving()  # Avoid saving a finished game.
 
     def ev_quit(self, event: tcod.event.Quit) -> None:
@@ -1067,76 +785,14 @@ class GameOverEventHandler(EventHandler):
     def on_key(self, key: Key) -> ActionOrHandler | None:
         match GAME_OVER_KEYS.get(key):
             case Command.MAIN_MENU:
-                remove_save(self.engine)
                 raise exceptions.BackToMainMenu()
             case Command.HISTORY:
                 return HistoryViewer(self)
             case Command.HALL_OF_FAME:
-                return HallOfFameScreen(self, self.entered.entries, self.entered.rank)
+                return HallOfFameScreen(self, self.record.entered.entries, self.record.entered.rank)
             case Command.HELP:
                 return HelpScreen(self)
         return None
-
-
-class HallOfFameScreen(Overlay):
-    """The ten best games, over the screen it was opened from; any key closes it.
-
-    After a death, the game that just ended is highlighted if it made the ten.
-    """
-
-    TITLE = "Hall of fame"
-
-    def __init__(
-        self,
-        parent_handler: BaseEventHandler,
-        entries: list[hall_of_fame.Entry],
-        highlight: int | None = None,
-    ):
-        super().__init__(parent_handler)
-        self.entries = entries
-        self.highlight = highlight
-
-    @classmethod
-    def from_file(cls, parent_handler: BaseEventHandler) -> BaseEventHandler:
-        """The hall of fame as the scores file holds it, or a popup saying why not."""
-        entries, notice = hall_of_fame.read()
-        if notice is not None:
-            return PopupMessage(parent_handler, notice)
-        return cls(parent_handler, entries)
-
-    def lines(self) -> list[str]:
-        if not self.entries:
-            return ["No game has ended yet."]
-        header = f"    {'Date':<16}  Level  Depth  {'XP':>5}  How it ended"
-        return [header] + [
-            f"{rank:>2}. {entry.date:<16}  {entry.character_level:>5}  {entry.depth:>5}  "
-            f"{entry.xp:>5}  {entry.cause}"
-            for rank, entry in enumerate(self.entries, start=1)
-        ]
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
-        console.rgb["fg"] //= 4
-        console.rgb["bg"] //= 4
-        lines = self.lines()
-        width = min(console.width, max(len(line) for line in lines) + 4)
-        height = len(lines) + 4
-        x, y = (console.width - width) // 2, (console.height - height) // 2
-        render_functions.draw_window(console, x, y, width, height, self.TITLE)
-        for i, line in enumerate(lines):
-            if self.highlight is not None and i == self.highlight + 1:
-                # The game that just ended, inverted, across the window.
-                console.print(x + 1, y + 2 + i, f" {line:<{width - 3}}", fg=color.black, bg=color.menu_title)
-            else:
-                fg = color.menu_title if i == 0 and self.entries else color.white
-                console.print(x + 2, y + 2 + i, line, fg=fg)
-        console.print(
-            console.width // 2,
-            y + height - 1,
-            "┤Press any key to close├",
-            alignment=tcod.constants.CENTER,
-        )
-
 
 
 class HistoryViewer(Overlay):
@@ -1195,87 +851,18 @@ class HistoryViewer(Overlay):
         """Clicks do nothing: the history is read with the keys."""
 
 
-class OptionsScreen(Overlay):
-    """Every option `options.Options` declares, one a line, the chosen one
-    inverted, over the screen it was opened from (the main menu or the game).
+def next_screen(engine: Engine) -> BaseEventHandler:
+    """The screen play goes on in after a turn, or when a game is continued or
+    replayed: the one place that chooses it.  A death is kept here, once
+    (`screens.death`), and the game-over screen shows what was kept."""
+    if not engine.player.is_alive:
+        record = death.keep_record(engine)
+        screen = GameOverEventHandler(engine, record)
+        return PopupMessage(screen, "\n".join(record.notices)) if record.notices else screen
+    return play_screen(engine)(engine)
 
-    A change applies at once (the main loop makes the window follow the
-    options in use; the map is drawn in the palette in use) and is kept in
-    the options file straight away.
-    """
 
-    TITLE = "Options"
-    WIDTH = 60
-    HINT = "Up/Down: choose   Left/Right: change   Esc: close"
-
-    def __init__(self, parent: BaseEventHandler):
-        super().__init__(parent)
-        self.row = 0
-        self.notice: str | None = None  # Why the last change could not be kept.
-
-    def lines(self) -> list[tuple[str, str]]:
-        """(label, value) for each option, as the screen shows them."""
-        now = options.current()
-        return [
-            (choice.label, choice.format(getattr(now, name)))
-            for name, choice in options.choices().items()
-        ]
-
-    def footer(self) -> list[str]:
-        """Where the options are kept, where the player's own keys are read
-        from (see README, "Your own keys"), and why the last change could not
-        be kept, if so."""
-        text = f"Kept in {paths.options_path().resolve()}\n\nKeys of your own: {paths.keys_path().resolve()}"
-        if self.notice is not None:
-            text += f"\n\n{self.notice}"
-        return render_functions.wrap_lines(text, self.WIDTH - 4)
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
-        render_functions.dim(console)
-        rows = self.lines()
-        footer = self.footer()
-        height = len(rows) + len(footer) + 6
-        x, y = (console.width - self.WIDTH) // 2, (console.height - height) // 2
-        render_functions.draw_window(console, x, y, self.WIDTH, height, self.TITLE)
-        for i, (label, value) in enumerate(rows):
-            text = f" {label:<24}< {value} >"
-            fg, bg = (color.black, color.white) if i == self.row else (color.white, color.black)
-            console.print(x + 1, y + 2 + i, f"{text:<{self.WIDTH - 2}}", fg=fg, bg=bg)
-        for i, line in enumerate(footer):
-            console.print(x + 2, y + 3 + len(rows) + i, line, fg=color.white)
-        console.print(x + 2, y + height - 2, self.HINT, fg=color.menu_title)
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        if OPTIONS_CLOSE_KEYS.get(event.sym) is Command.CLOSE:
-            return self.parent
-        names = list(options.choices())
-        if event.sym in OPTION_ROW_KEYS:
-            self.row = (self.row + OPTION_ROW_KEYS[event.sym]) % len(names)
-        elif event.sym in OPTION_VALUE_KEYS:
-            self.change(names[self.row], OPTION_VALUE_KEYS[event.sym])
-        return None
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
-        if OPTIONS_CLOSE_KEYS.get(key_of(event)) is Command.CLOSE:
-            return self.parent
-        return None
-
-    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
-        """Options are chosen with the keys the hint names; a click closes nothing."""
-
-    def change(self, name: str, by: int) -> None:
-        """Move option `name` `by` places along its values, past any this
-        display can't take (saying why), and keep the change."""
-        now = options.current()
-        choice = options.choices()[name]
-        value = getattr(now, name)
-        skipped: list[str] = []
-        for _ in choice.names:
-            value = choice.step(value, by)
-            wanted = dataclasses.replace(now, **{name: value})
-            refusal = display_area.refusal(now, wanted)
-            if refusal is None:
-                self.notice = options.change(wanted) or (skipped[0] if skipped else None)
-                return
-            skipped.append(refusal)
+def play_screen(engine: Engine) -> type[EventHandler]:
+    """The screen a living player's game goes on in: the level-up choice while
+    one is owed (also when a game is continued), else the main game."""
+    return LevelUpEventHandler if engine.player.level.requires_level_up else MainGameEventHandler

@@ -25,6 +25,7 @@ import setup_game
 from controls import key_file, keys
 from replays import recording, recovery, replay
 from saving import autosave, game_lock, paths
+from screens.save_failed import SaveFailedPopup
 from window import (
     assets,
     command_line,
@@ -96,7 +97,7 @@ class Loop:
     options, and each step is drawn; input that comes first is handled first (and stops the
     walk).  An error while handling input is reported and play goes on.  Quitting saves a
     game in play; when that fails, a popup says why and the game stays open
-    (`input_handlers.SaveFailedPopup`).  An exception the loop can't go on from saves the
+    (`SaveFailedPopup`).  An exception the loop can't go on from saves the
     game beside the last save (`error_report.save_beside`).
     """
 
@@ -182,11 +183,11 @@ class Loop:
             # say why, and let the player retry or choose to lose it.
             traceback.print_exc()
             handler = self.handler
-            if isinstance(handler, input_handlers.SaveFailedPopup):
+            if isinstance(handler, SaveFailedPopup):
                 handler = handler.parent  # A retry failed: one popup, the new reason.
             # Quitting stopped a walk (and the recording says so).
             handler = handler.stop_walking()
-            self.handler = input_handlers.SaveFailedPopup(handler, error_report.save_failure(exc))
+            self.handler = SaveFailedPopup(handler, error_report.save_failure(exc))
             return False
         return True
 

@@ -25,6 +25,9 @@ from engine import Engine
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
 from replays import recording
 from saving import paths, save_data, savefile
+from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.help_screen import HelpScreen
+from screens.options_screen import OptionsScreen
 
 GAME_TITLE: Final = "Tombs of the Ancient Kings"
 CREDIT: Final = "After the Yet Another Roguelike Tutorial (2020), for tcod today"
@@ -158,11 +161,11 @@ class MainMenu(input_handlers.BaseEventHandler):
                 recording.start_file(engine)
                 return input_handlers.MainGameEventHandler(engine)
             case keys.Command.HALL_OF_FAME:
-                return input_handlers.HallOfFameScreen.from_file(self)
+                return HallOfFameScreen.from_file(self)
             case keys.Command.HELP:
-                return input_handlers.HelpScreen(self)
+                return HelpScreen(self)
             case keys.Command.OPTIONS:
-                return input_handlers.OptionsScreen(self)
+                return OptionsScreen(self)
         return None
 
     def continue_game(self) -> input_handlers.BaseEventHandler:
@@ -232,6 +235,6 @@ class MainMenu(input_handlers.BaseEventHandler):
         recovered = recovery.recover(engine, self.progress)
         if recovered is None:
             recording.resume_file(engine)
-            return input_handlers.EventHandler(engine).main_handler()
+            return input_handlers.next_screen(engine)
         engine.saved_at = None  # Saved once back on the game's own screen (`autosave`).
         return input_handlers.PopupMessage(recovered.handler, recovered.message())

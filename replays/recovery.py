@@ -124,7 +124,7 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
     file_name, engine.recording_file = engine.recording_file, None  # Its lines are there.
     try:
         handler = replay.play_recording(
-            input_handlers.EventHandler(engine).main_handler(), paced(events, progress)
+            input_handlers.next_screen(engine), paced(events, progress)
         )
     finally:
         engine.recording_file = file_name

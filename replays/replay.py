@@ -206,7 +206,7 @@ def replay_line(
         if engine is None:
             return handler
         recording.record(engine, recorded.line())
-        return input_handlers.EventHandler(engine).main_handler()
+        return input_handlers.next_screen(engine)
     if isinstance(recorded, Steps):
         while handler.walking and handler.walk_steps < recorded.count:
             handler = handler.advance()

@@ -49,7 +49,7 @@ def on_start_screen(handler: input_handlers.BaseEventHandler) -> bool:
         handler = handler.parent
     if not isinstance(handler, input_handlers.EventHandler) or handler.walking:
         return False
-    return type(handler) is type(handler.main_handler())
+    return type(handler) is input_handlers.play_screen(handler.engine)
 
 
 def back_to_start(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
@@ -65,7 +65,7 @@ def back_to_start(handler: input_handlers.BaseEventHandler) -> input_handlers.Ba
     if engine is None or on_start_screen(handler):
         return handler
     recording.record(engine, recording.Resume().line())
-    return input_handlers.EventHandler(engine).main_handler()
+    return input_handlers.next_screen(engine)
 
 
 def due(handler: input_handlers.BaseEventHandler) -> Engine | None:

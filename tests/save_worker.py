@@ -222,7 +222,7 @@ def play(engine: Engine, rng: random.Random) -> None:
     leaving the game-over screen ends the game.
     """
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    handler: input_handlers.BaseEventHandler = input_handlers.EventHandler(engine).main_handler()
+    handler: input_handlers.BaseEventHandler = input_handlers.next_screen(engine)
     handler.on_render(console)
     for _ in range(EVENTS_PER_GAME):
         try:
@@ -231,7 +231,7 @@ def play(engine: Engine, rng: random.Random) -> None:
             in_play = handler.engine_in_play()
             if in_play is not None:
                 save_data.save(in_play, paths.save_path())
-                handler = input_handlers.EventHandler(save_data.load(paths.save_path())).main_handler()
+                handler = input_handlers.next_screen(save_data.load(paths.save_path()))
         except (exceptions.QuitWithoutSaving, exceptions.BackToMainMenu):
             return  # The game is over and left.
         console.clear()

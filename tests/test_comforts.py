@@ -49,7 +49,8 @@ from controls.keys import (
     types_symbol,
 )
 from engine import Engine
-from input_handlers import HelpScreen
+from screens.help_screen import HelpScreen
+from screens.save_failed import SaveFailedPopup
 from window import assets, command_line, error_report, screenshot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,7 +252,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     save_failed = {COMMAND_HELP[command] for command in SAVE_FAILED_KEYS.values()}
     for name, meaning in listed["Answering a question"]:
         if meaning in save_failed:
-            popup = input_handlers.SaveFailedPopup(input_handlers.MainGameEventHandler(engine), "")
+            popup = SaveFailedPopup(input_handlers.MainGameEventHandler(engine), "")
             assert press(popup, name) is not None, name
             continue
         look = input_handlers.LookHandler(engine)
@@ -267,7 +268,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
         viewer = input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(engine))  # Any unbound key closes it.
         assert press(viewer, name) is None, name
     engine.player.fighter.die()
-    game_over = input_handlers.GameOverEventHandler.after_death(engine)
+    game_over = input_handlers.next_screen(engine)
     for name, _ in listed["After a death"]:
         assert press(game_over, name) is not None, name
     for chord, _ in listed["Everywhere"]:

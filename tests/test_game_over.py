@@ -27,6 +27,7 @@ from replays import recording, replay
 from saving import paths, save_data, savefile
 from screens import hall_of_fame, morgue
 from screens.game_over import Ending, ending_of
+from screens.hall_of_fame_screen import HallOfFameScreen
 
 SEED = 4242
 WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
@@ -174,8 +175,8 @@ def test_their_own_fireball(in_tmp: Path) -> None:
         handler = handler.handle_events(event)
 
     assert isinstance(handler, input_handlers.GameOverEventHandler)
-    assert handler.ending.story == "Killed by their own fireball on dungeon level 1"
-    assert "Orc" in handler.ending.kills
+    assert handler.record.ending.story == "Killed by their own fireball on dungeon level 1"
+    assert "Orc" in handler.record.ending.kills
 
 
 def test_the_morgue_file_holds_each_section(in_tmp: Path) -> None:
@@ -220,7 +221,7 @@ def test_an_unwritable_morgue_folder_gets_a_popup_and_play_goes_on(in_tmp: Path)
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.GameOverEventHandler.after_death(engine)
+    popup = input_handlers.next_screen(engine)
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.startswith("Could not write the morgue file:")
@@ -303,7 +304,7 @@ def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.GameOverEventHandler.after_death(engine)
+    popup = input_handlers.next_screen(engine)
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
@@ -312,7 +313,7 @@ def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
     assert len(morgue_files()) == 1  # Never a lost morgue.
     screen = popup.handle_events(key(KeySym.SPACE))
     assert isinstance(screen, input_handlers.GameOverEventHandler)
-    assert screen.entered.rank == 0
+    assert screen.record.entered.rank == 0
 
 
 @pytest.mark.parametrize("make", [Path.mkdir, lambda path: os.mkfifo(path)], ids=["folder", "fifo"])
@@ -324,14 +325,14 @@ def test_a_scores_path_that_is_no_file_is_kept_aside_without_a_hang(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.GameOverEventHandler.after_death(engine)
+    popup = input_handlers.next_screen(engine)
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
     assert len(hall_of_fame.load(paths.scores_path())) == 1
     assert len(morgue_files()) == 1
     shown = setup_game.MainMenu().handle_events(key(KeySym.H))
-    assert isinstance(shown, input_handlers.HallOfFameScreen)
+    assert isinstance(shown, HallOfFameScreen)
 
 
 def test_a_scores_file_that_cannot_be_read_is_left_alone(
@@ -346,7 +347,7 @@ def test_a_scores_file_that_cannot_be_read_is_left_alone(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.GameOverEventHandler.after_death(engine)
+    popup = input_handlers.next_screen(engine)
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.startswith("Could not read the hall of fame: Permission denied")
@@ -385,7 +386,7 @@ def test_the_menu_shows_the_hall_of_fame(in_tmp: Path) -> None:
     assert "[H] Hall of fame" in screen_text(console)
 
     shown = menu.handle_events(key(KeySym.H))
-    assert isinstance(shown, input_handlers.HallOfFameScreen)
+    assert isinstance(shown, HallOfFameScreen)
     shown.on_render(console)
     rows = [line for line in screen_text(console).splitlines() if "Killed by" in line]
     assert "1. 2026-11-21 23:05" in rows[0] and "300  Killed by a Troll" in rows[0]
@@ -399,10 +400,10 @@ def test_the_new_game_is_highlighted_after_a_death(in_tmp: Path) -> None:
     hall_of_fame.enter(ending(10_000, 9))
     engine = arena()
     engine.player.fighter.die()
-    screen = input_handlers.GameOverEventHandler.after_death(engine)
+    screen = input_handlers.next_screen(engine)
     assert isinstance(screen, input_handlers.GameOverEventHandler)
     shown = screen.handle_events(key(KeySym.H))
-    assert isinstance(shown, input_handlers.HallOfFameScreen)
+    assert isinstance(shown, HallOfFameScreen)
     console = tcod.console.Console(80, 50, order="F")
     shown.on_render(console)
     lines = screen_text(console).splitlines()
@@ -466,8 +467,8 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     replayed = play_events(replay.start(script_kept), script_kept.events)
 
     assert isinstance(replayed, input_handlers.GameOverEventHandler)
-    assert f"{replayed.ending.story}." == story
-    assert replayed.ending.turns == waits
+    assert f"{replayed.record.ending.story}." == story
+    assert replayed.record.ending.turns == waits
 
 
 def test_a_game_is_entered_once_however_often_it_is_replayed(in_tmp: Path) -> None:

@@ -17,6 +17,8 @@ import setup_game
 from controls import keys, travel
 from engine import Engine
 from saving import paths, save_data
+from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.save_failed import SaveFailedPopup
 
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
 
@@ -189,7 +191,7 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
 ) -> None:
     paths.save_path().mkdir()  # A folder named savegame.sav: no save can go there.
     (paths.save_path() / "keep").write_bytes(b"")
-    seen: list[input_handlers.SaveFailedPopup] = []
+    seen: list[SaveFailedPopup] = []
     game = input_handlers.MainGameEventHandler(engine)
     sym, destination = open_step(engine)
 
@@ -207,13 +209,13 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
         [key(KeySym.R)],  # Retry: fails again.
         fix_the_folder,  # Retry once the folder is gone: saved, and the loop ends.
     )
-    real_render = input_handlers.SaveFailedPopup.on_render
+    real_render = SaveFailedPopup.on_render
 
-    def on_render(self: input_handlers.SaveFailedPopup, console: tcod.console.Console) -> None:
+    def on_render(self: SaveFailedPopup, console: tcod.console.Console) -> None:
         seen.append(self)
         real_render(self, console)
 
-    monkeypatch.setattr(input_handlers.SaveFailedPopup, "on_render", on_render)
+    monkeypatch.setattr(SaveFailedPopup, "on_render", on_render)
     main.main_loop(context, root_console, game, script)
 
     assert script.calls == 7
@@ -299,7 +301,7 @@ def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
 
     *over, menu = handlers
     # Keys that move a living player do nothing, or show the hall of fame (`h`).
-    screens = input_handlers.GameOverEventHandler | input_handlers.HallOfFameScreen
+    screens = input_handlers.GameOverEventHandler | HallOfFameScreen
     assert all(isinstance(h, screens) for h in over), handlers
     assert isinstance(menu, setup_game.MainMenu)
     assert (engine.player.x, engine.player.y) == where

@@ -14,6 +14,7 @@ import input_handlers
 import setup_game
 from engine import Engine
 from saving import paths, save_data
+from screens.help_screen import HelpScreen
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:
@@ -59,7 +60,7 @@ def test_q_and_escape_quit(sym: KeySym) -> None:
 def test_help_opens_from_the_menu(event: tcod.event.KeyDown) -> None:
     menu = setup_game.MainMenu()
     handler = menu.handle_events(event)
-    assert isinstance(handler, input_handlers.HelpScreen)
+    assert isinstance(handler, HelpScreen)
     assert handler.handle_events(key(KeySym.A)) is menu
 
 
@@ -115,7 +116,7 @@ def test_a_bad_save_gets_a_popup_and_is_kept(in_tmp: Path, content: bytes, reaso
 def test_a_popup_keeps_a_game_in_play_savable(engine: Engine) -> None:
     game = input_handlers.MainGameEventHandler(engine)
     assert input_handlers.PopupMessage(game, "hi").engine_in_play() is engine
-    assert input_handlers.HelpScreen(game).engine_in_play() is engine
+    assert HelpScreen(game).engine_in_play() is engine
     assert setup_game.MainMenu().engine_in_play() is None
 
 

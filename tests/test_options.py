@@ -16,6 +16,7 @@ import main
 import setup_game
 from engine import Engine
 from saving import paths
+from screens.options_screen import OptionsScreen
 from window import options
 
 
@@ -125,7 +126,7 @@ def test_o_on_the_main_menu_opens_the_options_and_esc_closes_them() -> None:
     menu = setup_game.MainMenu()
     assert "[O] Options" in screen_text(menu)
     screen = menu.handle_events(key(KeySym.O))
-    assert isinstance(screen, input_handlers.OptionsScreen)
+    assert isinstance(screen, OptionsScreen)
     text = screen_text(screen)
     for choice in options.choices().values():
         assert choice.label in text
@@ -137,7 +138,7 @@ def test_o_on_the_main_menu_opens_the_options_and_esc_closes_them() -> None:
 def test_equals_in_the_dungeon_opens_the_options_over_the_game(engine: Engine) -> None:
     game = input_handlers.MainGameEventHandler(engine)
     screen = game.handle_events(typed("="))
-    assert isinstance(screen, input_handlers.OptionsScreen)
+    assert isinstance(screen, OptionsScreen)
     assert screen.engine_in_play() is engine  # Closing the window saves the game.
     assert screen.handle_events(typed("=")) is game
 
@@ -159,7 +160,7 @@ def test_a_change_on_the_screen_applies_at_once_and_is_kept() -> None:
     assert options.current().walk_speed == before
     # Up from the first row wraps to the last; a key that means nothing does nothing.
     screen = screen.handle_events(key(KeySym.Z))
-    assert isinstance(screen, input_handlers.OptionsScreen)
+    assert isinstance(screen, OptionsScreen)
     assert options.current().walk_speed == before
 
 

@@ -53,7 +53,7 @@ def test_a_screen_opened_after_a_death_closes_back_to_the_game_over_screen(
     engine: Engine, command: Command
 ) -> None:
     engine.player.fighter.die()
-    game_over = input_handlers.GameOverEventHandler.after_death(engine)
+    game_over = input_handlers.next_screen(engine)
     assert isinstance(game_over, input_handlers.GameOverEventHandler)
     closes_back_to(opened(game_over, binding(keys.GAME_OVER_KEYS, command)), game_over)
 

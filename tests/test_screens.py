@@ -21,6 +21,7 @@ import setup_game
 from controls import key_help
 from engine import Engine
 from saving import paths
+from screens.help_screen import HelpScreen
 
 W, H = main.SCREEN_WIDTH, main.SCREEN_HEIGHT
 
@@ -82,8 +83,8 @@ def test_a_popup_over_the_game_dims_the_map(engine: Engine) -> None:
 
 def full_screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
     return {
-        "help over the game": lambda e: input_handlers.HelpScreen(input_handlers.MainGameEventHandler(e)),
-        "help over the menu": lambda e: input_handlers.HelpScreen(setup_game.MainMenu()),
+        "help over the game": lambda e: HelpScreen(input_handlers.MainGameEventHandler(e)),
+        "help over the menu": lambda e: HelpScreen(setup_game.MainMenu()),
         "history": lambda e: input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(e)),
     }
 
@@ -126,7 +127,7 @@ def test_the_map_dims_behind_the_games_windows(screen: Callable[[Engine], input_
 def test_the_help_puts_each_meaning_just_right_of_its_sections_keys(engine: Engine) -> None:
     """Read across: at most two columns after a section's longest keys (at half
     the screen, a short key once stood 37 columns from what it does)."""
-    console = render(input_handlers.HelpScreen(input_handlers.MainGameEventHandler(engine)))
+    console = render(HelpScreen(input_handlers.MainGameEventHandler(engine)))
     rows = ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(H)]
     checked = 0
     for _, section in key_help.help_sections():

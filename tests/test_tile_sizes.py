@@ -15,6 +15,7 @@ import input_handlers
 import main
 import setup_game
 from saving import paths
+from screens.options_screen import OptionsScreen
 from window import assets, display, display_area, options
 from window.options import Placement
 
@@ -74,7 +75,7 @@ def test_the_options_screen_steps_past_a_size_the_display_cant_hold(monkeypatch:
     assert "tile_size = 16x16\n" in paths.options_path().read_text()
     screen.handle_events(key(KeySym.RIGHT))  # 24x24 does not fit 1080p: back round to 10x10.
     assert options.current().tile_size == 10
-    assert isinstance(screen, input_handlers.OptionsScreen)
+    assert isinstance(screen, OptionsScreen)
     assert screen.notice is not None and screen.notice.startswith("Tiles of 24x24 need a window of 1920x1200")
 
 

@@ -21,6 +21,7 @@ import tile_types
 from engine import Engine
 from input_handlers import BaseEventHandler, MainGameEventHandler
 from replays import replay
+from screens.help_screen import HelpScreen
 
 Press = list[tcod.event.KeyDown | tcod.event.TextInput]
 
@@ -75,7 +76,7 @@ def test_greater_than_descends_exactly_one_floor(layout: str) -> None:
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 @pytest.mark.parametrize(
-    ("symbol", "screen"), [("?", input_handlers.HelpScreen), ("/", input_handlers.LookHandler)]
+    ("symbol", "screen"), [("?", HelpScreen), ("/", input_handlers.LookHandler)]
 )
 def test_help_and_look_open_on_every_layout(layout: str, symbol: str, screen: type) -> None:
     handler = send(MainGameEventHandler(arena()), LAYOUTS[layout][symbol])

@@ -31,6 +31,7 @@ import input_handlers
 import setup_game
 from replays import recording, replay
 from saving import paths
+from screens.help_screen import HelpScreen
 
 pytestmark = test_window.pytestmark
 
@@ -163,5 +164,5 @@ def test_a_player_goes_down_to_floor_3_looks_and_asks_for_help(
         looked = replay_text(text.rsplit("key escape", 2)[0])
         assert type(looked) is input_handlers.LookHandler
         helped = replay_text(text.rsplit("key escape", 1)[0])
-        assert type(helped) is input_handlers.HelpScreen
+        assert type(helped) is HelpScreen
         assert replay.summary(helped)["floor"] == 3, REMAKE

@@ -1,0 +1,148 @@
+"""The base of every screen, and the screens shown over another.
+
+`BaseEventHandler` is the tutorial's (part 10); `input_handlers` hands it on
+under its own name.  It lives here so that the screens beyond the tutorial's
+(`screens.help_screen`, `screens.options_screen`...) can build on it while the
+tutorial's handlers open them, with no import cycle.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Union
+
+import tcod
+
+import render_functions
+from actions import Action
+from controls.keys import does_nothing
+
+if TYPE_CHECKING:
+    from engine import Engine
+
+
+ActionOrHandler = Union[Action, "BaseEventHandler"]
+"""An event handler return value which can trigger an action or switch active handlers.
+
+If a handler is returned then it will become the active handler for future events.
+If an action is returned it will be attempted and if it's valid then
+MainGameEventHandler will become the active handler.
+"""
+
+
+class BaseEventHandler:
+    # Whether something goes on without input (a walk): the main loop then
+    # calls `advance` at its pace until it stops; the steps it took so far.
+    walking = False
+    walk_steps = 0
+
+    def advance(self) -> BaseEventHandler:
+        """Take the next step of what goes on without input; the next handler."""
+        return self
+
+    def stop_walking(self) -> BaseEventHandler:
+        """The handler once what goes on without input has stopped."""
+        return self
+
+    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
+        """Handle an event and return the next active event handler."""
+        state = self.dispatch(event)
+        if isinstance(state, BaseEventHandler):
+            return state
+        assert not isinstance(state, Action), f"{self!r} can not handle actions."
+        return self
+
+    def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
+        """Send the event to the `ev_*` method for its kind; ignore the rest.
+
+        This replaces the dispatching base class the tutorial took from tcod, deprecated
+        since tcod 18.  A key that means nothing on any screen (`keys.does_nothing`: a
+        modifier key alone, say) is dropped here, once: no `ev_*` method sees it.
+        """
+        if does_nothing(event):
+            return None
+        match event:
+            case tcod.event.Quit():
+                return self.ev_quit(event)
+            case tcod.event.KeyDown():
+                return self.ev_keydown(event)
+            case tcod.event.TextInput():
+                return self.ev_textinput(event)
+            case tcod.event.MouseButtonDown():
+                return self.ev_mousebuttondown(event)
+            case tcod.event.MouseMotion():
+                return self.ev_mousemotion(event)
+        return None
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        raise NotImplementedError()
+
+    def engine_in_play(self) -> Engine | None:
+        """The game this screen belongs to, if one is in play; it is what gets saved."""
+        return None
+
+    def ev_quit(self, event: tcod.event.Quit) -> ActionOrHandler | None:
+        raise SystemExit()
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        return None
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        """A symbol typed (`keys.is_symbol`): the press of a key that types one."""
+        return None
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        return None
+
+    def ev_mousemotion(self, event: tcod.event.MouseMotion) -> ActionOrHandler | None:
+        return None
+
+
+class Overlay(BaseEventHandler):
+    """A screen opened over another, its `parent`: drawn over it, and closed back to it.
+
+    The tutorial's `PopupMessage` held the screen below as `parent`; every screen
+    here that goes back to the one it was opened from (popups, help, the look
+    window, questions, the message history, options) does the same, through this
+    class, so there is one way back.  By default any key or click closes it.
+    """
+
+    def __init__(self, parent: BaseEventHandler):
+        self.parent = parent
+
+    def engine_in_play(self) -> Engine | None:
+        return self.parent.engine_in_play()
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """The screen below, as it was; subclasses draw themselves over it."""
+        self.parent.on_render(console)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        return self.parent
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        """A symbol's key is any key too."""
+        return self.parent
+
+    def ev_mousebuttondown(
+        self, event: tcod.event.MouseButtonDown
+    ) -> ActionOrHandler | None:
+        return self.parent
+
+
+class PopupMessage(Overlay):
+    """Display a popup text window; any key or click returns to the parent handler."""
+
+    def __init__(self, parent_handler: BaseEventHandler, text: str):
+        super().__init__(parent_handler)
+        self.text = text
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        """Render the parent dimmed, and the message in its own framed window.
+
+        The tutorial printed the lines straight over the parent's, so that on
+        the main menu they ran into the menu's own lines.
+        """
+        super().on_render(console)
+        render_functions.draw_popup(console, self.text)

@@ -1,0 +1,54 @@
+"""What a death leaves behind, kept once by the game's flow (`input_handlers.next_screen`):
+the save deleted (a finished game can't be continued), the morgue file, and the
+game's place in the hall of fame.  The game-over screen only shows the result."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from typing import TYPE_CHECKING
+
+import color
+from saving import paths, savefile
+from screens import game_over, hall_of_fame, morgue
+
+if TYPE_CHECKING:
+    from engine import Engine
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """How the game ended, and what of it was kept on disk."""
+
+    ending: game_over.Ending
+    morgue_path: str | None  # None when the morgue file could not be written.
+    entered: hall_of_fame.Entered
+    notices: list[str]  # What could not be written, for a popup.
+
+
+def keep_record(engine: Engine) -> Record:
+    """Delete the save, write the morgue file and enter the hall of fame."""
+    remove_save(engine)
+    ending = game_over.ending_of(engine, datetime.datetime.now())
+    notices = []
+    morgue_path = None
+    try:
+        morgue_path = str(morgue.write(engine, ending))
+    except OSError as exc:
+        notices.append(f"Could not write the morgue file: {exc.strerror or exc}")
+    entered = hall_of_fame.enter(ending)
+    if entered.notice is not None:
+        notices.append(entered.notice)
+    return Record(ending, morgue_path, entered, notices)
+
+
+def remove_save(engine: Engine) -> None:
+    """Delete the save and its backup; when that fails, the log says why."""
+    try:
+        savefile.remove(paths.save_path())
+    except OSError as exc:
+        engine.message_log.add_message(
+            f"The save could not be deleted ({exc.strerror or exc}), "
+            "so Continue would bring back the game before this death.",
+            color.error,
+        )

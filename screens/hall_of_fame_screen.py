@@ -1,0 +1,70 @@
+"""The hall of fame's ten best games, on screen."""
+
+from __future__ import annotations
+
+import tcod
+
+import color
+import render_functions
+from screens import hall_of_fame
+from screens.base import BaseEventHandler, Overlay, PopupMessage
+
+
+class HallOfFameScreen(Overlay):
+    """The ten best games, over the screen it was opened from; any key closes it.
+
+    After a death, the game that just ended is highlighted if it made the ten.
+    """
+
+    TITLE = "Hall of fame"
+
+    def __init__(
+        self,
+        parent_handler: BaseEventHandler,
+        entries: list[hall_of_fame.Entry],
+        highlight: int | None = None,
+    ):
+        super().__init__(parent_handler)
+        self.entries = entries
+        self.highlight = highlight
+
+    @classmethod
+    def from_file(cls, parent_handler: BaseEventHandler) -> BaseEventHandler:
+        """The hall of fame as the scores file holds it, or a popup saying why not."""
+        entries, notice = hall_of_fame.read()
+        if notice is not None:
+            return PopupMessage(parent_handler, notice)
+        return cls(parent_handler, entries)
+
+    def lines(self) -> list[str]:
+        if not self.entries:
+            return ["No game has ended yet."]
+        header = f"    {'Date':<16}  Level  Depth  {'XP':>5}  How it ended"
+        return [header] + [
+            f"{rank:>2}. {entry.date:<16}  {entry.character_level:>5}  {entry.depth:>5}  "
+            f"{entry.xp:>5}  {entry.cause}"
+            for rank, entry in enumerate(self.entries, start=1)
+        ]
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)
+        console.rgb["fg"] //= 4
+        console.rgb["bg"] //= 4
+        lines = self.lines()
+        width = min(console.width, max(len(line) for line in lines) + 4)
+        height = len(lines) + 4
+        x, y = (console.width - width) // 2, (console.height - height) // 2
+        render_functions.draw_window(console, x, y, width, height, self.TITLE)
+        for i, line in enumerate(lines):
+            if self.highlight is not None and i == self.highlight + 1:
+                # The game that just ended, inverted, across the window.
+                console.print(x + 1, y + 2 + i, f" {line:<{width - 3}}", fg=color.black, bg=color.menu_title)
+            else:
+                fg = color.menu_title if i == 0 and self.entries else color.white
+                console.print(x + 2, y + 2 + i, line, fg=fg)
+        console.print(
+            console.width // 2,
+            y + height - 1,
+            "┤Press any key to close├",
+            alignment=tcod.constants.CENTER,
+        )

@@ -1,0 +1,68 @@
+"""The help: every key, from the key tables."""
+
+from __future__ import annotations
+
+import tcod
+
+import color
+import render_functions
+from controls.key_help import help_sections
+from screens.base import Overlay
+
+
+class HelpScreen(Overlay):
+    """Every key, drawn over the screen it was opened from; any key closes it."""
+
+    TITLE = "Keys"
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        # The window covers the whole console: nothing of the screen below
+        # shows at its edges (the tutorial-shaped window left column 0 showing).
+        render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
+        half = console.width // 2
+        sections = help_sections()
+        # The short sections flow down two columns, each into the shorter one
+        # (as a newspaper's), then the wide ones span the screen below them:
+        # so every key fits on one screen.
+        narrow = [section for section in sections if self.fits_half(section[1], half)]
+        column_y = [1, 1]
+        for title, rows in narrow:
+            column = column_y.index(min(column_y))
+            column_y[column] += self.draw_section(console, (2, half)[column], column_y[column], title, rows)
+        y = max(column_y)
+        for title, rows in sections:
+            if (title, rows) not in narrow:
+                y += self.draw_section(console, 2, y, title, rows)
+        console.print(
+            console.width // 2,
+            console.height - 1,
+            "┤Press any key to close├",
+            alignment=tcod.constants.CENTER,
+        )
+
+    @staticmethod
+    def fits_half(rows: list[tuple[str, str]], half: int) -> bool:
+        """Whether a section's rows fit in half the screen, beside another."""
+        keys_width = max(len(keys) for keys, _ in rows)
+        return 1 + keys_width + 2 + max(len(meaning) for _, meaning in rows) <= half - 3
+
+    @staticmethod
+    def draw_section(
+        console: tcod.console.Console,
+        x: int,
+        y: int,
+        title: str,
+        rows: list[tuple[str, str]],
+    ) -> int:
+        """Draw a section's title and rows at (x, y); return how many lines it took.
+
+        The meanings line up just right of the section's longest keys, so each
+        reads beside its keys (at half the screen, a short key stood 37
+        columns from what it does).
+        """
+        meaning_x = x + 1 + max(len(keys) for keys, _ in rows) + 2
+        console.print(x, y, title, fg=color.menu_title)
+        for i, (keys, meaning) in enumerate(rows, start=1):
+            console.print(x + 1, y + i, keys, fg=color.white)
+            console.print(meaning_x, y + i, meaning, fg=color.white)
+        return 1 + len(rows)

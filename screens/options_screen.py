@@ -1,0 +1,100 @@
+"""The options screen: each option of `window.options`, changed in place."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import tcod
+
+import color
+import render_functions
+from controls.keys import OPTION_ROW_KEYS, OPTION_VALUE_KEYS, OPTIONS_CLOSE_KEYS, Command, key_of
+from saving import paths
+from screens.base import BaseEventHandler, Overlay
+from window import display_area, options
+
+
+class OptionsScreen(Overlay):
+    """Every option `options.Options` declares, one a line, the chosen one
+    inverted, over the screen it was opened from (the main menu or the game).
+
+    A change applies at once (the main loop makes the window follow the
+    options in use; the map is drawn in the palette in use) and is kept in
+    the options file straight away.
+    """
+
+    TITLE = "Options"
+    WIDTH = 60
+    HINT = "Up/Down: choose   Left/Right: change   Esc: close"
+
+    def __init__(self, parent: BaseEventHandler):
+        super().__init__(parent)
+        self.row = 0
+        self.notice: str | None = None  # Why the last change could not be kept.
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(label, value) for each option, as the screen shows them."""
+        now = options.current()
+        return [
+            (choice.label, choice.format(getattr(now, name)))
+            for name, choice in options.choices().items()
+        ]
+
+    def footer(self) -> list[str]:
+        """Where the options are kept, where the player's own keys are read
+        from (see README, "Your own keys"), and why the last change could not
+        be kept, if so."""
+        text = f"Kept in {paths.options_path().resolve()}\n\nKeys of your own: {paths.keys_path().resolve()}"
+        if self.notice is not None:
+            text += f"\n\n{self.notice}"
+        return render_functions.wrap_lines(text, self.WIDTH - 4)
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)
+        render_functions.dim(console)
+        rows = self.lines()
+        footer = self.footer()
+        height = len(rows) + len(footer) + 6
+        x, y = (console.width - self.WIDTH) // 2, (console.height - height) // 2
+        render_functions.draw_window(console, x, y, self.WIDTH, height, self.TITLE)
+        for i, (label, value) in enumerate(rows):
+            text = f" {label:<24}< {value} >"
+            fg, bg = (color.black, color.white) if i == self.row else (color.white, color.black)
+            console.print(x + 1, y + 2 + i, f"{text:<{self.WIDTH - 2}}", fg=fg, bg=bg)
+        for i, line in enumerate(footer):
+            console.print(x + 2, y + 3 + len(rows) + i, line, fg=color.white)
+        console.print(x + 2, y + height - 2, self.HINT, fg=color.menu_title)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        if OPTIONS_CLOSE_KEYS.get(event.sym) is Command.CLOSE:
+            return self.parent
+        names = list(options.choices())
+        if event.sym in OPTION_ROW_KEYS:
+            self.row = (self.row + OPTION_ROW_KEYS[event.sym]) % len(names)
+        elif event.sym in OPTION_VALUE_KEYS:
+            self.change(names[self.row], OPTION_VALUE_KEYS[event.sym])
+        return None
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
+        if OPTIONS_CLOSE_KEYS.get(key_of(event)) is Command.CLOSE:
+            return self.parent
+        return None
+
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
+        """Options are chosen with the keys the hint names; a click closes nothing."""
+
+    def change(self, name: str, by: int) -> None:
+        """Move option `name` `by` places along its values, past any this
+        display can't take (saying why), and keep the change."""
+        now = options.current()
+        choice = options.choices()[name]
+        value = getattr(now, name)
+        skipped: list[str] = []
+        for _ in choice.names:
+            value = choice.step(value, by)
+            wanted = dataclasses.replace(now, **{name: value})
+            refusal = display_area.refusal(now, wanted)
+            if refusal is None:
+                self.notice = options.change(wanted) or (skipped[0] if skipped else None)
+                return
+            skipped.append(refusal)

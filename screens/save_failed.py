@@ -1,0 +1,40 @@
+"""The popup when the game could not be saved on quitting."""
+
+from __future__ import annotations
+
+import tcod
+
+import exceptions
+from controls.key_help import key_name
+from controls.keys import COMMAND_HELP, SAVE_FAILED_KEYS, Command
+from screens.base import BaseEventHandler, PopupMessage
+
+
+class SaveFailedPopup(PopupMessage):
+    """The game could not be saved on quitting: say why, and let the player choose.
+
+    The window stays open meanwhile, so nothing played is lost unless the
+    player chooses to quit without saving.
+    """
+
+    def __init__(self, parent_handler: BaseEventHandler, reason: str):
+        choices = "   ".join(
+            f"[{key_name(key)}] {COMMAND_HELP[command]}" for key, command in SAVE_FAILED_KEYS.items()
+        )
+        super().__init__(parent_handler, f"The game could not be saved:\n{reason}\n\n{choices}")
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+        match SAVE_FAILED_KEYS.get(event.sym):
+            case Command.RETRY_SAVE:
+                raise SystemExit()  # The main loop saves on it, as on any quit.
+            case Command.QUIT_WITHOUT_SAVING:
+                raise exceptions.QuitWithoutSaving()
+            case Command.RESUME:
+                return self.parent
+        return None
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> None:
+        """Only the choices' keys answer."""
+
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
+        """Nor does a click: the choice is the player's to make."""
