@@ -148,10 +148,7 @@ def _number(word: str, low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> int:
 
 
 def event_of(line: str) -> Recorded:
-    """The event a line records (the inverse of `line_of`), or its walk's `Steps`.
-
-    Raises ValueError saying what is wrong with the line.
-    """
+    """The event a line records (the inverse of `line_of`); ValueError saying what is wrong."""
     command, *words = line.split()
     match command:
         case "key":
@@ -215,11 +212,7 @@ def legacy_symbol(sym: KeySym, mod: Modifier) -> str | None:
 
 
 def parse(text: str, source: str) -> Script:
-    """Read a recording; RecordingError names `source` and the line at fault.
-
-    Blank lines and lines starting with `#` are skipped; the first other line
-    must be the format's name and version, the next the seed.
-    """
+    """Read a recording's text; RecordingError names `source` and the line at fault."""
     version: int | None = None
     seed: int | None = None
     events: list[Recorded] = []
@@ -269,8 +262,8 @@ def _seed_of(line: str) -> int:
 def read(path: Path) -> Script:
     """Read a recording file; RecordingError for a missing, unreadable or bad one.
 
-    Only a regular file of at most `MAX_BYTES` is read (never a FIFO or a
-    device), so any file is read or refused in bounded time and memory.
+    Only a regular file of at most `MAX_BYTES` is read, so any file is read or
+    refused in bounded time and memory.
     """
     try:
         text = safe_io.read_bytes(path, MAX_BYTES).decode("utf-8")

@@ -64,8 +64,7 @@ def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:
 def summary(handler: input_handlers.BaseEventHandler, engine: Engine | None = None) -> dict[str, Any]:
     """Where the game stands, as `--replay FILE --headless` prints it (plain data).
 
-    `engine` is the game played, for when the screen no longer shows it: after
-    a death, Enter goes back to the main menu.
+    `engine` is the game played, for when the screen no longer shows it (after a death).
     """
     report: dict[str, Any] = {"screen": type(handler).__name__}
     engine = engine or engine_of(handler)
