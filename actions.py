@@ -17,15 +17,8 @@ if TYPE_CHECKING:
     from entity import Actor, Entity, Item
 
 
-
-
-
-
 def describe_underfoot(engine: Engine) -> None:
-    """Say what lies where the player stepped: items, the stairs.
-
-    The tutorial said nothing, so items and stairs under the `@` went unseen.
-    """
+    """Say what lies where the player stepped: items, the stairs (the tutorial said nothing)."""
     player, game_map = engine.player, engine.game_map
     names = [
         with_article(item.name)
@@ -39,6 +32,8 @@ def describe_underfoot(engine: Engine) -> None:
 
 
 class Action:
+    """Something an actor does with its turn."""
+
     def __init__(self, entity: Actor) -> None:
         super().__init__()
         self.entity = entity
@@ -49,14 +44,7 @@ class Action:
         return self.entity.gamemap.engine
 
     def perform(self) -> None:
-        """Perform this action with the objects needed to determine its scope.
-
-        `self.engine` is the scope this action is being performed in.
-
-        `self.entity` is the object performing the action.
-
-        This method must be overridden by Action subclasses.
-        """
+        """Perform this action as `self.entity`, in `self.engine`; subclasses must override it."""
         raise NotImplementedError()
 
 
@@ -84,6 +72,8 @@ class PickupAction(Action):
 
 
 class ItemAction(Action):
+    """Use an item, on its target tile (the user's own by default)."""
+
     def __init__(
         self, entity: Actor, item: Item, target_xy: tuple[int, int] | None = None
     ):
@@ -105,6 +95,8 @@ class ItemAction(Action):
 
 
 class DropItem(ItemAction):
+    """Drop an item, taking it off first if it is worn."""
+
     def perform(self) -> None:
         if self.entity.equipment.item_is_equipped(self.item):
             self.entity.equipment.toggle_equip(self.item)
@@ -113,6 +105,8 @@ class DropItem(ItemAction):
 
 
 class EquipAction(Action):
+    """Put an item on, or take it off."""
+
     def __init__(self, entity: Actor, item: Item):
         super().__init__(entity)
 
@@ -123,11 +117,15 @@ class EquipAction(Action):
 
 
 class WaitAction(Action):
+    """Let a turn pass."""
+
     def perform(self) -> None:
         pass
 
 
 class TakeStairsAction(Action):
+    """Go down the stairs the actor stands on."""
+
     def perform(self) -> None:
         """Take the stairs, if any exist at the entity's location."""
         if (self.entity.x, self.entity.y) == self.engine.game_map.downstairs_location:
@@ -140,6 +138,8 @@ class TakeStairsAction(Action):
 
 
 class ActionWithDirection(Action):
+    """An action toward the tile (dx, dy) away from the actor."""
+
     def __init__(self, entity: Actor, dx: int, dy: int):
         super().__init__(entity)
 
@@ -166,6 +166,8 @@ class ActionWithDirection(Action):
 
 
 class MeleeAction(ActionWithDirection):
+    """Attack the actor in that direction."""
+
     def perform(self) -> None:
         target = self.target_actor
         if not target:
@@ -189,18 +191,17 @@ class MeleeAction(ActionWithDirection):
 
 
 class MovementAction(ActionWithDirection):
+    """Step in that direction, if nothing blocks the way."""
+
     def perform(self) -> None:
         dest_x, dest_y = self.dest_xy
         game_map = self.engine.game_map
 
         if not game_map.in_bounds(dest_x, dest_y):
-            # Destination is out of bounds.
             raise exceptions.Impossible("That way is blocked.")
         if not game_map.tiles["walkable"][dest_x, dest_y]:
-            # Destination is blocked by a tile.
             raise exceptions.Impossible("That way is blocked.")
         if game_map.get_blocking_entity_at_location(dest_x, dest_y):
-            # Destination is blocked by an entity.
             raise exceptions.Impossible("That way is blocked.")
 
         self.entity.move(self.dx, self.dy)
@@ -209,6 +210,8 @@ class MovementAction(ActionWithDirection):
 
 
 class BumpAction(ActionWithDirection):
+    """Attack whoever stands in that direction, else step there."""
+
     def perform(self) -> None:
         if self.target_actor:
             return MeleeAction(self.entity, self.dx, self.dy).perform()

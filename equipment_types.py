@@ -4,5 +4,7 @@ from enum import Enum, auto
 
 
 class EquipmentType(Enum):
+    """The slot a piece of equipment fills; one item per slot."""
+
     WEAPON = auto()
     ARMOR = auto()

@@ -2,10 +2,7 @@
 
 
 class Impossible(Exception):
-    """Raised when an action can't be performed.
-
-    The reason is the exception's message; the action costs no turn.
-    """
+    """Raised when an action can't be performed; its message says why, and no turn passes."""
 
 
 class QuitWithoutSaving(SystemExit):

@@ -29,7 +29,6 @@ max_monsters_by_floor: Final = [
 ]
 
 
-
 def most(table: list[tuple[int, int]]) -> int:
     """The largest value a (first floor, value) table gives, on any floor."""
     return max(value for _, value in table)
@@ -53,14 +52,15 @@ enemy_chances: Final[dict[int, list[tuple[Entity, int]]]] = {
 
 
 def _rng(rng: random.Random | None) -> random.Random:
-    """The generator to draw from: the one given, or one drawn from the global
-    `random` state, so that `random.seed` still makes a run repeatable."""
+    """The generator given, or a new one drawn from the global `random` state,
+    so that `random.seed` still makes a run repeatable."""
     return rng if rng is not None else random.Random(random.getrandbits(64))
 
 
 def get_max_value_for_floor(
     max_value_by_floor: list[tuple[int, int]], floor: int
 ) -> int:
+    """The value a (first floor, value) table gives on `floor`."""
     current_value = 0
 
     for floor_minimum, value in max_value_by_floor:
@@ -77,6 +77,7 @@ def get_entities_at_random(
     floor: int,
     rng: random.Random | None = None,
 ) -> list[Entity]:
+    """`number_of_entities` kinds drawn by the weights that hold on `floor`."""
     entity_weighted_chances: dict[Entity, int] = {}
 
     for key, values in sorted(weighted_chances_by_floor.items()):
@@ -94,6 +95,8 @@ def get_entities_at_random(
 
 
 class RectangularRoom:
+    """A room: its walls run along the rectangle's edges."""
+
     def __init__(self, x: int, y: int, width: int, height: int):
         self.x1 = x
         self.y1 = y
@@ -102,6 +105,7 @@ class RectangularRoom:
 
     @property
     def center(self) -> tuple[int, int]:
+        """The room's middle tile."""
         center_x = int((self.x1 + self.x2) / 2)
         center_y = int((self.y1 + self.y2) / 2)
 
@@ -128,6 +132,7 @@ def place_entities(
     floor_number: int,
     rng: random.Random | None = None,
 ) -> None:
+    """Put the monsters and items of a room, drawn by depth, on free tiles of it."""
     rng = _rng(rng)
     number_of_monsters = rng.randint(
         0, get_max_value_for_floor(max_monsters_by_floor, floor_number)
@@ -153,14 +158,13 @@ def tunnel_between(
     """Return an L-shaped tunnel between these two points."""
     x1, y1 = start
     x2, y2 = end
-    if _rng(rng).random() < 0.5:  # 50% chance.
+    if _rng(rng).random() < 0.5:
         # Move horizontally, then vertically.
         corner_x, corner_y = x2, y1
     else:
         # Move vertically, then horizontally.
         corner_x, corner_y = x1, y2
 
-    # Generate the coordinates for this tunnel.
     for x, y in tcod.los.bresenham((x1, y1), (corner_x, corner_y)).tolist():
         yield x, y
     for x, y in tcod.los.bresenham((corner_x, corner_y), (x2, y2)).tolist():
@@ -190,33 +194,24 @@ def generate_dungeon(
         x = rng.randint(0, dungeon.width - room_width - 1)
         y = rng.randint(0, dungeon.height - room_height - 1)
 
-        # "RectangularRoom" class makes rectangles easier to work with
         new_room = RectangularRoom(x, y, room_width, room_height)
 
-        # Run through the other rooms and see if they intersect with this one.
         if any(new_room.intersects(other_room) for other_room in rooms):
-            continue  # This room intersects, so go to the next attempt.
-        # If there are no intersections then the room is valid.
+            continue
 
-        # Dig out this rooms inner area.
         dungeon.tiles[new_room.inner] = tile_types.floor
 
         if len(rooms) == 0:
-            # The first room, where the player starts.
             player.place(*new_room.center, dungeon)
-        else:  # All rooms after the first.
-            # Dig out a tunnel between this room and the previous one.
+        else:
             for x, y in tunnel_between(rooms[-1].center, new_room.center, rng):
                 dungeon.tiles[x, y] = tile_types.floor
 
         place_entities(new_room, dungeon, engine.game_world.current_floor, rng)
 
-        # Finally, append the new room to the list.
         rooms.append(new_room)
 
-    # The tutorial set the stairs inside the loop above, before the last room
-    # was known, which left a stray '>' at (0, 0) on every floor.  Set them
-    # once, at the centre of the last room.
+    # Differs from the tutorial: set once the last room is known (no stray '>' at (0, 0)).
     dungeon.downstairs_location = rooms[-1].center
     dungeon.tiles[dungeon.downstairs_location] = tile_types.down_stairs
 

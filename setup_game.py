@@ -1,4 +1,4 @@
-"""Handle the loading and initialization of game sessions."""
+"""Starting and loading games, and the main menu that does it."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ class MainMenu(input_handlers.BaseEventHandler):
         self, seed: int | None = None, progress: Callable[[float], None] | None = None
     ):
         self.seed = seed
-        # Shows how far a long recovery has come (`recovery`); the main loop's window draws it.
+        # Draws how far a long recovery has come, in the main loop's window.
         self.progress = progress
 
     def on_render(self, console: tcod.console.Console) -> None:
@@ -171,10 +171,9 @@ class MainMenu(input_handlers.BaseEventHandler):
     def continue_game(self) -> input_handlers.BaseEventHandler:
         """Load the save, or explain why not; a bad save is kept, never lost.
 
-        A save that can't be loaded is moved aside (so a new game can't
-        overwrite it), and then the backup, the save before it, is offered:
-        Continue loads it when there is no save.  A bug in the game's own
-        loading is no fault of the file, which is left where it is.
+        A save that can't be loaded is moved aside, so a new game can't
+        overwrite it, and the backup is offered instead.  A bug in the game's
+        own loading is no fault of the file, which is left where it is.
         """
         path = paths.save_path()
         backup = savefile.backup_path(path)
@@ -227,10 +226,8 @@ class MainMenu(input_handlers.BaseEventHandler):
         return input_handlers.PopupMessage(self, text)
 
     def play_on(self, engine: Engine) -> input_handlers.BaseEventHandler:
-        """The loaded game, after what its recording holds beyond its save, if
-        anything (`recovery`): the player is told so, and it is saved again."""
-        # Imported here, not at the top: recovery replays the recording, and a
-        # replay starts new games with this module.
+        """The loaded game, after playing what its recording holds beyond its save (`recovery`)."""
+        # Imported here: recovery replays, and a replay starts new games with this module.
         from replays import recovery
         recovered = recovery.recover(engine, self.progress)
         if recovered is None:

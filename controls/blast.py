@@ -1,9 +1,7 @@
 """Which tiles a blast reaches: one test of distance, for the damage and the aim alike.
 
-The fireball hurts whoever stands within its radius of the chosen tile, and
-the targeting screen shows exactly those tiles: both ask `in_blast`, so what
-is shown can't differ from what is hit.  (The tutorial framed a square around
-a round blast: 20 of the 49 tiles it framed were never hit.)
+Both the fireball and the targeting screen ask `in_blast`, so what is shown
+can't differ from what is hit.  Differs from the tutorial, which showed a square.
 """
 
 from __future__ import annotations
@@ -12,8 +10,7 @@ from __future__ import annotations
 def in_blast(center: tuple[int, int], radius: int, x: int, y: int) -> bool:
     """Whether a blast of `radius` centred on `center` reaches (x, y).
 
-    The tutorial's test, `Entity.distance(...) <= radius`, in whole numbers:
-    a square root compared with `radius` is the square compared with its square.
+    The tutorial's `Entity.distance(...) <= radius`, squared to stay in whole numbers.
     """
     cx, cy = center
     return (x - cx) ** 2 + (y - cy) ** 2 <= radius**2

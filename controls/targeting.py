@@ -1,8 +1,7 @@
 """Which enemy a targeting cursor starts on, and the order Tab takes it through them.
 
-As in DCSS: the cursor starts on the last target while it lives and is in
-view, else on the nearest enemy in view; Tab and Shift+Tab step through the
-enemies in view, nearest first.
+As in DCSS: the last target while it lives in view, else the nearest enemy;
+Tab and Shift+Tab step through the enemies in view, nearest first.
 """
 
 from __future__ import annotations
@@ -15,8 +14,10 @@ if TYPE_CHECKING:
 
 
 def enemies_in_view(engine: Engine) -> list[Actor]:
-    """The living monsters the player sees, nearest first; at equal distance
-    the upper one, then the left one, so the order never depends on chance."""
+    """The living monsters the player sees, nearest first.
+
+    At equal distance the upper one, then the left one, so the order never depends on chance.
+    """
     player = engine.player
     return sorted(engine.game_map.monsters_in_view, key=lambda actor: (player.distance(actor.x, actor.y), actor.y, actor.x))
 
@@ -30,9 +31,10 @@ def first_target(engine: Engine) -> Actor | None:
 
 
 def cycled_target(engine: Engine, cursor: tuple[int, int], step: int) -> Actor | None:
-    """The enemy `step` places along the enemies in view from the one under
-    `cursor` (wrapping round); from any other tile, the nearest (or, going
-    back, the farthest).  None when no enemy is in view."""
+    """The enemy `step` places along the enemies in view from the one under `cursor`.
+
+    Wraps round; from any other tile, the nearest (or, going back, the farthest).
+    """
     enemies = enemies_in_view(engine)
     if not enemies:
         return None

@@ -1,46 +1,10 @@
-"""Recordings: every game as a text file of the player's input, which replays it.
+"""Recordings: a game as its seed, then each input event it acted on, one text line each.
 
-A recording is the seed of a game, then every input event the game acted on,
-one per line, in a format a person can read and write::
-
-    recording 3
-    seed 1234
-    # a comment
-    key n
-    text >
-    click 12 30
-    move 40 20
-    steps 7
-
-`key` takes a `tcod.event.KeySym` member name in lower case, then any of
-`shift`, `ctrl` and `alt`; `text C` is the symbol C typed (`keys.is_symbol`),
-whatever keys typed it.  Format 1 had no `text` lines: it recorded symbols
-as their US keys (`key period shift` for `>`), and those lines still read
-as the symbols they typed (`legacy_symbol`).  `click X Y` is a left click on tile (X, Y) (a
-`right`, `middle`, `x1` or `x2` after it names another button, which also
-closes screens in the game); `move X Y` moves the pointer onto tile (X, Y).
-`steps N` says that the walk under way (see `travel`) was stopped after N
-steps in all, by a key or click (not recorded itself: it did nothing else) or
-by leaving the game; a walk with no `steps` line went on until it stopped by
-itself.  A walk's steps follow from the game, but when a key stopped it
-depends on the clock: this line is what makes a walk replay exactly.
-`resume` says that the game was saved and left on another screen than the
-dungeon (the window closed on the inventory, say), and went on from its save
-on the dungeon's screen, as a loaded game starts.
-Formats 1 and 2 were played with the tutorial's inventory letters, one per
-item by its place in the pack; format 3's games keep a letter per kind
-(`components.inventory`).  A recording replays with the letters it was
-played with (`letters_by_kind`), and so does a game continued from a save
-of those days.
-The events start in the dungeon of a new game with that seed.  Since all of
-the game's randomness comes from the seed, the same lines give the same game.
-
-This module holds the format (turning an event into its line and back, and
-reading a whole recording with line-numbered errors) and the recording's file
-on disk.  The game keeps the recording's lines on its `Engine` (plain data,
-saved with the game), so that Continue carries on the same recording and a
-recording always matches its save; and which events are recorded: the
-game's, sent to the handlers through `handle_and_record`.
+All of the game's randomness comes from the seed, so the same lines replay the same game.
+This module holds the format (an event to its line and back; the README's "Recordings"
+describes every line) and the recording's file.  The lines themselves live on the `Engine`
+and are saved with the game, so Continue carries on the same recording and it always
+matches its save.
 """
 
 from __future__ import annotations
@@ -64,33 +28,30 @@ if TYPE_CHECKING:
 
 FORMAT_NAME: Final = "recording"
 FORMAT_VERSION: Final = 3
-# The versions this game reads: format 1 is format 2 without `text` lines;
-# format 2 is format 3 played with the tutorial's inventory letters.
+# Format 1 is format 2 without `text` lines; format 2 is format 3 played
+# with the tutorial's inventory letters.
 READABLE_VERSIONS: Final = (1, 2, 3)
-# The first format whose games keep their inventory letters by kind.
 LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
 
-# The modifiers a `key` line can name, and the one a replayed event holds
-# (the left key, as SDL reports a real press).
+# Each modifier word, and what a replayed event holds: the left key, as SDL
+# reports a real press.
 MODIFIER_WORDS: Final[dict[str, tuple[Modifier, Modifier]]] = {
     "shift": (Modifier.SHIFT, Modifier.LSHIFT),
     "ctrl": (Modifier.CTRL, Modifier.LCTRL),
     "alt": (Modifier.ALT, Modifier.LALT),
 }
 
-# Buttons other than the left one, named after the coordinates of a `click`.
+# A `click` with no button word is the left button.
 BUTTON_WORDS: Final[dict[str, MouseButton]] = {
     button.name.lower(): button for button in MouseButton if button is not MouseButton.LEFT
 }
 
-# The bounds on what a recording file may cost to read: a long game's
-# recording is some 20,000 lines of a dozen bytes; 2 MiB holds ten times that,
-# and parses in about a second into some 100 MB of events at most.
+# Bounds on what reading a recording may cost: a long game is some 20,000
+# lines of a dozen bytes; 2 MiB holds ten times that and parses in about a second.
 MAX_BYTES: Final = 2 << 20
 MAX_LINE: Final = 200
-# The largest seed the game's generators take (as `--seed` checks), and the
-# largest coordinate or step count a line may hold.
+# The largest seed the game's generators take (as `--seed` checks).
 MAX_SEED: Final = 2**64 - 1
 MAX_NUMBER: Final = 1_000_000
 
@@ -98,7 +59,7 @@ RecordedEvent = (
     tcod.event.KeyDown | tcod.event.TextInput | tcod.event.MouseButtonDown | tcod.event.MouseMotion
 )
 
-# What Shift typed on the US keys that format 1 recorded for `>` and `?`.
+# Format 1 recorded `>` and `?` as these US keys with Shift.
 US_SHIFTED: Final[dict[KeySym, str]] = {KeySym.PERIOD: ">", KeySym.SLASH: "?"}
 
 
@@ -120,7 +81,6 @@ class Resume:
         return "resume"
 
 
-# What a recording's line after the seed holds.
 Recorded = RecordedEvent | Steps | Resume
 
 
@@ -138,8 +98,7 @@ class Script:
 
 
 def letters_by_kind(version: int) -> bool:
-    """Whether a recording of format `version` was played with inventory
-    letters kept by kind, or with the tutorial's, by place."""
+    """Whether a recording of this format kept inventory letters by kind, not by place."""
     return version >= LETTERS_BY_KIND_SINCE
 
 
@@ -189,10 +148,7 @@ def _number(word: str, low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> int:
 
 
 def event_of(line: str) -> Recorded:
-    """The event a line records (the inverse of `line_of`), or its walk's `Steps`.
-
-    Raises ValueError saying what is wrong with the line.
-    """
+    """The event a line records (the inverse of `line_of`); ValueError saying what is wrong."""
     command, *words = line.split()
     match command:
         case "key":
@@ -243,11 +199,10 @@ def event_of(line: str) -> Recorded:
 
 
 def legacy_symbol(sym: KeySym, mod: Modifier) -> str | None:
-    """The symbol a `key` line of a symbol's key stands for, as format 1 recorded it.
+    """The symbol a format-1 `key` line stands for (`key period shift` is `>`), else None.
 
-    Format 1 recorded `>` as `key period shift`, the US keys that type it.
-    The KeyDown of a symbol's key does nothing now (`keys.does_nothing`): its
-    text acts, so a line naming one is read as the text it typed in the US.
+    A symbol's KeyDown does nothing now (`keys.does_nothing`), its text does,
+    so such a line is read as the text the US keys type.
     """
     if not keys.types_symbol(sym):
         return None
@@ -257,11 +212,7 @@ def legacy_symbol(sym: KeySym, mod: Modifier) -> str | None:
 
 
 def parse(text: str, source: str) -> Script:
-    """Read a recording; RecordingError names `source` and the line at fault.
-
-    Blank lines and lines starting with `#` are skipped; the first other line
-    must be the format's name and version, the next the seed.
-    """
+    """Read a recording's text; RecordingError names `source` and the line at fault."""
     version: int | None = None
     seed: int | None = None
     events: list[Recorded] = []
@@ -311,8 +262,8 @@ def _seed_of(line: str) -> int:
 def read(path: Path) -> Script:
     """Read a recording file; RecordingError for a missing, unreadable or bad one.
 
-    Only a regular file of at most `MAX_BYTES` is read (never a FIFO or a
-    device), so any file is read or refused in bounded time and memory.
+    Only a regular file of at most `MAX_BYTES` is read, so any file is read or
+    refused in bounded time and memory.
     """
     try:
         text = safe_io.read_bytes(path, MAX_BYTES).decode("utf-8")
@@ -320,9 +271,6 @@ def read(path: Path) -> Script:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
         raise RecordingError(f"{path}: cannot read it: {reason}") from None
     return parse(text, str(path))
-
-
-# The recording's file, beside the game in play.
 
 
 def new_file_name(seed: int, now: datetime.datetime | None = None) -> str:
@@ -336,10 +284,9 @@ def _text(lines: list[str]) -> str:
 
 
 def _warn(engine: Engine, exc: OSError) -> None:
-    """Say on stderr that the file can't be written; the lines are kept with the game.
+    """Say on stderr that the file can't be written, and forget it.
 
-    The game forgets the file, so that the next Continue starts a new one
-    from the lines the save holds: nothing recorded is lost.
+    The lines stay with the game, so the next Continue starts a new file from them.
     """
     print(
         f"main.py: could not write the recording {engine.recording_file}: "
@@ -382,10 +329,8 @@ def resume_file(engine: Engine) -> None:
 def record(engine: Engine, line: str) -> None:
     """Add a line to the game's recording, and to its file if it has one.
 
-    The file is opened, appended to and closed for each line, so that the
-    line reaches the operating system at once (about 20 microseconds): a
+    The file is opened, appended to and closed for each line, so that a
     process killed at any moment loses at most the event it was handling.
-    `sync` flushes the file to the disk at each save, against power cuts.
     """
     engine.recording.append(line)
     if engine.recording_file is None:
@@ -397,8 +342,7 @@ def record(engine: Engine, line: str) -> None:
 
 
 def sync(engine: Engine) -> None:
-    """Flush the game's recording file to the disk: at each save, so a power
-    cut loses none of it.  Each line reached the system as it was recorded."""
+    """Flush the game's recording file to the disk (at each save, against power cuts)."""
     if engine.recording_file is None:
         return
     try:
@@ -417,12 +361,10 @@ def write_crash(engine: Engine) -> Path:
 def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> BaseEventHandler:
     """Let the handler act on `event`, and record it if it belongs to the game in play.
 
-    Recorded: key presses and symbols typed (not what `keys.does_nothing`), clicks, and
-    pointer moves that changed the game's mouse location, while a game is in play;
-    not the menu's keys, nor the window's (`main.handle_event` takes those
-    first), nor an event that quits (the save ends there).  An event that
-    raises an error is recorded too, so that the recording replays the error.
-    Replays send their events here: every one of them went to the game.
+    Recorded, while a game is in play: keys and symbols typed (not what
+    `keys.does_nothing`), clicks, and pointer moves that changed the game's mouse
+    location; not an event that quits, since the save ends there.  An event that
+    raises is recorded too, so that the recording replays the error.
     """
     engine = handler.engine_in_play()
     line = None if engine is None else line_of(event)

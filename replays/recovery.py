@@ -1,20 +1,10 @@
-"""Recovery: Continue brings back what was played after the last save, from the recording.
+"""Recovery: Continue plays what the recording holds after the last save.
 
-Each line of a game's recording reaches its file as the game acts on it
-(`recording.record`), while the save holds the lines up to when it was made
-(`autosave` saves often).  When the game was killed or crashed after its
-last save, its file holds more lines than the save: Continue loads the save
-and plays those lines after it through the real handlers, as
-`--replay --headless` plays a recording, and comes back to the game as it
-was at the last event it acted on.  The save's own state is the headless
-replay's at that line (the game saves itself only on the screen a loaded
-game starts on), so the game recovered is the one the headless replay of
-the whole file gives; only faster, since the lines before the save are not
-played again.
-
-A line cut short (a power cut while it was written) is not a whole line: it
-is left out, as is a damaged line and all after it.  An event that raised an
-error in play raises it again, and is reported as in play.
+Each line reaches the recording's file as the game acts on it, while the save
+holds the lines up to when it was made.  After a kill or a crash, Continue loads
+the save and plays the extra lines through the real handlers, so the game is the
+one a headless replay of the whole file gives, only faster.  A line cut short,
+a damaged line and all after it are left out.
 """
 
 from __future__ import annotations
@@ -64,7 +54,7 @@ class Recovered:
 def unsaved_lines(engine: Engine) -> list[str]:
     """The whole lines of the game's recording file after those its save holds.
 
-    None when the file holds nothing more, can't be read, or is not this
+    Empty when the file holds nothing more, can't be read, or is not this
     save's recording carried on (its first lines differ from the save's).
     """
     if engine.recording_file is None:
@@ -114,8 +104,7 @@ def events_of(lines: list[str]) -> list[recording.Recorded]:
 def recover(engine: Engine, progress: Progress | None = None) -> Recovered | None:
     """Play on `engine` (just loaded) what its recording holds after its save; None if nothing.
 
-    The recording's file is then rewritten from the game's lines, which
-    replay it: the file and the game agree again.
+    The file is then rewritten from the game's lines, so the two agree again.
     """
     events = events_of(unsaved_lines(engine))
     if not events:
@@ -145,7 +134,7 @@ def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterat
 def progress_bar(
     context: tcod.context.Context, console: tcod.console.Console
 ) -> Callable[[float], None]:
-    """Draws how far a long recovery has come (`recovery`), in the window."""
+    """A `Progress` that draws how far a long recovery has come, in the window."""
 
     def show(share: float) -> None:
         console.clear()

@@ -1,15 +1,9 @@
-"""Playing a recording back: the game it starts, how its lines are played, the pace
-in the window, and the report.
+"""Playing a recording back, in the window or headless, and the headless report.
 
-A replay starts a new game with the recording's seed and plays each recorded
-line as it was played (`replay_line`): an event goes through
-`recording.handle_and_record`, the same door the player's events go through,
-so that the real handlers do what they did when the game was played; a
-`steps N` line lets the walk under way take its N steps first.  Headless
-(`play_recording`, `replay_headless`) the lines are played as fast as they go;
-in the window (`play_frame`, called by `main.main_loop`) the pace (`Playback`)
-only decides when the next line is played, never what it does: a replay ends
-in the same state at any speed, on any window, or with no window at all.
+Each line goes through `recording.handle_and_record`, the door the player's
+events go through, so the real handlers do what they did in play.  In the
+window the pace only decides when the next line is played, never what it does,
+so a replay ends in the same state at any speed, or with no window at all.
 """
 
 from __future__ import annotations
@@ -47,9 +41,8 @@ REPORT_MESSAGES: Final = 5
 def start(script: Script) -> input_handlers.MainGameEventHandler:
     """The screen a recording's events start on: the dungeon of a new game with its seed.
 
-    The new game's own recording starts with the same header, so that the
-    replayed events, recorded again as they are played, rebuild it; a
-    recording played with the tutorial's inventory letters replays with them.
+    The new game's recording gets the same header, so that the replayed
+    events, recorded again as they are played, rebuild it.
     """
     engine = setup_game.new_game(script.seed)
     if not recording.letters_by_kind(script.version):
@@ -71,8 +64,7 @@ def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:
 def summary(handler: input_handlers.BaseEventHandler, engine: Engine | None = None) -> dict[str, Any]:
     """Where the game stands, as `--replay FILE --headless` prints it (plain data).
 
-    `engine` is the game played, for when the screen no longer shows it: after
-    a death, Enter goes back to the main menu.
+    `engine` is the game played, for when the screen no longer shows it (after a death).
     """
     report: dict[str, Any] = {"screen": type(handler).__name__}
     engine = engine or engine_of(handler)
@@ -119,10 +111,8 @@ def screen_text(console: tcod.console.Console) -> str:
 class Playback:
     """Sends a recording's events one by one at a watchable pace, in the window.
 
-    Space pauses and resumes, + and - change the speed, Escape stops: the
-    game is then left where it is, playable.  While it plays, nothing else
-    the player does reaches the game (or it would be recorded too); closing
-    the window still quits.
+    While it plays, nothing else the player does reaches the game (or it
+    would be recorded too); only the playback keys and closing the window act.
     """
 
     def __init__(self, events: list[Recorded], speed: float = DEFAULT_SPEED) -> None:
@@ -163,9 +153,11 @@ class Playback:
                 self.stopped = True
 
     def walk_goes_on(self, steps: int) -> bool:
-        """Whether a walk that has taken `steps` steps takes another before the
-        next recorded line: not when that line is the `steps N` that stops it
-        here, nor when it is a pointer move (played during the walk, as it came)."""
+        """Whether a walk that has taken `steps` steps takes another before the next line.
+
+        Not when that line is the `steps N` that stops it here, nor a pointer
+        move, which came during the walk.
+        """
         if self.finished:
             return False
         upcoming = self.events[self.played]
@@ -195,8 +187,7 @@ def replay_line(
     handler: input_handlers.BaseEventHandler,
     recorded: tcod.event.Event | Steps | recording.Resume,
 ) -> input_handlers.BaseEventHandler:
-    """Play one recorded line as it was played: an event through
-    `recording.handle_and_record`, after the walk under way took the steps it took.
+    """Play one recorded line as it was played, after the walk under way took its steps.
 
     A key or click came after the walk stopped by itself (one that stopped
     it was recorded as `steps N`); a pointer move may come during a walk.
@@ -231,11 +222,11 @@ def play_frame(
     handler: input_handlers.BaseEventHandler,
     playback: Playback,
 ) -> input_handlers.BaseEventHandler:
-    """One frame of a replay in the window: the player's playback keys, then
-    a walk's next step or the next recorded event, when due.
+    """One frame of a replay in the window: the playback keys, then a walk's
+    next step or the next recorded event, when due.
 
-    A walk is drawn step by step at the game's own pace, as it was played;
-    the recording says only where it stopped.
+    A walk is drawn step by step at the game's own pace; the recording says
+    only where it stopped.
     """
     walking = handler.walking and playback.walk_goes_on(handler.walk_steps)
     if walking and not playback.paused:
@@ -259,12 +250,10 @@ def play_recording(
 ) -> input_handlers.BaseEventHandler:
     """Play recorded events as fast as they go, with no window; return the last screen.
 
-    As in the main loop, an unexpected error is reported and play goes on;
-    an event that quits the game ends the replay, and one that leaves a
-    finished game ends it on the main menu, where the window goes.  A walk
-    the last lines started goes on until it stops by itself, as it did in the game.
+    As in the main loop, an unexpected error is reported and play goes on.
+    A walk the last lines started goes on until it stops by itself, as in play.
     """
-    # Taken one by one, as they come: the recovery shows its progress as they are played.
+    # `events` is consumed lazily: the recovery shows its progress as they are played.
     for recorded in itertools.chain(events, [None]):
         try:
             if recorded is None:
@@ -287,8 +276,8 @@ def replay_headless(path: Path, screen: Path | None) -> int:
     except recording.RecordingError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return 1
-    # A check leaves nothing behind: what the game writes as it is played (a
-    # morgue file, the hall of fame) goes to a folder of its own, then away.
+    # A replay must leave the player's files alone: what its game writes goes
+    # to a folder of its own, then away.
     with paths.replay_folder():
         first = start(script)
         handler = play_recording(first, script.events)

@@ -1,2 +1,2 @@
-"""The screens the tutorial never had, and the death story: how a game ended
-(`game_over`), the morgue file and the hall of fame."""
+"""Screens beyond the tutorial's (help, options, popups, the hall of fame) and
+how a game ends: the game-over screen, the death, the morgue file."""

@@ -1,9 +1,7 @@
 """The base of every screen, and the screens shown over another.
 
-`BaseEventHandler` is the tutorial's (part 10); `input_handlers` hands it on
-under its own name.  It lives here so that the screens beyond the tutorial's
-(`screens.help_screen`, `screens.options_screen`...) can build on it while the
-tutorial's handlers open them, with no import cycle.
+It lives apart from `input_handlers` (which hands `BaseEventHandler` on) so that
+the screens beyond the tutorial's can build on it with no import cycle.
 """
 
 from __future__ import annotations
@@ -30,8 +28,10 @@ MainGameEventHandler will become the active handler.
 
 
 class BaseEventHandler:
-    # Whether something goes on without input (a walk): the main loop then
-    # calls `advance` at its pace until it stops; the steps it took so far.
+    """A screen: it draws itself and turns each event into the next screen (the tutorial's)."""
+
+    # While a walk goes on without input, the main loop calls `advance` at its
+    # pace until it stops.
     walking = False
     walk_steps = 0
 
@@ -54,9 +54,8 @@ class BaseEventHandler:
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
         """Send the event to the `ev_*` method for its kind; ignore the rest.
 
-        This replaces the dispatching base class the tutorial took from tcod, deprecated
-        since tcod 18.  A key that means nothing on any screen (`keys.does_nothing`: a
-        modifier key alone, say) is dropped here, once: no `ev_*` method sees it.
+        Differs from the tutorial: tcod's dispatching base class is deprecated since tcod 18.
+        A key that means nothing on any screen (`keys.does_nothing`) is dropped here, once.
         """
         if does_nothing(event):
             return None
@@ -102,10 +101,8 @@ class BaseEventHandler:
 class Overlay(BaseEventHandler):
     """A screen opened over another, its `parent`: drawn over it, and closed back to it.
 
-    The tutorial's `PopupMessage` held the screen below as `parent`; every screen
-    here that goes back to the one it was opened from (popups, help, the look
-    window, questions, the message history, options) does the same, through this
-    class, so there is one way back.  By default any key or click closes it.
+    Every screen that goes back to the one it was opened from does so through
+    this class, so there is one way back.  By default any key or click closes it.
     """
 
     def __init__(self, parent: BaseEventHandler):
@@ -141,8 +138,7 @@ class PopupMessage(Overlay):
     def on_render(self, console: tcod.console.Console) -> None:
         """Render the parent dimmed, and the message in its own framed window.
 
-        The tutorial printed the lines straight over the parent's, so that on
-        the main menu they ran into the menu's own lines.
+        Differs from the tutorial, whose lines ran into the main menu's.
         """
         super().on_render(console)
         render_functions.draw_popup(console, self.text)

@@ -1,11 +1,8 @@
 """The hall of fame: the ten best games, kept in a small JSON file.
 
-Games rank by experience, then by depth; of two equal games the earlier stays
-ahead.  A game is entered once: replaying a recorded death plays the same game
-again (same seed, same turns, same end), and it keeps the place it has.  The file is written atomically (a temporary file, flushed, synced,
-renamed over the old one), so a crash never leaves half a table.  A file that
-is not a table this game wrote is moved aside and a new table begun, and the
-player is told in one line: the scores never stop a game.
+A game is entered once, so replaying a recorded death (the same game again)
+keeps the place it has.  A file that is not a table this game wrote is moved
+aside and a new one begun: the scores never stop a game.
 """
 
 from __future__ import annotations
@@ -26,8 +23,8 @@ SIZE: Final = 10
 FORMAT_VERSION: Final = 2
 # The table is a few hundred bytes; anything much bigger is not one.
 MAX_BYTES: Final = 64 * 1024
-# The longest text a game's entry holds ("Killed by their own fireball" is 28
-# characters), and the largest number (a seed, as `--seed` takes it).
+# Bounds on an entry's fields: the longest cause is 28 characters, the largest
+# number a seed (as `--seed` takes it).
 MAX_TEXT: Final = 80
 MAX_NUMBER: Final = 2**64 - 1
 
@@ -67,8 +64,8 @@ class DamagedScoresError(ValueError):
 
 @dataclass(frozen=True)
 class Entered:
-    """What entering a game did: the table now, the game's place in it (from
-    0, None if it did not make the ten), and what the player should be told."""
+    """What entering a game did: the table, the game's place in it (from 0; None
+    if it did not make the ten), and what the player should be told."""
 
     entries: list[Entry]
     rank: int | None
@@ -105,9 +102,10 @@ def parse(text: str) -> list[Entry]:
 
 
 def shown_as_is(value: str | int) -> bool:
-    """Whether a field's value is one the hall of fame can draw: short text of
-    printable characters (not a lone surrogate, which drawing can't encode, nor
-    a control character), or a number from 0 to `MAX_NUMBER`."""
+    """Whether a field's value is short printable text or a number in range.
+
+    A lone surrogate or a control character could not be drawn.
+    """
     if isinstance(value, str):
         return len(value) <= MAX_TEXT and value.isprintable()
     return 0 <= value <= MAX_NUMBER
@@ -120,8 +118,8 @@ def load(path: Path) -> list[Entry]:
     for one that can't be read.
     """
     try:
-        # Read as the save is: only a regular file (a FIFO would hang the
-        # game, a device fill its memory), and only so much of it.
+        # Only a regular file, and only so much of it: a FIFO would hang the
+        # game, a device fill its memory.
         data = savefile.read_file(path)
     except FileNotFoundError:
         return []
@@ -136,8 +134,7 @@ def load(path: Path) -> list[Entry]:
 
 
 def save(path: Path, entries: list[Entry]) -> None:
-    """Write the table to `path` atomically, as the save is written (see
-    `savefile.write`): the old table or the new, whole."""
+    """Write the table to `path` atomically, as the save is, so a crash never leaves half a table."""
     text = json.dumps(
         {"version": FORMAT_VERSION, "games": [asdict(entry) for entry in entries]}, indent=1
     )

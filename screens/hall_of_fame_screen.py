@@ -37,6 +37,7 @@ class HallOfFameScreen(Overlay):
         return cls(parent_handler, entries)
 
     def lines(self) -> list[str]:
+        """The table's lines, its header first."""
         if not self.entries:
             return ["No game has ended yet."]
         header = f"    {'Date':<16}  Level  Depth  {'XP':>5}  How it ended"

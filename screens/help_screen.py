@@ -16,14 +16,12 @@ class HelpScreen(Overlay):
     TITLE = "Keys"
 
     def on_render(self, console: tcod.console.Console) -> None:
-        # The window covers the whole console: nothing of the screen below
-        # shows at its edges (the tutorial-shaped window left column 0 showing).
+        # The whole console, so nothing of the screen below shows at its edges.
         render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
         half = console.width // 2
         sections = help_sections()
-        # The short sections flow down two columns, each into the shorter one
-        # (as a newspaper's), then the wide ones span the screen below them:
-        # so every key fits on one screen.
+        # So that every key fits on one screen, the short sections flow down two
+        # columns, each into the shorter one, and the wide ones span the screen below.
         narrow = [section for section in sections if self.fits_half(section[1], half)]
         column_y = [1, 1]
         for title, rows in narrow:
@@ -56,9 +54,8 @@ class HelpScreen(Overlay):
     ) -> int:
         """Draw a section's title and rows at (x, y); return how many lines it took.
 
-        The meanings line up just right of the section's longest keys, so each
-        reads beside its keys (at half the screen, a short key stood 37
-        columns from what it does).
+        The meanings line up just right of the section's longest keys, not at a
+        fixed column, so each reads beside its keys.
         """
         meaning_x = x + 1 + max(len(keys) for keys, _ in rows) + 2
         console.print(x, y, title, fg=color.menu_title)

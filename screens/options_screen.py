@@ -15,12 +15,9 @@ from window import display_area, options
 
 
 class OptionsScreen(Overlay):
-    """Every option `options.Options` declares, one a line, the chosen one
-    inverted, over the screen it was opened from (the main menu or the game).
+    """Every option `options.Options` declares, one a line, over the screen it was opened from.
 
-    A change applies at once (the main loop makes the window follow the
-    options in use; the map is drawn in the palette in use) and is kept in
-    the options file straight away.
+    A change applies at once and is kept in the options file straight away.
     """
 
     TITLE = "Options"
@@ -41,9 +38,7 @@ class OptionsScreen(Overlay):
         ]
 
     def footer(self) -> list[str]:
-        """Where the options are kept, where the player's own keys are read
-        from (see README, "Your own keys"), and why the last change could not
-        be kept, if so."""
+        """Where the options and the player's own keys are kept, and why the last change failed, if it did."""
         text = f"Kept in {paths.options_path().resolve()}\n\nKeys of your own: {paths.keys_path().resolve()}"
         if self.notice is not None:
             text += f"\n\n{self.notice}"
@@ -84,8 +79,7 @@ class OptionsScreen(Overlay):
         """Options are chosen with the keys the hint names; a click closes nothing."""
 
     def change(self, name: str, by: int) -> None:
-        """Move option `name` `by` places along its values, past any this
-        display can't take (saying why), and keep the change."""
+        """Move option `name` `by` places along its values, past any this display can't take, and keep it."""
         now = options.current()
         choice = options.choices()[name]
         value = getattr(now, name)

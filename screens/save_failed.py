@@ -11,10 +11,9 @@ from screens.base import BaseEventHandler, PopupMessage
 
 
 class SaveFailedPopup(PopupMessage):
-    """The game could not be saved on quitting: say why, and let the player choose.
+    """Say why the game could not be saved on quitting, and let the player choose.
 
-    The window stays open meanwhile, so nothing played is lost unless the
-    player chooses to quit without saving.
+    The window stays open meanwhile, so nothing is lost unless the player says so.
     """
 
     def __init__(self, parent_handler: BaseEventHandler, reason: str):

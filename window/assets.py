@@ -1,10 +1,8 @@
 """The images the game reads at start-up: the tile sheets and the menu's background.
 
-All ship beside the code: a tile sheet for each tile size of the options
-(`options.TILE_SIZES`, drawn by tools/make_tileset.py; the tutorial's 10x10
-is `dejavu10x10_gs_tc.png`).  A missing or broken one stops the game before
-its window opens, with one line saying which file and why (`AssetError`):
-every sheet is checked, so choosing another size in play can't fail.
+Every sheet is checked before the window opens, so that choosing another tile
+size in play can't fail; a missing or broken file stops the game with one line
+saying which and why (`AssetError`).
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ import tcod
 import setup_game
 from window import error_report, options
 
-# The tile sheet of each tile size, by its tiles' side in pixels.
 TILESET_PATHS: Final = {size: Path(__file__).resolve().parent.parent / f"dejavu{size}x{size}_gs_tc.png" for size in options.TILE_SIZES}
 
 
@@ -35,9 +32,8 @@ def load_tileset(path: Path = TILESET_PATHS[10]) -> tcod.tileset.Tileset:
     if tileset.tile_width < 1 or tileset.tile_height < 1:
         raise RuntimeError("the image is too small to hold 32x8 tiles")
     with warnings.catch_warnings():
-        # tcod 21.2's `procedural_block_elements` (and even the recommended
-        # `tileset[codepoint] = tile`) call tcod's own deprecated
-        # `Tileset.set_tile` inside: the warning is tcod's, not ours.
+        # tcod 21.2 calls its own deprecated `Tileset.set_tile` inside: the
+        # warning is tcod's, not ours.
         warnings.filterwarnings(
             "ignore", message="Assign to a tile using", category=DeprecationWarning
         )
@@ -46,8 +42,7 @@ def load_tileset(path: Path = TILESET_PATHS[10]) -> tcod.tileset.Tileset:
 
 
 def load(size: int) -> tcod.tileset.Tileset:
-    """The tile sheet of tiles `size` pixels a side, once every other sheet and
-    the menu's background are known to be readable too."""
+    """The tile sheet of tiles `size` pixels a side, once every other asset is known to read."""
     tilesets = {}
     for each, path in TILESET_PATHS.items():
         try:

@@ -1,15 +1,8 @@
-"""The window: a first size that fits the display, crisp whole-number scales,
-and the options it follows (fullscreen) and remembers (its size and place).
+"""The window: a first size that fits the display, whole-number scales, and the
+options it follows (fullscreen, tile size) and remembers (its size and place).
 
-Tiles are crisp only at whole multiples of their size: the first window is
-the largest such multiple of the 80x50 screen that fits the part of the
-display a window may take (SDL's "usable bounds": no task bar or panel), with
-`MARGIN` pixels to spare for the window's frame; a 1080p display takes it at
-2x (1600x1000 with 10x10 tiles), a 4K one at 4x.  The main loop presents the
-screen at a whole-number scale too, letterboxed, whatever size the player
-drags the window to, and the window can't be made smaller than 1x.  Another
-tile size (an option) keeps the window as near its size in pixels as whole
-scales of the new tiles allow.
+Tiles are crisp only at whole multiples of their size, so every size the window
+is given is one (README, "Play, or test").
 """
 
 from __future__ import annotations
@@ -36,9 +29,8 @@ from window.options import Options, Placement
 
 
 def first_placement(tile: tuple[int, int], remembered: Placement | None) -> Placement | None:
-    """Where the window opens: where it was, if that still fits on a display;
-    else at the largest whole-number scale, centred; None when SDL knows of
-    no display (tcod then opens it at 1x)."""
+    """Where the window opens: where it was, if that still fits on a display, else
+    at the largest whole-number scale, centred; None when SDL knows of no display."""
     if remembered is not None:
         centre = (remembered.x + remembered.width // 2, remembered.y + remembered.height // 2)
         area = usable_area(centre)
@@ -70,8 +62,8 @@ def open_window(
         rows=ROWS,
         tileset=tileset,
         title=setup_game.GAME_TITLE,
-        # The game draws only when input arrives, so waiting for the screen's
-        # refresh (the tutorial's vsync=True) would only delay each answer.
+        # Differs from the tutorial: the game draws only when input arrives,
+        # so waiting for the screen's refresh would only delay each answer.
         vsync=False,
         sdl_window_flags=flags,
     )
@@ -85,8 +77,10 @@ def open_window(
 
 
 def follow(context: tcod.context.Context, options: Options) -> None:
-    """Make the window what the options say, where it differs (the main loop
-    calls this every frame, so an option changed anywhere applies at once)."""
+    """Make the window what the options say, where it differs.
+
+    Called every frame, so an option changed anywhere applies at once.
+    """
     window = context.sdl_window
     if window is None:
         return
@@ -98,8 +92,7 @@ def follow(context: tcod.context.Context, options: Options) -> None:
 
 
 def change_tiles(context: tcod.context.Context, window: tcod.sdl.video.Window, size: int) -> None:
-    """Draw with tiles of `size` pixels, the window as near its size in pixels
-    as whole scales of the new tiles allow, and never smaller than their 1x."""
+    """Draw with tiles of `size` pixels, the window as near its size as whole scales of them allow."""
     context.change_tileset(assets.load_tileset(assets.TILESET_PATHS[size]))
     tile = (size, size)
     window.min_size = unscaled_size(tile)
@@ -114,9 +107,8 @@ def change_tiles(context: tcod.context.Context, window: tcod.sdl.video.Window, s
 
 
 def nearest_placement(tile: tuple[int, int], now: Placement, area: Area | None) -> Placement:
-    """The whole scale of the screen in `tile`s nearest `now` in width that
-    fits `area` (1x at least), where `now` is if it still fits there, else
-    centred in it."""
+    """The whole scale of the screen in `tile`s nearest `now` in width that fits `area`
+    (1x at least), where `now` is if it still fits, else centred."""
     unscaled_width, unscaled_height = unscaled_size(tile)
     most = 1 if area is None else largest_scale(tile, area)
     scale = min(range(1, most + 1), key=lambda k: abs(k * unscaled_width - now.width))
@@ -138,8 +130,10 @@ def toggle_fullscreen(context: tcod.context.Context) -> str | None:
 
 
 def placement(context: tcod.context.Context) -> Placement | None:
-    """The window's size and place now, to open it there next time; None in
-    fullscreen (the window it leaves to is what is remembered)."""
+    """The window's size and place now, to open it there next time.
+
+    None in fullscreen: the window it leaves to is what is remembered.
+    """
     window = context.sdl_window
     if window is None or window.fullscreen:
         return None

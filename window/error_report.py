@@ -1,10 +1,5 @@
-"""What the game says when something fails: a bug while playing, a save that
-can't be written, a crash, a file it can't use.
-
-A bug while handling an event is told and play goes on (`report_error`); a
-crash the loop can't go on from keeps the failed game beside the last good
-save (`save_beside`).  Every message is one line a player can act on (`reason`).
-"""
+"""What the game says when something fails, in one line a player can act on:
+a bug while playing (play goes on), a save that can't be written, a crash."""
 
 from __future__ import annotations
 
@@ -35,8 +30,7 @@ def report_error(handler: input_handlers.BaseEventHandler, keep_recording: bool)
     `keep_recording`, the game's recording up to the error is kept as
     `crash-NNN.rec`, and stderr says how to replay it.
     """
-    traceback.print_exc()  # Print error to stderr.
-    # Then print the error to the message log.
+    traceback.print_exc()
     engine = handler.engine_in_play()
     if engine is None:
         return

@@ -1,12 +1,8 @@
 """The game's icon: the player's `@` from the game's own tile sheet, white on dark stone.
 
-The window's icon is drawn here at start-up from the tile sheet the game has
-just loaded; tools/make_icon.py draws the same icon into the files the
-downloads carry (icons/icon.ico for Windows, icons/icon.icns for macOS), which
-tools/build.py puts on the program.
-
-The `@` tile's coverage, cropped to its ink, is scaled up by whole pixels (a
-pixel-art look, crisp at every size) and laid on a square with rounded corners.
+Drawn at start-up for the window; tools/make_icon.py draws the same icon into
+the downloads' icon files.  The `@` is scaled up by whole pixels, so it stays
+crisp at every size.
 """
 
 from __future__ import annotations

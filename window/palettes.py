@@ -1,20 +1,9 @@
-"""Palettes: the colours the map and the HP bar are drawn in, one of them chosen in the options.
+"""Palettes: the colours the map and the HP bar are drawn in, one chosen in the options.
 
-A palette says, for each colour of the tutorial's it changes, the colour
-drawn instead: glyph colours (a monster's, an item's, the stairs') and
-background colours (each tile's, lit and remembered; the HP bar's) apart,
-since one colour may be both (the remembered stairs' glyph is the remembered
-wall's blue).  What the game stores (tiles, entities, saves) keeps the
-tutorial's colours; the palette applies only as the map is drawn, so changing
-it changes the screen at once and nothing else.
-
-- `TUTORIAL` changes nothing: the tutorial's colours, the default.
-- `HIGH_CONTRAST` draws every glyph at 4.5:1 or more against every background
-  it can stand on (WCAG 2's ratio for text): dark floors, light glyphs.
-- `COLOUR_BLIND` sets apart by lightness, not hue alone, what must be told
-  apart at a glance (`TOLD_APART`), for players who can't tell red from green.
-
-tests/test_palettes.py computes the ratios of every pair the game draws.
+A palette maps glyph and background colours of the tutorial's apart, since one
+colour may be both (the remembered stairs' glyph is the remembered wall's blue).
+It applies only as the map is drawn, so what the game stores and saves keeps the
+tutorial's colours, and a change of palette changes the screen and nothing else.
 """
 
 from __future__ import annotations
@@ -79,7 +68,8 @@ class Palette:
 
 TUTORIAL: Final = Palette("tutorial")
 
-# Dark floors, bright walls, and glyphs bright enough for either.
+# Dark floors, bright walls, and every glyph 4.5:1 or more (WCAG 2's ratio for
+# text) against every background it can stand on.
 HIGH_CONTRAST: Final = Palette(
     "high contrast",
     glyphs={
@@ -100,12 +90,13 @@ HIGH_CONTRAST: Final = Palette(
     },
 )
 
-# The high-contrast map, with lightness telling apart what hue alone did.
+# The high-contrast map, with lightness telling apart what hue alone did, for
+# players who can't tell red from green.
 COLOUR_BLIND: Final = Palette(
     "colour-blind safe",
     glyphs={
         **HIGH_CONTRAST.glyphs,
-        # The orc bright, the troll dark: one shade of green told them apart.
+        # The orc bright, the troll dark: otherwise only a shade of green tells them apart.
         color.orc: (190, 240, 190),
         color.troll: (0, 175, 80),
         # The potion darker than every scroll.

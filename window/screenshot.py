@@ -1,7 +1,4 @@
-"""F12 (see `keys`): the frame on screen saved as a numbered PNG in the data folder.
-
-(tools/screenshots.py is something else: it makes the README's pictures.)
-"""
+"""F12: the frame on screen saved as a numbered PNG in the data folder."""
 
 from __future__ import annotations
 

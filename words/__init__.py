@@ -1,3 +1,2 @@
-"""What the player reads: how a name is written in a message (`grammar`), and
-what monsters, items and the stairs are, told from their numbers
-(`descriptions`)."""
+"""What the player reads: how a name is written (`grammar`), and what monsters,
+items and the stairs are, told from their numbers (`descriptions`)."""

@@ -1,9 +1,7 @@
 """What the player is told about what they see: monsters, items, the stairs.
 
-Every text is made from the components' own numbers (hit points, bonuses,
-an item's effect as its component tells it), so a new monster or item is
-described with no edit here.  Used by the names under the mouse or the look
-cursor, the look mode's description window, and the inventory's lines.
+Every text is made from the components' own numbers, so a new monster or item
+is described with no edit here.
 """
 
 from __future__ import annotations
@@ -33,14 +31,10 @@ HEALTH_WORDS: Final = (
 STAIRS: Final = "stairs down"
 
 
-
-
 def health_words(fighter: Fighter) -> str:
     """How hurt a fighter looks: "uninjured" down to "almost dead"."""
     share = fighter.hp / fighter.max_hp
     return next(words for least, words in HEALTH_WORDS if share >= least)
-
-
 
 
 def state_words(actor: Actor) -> str | None:
@@ -63,8 +57,7 @@ def item_effect(item: Item) -> str:
 
 
 def short_description(entity: Entity) -> str:
-    """One entity in a few words: "Orc, badly wounded (confused, 3 turns)",
-    "Sword: +4 power", "remains of Orc"."""
+    """One entity in a few words: "Orc, badly wounded (confused, 3 turns)", "Sword: +4 power"."""
     if isinstance(entity, Actor) and entity.is_alive:
         text = f"{entity.name}, {health_words(entity.fighter)}"
         state = state_words(entity)

@@ -1,5 +1,5 @@
-"""How the game's messages say names: a capital first letter, "a" or "an",
-and plurals.  One home for each, so every message says them alike."""
+"""How messages say names: a capital first letter, "a" or "an", plurals; one home
+for each, so every message says them alike."""
 
 from __future__ import annotations
 
