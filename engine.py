@@ -16,6 +16,7 @@ import exceptions
 import render_functions
 from message_log import MessageLog
 from replays import recording
+from window.options import Settings
 
 if TYPE_CHECKING:
     from entity import Actor
@@ -33,7 +34,7 @@ class Engine:
     # play, the only kind that is saved, has none.
     killer: str | None = None
 
-    def __init__(self, player: Actor, rng: Generator | None = None):
+    def __init__(self, player: Actor, rng: Generator | None = None, settings: Settings | None = None):
         self.message_log = MessageLog()
         self.mouse_location = (0, 0)
         self.player = player
@@ -57,6 +58,8 @@ class Engine:
         # The floor and the recording's length at the last save, or None
         # before the first: when the game saves itself next (`autosave`).
         self.saved_at: tuple[int, int] | None = None
+        # The options and keys in force, shared with the main menu; not saved.
+        self.settings = settings if settings is not None else Settings()
 
     def save_as(self, filename: str | os.PathLike[str]) -> None:
         """Save this game to `filename`, atomically, keeping the last save as a
@@ -106,6 +109,7 @@ class Engine:
             current_value=self.player.fighter.hp,
             maximum_value=self.player.fighter.max_hp,
             total_width=20,
+            palette=self.settings.options.palette,
         )
 
         render_functions.render_dungeon_level(

@@ -11,7 +11,6 @@ import tcod
 
 import tile_types
 from entity import Actor, Item
-from window import options
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -131,7 +130,7 @@ class GameMap:
         Otherwise, the default is "SHROUD".
         All in the colours of the palette the options choose (`palettes`).
         """
-        palette = options.current().palette
+        palette = self.engine.settings.options.palette
         console.rgb[0 : self.width, 0 : self.height] = palette.recolor(
             np.select(
                 condlist=[self.visible, self.explored],

@@ -39,10 +39,7 @@ from controls.keys import (
     GAME_OVER_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_BUTTONS,
-    MAIN_KEYS,
-    MOVE_KEYS,
     RUN_MODIFIER,
-    WAIT_KEYS,
     Answer,
     Command,
     HistoryJump,
@@ -61,18 +58,22 @@ from screens.base import PopupMessage as PopupMessage
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
-from window import options
 from words import descriptions
 
 if TYPE_CHECKING:
     from components.fighter import Fighter
     from engine import Engine
     from entity import Item
+    from window.options import Settings
 
 
 class EventHandler(BaseEventHandler):
     def __init__(self, engine: Engine):
         self.engine = engine
+
+    @property
+    def settings(self) -> Settings:
+        return self.engine.settings
 
     def engine_in_play(self) -> Engine | None:
         """The engine, while the player lives: a finished game is not saved."""
@@ -392,10 +393,11 @@ class SelectIndexHandler(AskUserEventHandler):
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """Check for key movement or confirmation keys."""
         key = event.sym
-        if key in MOVE_KEYS:
+        move_keys = self.settings.keys.move
+        if key in move_keys:
             step = cursor_step(event.mod)
             x, y = self.engine.mouse_location
-            dx, dy = MOVE_KEYS[key]
+            dx, dy = move_keys[key]
             x += dx * step
             y += dy * step
             # Clamp the cursor index to the map size.
@@ -583,8 +585,9 @@ class AreaRangedAttackHandler(TargetingHandler):
 
 class MainGameEventHandler(EventHandler):
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        if event.sym in MOVE_KEYS:
-            dx, dy = MOVE_KEYS[event.sym]
+        move_keys = self.settings.keys.move
+        if event.sym in move_keys:
+            dx, dy = move_keys[event.sym]
             if event.mod & RUN_MODIFIER:
                 return self.start_walk(travel.Run(dx, dy))
             return BumpAction(self.engine.player, dx, dy)
@@ -596,14 +599,14 @@ class MainGameEventHandler(EventHandler):
     def on_key(self, key: Key) -> ActionOrHandler | None:
         """What a key or a typed symbol does in the dungeon, moves aside."""
         player = self.engine.player
-        if key in WAIT_KEYS:
+        if key in self.settings.keys.wait:
             return WaitAction(player)
 
-        match MAIN_KEYS.get(key):
+        match self.settings.keys.main.get(key):
             case Command.DESCEND:
                 return self.descend()
             case Command.EXPLORE:
-                return self.start_walk(travel.Explore(gather=options.current().gather_items))
+                return self.start_walk(travel.Explore(gather=self.settings.options.gather_items))
             case Command.PICKUP:
                 return PickupAction(player)
             case Command.INVENTORY:

@@ -58,14 +58,14 @@ def handle_event(
     if isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:
-                notice = display.toggle_fullscreen(context)
+                notice = display.toggle_fullscreen(context, handler.settings)
                 return handler if notice is None else input_handlers.PopupMessage(handler, notice)
             case keys.Command.SCREENSHOT:
                 return screenshot.take_screenshot(context, handler)
     try:
         return recording.handle_and_record(handler, event)
     except exceptions.BackToMainMenu:
-        return setup_game.MainMenu() if menu is None else menu
+        return setup_game.MainMenu(handler.settings) if menu is None else menu
 
 
 def main_loop(
@@ -83,7 +83,7 @@ def main_loop(
     """
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
-    menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu()
+    menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
     # tcod.event.wait is looked up now, so that tests can replace it.
     Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
 
@@ -128,7 +128,7 @@ class Loop:
         self.handler.on_render(console=self.console)
         if self.playback is not None and not self.playback.finished:
             self.console.print(0, 0, self.playback.status(), fg=color.white, bg=color.black)
-        display.follow(self.context, options.current())
+        display.follow(self.context, self.handler.settings.options)
         self.context.present(self.console, keep_aspect=True, integer_scaling=True)
         if self.playback is None:  # A replay's game is not the player's to save.
             autosave.after_frame(self.handler)
@@ -155,7 +155,7 @@ class Loop:
         # The wait ran out (nothing came), or the step is due anyway
         # (the mouse moving all the while must not hold a walk up).
         if self.handler.walking and (not batch or time.monotonic() >= self.next_step_at):
-            self.next_step_at = time.monotonic() + 1 / options.current().walk_speed
+            self.next_step_at = time.monotonic() + 1 / self.handler.settings.options.walk_speed
             self.handler = self.handler.advance()
 
     def handle(self, batch: list[tcod.event.Event]) -> None:
@@ -192,9 +192,9 @@ class Loop:
         return True
 
 
-def open_window(tileset: tcod.tileset.Tileset, fullscreen: bool) -> tcod.context.Context:
+def open_window(tileset: tcod.tileset.Tileset, settings: options.Settings) -> tcod.context.Context:
     """The game's window, fitting the display, or where the options say it was last."""
-    return display.open_window(tileset, fullscreen, options.current().window)
+    return display.open_window(tileset, settings.options.fullscreen, settings.options.window)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -217,11 +217,11 @@ def play(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     windowed.quiet_library_logs()
-    notice = use_settings(args.fullscreen)
+    settings, notice = read_settings(args.fullscreen)
     script = None
     if args.replay is not None:
         if args.headless:
-            return replay.replay_headless(args.replay, args.screen)
+            return replay.replay_headless(args.replay, args.screen, settings)
         try:
             script = recording.read(args.replay)
         except recording.RecordingError as exc:
@@ -230,46 +230,48 @@ def play(args: argparse.Namespace) -> int:
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
-    notice = fitting_tiles(notice)
+    notice = fitting_tiles(settings, notice)
     try:
-        tileset = assets.load(options.current().tile_size)
+        tileset = assets.load(settings.options.tile_size)
     except assets.AssetError as exc:
         print(exc, file=sys.stderr)
         return 1
     try:
-        context = open_window(tileset, options.current().fullscreen)
+        context = open_window(tileset, settings)
     except RuntimeError as exc:
         why = error_report.reason(exc)
         print(f"main.py: cannot open a window ({why}); run it on a desktop, or with no screen "
               "under Xvfb: xvfb-run python main.py", file=sys.stderr)
         return 1
     with context:
-        return run_window(context, tileset, args.seed, script, notice)
+        return run_window(context, tileset, settings, args.seed, script, notice)
 
 
-def fitting_tiles(notice: str | None) -> str | None:
+def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
     """Tiles the display can hold at 1x: an options file from a bigger display
     asks for tiles too big for this one; the default size is used this time."""
-    too_big = display_area.too_big(options.current().tile_size)
+    too_big = display_area.too_big(settings.options.tile_size)
     if too_big is None:
         return notice
     default = options.Options().tile_size
-    options.use(dataclasses.replace(options.current(), tile_size=default))
+    settings.options = dataclasses.replace(settings.options, tile_size=default)
     return "\n\n".join(text for text in (notice, f"{too_big} Using {default}x{default}.") if text)
 
 
-def use_settings(fullscreen: bool) -> str | None:
-    """Put the player's options and keys in force; None, or what is wrong in their files."""
-    settings, notice = options.read()
+def read_settings(fullscreen: bool) -> tuple[options.Settings, str | None]:
+    """The player's options and keys, as their files say; and None, or what is wrong in those files."""
+    chosen, notice = options.read()
     # The player's keys (replays read them too: a recording holds the keys pressed).
-    key_notice = key_file.load()
-    options.use(dataclasses.replace(settings, fullscreen=settings.fullscreen or fullscreen))
-    return "\n\n".join(text for text in (notice, key_notice) if text) or None
+    tables, key_notice = key_file.load()
+    chosen = dataclasses.replace(chosen, fullscreen=chosen.fullscreen or fullscreen)
+    notices = "\n\n".join(text for text in (notice, key_notice) if text) or None
+    return options.Settings(chosen, tables), notices
 
 
 def run_window(
     context: tcod.context.Context,
     tileset: tcod.tileset.Tileset,
+    settings: options.Settings,
     seed: int | None,
     script: recording.Script | None,
     notice: str | None,
@@ -288,7 +290,7 @@ def run_window(
     icon.set_window_icon(context, tileset)
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
-        menu = setup_game.MainMenu(seed=seed, progress=recovery.progress_bar(context, root_console))
+        menu = setup_game.MainMenu(settings, seed=seed, progress=recovery.progress_bar(context, root_console))
         first = menu if notice is None else input_handlers.PopupMessage(menu, notice)
         main_loop(context, root_console, first)
     else:
@@ -297,10 +299,10 @@ def run_window(
         # The replayed game is recorded anew as it plays, and saved on quitting,
         # in a folder of its own: the player's game is left as it was.
         with paths.replay_folder():
-            handler = replay.start(script)
+            handler = replay.start(script, settings)
             recording.start_file(handler.engine)
             main_loop(context, root_console, handler, playback=replay.Playback(script.events))
-    display.remember_window(context)
+    display.remember_window(context, settings)
     return 0
 
 

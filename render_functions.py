@@ -11,7 +11,8 @@ import numpy as np
 import tcod
 
 import color
-from window import options
+from window import palettes
+from window.palettes import Palette
 from words import descriptions
 
 if TYPE_CHECKING:
@@ -22,10 +23,13 @@ if TYPE_CHECKING:
 
 
 def render_bar(
-    console: tcod.console.Console, current_value: int, maximum_value: int, total_width: int
+    console: tcod.console.Console,
+    current_value: int,
+    maximum_value: int,
+    total_width: int,
+    palette: Palette = palettes.TUTORIAL,
 ) -> None:
     bar_width = int(float(current_value) / maximum_value * total_width)
-    palette = options.current().palette
 
     # The tutorial filled the bar with character 1, a stray glyph in some
     # tilesets; a space shows just the colour.

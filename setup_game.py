@@ -28,6 +28,7 @@ from saving import paths, save_data, savefile
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
+from window.options import Settings
 
 GAME_TITLE: Final = "Tombs of the Ancient Kings"
 CREDIT: Final = "After the Yet Another Roguelike Tutorial (2020), for tcod today"
@@ -49,7 +50,7 @@ def background_image() -> NDArray[np.uint8]:
     return np.asarray(tcod.image.Image.from_file(BACKGROUND_PATH))[:, :, :3]
 
 
-def new_game(seed: int | None = None) -> Engine:
+def new_game(seed: int | None = None, settings: Settings | None = None) -> Engine:
     """Return a brand new game session as an Engine instance.
 
     The same `seed` gives the same floors and the same monster behaviour;
@@ -59,7 +60,7 @@ def new_game(seed: int | None = None) -> Engine:
         seed = random.getrandbits(32)
     player = copy.deepcopy(entity_factories.player)
 
-    engine = Engine(player=player, rng=np.random.default_rng(seed))
+    engine = Engine(player=player, rng=np.random.default_rng(seed), settings=settings)
     engine.recording = recording.header(seed)
 
     engine.game_world = GameWorld(
@@ -87,9 +88,11 @@ def new_game(seed: int | None = None) -> Engine:
     return engine
 
 
-def load_game(filename: str | os.PathLike[str]) -> Engine:
-    """Load an Engine instance from a file (see `save_data.load`)."""
+def load_game(filename: str | os.PathLike[str], settings: Settings | None = None) -> Engine:
+    """Load an Engine instance from a file (see `save_data.load`), to play with `settings`."""
     engine = save_data.load(filename)
+    if settings is not None:
+        engine.settings = settings
     engine.mark_saved()
     return engine
 
@@ -98,11 +101,19 @@ class MainMenu(input_handlers.BaseEventHandler):
     """Handle the main menu rendering and input."""
 
     def __init__(
-        self, seed: int | None = None, progress: Callable[[float], None] | None = None
+        self,
+        settings: Settings | None = None,
+        seed: int | None = None,
+        progress: Callable[[float], None] | None = None,
     ):
+        self._settings = settings if settings is not None else Settings()
         self.seed = seed
         # Draws how far a long recovery has come, in the main loop's window.
         self.progress = progress
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
 
     def on_render(self, console: tcod.console.Console) -> None:
         """Render the main menu on a background image."""
@@ -157,7 +168,7 @@ class MainMenu(input_handlers.BaseEventHandler):
             case keys.Command.CONTINUE:
                 return self.continue_game()
             case keys.Command.NEW_GAME:
-                engine = new_game(self.seed)
+                engine = new_game(self.seed, self.settings)
                 recording.start_file(engine)
                 return input_handlers.MainGameEventHandler(engine)
             case keys.Command.HALL_OF_FAME:
@@ -181,7 +192,7 @@ class MainMenu(input_handlers.BaseEventHandler):
         if from_backup:
             path = backup
         try:
-            engine = load_game(path)
+            engine = load_game(path, self.settings)
         except FileNotFoundError:
             return input_handlers.PopupMessage(self, "No saved game to load.")
         except savefile.SaveVersionError as exc:

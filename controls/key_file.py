@@ -183,35 +183,35 @@ def read_text(path: Path) -> str | None:
         raise KeyFileError(f"{path} is not text") from None
 
 
-def use(bindings: Bindings) -> None:
-    """Make the dungeon's key tables what `bindings` say (the help shows them too)."""
-    keys.MAIN_KEYS.clear()
-    keys.MOVE_KEYS.clear()
-    keys.WAIT_KEYS.clear()
+def tables(bindings: Bindings) -> keys.KeyTables:
+    """The dungeon's key tables `bindings` make (the help shows them too)."""
+    move: dict[KeySym, tuple[int, int]] = {}
+    wait: list[Key] = []
+    main: dict[Key, Command] = {}
     for action, bound in bindings.keys_of.items():
         for key in bound:
             if isinstance(action, Command):
-                keys.MAIN_KEYS[key] = action
+                main[key] = action
             elif isinstance(action, tuple):
                 assert isinstance(key, KeySym), "apply_line lets only keys move"
-                keys.MOVE_KEYS[key] = action
+                move[key] = action
             else:
-                keys.WAIT_KEYS.append(key)
+                wait.append(key)
+    return keys.KeyTables(move, tuple(wait), main)
 
 
-def load() -> str | None:
-    """Apply the player's key file, if there is one; a notice for the player if
-    it, or any of its lines, could not be used (the rest applies)."""
+def load() -> tuple[keys.KeyTables, str | None]:
+    """The player's key file's tables, or the defaults without one; and a notice
+    for the player if it, or any of its lines, could not be used (the rest applies)."""
     path = paths.keys_path()
     bindings = Bindings.defaults()
     try:
         text = read_text(path)
         if text is None:
-            return None
+            return keys.KeyTables(), None
         apply_text(bindings, text, path.name)
     except KeyFileError as exc:
-        return f"The key file was not used: {exc}. The default keys apply."
-    use(bindings)
+        return keys.KeyTables(), f"The key file was not used: {exc}. The default keys apply."
     if not bindings.refused:
-        return None
-    return "Some lines of the key file were not used:\n" + "\n".join(bindings.refused[:8])
+        return tables(bindings), None
+    return tables(bindings), "Some lines of the key file were not used:\n" + "\n".join(bindings.refused[:8])

@@ -21,9 +21,7 @@ from controls.keys import (
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_BUTTONS,
-    MAIN_KEYS,
     MENU_KEYS,
-    MOVE_KEYS,
     OPTION_ROW_KEYS,
     OPTION_VALUE_KEYS,
     OPTIONS_CLOSE_KEYS,
@@ -31,11 +29,11 @@ from controls.keys import (
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
     TARGET_KEYS,
-    WAIT_KEYS,
     Answer,
     Command,
     HistoryJump,
     Key,
+    KeyTables,
 )
 
 # A table's keys: keys, symbols, or both.
@@ -122,15 +120,16 @@ def command_rows(table: Mapping[K, Command]) -> list[tuple[str, str]]:
     return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
 
 
-def help_sections() -> list[tuple[str, list[tuple[str, str]]]]:
-    """Every key binding of the game as (section, [(keys, meaning)]).
+def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every key binding of the game as (section, [(keys, meaning)]), the
+    dungeon's from `tables`, the keys in force.
 
     Generated from the very tables the handlers read, so it can't disagree
     with them.
     """
-    move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in MOVE_KEYS.items()}
-    wait = {key: "Wait a turn" for key in WAIT_KEYS}
-    main = {key: COMMAND_HELP[command] for key, command in MAIN_KEYS.items()}
+    move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in tables.move.items()}
+    wait = {key: "Wait a turn" for key in tables.wait}
+    main = {key: COMMAND_HELP[command] for key, command in tables.main.items()}
     run = (f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])
     buttons = [
         (button_name(button), COMMAND_HELP[command]) for button, command in MAIN_BUTTONS.items()

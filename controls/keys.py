@@ -7,6 +7,8 @@ three can't disagree.  To bind a key, add it here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum, auto
 from typing import Final
 
@@ -219,6 +221,16 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     "=": Command.OPTIONS,  # Angband's key (`o` explores, as in DCSS).
     KeySym.ESCAPE: Command.QUIT,
 }
+
+
+@dataclass(frozen=True)
+class KeyTables:
+    """The dungeon's keys in force: the tables above, or those the player's key
+    file makes (`key_file.load`).  A game holds them in `engine.settings`."""
+
+    move: Mapping[KeySym, tuple[int, int]] = field(default_factory=lambda: MOVE_KEYS)
+    wait: Sequence[Key] = field(default_factory=lambda: tuple(WAIT_KEYS))
+    main: Mapping[Key, Command] = field(default_factory=lambda: MAIN_KEYS)
 
 # Held with a move key, runs that way (NetHack, DCSS): `Command.RUN`.
 RUN_MODIFIER: Final = Modifier.SHIFT

@@ -27,7 +27,8 @@ from entity import Actor
 from replays import recording
 from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
-from window import display_area, error_report, options
+from window import display_area, error_report
+from window.options import Settings
 
 # Events a second in the window; + and - double and halve it within these bounds.
 DEFAULT_SPEED: Final = 8.0
@@ -38,13 +39,13 @@ FASTEST: Final = 512.0
 REPORT_MESSAGES: Final = 5
 
 
-def start(script: Script) -> input_handlers.MainGameEventHandler:
+def start(script: Script, settings: Settings | None = None) -> input_handlers.MainGameEventHandler:
     """The screen a recording's events start on: the dungeon of a new game with its seed.
 
     The new game's recording gets the same header, so that the replayed
     events, recorded again as they are played, rebuild it.
     """
-    engine = setup_game.new_game(script.seed)
+    engine = setup_game.new_game(script.seed, settings)
     if not recording.letters_by_kind(script.version):
         engine.player.inventory.by_kind = False
         engine.recording = recording.header(script.seed, script.version)
@@ -230,7 +231,7 @@ def play_frame(
     """
     walking = handler.walking and playback.walk_goes_on(handler.walk_steps)
     if walking and not playback.paused:
-        timeout: float | None = 1 / options.current().walk_speed
+        timeout: float | None = 1 / handler.settings.options.walk_speed
     else:
         timeout = playback.timeout()
     for event in tcod.event.wait(timeout):
@@ -262,14 +263,14 @@ def play_recording(
         except (SystemExit, exceptions.QuitWithoutSaving):
             break
         except exceptions.BackToMainMenu:
-            return setup_game.MainMenu()
+            return setup_game.MainMenu(handler.settings)
         except Exception:
             error_report.report_error(handler, keep_recording=False)
             handler = handler.stop_walking()
     return handler
 
 
-def replay_headless(path: Path, screen: Path | None) -> int:
+def replay_headless(path: Path, screen: Path | None, settings: Settings | None = None) -> int:
     """`--replay FILE --headless`: one line of JSON about where the game ended."""
     try:
         script = recording.read(path)
@@ -279,7 +280,7 @@ def replay_headless(path: Path, screen: Path | None) -> int:
     # A replay must leave the player's files alone: what its game writes goes
     # to a folder of its own, then away.
     with paths.replay_folder():
-        first = start(script)
+        first = start(script, settings)
         handler = play_recording(first, script.events)
         console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
         handler.on_render(console)

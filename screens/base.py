@@ -16,6 +16,7 @@ from controls.keys import does_nothing
 
 if TYPE_CHECKING:
     from engine import Engine
+    from window.options import Settings
 
 
 ActionOrHandler = Union[Action, "BaseEventHandler"]
@@ -75,6 +76,11 @@ class BaseEventHandler:
     def on_render(self, console: tcod.console.Console) -> None:
         raise NotImplementedError()
 
+    @property
+    def settings(self) -> Settings:
+        """The options and keys in force (`window.options.Settings`)."""
+        raise NotImplementedError()
+
     def engine_in_play(self) -> Engine | None:
         """The game this screen belongs to, if one is in play; it is what gets saved."""
         return None
@@ -110,6 +116,10 @@ class Overlay(BaseEventHandler):
 
     def engine_in_play(self) -> Engine | None:
         return self.parent.engine_in_play()
+
+    @property
+    def settings(self) -> Settings:
+        return self.parent.settings
 
     def on_render(self, console: tcod.console.Console) -> None:
         """The screen below, as it was; subclasses draw themselves over it."""

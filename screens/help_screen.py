@@ -19,7 +19,7 @@ class HelpScreen(Overlay):
         # The whole console, so nothing of the screen below shows at its edges.
         render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
         half = console.width // 2
-        sections = help_sections()
+        sections = help_sections(self.settings.keys)
         # So that every key fits on one screen, the short sections flow down two
         # columns, each into the shorter one, and the wide ones span the screen below.
         narrow = [section for section in sections if self.fits_half(section[1], half)]

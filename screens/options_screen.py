@@ -31,7 +31,7 @@ class OptionsScreen(Overlay):
 
     def lines(self) -> list[tuple[str, str]]:
         """(label, value) for each option, as the screen shows them."""
-        now = options.current()
+        now = self.settings.options
         return [
             (choice.label, choice.format(getattr(now, name)))
             for name, choice in options.choices().items()
@@ -80,7 +80,7 @@ class OptionsScreen(Overlay):
 
     def change(self, name: str, by: int) -> None:
         """Move option `name` `by` places along its values, past any this display can't take, and keep it."""
-        now = options.current()
+        now = self.settings.options
         choice = options.choices()[name]
         value = getattr(now, name)
         skipped: list[str] = []
@@ -89,6 +89,6 @@ class OptionsScreen(Overlay):
             wanted = dataclasses.replace(now, **{name: value})
             refusal = display_area.refusal(now, wanted)
             if refusal is None:
-                self.notice = options.change(wanted) or (skipped[0] if skipped else None)
+                self.notice = self.settings.change(wanted) or (skipped[0] if skipped else None)
                 return
             skipped.append(refusal)

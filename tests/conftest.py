@@ -77,16 +77,7 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """
     monkeypatch.chdir(tmp_path)
     paths.use_data_dir(Path())  # The working directory, whatever folder a test's main() used.
-    options.use(options.Options())  # The defaults: what a test changes goes with it.
-    main_keys, move_keys, wait_keys = dict(keys.MAIN_KEYS), dict(keys.MOVE_KEYS), list(keys.WAIT_KEYS)
     yield tmp_path
-    options.use(options.Options())
-    # The default keys, in their order, whatever key file the test used.
-    keys.MAIN_KEYS.clear()
-    keys.MAIN_KEYS.update(main_keys)
-    keys.MOVE_KEYS.clear()
-    keys.MOVE_KEYS.update(move_keys)
-    keys.WAIT_KEYS[:] = wait_keys
 
 
 @pytest.fixture
@@ -152,7 +143,7 @@ def screen_rows(handler: input_handlers.BaseEventHandler) -> list[str]:
 @pytest.fixture
 def context() -> Iterator[tcod.context.Context]:
     """The game's real window (SDL's dummy video driver: nothing shows)."""
-    with main.open_window(assets.load_tileset(), fullscreen=False) as context:
+    with main.open_window(assets.load_tileset(), options.Settings()) as context:
         yield context
 
 

@@ -18,6 +18,7 @@ import setup_game
 from engine import Engine
 from replays import recording
 from saving import autosave, paths, save_data
+from window import options
 
 STAIRS = typed(">")
 
@@ -32,8 +33,8 @@ def started_game(monkeypatch: pytest.MonkeyPatch) -> list[Engine]:
     started: list[Engine] = []
     real_new_game = setup_game.new_game
 
-    def new_game(seed: int | None = None) -> Engine:
-        started.append(real_new_game(seed))
+    def new_game(seed: int | None = None, settings: options.Settings | None = None) -> Engine:
+        started.append(real_new_game(seed, settings))
         return started[-1]
 
     monkeypatch.setattr(setup_game, "new_game", new_game)

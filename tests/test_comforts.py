@@ -46,12 +46,13 @@ from controls.keys import (
     Answer,
     Command,
     Key,
+    KeyTables,
     types_symbol,
 )
 from engine import Engine
 from screens.help_screen import HelpScreen
 from screens.save_failed import SaveFailedPopup
-from window import assets, command_line, error_report, screenshot
+from window import assets, command_line, error_report, options, screenshot
 
 ROOT = Path(__file__).resolve().parent.parent
 TILE = 10  # Pixels per tile side in the game's tile sheet.
@@ -136,7 +137,7 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
 def help_bindings() -> dict[str, set[tuple[str, str]]]:
     """The help text parsed back: section -> every (key, what it does) it lists."""
     listed: dict[str, set[tuple[str, str]]] = {}
-    for section, rows in help_sections():
+    for section, rows in help_sections(KeyTables()):
         pairs = listed.setdefault(section, set())
         for names, meaning in rows:
             for name in names.split(", "):
@@ -280,7 +281,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
 def test_cursor_modifier_rows_move_the_cursor_that_far(engine: Engine) -> None:
     rows = [
         keys
-        for _, section in help_sections()
+        for _, section in help_sections(KeyTables())
         for keys, meaning in section
         if meaning == "Move the cursor further"
     ]
@@ -337,7 +338,7 @@ def test_help_screen_fits_in_80x50(
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     HelpScreen(screen(engine)).on_render(console)
     lines = screen_lines(console)
-    sections = help_sections()
+    sections = help_sections(KeyTables())
     assert sections[0][0] in lines[1]
     # Each section's title, then its rows on the lines below it: alone on the
     # line, or in one of two columns the short sections flow down.
@@ -401,9 +402,9 @@ def test_enter_without_alt_is_not_fullscreen(context: tcod.context.Context, engi
 
 
 def test_open_window_fullscreen() -> None:
-    with main.open_window(assets.load_tileset(), fullscreen=True) as context:
+    with main.open_window(assets.load_tileset(), options.Settings(options.Options(fullscreen=True))) as context:
         assert window(context).fullscreen is True
-    with main.open_window(assets.load_tileset(), fullscreen=False) as context:
+    with main.open_window(assets.load_tileset(), options.Settings()) as context:
         assert window(context).fullscreen is False
         assert window(context).flags & tcod.sdl.video.WindowFlags.RESIZABLE
 

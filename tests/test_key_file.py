@@ -25,30 +25,43 @@ def write(text: str) -> Path:
     return path
 
 
-def rows(section: str) -> dict[str, str]:
+def rows(tables: keys.KeyTables, section: str) -> dict[str, str]:
     """The help's rows of a section: meaning -> keys."""
-    return {meaning: keys_ for title, pairs in help_sections() if title == section for keys_, meaning in pairs}
+    return {meaning: keys_ for title, pairs in help_sections(tables) if title == section for keys_, meaning in pairs}
+
+
+def load() -> keys.KeyTables:
+    """The key file's tables, which it must take without a notice."""
+    tables, notice = key_file.load()
+    assert notice is None
+    return tables
 
 
 def test_no_key_file_keeps_the_defaults() -> None:
-    before = dict(keys.MAIN_KEYS)
-    assert key_file.load() is None
-    assert before == keys.MAIN_KEYS
+    assert load() == keys.KeyTables()
+
+
+def test_loading_a_key_file_changes_no_default_table() -> None:
+    before = dict(keys.MAIN_KEYS), dict(keys.MOVE_KEYS), list(keys.WAIT_KEYS)
+    write("explore e\nmove_north z\nwait s\n")
+    assert load() != keys.KeyTables()
+    assert (dict(keys.MAIN_KEYS), dict(keys.MOVE_KEYS), list(keys.WAIT_KEYS)) == before
 
 
 def test_a_line_replaces_a_commands_keys_and_the_help_shows_them() -> None:
     write("# My keys.\nexplore e   # Not x nor o.\n\nlook ; /\nwait s\n")
-    assert key_file.load() is None
-    assert keys.MAIN_KEYS[KeySym.E] is Command.EXPLORE
-    assert KeySym.X not in keys.MAIN_KEYS and KeySym.O not in keys.MAIN_KEYS
-    assert keys.MAIN_KEYS[";"] is Command.LOOK and keys.MAIN_KEYS["/"] is Command.LOOK
-    assert list(keys.WAIT_KEYS) == [KeySym.S]
-    dungeon = rows("In the dungeon")
+    tables = load()
+    assert tables.main[KeySym.E] is Command.EXPLORE
+    assert KeySym.X not in tables.main and KeySym.O not in tables.main
+    assert tables.main[";"] is Command.LOOK and tables.main["/"] is Command.LOOK
+    assert list(tables.wait) == [KeySym.S]
+    dungeon = rows(tables, "In the dungeon")
     assert dungeon[keys.COMMAND_HELP[Command.EXPLORE]] == "e"
     assert dungeon[keys.COMMAND_HELP[Command.LOOK]] == ";, /"
     assert dungeon["Wait a turn"] == "s"
     # And the game answers them: e explores, ; looks, s waits.
     engine = arena()
+    engine.settings.keys = tables
     game = input_handlers.MainGameEventHandler(engine)
     assert game.handle_events(typed(";")).__class__ is input_handlers.LookHandler
     game.handle_events(key(KeySym.S))
@@ -69,21 +82,21 @@ def test_a_line_replaces_a_commands_keys_and_the_help_shows_them() -> None:
 )
 def test_a_bad_line_is_named_and_the_rest_applies(line: str, why: str) -> None:
     write(f"pickup p\n{line}\ndrop t\n")
-    notice = key_file.load()
+    tables, notice = key_file.load()
     assert notice is not None and f"keys.txt, line 2: {why}" in notice
     assert "line 1" not in notice and "line 3" not in notice
-    assert keys.MAIN_KEYS[KeySym.P] is Command.PICKUP
-    assert keys.MAIN_KEYS[KeySym.T] is Command.DROP
-    assert keys.MOVE_KEYS[KeySym.H] == (-1, 0)  # The defaults stand where no line changed them.
+    assert tables.main[KeySym.P] is Command.PICKUP
+    assert tables.main[KeySym.T] is Command.DROP
+    assert tables.move[KeySym.H] == (-1, 0)  # The defaults stand where no line changed them.
 
 
 def test_the_presets_ship_with_the_game_and_apply() -> None:
     assert {"laptop", "qwertz"} <= set(key_file.PRESETS)
     write("preset qwertz\npreset laptop\n")
-    assert key_file.load() is None
-    assert keys.MOVE_KEYS[KeySym.Z] == keys.MOVE_KEYS[KeySym.Y] == (-1, -1)
-    assert KeySym.S in keys.WAIT_KEYS and "." in keys.WAIT_KEYS
-    assert "z" in rows("Moving (also moves a cursor)")["Move northwest"]
+    tables = load()
+    assert tables.move[KeySym.Z] == tables.move[KeySym.Y] == (-1, -1)
+    assert KeySym.S in tables.wait and "." in tables.wait
+    assert "z" in rows(tables, "Moving (also moves a cursor)")["Move northwest"]
 
 
 def test_every_preset_applies_without_a_bad_line() -> None:
@@ -104,10 +117,9 @@ def test_a_file_that_is_no_key_file_is_refused_in_one_line(kind: str) -> None:
         path.write_text("explore x\n" * 10_000)
     else:
         path.write_bytes(b"explore \xff\xfe\n")
-    before = dict(keys.MAIN_KEYS)
-    notice = key_file.load()
+    tables, notice = key_file.load()
     assert notice is not None and "\n" not in notice and "default keys apply" in notice
-    assert before == keys.MAIN_KEYS
+    assert tables == keys.KeyTables()
 
 
 def test_the_game_starts_with_a_popup_naming_the_bad_lines(
@@ -123,7 +135,7 @@ def test_the_game_starts_with_a_popup_naming_the_bad_lines(
     assert main.main([]) == 0
     assert isinstance(shown[0], input_handlers.PopupMessage)
     assert "line 2: unknown command 'fly'" in shown[0].text
-    assert keys.MAIN_KEYS[KeySym.E] is Command.EXPLORE
+    assert shown[0].settings.keys.main[KeySym.E] is Command.EXPLORE
 
 
 def test_help_option_says_where_the_key_file_is(capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,7 +149,7 @@ def test_a_rebound_key_does_what_the_old_one_did() -> None:
     x_did = type(input_handlers.MainGameEventHandler(before).handle_events(key(KeySym.X)))
     said = [m.plain_text for m in before.message_log.messages]
     write("explore e\n")
-    key_file.load()
     after = arena()
+    after.settings.keys = load()
     e_did = type(input_handlers.MainGameEventHandler(after).handle_events(key(KeySym.E)))
     assert e_did is x_did and [m.plain_text for m in after.message_log.messages] == said

@@ -19,6 +19,7 @@ from engine import Engine
 from saving import paths, save_data
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.save_failed import SaveFailedPopup
+from window import options
 
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
 
@@ -91,8 +92,8 @@ def test_menu_new_game_moves_and_quit_saves(
     started: list[Engine] = []
     real_new_game = setup_game.new_game
 
-    def new_game(seed: int | None = None) -> Engine:
-        started.append(real_new_game(seed))
+    def new_game(seed: int | None = None, settings: options.Settings | None = None) -> Engine:
+        started.append(real_new_game(seed, settings))
         return started[-1]
 
     monkeypatch.setattr(setup_game, "new_game", new_game)

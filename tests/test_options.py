@@ -36,8 +36,9 @@ def test_a_change_is_kept_in_a_plain_text_file_and_read_back() -> None:
         walk_speed=10,
         window=options.Placement(1600, 1000, 160, -4),
     )
-    assert options.change(changed) is None
-    assert options.current() == changed
+    settings = options.Settings()
+    assert settings.change(changed) is None
+    assert settings.options == changed
     text = paths.options_path().read_text()
     assert "fullscreen = on\n" in text
     assert "walk_speed = slow\n" in text
@@ -95,7 +96,7 @@ def test_the_file_is_written_whole_never_through_a_link(in_tmp: Path) -> None:
     target = in_tmp / "elsewhere.txt"
     target.write_text("the player's own file")
     paths.options_path().symlink_to(target)
-    assert options.change(dataclasses.replace(options.Options(), walk_speed=20)) is None
+    assert options.Settings().change(dataclasses.replace(options.Options(), walk_speed=20)) is None
     assert target.read_text() == "the player's own file"
     assert not paths.options_path().is_symlink()
     assert options.read()[0].walk_speed == 20
@@ -103,13 +104,14 @@ def test_the_file_is_written_whole_never_through_a_link(in_tmp: Path) -> None:
 
 def test_a_change_that_cannot_be_kept_says_so_and_applies_all_the_same(in_tmp: Path) -> None:
     paths.use_data_dir(in_tmp / "missing")
+    settings = options.Settings()
     try:
         faster = dataclasses.replace(options.Options(), walk_speed=80)
-        notice = options.change(faster)
+        notice = settings.change(faster)
     finally:
         paths.use_data_dir(Path())
     assert notice is not None and notice.startswith("Could not save the options in ")
-    assert options.current() == faster
+    assert settings.options == faster
 
 
 def test_every_listed_option_has_its_default_among_its_values() -> None:
@@ -144,35 +146,36 @@ def test_equals_in_the_dungeon_opens_the_options_over_the_game(engine: Engine) -
 
 
 def test_a_change_on_the_screen_applies_at_once_and_is_kept() -> None:
-    screen = setup_game.MainMenu().handle_events(key(KeySym.O))
+    menu = setup_game.MainMenu()
+    screen = menu.handle_events(key(KeySym.O))
     names = list(options.choices())
     row = names.index("walk_speed")
     for _ in range(row):
         screen = screen.handle_events(key(KeySym.DOWN))
     choice = options.choices()["walk_speed"]
-    before = options.current().walk_speed
+    before = menu.settings.options.walk_speed
     screen = screen.handle_events(key(KeySym.RIGHT))
-    after = options.current().walk_speed
+    after = menu.settings.options.walk_speed
     assert after == choice.step(before, 1) != before
     assert f"walk_speed = {choice.format(after)}\n" in paths.options_path().read_text()
     assert f"< {choice.format(after)} >" in screen_text(screen)
     screen.handle_events(key(KeySym.LEFT))
-    assert options.current().walk_speed == before
+    assert menu.settings.options.walk_speed == before
     # Up from the first row wraps to the last; a key that means nothing does nothing.
     screen = screen.handle_events(key(KeySym.Z))
     assert isinstance(screen, OptionsScreen)
-    assert options.current().walk_speed == before
+    assert menu.settings.options.walk_speed == before
 
 
 def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> None:
     menu = setup_game.MainMenu()
     main.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
-    assert options.current().fullscreen is True
+    assert menu.settings.options.fullscreen is True
     assert "fullscreen = on\n" in paths.options_path().read_text()
     window = context.sdl_window
     assert window is not None and window.fullscreen
     # The main loop makes the window follow the options, wherever they changed.
-    options.use(dataclasses.replace(options.current(), fullscreen=False))
+    menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=False)
     main.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
     assert not window.fullscreen
 

@@ -3,8 +3,6 @@ draws it on, and what the colour-blind palette must set apart."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 import tcod
@@ -134,8 +132,8 @@ def test_the_colour_blind_palette_sets_apart_by_lightness_what_must_be() -> None
 def test_the_map_and_the_bar_are_drawn_in_the_chosen_palette(
     palette: palettes.Palette,
 ) -> None:
-    options.use(dataclasses.replace(options.Options(), palette=palette))
     engine: Engine = arena(at=(5, 5))
+    engine.settings.options = options.Options(palette=palette)
     potion = entity_factories.health_potion.spawn(engine.game_map, 6, 5)
     seen = engine.game_map.visible.copy()
     console = tcod.console.Console(80, 50, order="F")
@@ -151,7 +149,7 @@ def test_the_map_and_the_bar_are_drawn_in_the_chosen_palette(
     engine.render(console)
     assert tuple(console.rgb["fg"][6, 5]) == remembered(palette.glyph(potion.color))
     assert tuple(console.rgb["bg"][6, 5]) == palette.background(palettes.dim(tile_types.floor))
-    render_functions.render_bar(console, 0, 30, 20)
+    render_functions.render_bar(console, 0, 30, 20, palette)
     assert tuple(console.rgb["bg"][0, 45]) == palette.background(color.bar_empty)
 
 

@@ -19,6 +19,7 @@ import input_handlers
 import main
 import setup_game
 from controls import key_help
+from controls.keys import KeyTables
 from engine import Engine
 from saving import paths
 from screens.help_screen import HelpScreen
@@ -130,7 +131,7 @@ def test_the_help_puts_each_meaning_just_right_of_its_sections_keys(engine: Engi
     console = render(HelpScreen(input_handlers.MainGameEventHandler(engine)))
     rows = ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(H)]
     checked = 0
-    for _, section in key_help.help_sections():
+    for _, section in key_help.help_sections(KeyTables()):
         longest = max(len(keys) for keys, _ in section)
         for keys, meaning in section:
             pattern = re.compile(rf" {re.escape(keys)}( +){re.escape(meaning)}")

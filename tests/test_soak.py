@@ -451,8 +451,9 @@ def canonical(obj: object, memo: dict[int, int] | None = None) -> object:
         return ("set", sorted(repr(canonical(x, memo)) for x in obj))
     if hasattr(obj, "__dict__"):
         cls = type(obj)
-        # When the game last saved itself (`autosave`) is no part of the game.
-        attributes = sorted((k, v) for k, v in vars(obj).items() if k != "saved_at")
+        # When the game last saved itself (`autosave`), and the options and keys
+        # in force, are no part of the game.
+        attributes = sorted((k, v) for k, v in vars(obj).items() if k not in ("saved_at", "settings"))
         return (f"{cls.__module__}.{cls.__qualname__}", [(k, canonical(v, memo)) for k, v in attributes])
     raise TypeError(f"no picture for {type(obj)!r}")
 

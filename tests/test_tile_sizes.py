@@ -4,8 +4,6 @@ whole scales allow, and never a size the display can't hold at 1x."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 import tcod
 from conftest import key
@@ -71,10 +69,10 @@ def test_the_options_screen_steps_past_a_size_the_display_cant_hold(monkeypatch:
     monkeypatch.setattr(display_area, "usable_area", lambda point=None: FULL_HD)
     screen = options_screen_on_tile_size()
     screen.handle_events(key(KeySym.RIGHT))
-    assert options.current().tile_size == 16
+    assert screen.settings.options.tile_size == 16
     assert "tile_size = 16x16\n" in paths.options_path().read_text()
     screen.handle_events(key(KeySym.RIGHT))  # 24x24 does not fit 1080p: back round to 10x10.
-    assert options.current().tile_size == 10
+    assert screen.settings.options.tile_size == 10
     assert isinstance(screen, OptionsScreen)
     assert screen.notice is not None and screen.notice.startswith("Tiles of 24x24 need a window of 1920x1200")
 
@@ -85,7 +83,7 @@ def test_on_a_4k_display_every_size_can_be_chosen(monkeypatch: pytest.MonkeyPatc
     seen = []
     for _ in options.TILE_SIZES:
         screen.handle_events(key(KeySym.RIGHT))
-        seen.append(options.current().tile_size)
+        seen.append(screen.settings.options.tile_size)
     assert sorted(seen) == sorted(options.TILE_SIZES)
 
 
@@ -93,8 +91,8 @@ def test_the_window_takes_the_new_tiles_at_once(context: tcod.context.Context) -
     window = context.sdl_window
     atlas = context.sdl_atlas
     assert window is not None and atlas is not None
-    options.use(dataclasses.replace(options.current(), tile_size=16))
-    main.main_loop(context, tcod.console.Console(80, 50, order="F"), setup_game.MainMenu(), lambda: [tcod.event.Quit()])
+    menu = setup_game.MainMenu(options.Settings(options.Options(tile_size=16)))
+    main.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
     assert context.sdl_atlas is not None and context.sdl_atlas.tileset.tile_width == 16
     assert window.min_size == (1280, 800)
     width, height = window.size
@@ -112,4 +110,4 @@ def test_a_file_asking_for_tiles_too_big_for_this_display_starts_with_the_defaul
     [popup] = seen
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.endswith("this display has room for 1920x1080. Using 10x10.")
-    assert options.current().tile_size == 10
+    assert popup.settings.options.tile_size == 10

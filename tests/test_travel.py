@@ -29,7 +29,6 @@ from engine import Engine
 from game_map import remembered
 from input_handlers import BaseEventHandler, LevelUpEventHandler, MainGameEventHandler, WalkHandler
 from replays import recording, replay
-from window import options
 
 SEED = 1234
 
@@ -159,8 +158,8 @@ def test_explore_stops_when_hurt() -> None:
 
 
 def test_explore_without_gathering_stops_when_an_item_comes_into_view_then_goes_on() -> None:
-    options.use(dataclasses.replace(options.current(), gather_items=False))
     engine = walled_arena(*((12, y) for y in range(1, 12)))
+    engine.settings.options = dataclasses.replace(engine.settings.options, gather_items=False)
     potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
     handler = press(MainGameEventHandler(engine), key(KeySym.X))
     assert texts(engine)[-1] == "A Health Potion comes into view."

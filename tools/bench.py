@@ -308,7 +308,7 @@ import random, sys
 sys.path.insert(0, {str(ROOT)!r})
 import tcod
 import main, setup_game
-from window import assets
+from window import assets, options
 from actions import TakeStairsAction
 random.seed({SEED})
 engine = setup_game.new_game(seed={SEED})
@@ -316,7 +316,7 @@ while engine.game_world.current_floor < 10:
     engine.player.place(*engine.game_map.downstairs_location)
     TakeStairsAction(engine.player).perform()
 console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-with main.open_window(assets.load_tileset(), False) as context:
+with main.open_window(assets.load_tileset(), options.Settings()) as context:
     engine.render(console)
     context.present(console)
 print(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
@@ -357,10 +357,10 @@ class Window:
         import tcod
 
         import main
-        from window import assets, windowed
+        from window import assets, options, windowed
         windowed.quiet_library_logs()
         gc.freeze()  # As `main.main` does once started.
-        self.context = main.open_window(assets.load_tileset(), fullscreen=False)
+        self.context = main.open_window(assets.load_tileset(), options.Settings())
         self.console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
         self.samples: list[float] = []
         # Of each descent: its answer, and the save made after it was presented.

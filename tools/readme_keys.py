@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controls import key_help
+from controls import key_help, keys
 from saving import safe_io
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -27,7 +27,7 @@ END = "<!-- keys:end -->"
 def keys_markdown() -> str:
     """The key list as Markdown: one table per screen."""
     parts = []
-    for section, rows in key_help.help_sections():
+    for section, rows in key_help.help_sections(keys.KeyTables()):
         parts.append(f"**{section}**\n\n| Keys | What they do |\n| --- | --- |")
         parts.extend(f"| {keys} | {meaning} |" for keys, meaning in rows)
         parts.append("")

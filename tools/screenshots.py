@@ -31,7 +31,7 @@ import setup_game  # noqa: E402
 from controls import keys  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Actor, Item  # noqa: E402
-from window import assets  # noqa: E402
+from window import assets, options  # noqa: E402
 
 # A first floor whose first room is wide, with two monsters in sight.
 SEED = 2
@@ -186,7 +186,7 @@ def run(folder: Path) -> None:
     with tempfile.TemporaryDirectory() as empty:
         os.chdir(empty)  # No save here: Continue says so, and the game saves nothing of ours.
         try:
-            with main.open_window(assets.load_tileset(), fullscreen=False) as context:
+            with main.open_window(assets.load_tileset(), options.Settings()) as context:
                 take(Camera(context, folder))
         finally:
             os.chdir(here)

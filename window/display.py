@@ -118,14 +118,14 @@ def nearest_placement(tile: tuple[int, int], now: Placement, area: Area | None) 
     return centred(place.width, place.height, area)
 
 
-def toggle_fullscreen(context: tcod.context.Context) -> str | None:
+def toggle_fullscreen(context: tcod.context.Context, settings: options_module.Settings) -> str | None:
     """Alt+Enter: fullscreen or not, an option kept as the options screen keeps it.
 
     None, or the notice of an options file that could not be written.
     """
-    now = options_module.current()
-    notice = options_module.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
-    follow(context, options_module.current())
+    now = settings.options
+    notice = settings.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
+    follow(context, settings.options)
     return notice
 
 
@@ -143,12 +143,12 @@ def placement(context: tcod.context.Context) -> Placement | None:
     return Placement(width, height, x, y)
 
 
-def remember_window(context: tcod.context.Context) -> None:
+def remember_window(context: tcod.context.Context, settings: options_module.Settings) -> None:
     """Keep the window's size and place in the options, to open it there next time."""
     place = placement(context)
-    now = options_module.current()
+    now = settings.options
     if place is None or place == now.window:
         return
-    notice = options_module.change(dataclasses.replace(now, window=place))
+    notice = settings.change(dataclasses.replace(now, window=place))
     if notice is not None:
         print(f"main.py: {notice}", file=sys.stderr)

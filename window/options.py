@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
 from controls import travel
+from controls.keys import KeyTables
 from saving import paths, savefile
 from window import palettes
 
@@ -211,27 +212,22 @@ def read() -> tuple[Options, str | None]:
         )
 
 
-_current = Options()
+@dataclasses.dataclass
+class Settings:
+    """The options and the keys in force: one object, made by `main` at start-up
+    and held by the main menu and by every game it starts (`engine.settings`),
+    so that the options screen changes them for all at once."""
 
+    options: Options = dataclasses.field(default_factory=Options)
+    keys: KeyTables = dataclasses.field(default_factory=KeyTables)
 
-def current() -> Options:
-    """The options in use."""
-    return _current
-
-
-def use(options: Options) -> None:
-    """Use `options` from now on, without saving them (main() at start-up, tests)."""
-    global _current
-    _current = options
-
-
-def change(options: Options) -> str | None:
-    """Use `options` from now on and keep them in the file; a line for the player
-    if they could not be kept (they apply all the same)."""
-    use(options)
-    path = paths.options_path()
-    try:
-        save(options, path)
-    except OSError as exc:
-        return f"Could not save the options in {path}: {exc.strerror or exc}"
-    return None
+    def change(self, options: Options) -> str | None:
+        """Use `options` from now on and keep them in the file; a line for the
+        player if they could not be kept (they apply all the same)."""
+        self.options = options
+        path = paths.options_path()
+        try:
+            save(options, path)
+        except OSError as exc:
+            return f"Could not save the options in {path}: {exc.strerror or exc}"
+        return None
