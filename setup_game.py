@@ -17,13 +17,14 @@ from numpy.typing import NDArray
 
 import color
 import entity_factories
+import exceptions
 import input_handlers
 from controls import keys
 from engine import Engine
 
 # The tutorial's map settings, declared beside the world they make.
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
-from replays import recording
+from replays import recording, recovery
 from saving import paths, save_data, savefile
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
@@ -238,9 +239,10 @@ class MainMenu(input_handlers.BaseEventHandler):
 
     def play_on(self, engine: Engine) -> input_handlers.BaseEventHandler:
         """The loaded game, after playing what its recording holds beyond its save (`recovery`)."""
-        # Imported here: recovery replays, and a replay starts new games with this module.
-        from replays import recovery
-        recovered = recovery.recover(engine, self.progress)
+        try:
+            recovered = recovery.recover(engine, self.progress)
+        except exceptions.BackToMainMenu:  # Its recording goes on past the game's end.
+            return self
         if recovered is None:
             recording.resume_file(engine)
             return input_handlers.next_screen(engine)

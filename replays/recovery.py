@@ -22,7 +22,7 @@ import tcod
 import input_handlers
 import render_functions
 from engine import Engine
-from replays import recording, replay
+from replays import recording, replay_lines
 from saving import paths
 
 # The biggest recording file read: a game of a million events, the most a save holds.
@@ -112,7 +112,7 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
     turns = engine.turns
     file_name, engine.recording_file = engine.recording_file, None  # Its lines are there.
     try:
-        handler = replay.play_recording(
+        handler = replay_lines.play_lines(
             input_handlers.next_screen(engine), paced(events, progress)
         )
     finally:

@@ -8,7 +8,6 @@ so a replay ends in the same state at any speed, or with no window at all.
 
 from __future__ import annotations
 
-import itertools
 import json
 import sys
 import time
@@ -24,7 +23,7 @@ import setup_game
 from controls import keys
 from engine import Engine
 from entity import Actor
-from replays import recording
+from replays import recording, replay_lines
 from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
 from window import display_area, error_report
@@ -184,41 +183,6 @@ class Playback:
         )
 
 
-def replay_line(
-    handler: input_handlers.BaseEventHandler,
-    recorded: tcod.event.Event | Steps | recording.Resume,
-) -> input_handlers.BaseEventHandler:
-    """Play one recorded line as it was played, after the walk under way took its steps.
-
-    A key or click came after the walk stopped by itself (one that stopped
-    it was recorded as `steps N`); a pointer move may come during a walk.
-    """
-    if isinstance(recorded, recording.Resume):
-        engine = handler.engine_in_play()
-        if engine is None:
-            return handler
-        recording.record(engine, recorded.line())
-        return input_handlers.next_screen(engine)
-    if isinstance(recorded, Steps):
-        while handler.walking and handler.walk_steps < recorded.count:
-            handler = handler.advance()
-        engine = handler.engine_in_play()
-        if not handler.walking or engine is None:
-            return handler  # Ended sooner than recorded: nothing left to stop.
-        recording.record(engine, recorded.line())
-        return handler.stop_walking()
-    if not isinstance(recorded, tcod.event.MouseMotion):
-        handler = finish_walk(handler)
-    return recording.handle_and_record(handler, recorded)
-
-
-def finish_walk(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
-    """Take every step of the walk under way, if one is, as fast as they go."""
-    while handler.walking:
-        handler = handler.advance()
-    return handler
-
-
 def play_frame(
     handler: input_handlers.BaseEventHandler,
     playback: Playback,
@@ -239,35 +203,11 @@ def play_frame(
     if playback.stopped and handler.walking:
         # Escape stops the replay and the walk it shows, as a key stops a walk
         # in play (and is recorded so): the player's next key is theirs.
-        return replay_line(handler, Steps(handler.walk_steps))
+        return replay_lines.replay_line(handler, Steps(handler.walk_steps))
     if walking:
         return handler if playback.paused or playback.finished else handler.advance()
     recorded = playback.next_event()
-    return handler if recorded is None else replay_line(handler, recorded)
-
-
-def play_recording(
-    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded]
-) -> input_handlers.BaseEventHandler:
-    """Play recorded events as fast as they go, with no window; return the last screen.
-
-    As in the main loop, an unexpected error is reported and play goes on.
-    A walk the last lines started goes on until it stops by itself, as in play.
-    """
-    # `events` is consumed lazily: the recovery shows its progress as they are played.
-    for recorded in itertools.chain(events, [None]):
-        try:
-            if recorded is None:
-                return finish_walk(handler)
-            handler = replay_line(handler, recorded)
-        except (SystemExit, exceptions.QuitWithoutSaving):
-            break
-        except exceptions.BackToMainMenu:
-            return setup_game.MainMenu(handler.settings)
-        except Exception:
-            error_report.report_error(handler, keep_recording=False)
-            handler = handler.stop_walking()
-    return handler
+    return handler if recorded is None else replay_lines.replay_line(handler, recorded)
 
 
 def replay_headless(path: Path, screen: Path | None, settings: Settings | None = None) -> int:
@@ -295,3 +235,14 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
             )
             return 1
     return 0
+
+
+def play_recording(
+    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded]
+) -> input_handlers.BaseEventHandler:
+    """Play recorded events as fast as they go (`replay_lines.play_lines`); a game left
+    when finished ends on the main menu, where the window goes."""
+    try:
+        return replay_lines.play_lines(handler, events)
+    except exceptions.BackToMainMenu:
+        return setup_game.MainMenu(handler.settings)

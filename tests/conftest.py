@@ -32,7 +32,7 @@ from controls.keys import Key  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from game_map import GameMap  # noqa: E402
-from replays import recording, replay  # noqa: E402
+from replays import recording, replay, replay_lines  # noqa: E402
 from saving import paths  # noqa: E402
 from window import assets, options  # noqa: E402
 
@@ -164,14 +164,14 @@ def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: type
 def play_events(
     handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Steps | recording.Resume]
 ) -> input_handlers.BaseEventHandler:
-    """Send `events` to the game as a replay does (`replay.replay_line`); the last screen.
+    """Send `events` to the game as a replay does (`replay_lines.replay_line`); the last screen.
 
     Unlike a replay, an error is not caught: it fails the test.  A walk the
     last event started goes on until it stops, as a replay's does.
     """
     for event in events:
-        handler = replay.replay_line(handler, event)
-    return replay.finish_walk(handler)
+        handler = replay_lines.replay_line(handler, event)
+    return replay_lines.finish_walk(handler)
 
 
 def replay_text(text: str) -> input_handlers.BaseEventHandler:

@@ -23,7 +23,7 @@ import input_handlers
 import main
 import setup_game
 from engine import Engine
-from replays import recording, recovery, replay
+from replays import recording, recovery, replay, replay_lines
 from saving import autosave, paths, save_data, savefile
 from window import error_report
 
@@ -52,7 +52,7 @@ def play(
         except Exception:
             error_report.report_error(handler, keep_recording=False)
             handler = handler.stop_walking()
-        handler = replay.finish_walk(handler)
+        handler = replay_lines.finish_walk(handler)
     return handler
 
 

@@ -55,7 +55,7 @@ from controls.keys import Key
 from engine import Engine
 from entity import Actor, Item
 from equipment_types import EquipmentType
-from replays import replay
+from replays import replay_lines
 from replays.replay import engine_of
 from saving import autosave, paths, save_data
 from window import assets
@@ -706,7 +706,7 @@ def test_the_soaks_recording_replays_its_game(in_tmp: Path, soak_context: tcod.c
         soak.run(1)
     # A walk under way when the soak stopped goes on to its end, as the
     # replay's does: the two are compared once both have stopped.
-    soak.handler = replay.finish_walk(soak.handler)
+    soak.handler = replay_lines.finish_walk(soak.handler)
     engine = engine_of(soak.handler)
     assert engine is not None and engine.recording_file is not None
     text = (in_tmp / "recordings" / engine.recording_file).read_text()

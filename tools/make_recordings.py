@@ -37,7 +37,7 @@ import input_handlers
 from controls import keys
 from engine import Engine
 from entity import Actor, Item
-from replays import recording, replay
+from replays import recording, replay, replay_lines
 from saving import paths
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "recordings"
@@ -211,7 +211,7 @@ def play(goal: Goal, seed: int) -> list[str] | None:
         line = goal.player.next_line(handler, engine)
         if line is None:
             return None
-        handler = replay.replay_line(handler, recording.event_of(line))
+        handler = replay_lines.replay_line(handler, recording.event_of(line))
     return None
 
 

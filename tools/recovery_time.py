@@ -34,7 +34,7 @@ import input_handlers
 import setup_game
 from controls import keys
 from engine import Engine
-from replays import recording, replay
+from replays import recording, replay, replay_lines
 from saving import autosave, paths
 
 SEED = 1
@@ -111,7 +111,7 @@ def play(events: int) -> Engine:
     player = Player(SEED)
     while len(engine.recording) < events or unsaved(engine) < autosave.CHECKPOINT_LINES - 1:
         for event in player.events(handler):
-            handler = replay.finish_walk(recording.handle_and_record(handler, event))
+            handler = replay_lines.finish_walk(recording.handle_and_record(handler, event))
         if not engine.player.is_alive:
             raise SystemExit(f"the player died after {len(engine.recording)} events: try another SEED")
         if engine.game_world.current_floor != 1:
