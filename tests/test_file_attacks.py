@@ -9,6 +9,7 @@ refused.
 from __future__ import annotations
 
 import datetime
+import fcntl
 import os
 import pickle
 import subprocess
@@ -173,6 +174,25 @@ def test_a_second_game_on_a_data_folder_says_so_and_a_killed_ones_lock_is_taken_
         other.kill()
         other.communicate()
     assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
+
+
+def test_holding_another_data_folder_lets_go_of_the_first(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+
+    def first_is_free_after_holding_second() -> bool:
+        game_lock.hold(first)
+        game_lock.hold(second)
+        fd = os.open(first / game_lock.LOCK_NAME, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # Fails while anyone holds it.
+            return True
+        finally:
+            os.close(fd)
+
+    outcome = in_child(first_is_free_after_holding_second)
+    assert outcome["result"] == "value" and outcome["value"] is True, outcome
 
 
 # --- Links and folders where the game writes: never followed, never fatal ---
