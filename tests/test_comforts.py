@@ -459,6 +459,24 @@ def test_f12_in_game_saves_numbered_screenshots(
     assert load_png(in_tmp / "screenshot-002.png").shape == first.shape
 
 
+def test_f12_draws_the_frame_itself_never_reading_the_renderer_back(
+    in_tmp: Path, context: tcod.context.Context, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """libtcod's save_screenshot can crash the game (it uses SDL's read-back
+    unchecked): F12 draws the frame by the tile sheet, and never calls it."""
+
+    def crash(path: str | None = None) -> None:
+        raise AssertionError("context.save_screenshot called")
+
+    monkeypatch.setattr(context, "save_screenshot", crash)
+    handler = input_handlers.MainGameEventHandler(engine)
+    console = show(context, handler)
+    assert main.handle_event(context, handler, key(KeySym.F12)) is handler
+    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-001.png."
+    frame = assets.load_tileset().render(console)[:, :, :3]
+    assert np.array_equal(load_png(in_tmp / "screenshot-001.png"), frame)
+
+
 def test_f12_never_overwrites_a_screenshot(
     in_tmp: Path, context: tcod.context.Context, engine: Engine
 ) -> None:

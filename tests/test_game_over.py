@@ -202,6 +202,26 @@ def test_the_morgue_file_holds_each_section(in_tmp: Path) -> None:
     assert "Recording" not in lines
 
 
+def test_the_morgue_names_the_level_the_character_was_working_toward() -> None:
+    engine = arena()
+    assert morgue.stats_lines(engine)[-1] == "Level: 1 (0 of 350 XP toward level 2)"
+    engine.player.level.increase_level()
+    assert morgue.stats_lines(engine)[-1].endswith("XP toward level 3)")
+
+
+def test_the_morgue_floor_begins_at_the_first_row_explored() -> None:
+    """Unexplored rows above and below are cut: seen from (5, 20), rows 12 to 28."""
+    engine = arena(20, 30, at=(5, 20))
+    floor = morgue.floor_lines(engine)
+    assert len(floor) == 17
+    assert floor[0] == "#............." and floor[8].startswith("#....@")
+
+
+def test_kills_are_listed_most_first_then_by_name() -> None:
+    kills = {"Troll": 1, "Orc": 1, "Rat": 3, "Bat": 1}
+    assert replace(ending(0, 1), kills=kills).kills_text() == "3 Rats, 1 Bat, 1 Orc, 1 Troll"
+
+
 def test_two_deaths_in_the_same_second_keep_both_files(in_tmp: Path) -> None:
     first, second = arena(seed=1), arena(seed=2)
     for engine in (first, second):

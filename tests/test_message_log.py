@@ -76,6 +76,27 @@ def test_engine_shows_the_log_under_the_map(engine: Engine) -> None:
     assert row(console, 49, x=21) == "another dungeon!"
 
 
+def test_the_games_log_is_40_columns_wide(engine: Engine) -> None:
+    """A word longer than the log is cut at its width: 40 columns from x=21, none beyond."""
+    engine.message_log.add_message("x" * 90)
+    console = tcod.console.Console(80, 50, order="F")
+    engine.render(console)
+    assert [row(console, y, x=21) for y in (47, 48, 49)] == ["x" * 40, "x" * 40, "x" * 10]
+
+
+def test_the_hp_bar_is_20_columns_wide_beside_the_log(engine: Engine) -> None:
+    """Full, it fills columns 0 to 19 of row 45; half full, its first 10."""
+    palette = engine.settings.options.palette
+    filled, empty = palette.background(color.bar_filled), palette.background(color.bar_empty)
+    console = tcod.console.Console(80, 50, order="F")
+    engine.render(console)
+    assert [tuple(bg) for bg in console.rgb["bg"][:21, 45]] == [filled] * 20 + [color.black]
+    engine.player.fighter.hp = engine.player.fighter.max_hp // 2
+    console.clear()
+    engine.render(console)
+    assert [tuple(bg) for bg in console.rgb["bg"][:21, 45]] == [filled] * 10 + [empty] * 10 + [color.black]
+
+
 def test_a_wrapped_message_that_does_not_fit_whole_is_left_out() -> None:
     """The tutorial showed "brown fox" alone on the top row: a tail with no head."""
     console = tcod.console.Console(10, 3, order="F")

@@ -52,6 +52,11 @@ def test_an_option_missing_from_the_file_keeps_its_default() -> None:
     assert options.read() == (dataclasses.replace(options.Options(), walk_speed=80), None)
 
 
+def test_the_smallest_window_remembered_is_one_pixel() -> None:
+    paths.options_path().write_text("window = 1x1-3+0\n")
+    assert options.read() == (dataclasses.replace(options.Options(), window=options.Placement(1, 1, -3, 0)), None)
+
+
 @pytest.mark.parametrize(
     ("content", "why"),
     [
@@ -60,6 +65,8 @@ def test_an_option_missing_from_the_file_keeps_its_default() -> None:
         (b"fullscreen = on\nfullscreen = off\n", "line 2: set twice"),
         (b"fullscreen\n", "line 1: not an option"),
         (b"window = 0x0+0+0\n", "line 1: '0x0+0+0' is an empty window"),
+        (b"window = 5x0+0+0\n", "line 1: '5x0+0+0' is an empty window"),
+        (b"window = 0x5+0+0\n", "line 1: '0x5+0+0' is an empty window"),
         (b"window = big\n", "line 1: 'big' is not a size and place like 1600x1000+160+40"),
         (b"\xff\xfe fullscreen = on\n", "not text"),
         (b"# " + b"x" * options.MAX_BYTES + b"\n", "too big"),

@@ -96,8 +96,8 @@ def test_replaying_rebuilds_the_recording(name: str) -> None:
 
 
 # Recordings of format 2, as the game made them before inventory letters were
-# kept by kind, kept unchanged: played with the tutorial's letters, by place,
-# they replay with them.
+# kept by kind: played with the tutorial's letters, by place, they replay with
+# them.  tools/make_recordings.py writes them with today's, the same games.
 FORMAT_2 = FOLDER / "format-2"
 
 
@@ -109,7 +109,8 @@ def test_a_recording_of_format_2_replays_with_letters_by_place_and_records_itsel
     engine = replay.engine_of(handler)
     assert engine is not None and not engine.player.inventory.by_kind
     assert engine.recording[0] == "recording 2"  # Replayed again, again by place.
-    # These three games never carried two of a kind: they end as today's recordings do.
+    # These three games never carry two of a kind when a letter is pressed (the
+    # tool takes such a seed): they end as today's recordings do.
     today, _, _ = replayed(name)
     assert replay.summary(handler) == replay.summary(today), REMAKE
 

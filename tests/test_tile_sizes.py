@@ -4,6 +4,8 @@ whole scales allow, and never a size the display can't hold at 1x."""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 import pytest
 import tcod
 from conftest import key
@@ -56,6 +58,45 @@ def test_tiles_too_big_for_the_display_are_refused_saying_why() -> None:
         "Tiles of 24x24 need a window of 1920x1200; this display has room for 1920x1080."
     )
     assert display_area.too_big(24, UHD) is None
+
+
+def test_tiles_that_fill_the_display_exactly_fit() -> None:
+    """16x16 tiles need 1280x800 at 1x: a usable area of just that holds them, a pixel less not."""
+    assert display_area.too_big(16, (0, 0, 1280, 800)) is None
+    assert display_area.too_big(16, (0, 0, 1279, 800)) is not None
+    assert display_area.too_big(16, (0, 0, 1280, 799)) is not None
+
+
+class TwoDisplays:
+    """SDL's calls that `usable_area` makes, on a desk of two displays side by side."""
+
+    AREAS: ClassVar = {1: (0, 0, 1920, 1050), 2: (1920, 0, 2560, 1400)}
+
+    def __init__(self) -> None:
+        self.points_asked: list[tuple[int, int]] = []
+
+    def SDL_GetDisplayForPoint(self, point: Any) -> int:
+        self.points_asked.append((point.x, point.y))
+        return 2 if point.x >= 1920 else 1
+
+    def SDL_GetPrimaryDisplay(self) -> int:
+        return 1
+
+    def SDL_GetDisplayUsableBounds(self, display: int, rect: Any) -> bool:
+        rect.x, rect.y, rect.w, rect.h = self.AREAS[display]
+        return True
+
+
+def test_the_usable_area_is_of_the_display_holding_the_point_else_the_primary(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sdl = TwoDisplays()
+    monkeypatch.setattr(display_area, "lib", sdl)
+    monkeypatch.setattr(tcod.sdl.sys, "init", lambda *subsystems: None)
+    assert display_area.usable_area((2000, 100)) == TwoDisplays.AREAS[2]
+    assert display_area.usable_area((100, 100)) == TwoDisplays.AREAS[1]
+    assert display_area.usable_area() == TwoDisplays.AREAS[1]
+    assert sdl.points_asked == [(2000, 100), (100, 100)]  # No point given, none asked of.
 
 
 def options_screen_on_tile_size() -> input_handlers.BaseEventHandler:

@@ -157,6 +157,37 @@ def test_explore_stops_when_hurt() -> None:
     assert position(engine) == where  # Stopped before another step.
 
 
+def test_a_walk_counts_a_hurt_from_the_hp_it_last_saw_after_a_heal_too() -> None:
+    """Hurt is HP lost since the last step, not since the walk began: healed
+    from outside a turn (as regeneration would), then harmed by less than the
+    heal, the walk still stops."""
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    engine.player.fighter.hp = 20
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X)).advance()
+    engine.player.fighter.hp = 25  # Healed: no news, the walk goes on.
+    handler = handler.advance()
+    assert handler.walking
+    engine.player.fighter.hp = 23  # Still above where the walk began, but hurt.
+    handler = handler.advance()
+    assert not handler.walking
+    assert texts(engine)[-1] == "You are hurt."
+
+
+def test_a_walks_watch_tells_each_news_once() -> None:
+    """What came into view at one look is no news at the next."""
+    engine = walled_arena(*((12, y) for y in range(1, 12)))
+    entity_factories.health_potion.spawn(engine.game_map, 20, 5)
+    watch = travel.Watch(engine)
+    assert watch.news(engine) is None
+    engine.player.place(14, 5)
+    engine.update_fov()
+    assert watch.news(engine) == "A Health Potion comes into view."
+    assert watch.news(engine) is None
+    engine.player.fighter.hp -= 1
+    assert watch.news(engine) == "You are hurt."
+    assert watch.news(engine) is None
+
+
 def test_explore_without_gathering_stops_when_an_item_comes_into_view_then_goes_on() -> None:
     engine = walled_arena(*((12, y) for y in range(1, 12)))
     engine.settings.options = dataclasses.replace(engine.settings.options, gather_items=False)

@@ -40,9 +40,12 @@ RECORDINGS = Path(__file__).parent / "recordings"
 # X key codes (evdev) of the keys, by where they sit on a 105-key keyboard.
 KEY_BESIDE_T = 29  # US and French y, German z.
 KEY_LEFT_OF_Z = 38  # US and German a, French q (the US "a" key).
+# Every letter, so that a recording made again (a new item takes another
+# inventory letter) still has its keys.
 LETTERS_US = {
-    "a": 38, "b": 56, "c": 54, "g": 42, "h": 43, "i": 31, "j": 44, "k": 45, "l": 46, "n": 57,
-    "u": 30, "y": 29,
+    "q": 24, "w": 25, "e": 26, "r": 27, "t": 28, "y": 29, "u": 30, "i": 31, "o": 32, "p": 33,
+    "a": 38, "s": 39, "d": 40, "f": 41, "g": 42, "h": 43, "j": 44, "k": 45, "l": 46,
+    "z": 52, "x": 53, "c": 54, "v": 55, "b": 56, "n": 57, "m": 58,
 }  # fmt: skip
 
 
@@ -70,13 +73,14 @@ LAYOUTS = {
     # QWERTZ: y and z trade places; > is Shift with the key beside left Shift,
     # / is Shift+7, ? is Shift+ß.
     "de": Layout(
-        "de", {**LETTERS_US, "y": 52}, {">": (94, True), "/": (16, True), "?": (20, True)},
+        "de", {**LETTERS_US, "y": 52, "z": 29}, {">": (94, True), "/": (16, True), "?": (20, True)},
         (KEY_BESIDE_T, "z"), {"/": "key n7 shift", "?": "key unknown shift"},
     ),
-    # AZERTY: a and q, z and w trade places; > is Shift with the key beside
-    # left Shift, / is Shift with :, ? is Shift with ,.
+    # AZERTY: a and q, z and w trade places, m is right of l; > is Shift with
+    # the key beside left Shift, / is Shift with :, ? is Shift with ,.
     "fr": Layout(
-        "fr", {**LETTERS_US, "a": 24}, {">": (94, True), "/": (60, True), "?": (58, True)},
+        "fr", {**LETTERS_US, "a": 24, "q": 38, "z": 25, "w": 52, "m": 47},
+        {">": (94, True), "/": (60, True), "?": (58, True)},
         (KEY_LEFT_OF_Z, "q"),
     ),
 }  # fmt: skip

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -71,6 +72,16 @@ def test_the_log_is_never_written_through_a_link(tmp_path: Path) -> None:
     assert log.last_line == "Game saved."
 
 
+def test_the_log_is_made_readable_by_all_and_writable_by_its_owner(tmp_path: Path) -> None:
+    mask = os.umask(0)  # The mode the game asks for, untouched by the tester's umask.
+    try:
+        log = windowed.LogFile(tmp_path / "game.log")
+    finally:
+        os.umask(mask)
+    log.close()
+    assert stat.S_IMODE((tmp_path / "game.log").stat().st_mode) == 0o644
+
+
 @pytest.mark.parametrize(
     "kind",
     ["folder", pytest.param("fifo", marks=pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here"))],
@@ -124,6 +135,14 @@ def test_a_data_folder_that_cannot_be_used_still_shows_in_the_box(
     assert capsys.readouterr() == ("", "")
     [line] = boxes
     assert line.startswith(f"main.py: cannot use {blocker / 'saves'} as the data folder: ")
+
+
+def test_a_failure_to_start_without_a_log_shows_why_there_is_none(tmp_path: Path, boxes: list[str]) -> None:
+    """The game's words went nowhere: the box at least says why the log is missing."""
+    (tmp_path / windowed.LOG_NAME).mkdir()
+    assert windowed.run(lambda: 1, tmp_path) == 1
+    [line] = boxes
+    assert line.startswith(f"main.py: cannot write the log {tmp_path / windowed.LOG_NAME}: "), line
 
 
 def test_a_crash_goes_to_the_log_and_the_box_says_where(

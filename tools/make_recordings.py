@@ -15,9 +15,15 @@ the way the recording is meant to:
 - `scroll.rec`: dives for the first Confusion Scroll, picks it up, and aims
   it with the mouse (pointer onto a monster in view, then a click).
 
-The tests (tests/test_recorded_games.py) replay them and check where each
-ends.  A change to the game's rules or data changes what a recorded game
-does: when a test says so and the change is meant, run this again.
+Each is also written as format 2 played it, in tests/recordings/format-2/:
+the same lines under `recording 2`, which a replay plays with the tutorial's
+inventory letters, by place.  The seed taken is the first whose game ends
+the same either way (it never carries two of a kind when a letter is pressed).
+
+The tests (tests/test_recorded_games.py, tests/test_window_layouts.py) replay
+them and check where each ends.  A change to the game's rules or data (a new
+monster or item in the spawn tables) changes what a recorded game does: when
+a test says so and the change is meant, run this again.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from replays import recording, replay, replay_lines
 from saving import paths
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "recordings"
+FORMAT_2 = FOLDER / "format-2"
 SEEDS = range(1, 500)
 
 # The vi keys, by direction: a recording a person can read.
@@ -215,19 +222,39 @@ def play(goal: Goal, seed: int) -> list[str] | None:
     return None
 
 
+def replayed(lines: list[str], version: int) -> dict[str, object]:
+    """Where the recorded game ends when replayed as format `version`."""
+    script = recording.parse("\n".join([f"{recording.FORMAT_NAME} {version}", *lines[1:]]), "<made>")
+    handler: Handler = replay.start(script)
+    for event in script.events:
+        handler = replay_lines.replay_line(handler, event)
+    return replay.summary(handler)
+
+
+def as_format_2_too(lines: list[str]) -> bool:
+    """Whether the game ends the same replayed with letters by place (format 2)."""
+    return replayed(lines, 2) == replayed(lines, recording.FORMAT_VERSION)
+
+
+def write(path: Path, version: int, comment: str, lines: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "\n".join([f"{recording.FORMAT_NAME} {version}", comment, *lines[1:]]) + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
 def make(name: str) -> Path:
     goal = GOALS[name]
     for seed in SEEDS:
         lines = play(goal, seed)
-        if lines is not None:
+        if lines is not None and as_format_2_too(lines):
             break
     else:
         raise SystemExit(f"make_recordings.py: no seed in {SEEDS} gives {goal.about}")
     path = FOLDER / f"{name}.rec"
     comment = f"# {goal.about.capitalize()}: made by tools/make_recordings.py."
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join([lines[0], comment, *lines[1:]]) + "\n", encoding="utf-8")
-    print(f"{path}: seed {seed}, {len(lines) - 2} events")
+    write(path, recording.FORMAT_VERSION, comment, lines)
+    write(FORMAT_2 / f"{name}.rec", 2, comment, lines)
+    print(f"{path} and {FORMAT_2.name}/{path.name}: seed {seed}, {len(lines) - 2} events")
     return path
 
 

@@ -56,6 +56,11 @@ MUTANTS: Final = {
         "        if not self.gather:\n            return underfoot(engine)\n",
         "        if self.gather:\n            return underfoot(engine)\n",
     ),
+    "a hurt counted from the walk's start": (
+        "        reason = self._compare(engine)\n        self.hp = engine.player.fighter.hp\n",
+        "        reason = self._compare(engine)\n",
+    ),
+    "news seen told again": ("        self.explored = game_map.explored.copy()\n        return reason\n", "        return reason\n"),
     "a run ignores a side opening": (
         "        if not first and sides != self.sides:\n",
         "        if not first and sides[0] != self.sides[0]:\n",

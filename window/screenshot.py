@@ -6,11 +6,13 @@ import os
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import tcod
 
 import color
 import input_handlers
 from saving import paths, safe_io
+from window import display_area
 
 
 def take_screenshot(
@@ -24,7 +26,7 @@ def take_screenshot(
     """
     folder = paths.data_dir() if folder is None else folder
     try:
-        path = save_new(context, folder)
+        path = save_new(context, folder, handler)
         text, fg = f"Screenshot saved as {path.name}.", color.white
     except (OSError, RuntimeError):
         text, fg = f"Could not save a screenshot in {folder.resolve()}.", color.error
@@ -35,7 +37,9 @@ def take_screenshot(
     return handler
 
 
-def save_new(context: tcod.context.Context, folder: Path) -> Path:
+def save_new(
+    context: tcod.context.Context, folder: Path, handler: input_handlers.BaseEventHandler | None = None
+) -> Path:
     """Save the frame as the first free screenshot-001.png, -002.png, ... in `folder`.
 
     libtcod writes it to a temporary file of ours first; it is then written whole
@@ -44,7 +48,18 @@ def save_new(context: tcod.context.Context, folder: Path) -> Path:
     fd, temp = tempfile.mkstemp(dir=folder, prefix=".screenshot-", suffix=".png")
     os.close(fd)
     try:
-        context.save_screenshot(temp)
+        atlas = context.sdl_atlas
+        if handler is not None and atlas is not None:
+            # The frame drawn again by the tile sheet, in memory: libtcod's
+            # save_screenshot reads the renderer's pixels back and uses what
+            # SDL_RenderReadPixels returns unchecked, a null pointer when SDL
+            # fails (a test run died there once, under the dummy video driver).
+            console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
+            handler.on_render(console)
+            pixels = np.ascontiguousarray(atlas.tileset.render(console)[:, :, :3])
+            tcod.image.Image.from_array(pixels).save_as(temp)
+        else:
+            context.save_screenshot(temp)
         data = Path(temp).read_bytes()
     finally:
         os.unlink(temp)
