@@ -233,11 +233,10 @@ def play(args: argparse.Namespace) -> int:
     notice = fitting_tiles(settings, notice)
     try:
         tileset = assets.load(settings.options.tile_size)
+        context = open_window(tileset, settings)
     except assets.AssetError as exc:
         print(exc, file=sys.stderr)
         return 1
-    try:
-        context = open_window(tileset, settings)
     except RuntimeError as exc:
         why = error_report.reason(exc)
         print(f"main.py: cannot open a window ({why}); run it on a desktop, or with no screen "
@@ -291,20 +290,27 @@ def run_window(
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
         menu = setup_game.MainMenu(settings, seed=seed, progress=recovery.progress_bar(context, root_console))
-        first = menu if notice is None else input_handlers.PopupMessage(menu, notice)
-        main_loop(context, root_console, first)
+        main_loop(context, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)
-        # The replayed game is recorded anew as it plays, and saved on quitting,
-        # in a folder of its own: the player's game is left as it was.
-        with paths.replay_folder():
-            handler = replay.start(script, settings)
-            recording.start_file(handler.engine)
-            main_loop(context, root_console, handler, playback=replay.Playback(script.events))
+        watch_replay(context, root_console, settings, script)
     display.remember_window(context, settings)
     return 0
 
+
+def watch_replay(
+    context: tcod.context.Context,
+    root_console: tcod.console.Console,
+    settings: options.Settings,
+    script: recording.Script,
+) -> None:
+    """`--replay FILE` in the window: the replayed game is recorded anew as it plays,
+    and saved on quitting, in a folder of its own; the player's game is left as it was."""
+    with paths.replay_folder():
+        handler = replay.start(script, settings)
+        recording.start_file(handler.engine)
+        main_loop(context, root_console, handler, playback=replay.Playback(script.events))
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

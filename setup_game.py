@@ -194,31 +194,34 @@ class MainMenu(input_handlers.BaseEventHandler):
             path = backup
         try:
             engine = load_game(path, self.settings)
-        except FileNotFoundError:
-            return input_handlers.PopupMessage(self, "No saved game to load.")
-        except savefile.SaveVersionError as exc:
-            if not exc.newer:
-                return self.refused(path, exc, from_backup)
-            # Good for the newer game: left where it is, for the player to play there.
-            kept = savefile.newer_path(path, exc.found)
-            return input_handlers.PopupMessage(
-                self, f"{exc}\nIt was left as it is at {path} (kept as {kept} if a new game starts)."
-            )
-        except (savefile.SaveError, OSError) as exc:
-            return self.refused(path, exc, from_backup)
-        except Exception as exc:  # A bug in the game, not a bad file.
-            traceback.print_exc()
-            return input_handlers.PopupMessage(
-                self,
-                f"The save could not be loaded: a bug in the game ({type(exc).__name__}), "
-                f"not a fault of the file, which was left as it is at {path}.",
-            )
+        except Exception as exc:
+            return self.not_loaded(path, exc, from_backup)
         if from_backup:
             engine.message_log.add_message(
                 f"Continued from {backup}, the save before the one that could not be loaded.",
                 color.impossible,
             )
         return self.play_on(engine)
+
+    def not_loaded(self, path: Path, exc: Exception, from_backup: bool) -> input_handlers.BaseEventHandler:
+        """Why the save at `path` did not load, said over the menu; a bad file moved aside."""
+        match exc:
+            case FileNotFoundError():
+                return input_handlers.PopupMessage(self, "No saved game to load.")
+            case savefile.SaveVersionError(newer=True):
+                # Good for the newer game: left where it is, for the player to play there.
+                kept = savefile.newer_path(path, exc.found)
+                return input_handlers.PopupMessage(
+                    self, f"{exc}\nIt was left as it is at {path} (kept as {kept} if a new game starts)."
+                )
+            case savefile.SaveError() | OSError():
+                return self.refused(path, exc, from_backup)
+        traceback.print_exc()  # A bug in the game, not a bad file.
+        return input_handlers.PopupMessage(
+            self,
+            f"The save could not be loaded: a bug in the game ({type(exc).__name__}), "
+            f"not a fault of the file, which was left as it is at {path}.",
+        )
 
     def refused(
         self, path: Path, exc: Exception, from_backup: bool

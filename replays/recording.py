@@ -152,36 +152,13 @@ def event_of(line: str) -> Recorded:
     command, *words = line.split()
     match command:
         case "key":
-            if not words:
-                raise ValueError("'key' needs a key name")
-            name, *modifiers = words
-            try:
-                sym = KeySym[name.upper()]
-            except KeyError:
-                raise ValueError(f"unknown key name {name[:40]!r}") from None
-            mod = Modifier.NONE
-            for word in modifiers:
-                if word not in MODIFIER_WORDS:
-                    raise ValueError(f"unknown modifier {word[:20]!r} (shift, ctrl or alt)")
-                mod |= MODIFIER_WORDS[word][1]
-            symbol = legacy_symbol(sym, mod)
-            if symbol is not None:
-                return tcod.event.TextInput(text=symbol)
-            return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=mod)
+            return _key_event(words)
         case "text":
             if len(words) != 1 or not keys.is_symbol(words[0]):
                 raise ValueError("'text' takes one symbol, such as >")
             return tcod.event.TextInput(text=words[0])
         case "click":
-            if len(words) not in (2, 3):
-                raise ValueError("'click' takes X Y and optionally a button")
-            x, y = _number(words[0]), _number(words[1])
-            button = MouseButton.LEFT
-            if len(words) == 3:
-                if words[2] not in BUTTON_WORDS:
-                    raise ValueError(f"unknown button {words[2][:20]!r}")
-                button = BUTTON_WORDS[words[2]]
-            return tcod.event.MouseButtonDown(**_tile(x, y), button=button)  # type: ignore[arg-type]
+            return _click_event(words)
         case "move":
             if len(words) != 2:
                 raise ValueError("'move' takes X Y")
@@ -196,6 +173,39 @@ def event_of(line: str) -> Recorded:
                 raise ValueError("'resume' takes nothing")
             return Resume()
     raise ValueError(f"unknown event {command[:20]!r} (key, text, click, move, steps or resume)")
+
+
+def _key_event(words: list[str]) -> tcod.event.KeyDown | tcod.event.TextInput:
+    """The event of `key NAME [MODIFIER...]`."""
+    if not words:
+        raise ValueError("'key' needs a key name")
+    name, *modifiers = words
+    try:
+        sym = KeySym[name.upper()]
+    except KeyError:
+        raise ValueError(f"unknown key name {name[:40]!r}") from None
+    mod = Modifier.NONE
+    for word in modifiers:
+        if word not in MODIFIER_WORDS:
+            raise ValueError(f"unknown modifier {word[:20]!r} (shift, ctrl or alt)")
+        mod |= MODIFIER_WORDS[word][1]
+    symbol = legacy_symbol(sym, mod)
+    if symbol is not None:
+        return tcod.event.TextInput(text=symbol)
+    return tcod.event.KeyDown(scancode=tcod.event.Scancode.UNKNOWN, sym=sym, mod=mod)
+
+
+def _click_event(words: list[str]) -> tcod.event.MouseButtonDown:
+    """The event of `click X Y [BUTTON]`."""
+    if len(words) not in (2, 3):
+        raise ValueError("'click' takes X Y and optionally a button")
+    x, y = _number(words[0]), _number(words[1])
+    button = MouseButton.LEFT
+    if len(words) == 3:
+        if words[2] not in BUTTON_WORDS:
+            raise ValueError(f"unknown button {words[2][:20]!r}")
+        button = BUTTON_WORDS[words[2]]
+    return tcod.event.MouseButtonDown(**_tile(x, y), button=button)  # type: ignore[arg-type]
 
 
 def legacy_symbol(sym: KeySym, mod: Modifier) -> str | None:
