@@ -29,34 +29,24 @@ FOV_RADIUS = 8
 class Engine:
     game_map: GameMap
     game_world: GameWorld
-    # What took the player's last hit points ("a Troll"), set as they die
-    # (`Fighter.take_damage`).  A class default rather than state: a game in
-    # play, the only kind that is saved, has none.
+    # What took the player's last hit points ("a Troll"), set as they die; a class
+    # default, since a game in play (the only kind saved) has none.
     killer: str | None = None
 
     def __init__(self, player: Actor, rng: Generator | None = None, settings: Settings | None = None):
         self.message_log = MessageLog()
         self.mouse_location = (0, 0)
         self.player = player
-        # The one random generator of the rules: whatever is left to chance in
-        # play (a confused monster's stumble, and any rule you add) draws from
-        # `engine.rng`, never from the `random` module, whose state no save
-        # holds: a replay or a Continue would drift from the game played.
-        # `new_game` seeds it with the game's seed, and the save keeps its state.
-        # (Floors are made by `procgen` from a generator of their own, seeded by
-        # the game's seed and the floor's number: the same seed, the same floors.)
-        # PCG64 rather than `random.Random`: its state is a few dozen bytes
-        # where the Mersenne Twister's is 2.5 KB that a save can't compress.
+        # The one random generator of the rules, seeded by the game's seed and
+        # kept by the save: a rule drawing from the `random` module instead would
+        # make replays and Continue drift from the game played.
         self.rng = rng if rng is not None else default_rng()
-        # The player's turns, and the monsters killed by name.
         self.turns = 0
         self.kills: dict[str, int] = {}
-        # The game's recording (see `recording`): its lines so far, saved with
-        # the game, and the name of its file in the recordings folder, if any.
+        # The game's recording: its lines, and its file in the recordings folder.
         self.recording: list[str] = []
         self.recording_file: str | None = None
-        # The floor and the recording's length at the last save, or None
-        # before the first: when the game saves itself next (`autosave`).
+        # The floor and the recording's length at the last save (`autosave`).
         self.saved_at: tuple[int, int] | None = None
         # The options and keys in force, shared with the main menu; not saved.
         self.settings = settings if settings is not None else Settings()
@@ -80,9 +70,7 @@ class Engine:
         self.saved_at = self.game_world.current_floor, len(self.recording)
 
     def handle_enemy_turns(self) -> None:
-        # The tutorial took `set(self.game_map.actors) - {self.player}`, whose
-        # order changes from run to run; the map's actors come in the order
-        # they were added, so a seeded game replays the same.
+        # Differs from the tutorial: in the order added, never a set's, so a game replays.
         for entity in list(self.game_map.actors):
             if entity is not self.player and entity.ai:
                 # A monster bumping into a wall just loses its turn.
