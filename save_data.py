@@ -797,11 +797,12 @@ def carry(inventory: Inventory, items: list[Item], letters: str, what: str) -> N
     if len(letters) != len(items) or not set(letters) <= set(LETTERS):
         raise DamagedSaveError(f"{what} are not one letter a to z for each item")
     for item, letter in zip(items, letters, strict=True):
-        for carried, carried_letter in inventory.letters.items():
+        for carried, carried_letter in inventory.kept_letters.items():
             if (carried_letter == letter) != stacks_with(item, carried):
                 alike = "like items under two letters" if carried_letter != letter else "unlike items under one letter"
                 raise DamagedSaveError(f"{what} put {alike}")
-        inventory.add(item, letter)
+        inventory.add(item)
+        inventory.kept_letters[item] = letter
 
 
 def read_item(record: Record, x: int, y: int) -> Item:

@@ -166,3 +166,62 @@ def test_a_game_begun_with_the_tutorials_letters_keeps_them(in_tmp: object) -> N
     loaded = save_data.from_data(save_data.to_data(engine))
     assert not loaded.player.inventory.by_kind and carried_names(loaded) == carried_names(engine)
 
+
+
+# --- The tutorial's own idioms (part 8): `items` is a plain list -----------------
+
+
+def tutorial_pickup(engine: Engine, template: Item) -> Item:
+    """Part 8's PickupAction, line for line: off the map, into the list."""
+    player = engine.player
+    item = template.spawn(engine.game_map, player.x, player.y)
+    engine.game_map.entities.remove(item)
+    item.parent = player.inventory
+    player.inventory.items.append(item)
+    return item
+
+
+def test_an_item_appended_as_the_tutorial_picks_up_is_listed_under_a_letter() -> None:
+    engine = arena()  # a Dagger, b Leather Armor.
+    scroll = tutorial_pickup(engine, entity_factories.confusion_scroll)
+    assert engine.player.inventory.letter_of(scroll) == "c"
+    assert carried_names(engine) == {"a": "Dagger", "b": "Leather Armor", "c": "Confusion Scroll"}
+    screen = press(engine, KeySym.I)
+    assert "(c) Confusion Scroll" in "\n".join(screen.item_lines())  # type: ignore[attr-defined]
+
+
+def test_an_item_removed_as_the_tutorial_consumes_is_gone_and_other_letters_stay() -> None:
+    engine = arena()
+    potion = tutorial_pickup(engine, entity_factories.health_potion)
+    tutorial_pickup(engine, entity_factories.confusion_scroll)
+    tutorial_pickup(engine, entity_factories.lightning_scroll)
+    before = carried_names(engine)
+    assert before == {"a": "Dagger", "b": "Leather Armor", "c": "Health Potion",
+                      "d": "Confusion Scroll", "e": "Lightning Scroll"}  # fmt: skip
+    engine.player.inventory.items.remove(potion)  # Part 8's consume.
+    assert potion not in engine.player.inventory.items
+    assert carried_names(engine) == {k: v for k, v in before.items() if k != "c"}
+    # The freed letter is the next new kind's.
+    fireball = tutorial_pickup(engine, entity_factories.fireball_scroll)
+    assert engine.player.inventory.letter_of(fireball) == "c"
+
+
+def test_a_second_of_a_kind_appended_shares_its_letter_and_a_stack_of_two_says_x2() -> None:
+    engine = arena()
+    first = tutorial_pickup(engine, entity_factories.health_potion)
+    second = tutorial_pickup(engine, entity_factories.health_potion)
+    inventory = engine.player.inventory
+    assert inventory.letter_of(first) == inventory.letter_of(second) == "c"
+    lines = press(engine, KeySym.I).item_lines()  # type: ignore[attr-defined]
+    assert next(line for line in lines if "Health Potion" in line).startswith("(c) Health Potion (x2): ")
+
+
+def test_a_kind_keeps_its_letter_when_one_of_it_is_used_by_the_tutorials_remove() -> None:
+    engine = arena()
+    first = tutorial_pickup(engine, entity_factories.health_potion)
+    tutorial_pickup(engine, entity_factories.confusion_scroll)
+    tutorial_pickup(engine, entity_factories.health_potion)
+    assert carried_names(engine)["c"] == "Health Potion"  # As the screen the potion is chosen on shows.
+    engine.player.inventory.items.remove(first)
+    assert carried_names(engine) == {"a": "Dagger", "b": "Leather Armor", "c": "Health Potion",
+                                     "d": "Confusion Scroll"}  # fmt: skip

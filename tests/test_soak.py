@@ -57,6 +57,7 @@ import replay
 import save_data
 import setup_game
 import tile_types
+from components.inventory import Inventory
 from engine import Engine
 from entity import Actor, Item
 from equipment_types import EquipmentType
@@ -454,6 +455,8 @@ def canonical(obj: object, memo: dict[int, int] | None = None) -> object:
         return ("set", sorted(repr(canonical(x, memo)) for x in obj))
     if hasattr(obj, "__dict__"):
         cls = type(obj)
+        if isinstance(obj, Inventory):
+            obj.letters  # noqa: B018  # The letters as read: a memo made up to date.
         # When the game last saved itself (`autosave`) is no part of the game.
         attributes = sorted((k, v) for k, v in vars(obj).items() if k != "saved_at")
         return (f"{cls.__module__}.{cls.__qualname__}", [(k, canonical(v, memo)) for k, v in attributes])
