@@ -193,164 +193,94 @@ class UnsaveableGameError(SaveError):
 
 # --- The pickle: plain data only ---------------------------------------------
 
-# The opcodes of plain data, by byte: everything the pickler writes for dicts,
-# lists, tuples, strings, bytes, integers, booleans and None, and nothing
-# else: no globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no floats,
-# no out-of-band buffers, no protocol 0-3 text opcodes, no PUT with an index
-# of the file's choosing.  The value: how long the argument is, in bytes, or
-# for strings and bytes how many bytes give their length.
-_FIXED: Final = {
-    0x80: 1,  # PROTO
-    0x95: 8,  # FRAME
-    ord("K"): 1,  # BININT1
-    ord("M"): 2,  # BININT2
-    ord("J"): 4,  # BININT
-    ord("h"): 1,  # BINGET
-    ord("j"): 4,  # LONG_BINGET
-}
-_SIZED: Final = {
-    0x8C: 1,  # SHORT_BINUNICODE
-    ord("X"): 4,  # BINUNICODE
-    ord("C"): 1,  # SHORT_BINBYTES
-    ord("B"): 4,  # BINBYTES
-    0x8A: 1,  # LONG1
-}
-_LEAVES: Final = frozenset(b"N\x88\x89)")  # NONE, NEWTRUE, NEWFALSE, EMPTY_TUPLE
-_TUPLES: Final = {0x85: 1, 0x86: 2, 0x87: 3}  # TUPLE1, TUPLE2, TUPLE3; TUPLE pops to a mark.
+# The opcodes of plain data: everything the pickler writes for dicts, lists,
+# tuples, strings, bytes, integers, booleans and None, and nothing else: no
+# globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no floats, no
+# out-of-band buffers, no protocol 0-3 text opcodes, no PUT with an index of
+# the file's choosing.
+_PLAIN: Final = frozenset((
+    "PROTO", "FRAME", "STOP", "MARK", "MEMOIZE", "BINGET", "LONG_BINGET", "NONE", "NEWTRUE", "NEWFALSE",
+    "BININT", "BININT1", "BININT2", "LONG1", "SHORT_BINUNICODE", "BINUNICODE", "SHORT_BINBYTES", "BINBYTES",
+    "EMPTY_LIST", "APPEND", "APPENDS", "EMPTY_DICT", "SETITEM", "SETITEMS",
+    "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3",
+))  # fmt: skip
+_CONTAINERS: Final = frozenset(("EMPTY_LIST", "EMPTY_DICT", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3"))
+_NOT_OBJECTS: Final = frozenset(("PROTO", "FRAME", "STOP", "MARK", "APPEND", "APPENDS", "SETITEM", "SETITEMS"))
+_MARK_CLOSERS: Final = frozenset(("APPENDS", "SETITEMS", "TUPLE"))
 # The longest integer plain data holds: a 128-bit random generator state.
 _MAX_LONG_BYTES: Final = 17
-_MARK: Final = -1
-# A string on the scan's stack: the only kind of dict key a save holds.
-# Strings hash with a per-process random seed, so no file can choose keys
-# that collide; integers and tuples hash predictably, so keys such as
-# k * (2**61 - 1) would make every insertion walk all the others (a hash
-# flood: seconds per thousand keys).
-_STRING: Final = -2
-_OPCODE_NAMES: Final = {opcode.code: opcode.name for opcode in pickletools.opcodes}
+# Integers beyond 32 bits (LONG1): a game has the random generator's four.
+# Their hashes are predictable, so as dict keys, k * (2**61 - 1) for each k,
+# they would make every insertion walk all the others (a hash flood, seconds
+# per thousand keys) before any check after loading could see them.
+MAX_LONGS: Final = 16
 
 
 def _scan(pickled: bytes) -> None:
-    """Check every opcode of `pickled` before the unpickler sees it.
-
-    Follows the unpickler's stack just enough to bound its work: every
-    opcode must be one of plain data, every memo reference must point to an
-    entry made before, and the objects, containers and nesting must stay
-    within the caps.  On the stack, a value is the depth of containers it
-    nests, a mark is `_MARK`, and a container still being filled is a list
-    holding its depth (the memo shares it, so a reference to a container
-    has its depth as filled).  One pass, about a microsecond an opcode.
-    Raises `RefusedSaveError` for what a save never holds, `DamagedSaveError`
-    for a pickle that is malformed.
+    """Check every opcode of `pickled` before the unpickler sees it, so that
+    its work and memory are bounded by the caps: only plain data's opcodes,
+    memo references to entries made before, at most `MAX_OBJECTS` objects,
+    `MAX_CONTAINERS` containers, `MAX_LONGS` long numbers and `MAX_NESTING`
+    open marks.  (Nesting, sharing and dict keys are checked on the data, by
+    `_check_plain`.)  Raises `RefusedSaveError` for what a save never holds,
+    `DamagedSaveError` for a pickle that is malformed.
     """
-    stack: list[int | list[int]] = []
-    marks: list[int] = []
-    memo: list[int | list[int]] = []
-    objects = containers = 0
-    size = len(pickled)
-    at = 0
-    while True:
-        if at >= size:
-            raise DamagedSaveError()  # No STOP.
-        code = pickled[at]
-        at += 1
-        if code == 0x94:  # MEMOIZE
-            if not stack or stack[-1] == _MARK or len(memo) >= objects:
-                raise RefusedSaveError("more memo entries than objects")
-            memo.append(stack[-1])
+    objects = containers = longs = memo = marks = 0
+    try:
+        for opcode, arg, at in pickletools.genops(pickled):
+            name = opcode.name
+            if name not in _PLAIN:
+                raise RefusedSaveError(f"the pickle opcode {name}")
+            if name == "MEMOIZE":
+                memo += 1
+                if memo > objects:
+                    raise RefusedSaveError("more memo entries than objects")
+                continue
+            if name in ("BINGET", "LONG_BINGET") and not (isinstance(arg, int) and arg < memo):
+                raise RefusedSaveError("a memo entry that was never made")
+            if name == "LONG1":
+                longs += 1
+                if not isinstance(arg, int) or abs(arg) >= 1 << (8 * _MAX_LONG_BYTES - 1):
+                    raise RefusedSaveError("a number longer than any in a game")
+                if longs > MAX_LONGS:
+                    raise RefusedSaveError("more long numbers than any game holds")
+            marks += (name == "MARK") - (name in _MARK_CLOSERS)
+            if marks < 0:
+                raise DamagedSaveError()  # Closes a mark never opened.
+            if marks > MAX_NESTING:
+                raise RefusedSaveError("data nested deeper than any game's")
+            objects += name not in _NOT_OBJECTS
+            containers += name in _CONTAINERS
+            if objects > MAX_OBJECTS:
+                raise RefusedSaveError("more objects than any game holds")
+            if containers > MAX_CONTAINERS:
+                raise RefusedSaveError("more containers than any game holds")
+            if name == "STOP" and at != len(pickled) - 1:
+                raise DamagedSaveError()  # Bytes after it.
+    except ValueError as exc:  # An unknown opcode, or cut short.
+        raise DamagedSaveError() from exc
+
+
+def _check_plain(data: object) -> None:
+    """Refuse data that nests deeper than `MAX_NESTING`, holds a list or dict
+    in two places (a small file could make the loader walk every path through
+    them), or a dict key that is not a text.  Each container is walked once."""
+    seen: set[int] = set()
+    todo: list[tuple[object, int]] = [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if not isinstance(value, list | tuple | dict) or (type(value) is tuple and id(value) in seen):
             continue
-        if code in _SIZED:
-            width = _SIZED[code]
-            length = int.from_bytes(pickled[at : at + width], "little")
-            at += width + length
-            if at > size:
-                raise DamagedSaveError()
-            if code == 0x8A and length > _MAX_LONG_BYTES:
-                raise RefusedSaveError("a number longer than any in a game")
-            stack.append(_STRING if code in (0x8C, 0x58) else 0)
-            objects += 1
-        elif code in _FIXED:
-            width = _FIXED[code]
-            if at + width > size:
-                raise DamagedSaveError()
-            if code in (0x68, 0x6A):  # BINGET, LONG_BINGET
-                index = int.from_bytes(pickled[at : at + width], "little")
-                if index >= len(memo):
-                    raise RefusedSaveError("a memo entry that was never made")
-                entry = memo[index]
-                stack.append(entry if isinstance(entry, int) else entry[0])
-                objects += 1
-            elif code not in (0x80, 0x95):  # Not PROTO or FRAME: an integer.
-                stack.append(0)
-                objects += 1
-            at += width
-        elif code in _LEAVES:
-            stack.append(0)
-            objects += 1
-        elif code == 0x28:  # MARK
-            marks.append(len(stack))
-            stack.append(_MARK)
-            if len(marks) > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-        elif code in (0x5D, 0x7D):  # EMPTY_LIST, EMPTY_DICT
-            stack.append([1])
-            objects += 1
-            containers += 1
-        elif code in (0x61, 0x73, 0x65, 0x75):  # APPEND, SETITEM, APPENDS, SETITEMS
-            if code in (0x65, 0x75):
-                if not marks:
-                    raise DamagedSaveError()
-                start = marks.pop()
-                items = stack[start + 1 :]
-            else:
-                start = len(stack) - (1 if code == 0x61 else 2)
-                if start < 1 or (marks and marks[-1] >= start):
-                    raise DamagedSaveError()
-                items = stack[start:]
-            del stack[start:]
-            target = stack[-1] if stack else None
-            if not isinstance(target, list):
-                raise DamagedSaveError()  # Only a container being built is filled.
-            if code in (0x73, 0x75) and any(key != _STRING for key in items[::2]):
+        if depth > MAX_NESTING:
+            raise RefusedSaveError("data nested deeper than any game's")
+        if id(value) in seen:
+            raise DamagedSaveError("a list or record is shared with another part of the save")
+        seen.add(id(value))
+        if isinstance(value, dict):
+            if any(type(key) is not str for key in value):
                 raise RefusedSaveError("a dict key that is not a name")
-            target[0] = max(target[0], 1 + max(map(_depth, items), default=0))
-            if target[0] > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-        elif code in _TUPLES or code == 0x74:  # TUPLE1, TUPLE2, TUPLE3, TUPLE
-            if code == 0x74:
-                if not marks:
-                    raise DamagedSaveError()
-                start = marks.pop()
-                items = stack[start + 1 :]
-            else:
-                start = len(stack) - _TUPLES[code]
-                if start < 0 or (marks and marks[-1] >= start):
-                    raise DamagedSaveError()
-                items = stack[start:]
-            del stack[start:]
-            depth = 1 + max(map(_depth, items), default=0)
-            if depth > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-            stack.append(depth)
-            objects += 1
-            containers += 1
-        elif code == 0x2E:  # STOP
-            if at != size or len(stack) != 1 or stack[0] == _MARK:
-                raise DamagedSaveError()  # Bytes after it, or not one value built.
-            return
-        else:
-            name = _OPCODE_NAMES.get(chr(code))
-            if name is None:
-                raise DamagedSaveError()
-            raise RefusedSaveError(f"the pickle opcode {name}")
-        if objects > MAX_OBJECTS:
-            raise RefusedSaveError("more objects than any game holds")
-        if containers > MAX_CONTAINERS:
-            raise RefusedSaveError("more containers than any game holds")
-
-
-def _depth(item: int | list[int]) -> int:
-    """How deeply a scanned stack item nests containers."""
-    return max(item, 0) if isinstance(item, int) else item[0]
+            value = list(value.values())
+        todo.extend((item, depth + 1) for item in value)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -367,11 +297,13 @@ def _unpickle(pickled: bytes) -> object:
     """The plain data in `pickled`, after `_scan` has vouched for its opcodes."""
     _scan(pickled)
     try:
-        return _Unpickler(io.BytesIO(pickled)).load()
+        data = _Unpickler(io.BytesIO(pickled)).load()
     except SaveError:
         raise
     except Exception as exc:  # E.g. a list as a dict key: still the file's fault.
         raise DamagedSaveError() from exc
+    _check_plain(data)
+    return data
 
 
 # --- Bytes -----------------------------------------------------------------------
