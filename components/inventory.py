@@ -15,12 +15,15 @@ drops.  The letters are a memo made from it whenever they are read.
 from __future__ import annotations
 
 import string
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from components.base_component import BaseComponent
+from entity import Item
+from save_fields import Bool, Field, Fields, Int, ListOf, OneOf
+from savefile import DamagedSaveError
 
 if TYPE_CHECKING:
-    from entity import Actor, Item
+    from entity import Actor
 
 LETTERS: Final = string.ascii_lowercase  # The inventory screens' keys; at most 26 kinds.
 
@@ -49,8 +52,36 @@ def letter_among(lettered: dict[Item, str], item: Item) -> str:
     return free[0]
 
 
+class SavedLetters(Field):
+    """The letters as a text, one per item carried, in order: read, the
+    letters the game could have given, checked against the items."""
+
+    def write(self, value: Any, owner: Any) -> object:
+        letters = owner.letters
+        return "".join(letters[item] for item in owner.items)
+
+    def read(self, value: object, what: str, owner: Any) -> dict[Item, str]:
+        items: list[Item] = owner.items
+        if type(value) is not str or len(value) != len(items) or not set(value) <= set(LETTERS):
+            raise DamagedSaveError(f"{what} are not one letter a to z for each item")
+        lettered: dict[Item, str] = {}
+        for item, letter in zip(items, value, strict=True):
+            for carried, carried_letter in lettered.items():
+                if (carried_letter == letter) != stacks_with(item, carried):
+                    alike = "like items under two letters" if carried_letter != letter else "unlike items under one letter"
+                    raise DamagedSaveError(f"{what} put {alike}")
+            lettered[item] = letter
+        return lettered
+
+
 class Inventory(BaseComponent):
     parent: Actor
+    saved_fields: ClassVar[Fields] = {
+        "capacity": Int(0, len(LETTERS)),
+        "items": ListOf(OneOf(Item), len(LETTERS)),
+        "by_kind": Bool(),
+        "kept_letters": SavedLetters(),
+    }
 
     def __init__(self, capacity: int, by_kind: bool = True):
         self.capacity = capacity
