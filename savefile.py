@@ -12,10 +12,10 @@ knows nothing of the game, only of files, and guards against any file:
 
 * A pickle names nothing here: `_Unpickler` refuses every global, so no
   class, function or numpy dtype can come from a file.  Before unpickling,
-  `_scan` reads every opcode (`pickletools.genops`) and refuses a pickle that
-  uses any opcode plain data does not need, refers to a memo entry that does
-  not exist, or builds too many objects or containers, or nests them too
-  deeply; so the unpickler's work and memory are bounded by the caps below.
+  `_scan` counts every opcode, refusing any plain data does not need and
+  more of them than the caps below, so the unpickler's work and memory are
+  bounded; after it, `_check_plain` refuses deep nesting, shared lists and
+  dicts, and dict keys that are not texts.
 * Only a regular file is read (never a FIFO or a device), at most
   `MAX_FILE_SIZE` bytes of it, and it inflates to at most `MAX_PAYLOAD`
   bytes, decompressed with at most `_MEMLIMIT` bytes of memory.
@@ -24,8 +24,9 @@ knows nothing of the game, only of files, and guards against any file:
   checksum turns a damaged file into "damaged", not a garbled game.
 * Writing goes through `safe_io`, as every write does: a temporary file
   beside the save, synced to disk, then renamed over it: a crash at any
-  moment leaves the old save or the new one, whole.  The save replaced, if it was whole, is kept as `savegame.sav.bak`,
-  and temporary files of interrupted saves are removed by the next save.
+  moment leaves the old save or the new one, whole.  The save replaced, if
+  it was whole, is kept as `savegame.sav.bak`, and temporary files of
+  interrupted saves are removed by the next save.
 
 Every way a file can be refused is a `SaveError` whose `str()` is one plain
 sentence, fit for a popup.  A missing file raises `FileNotFoundError`.
@@ -34,12 +35,12 @@ sentence, fit for a popup.  A missing file raises `FileNotFoundError`.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import lzma
 import os
 import pickle
 import pickletools
-import stat
 import struct
 import sys
 import tempfile
@@ -63,16 +64,7 @@ PICKLE_PROTOCOL: Final = 5
 # log, 100,000 events recorded) 30% smaller, 108 KB against 151 KB, but took
 # 212 ms of CPU to compress it against 21 ms: a pause the player felt at
 # every descent.  Any preset reads back the same.
-_FILTERS: Final = (
-    {
-        "id": lzma.FILTER_LZMA2,
-        "preset": 1,
-        "dict_size": 1 << 20,
-        "lc": 1,
-        "lp": 0,
-        "pb": 0,
-    },
-)
+_FILTERS: Final = ({"id": lzma.FILTER_LZMA2, "preset": 1, "dict_size": 1 << 20, "lc": 1, "lp": 0, "pb": 0},)
 
 # The caps on what any file can cost.  A floor-1 save is about 2 KB on disk
 # and 80 KB unpacked; the biggest map a save may hold (`save_data`) about 6 MB.
@@ -197,16 +189,24 @@ class UnsaveableGameError(SaveError):
 # tuples, strings, bytes, integers, booleans and None, and nothing else: no
 # globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no floats, no
 # out-of-band buffers, no protocol 0-3 text opcodes, no PUT with an index of
-# the file's choosing.
-_PLAIN: Final = frozenset((
-    "PROTO", "FRAME", "STOP", "MARK", "MEMOIZE", "BINGET", "LONG_BINGET", "NONE", "NEWTRUE", "NEWFALSE",
-    "BININT", "BININT1", "BININT2", "LONG1", "SHORT_BINUNICODE", "BINUNICODE", "SHORT_BINBYTES", "BINBYTES",
-    "EMPTY_LIST", "APPEND", "APPENDS", "EMPTY_DICT", "SETITEM", "SETITEMS",
-    "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3",
-))  # fmt: skip
-_CONTAINERS: Final = frozenset(("EMPTY_LIST", "EMPTY_DICT", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3"))
-_NOT_OBJECTS: Final = frozenset(("PROTO", "FRAME", "STOP", "MARK", "APPEND", "APPENDS", "SETITEM", "SETITEMS"))
-_MARK_CLOSERS: Final = frozenset(("APPENDS", "SETITEMS", "TUPLE"))
+# the file's choosing.  Each by its byte: the bytes of its argument, and
+# whether those give the length of a text or bytes that follows.
+_PLAIN: Final = {
+    0x80: (1, False), 0x95: (8, False), ord("."): (0, False),  # PROTO, FRAME, STOP
+    ord("("): (0, False), 0x94: (0, False), ord("h"): (1, False), ord("j"): (4, False),  # MARK, MEMOIZE, gets
+    ord("N"): (0, False), 0x88: (0, False), 0x89: (0, False),  # None, True, False
+    ord("K"): (1, False), ord("M"): (2, False), ord("J"): (4, False), 0x8A: (1, True),  # Integers
+    0x8C: (1, True), ord("X"): (4, True), ord("C"): (1, True), ord("B"): (4, True),  # Texts, bytes
+    ord("]"): (0, False), ord("a"): (0, False), ord("e"): (0, False),  # Lists
+    ord("}"): (0, False), ord("s"): (0, False), ord("u"): (0, False),  # Dicts
+    ord(")"): (0, False), ord("t"): (0, False), 0x85: (0, False), 0x86: (0, False), 0x87: (0, False),  # Tuples
+}  # fmt: skip
+_CONTAINERS: Final = frozenset(b"]})t\x85\x86\x87")
+_NOT_OBJECTS: Final = frozenset(b"\x80\x95.(\x94aesu")  # Those that push nothing new.
+_MARK_CLOSERS: Final = frozenset(b"eut")  # APPENDS, SETITEMS, TUPLE
+_MARK: Final = ord("(")
+_STOP: Final = ord(".")
+_OPCODE_NAMES: Final = {opcode.code.encode("latin-1")[0]: opcode.name for opcode in pickletools.opcodes}
 # The longest integer plain data holds: a 128-bit random generator state.
 _MAX_LONG_BYTES: Final = 17
 # Integers beyond 32 bits (LONG1): a game has the random generator's four.
@@ -225,40 +225,47 @@ def _scan(pickled: bytes) -> None:
     `_check_plain`.)  Raises `RefusedSaveError` for what a save never holds,
     `DamagedSaveError` for a pickle that is malformed.
     """
-    objects = containers = longs = memo = marks = 0
-    try:
-        for opcode, arg, at in pickletools.genops(pickled):
-            name = opcode.name
-            if name not in _PLAIN:
-                raise RefusedSaveError(f"the pickle opcode {name}")
-            if name == "MEMOIZE":
-                memo += 1
-                if memo > objects:
-                    raise RefusedSaveError("more memo entries than objects")
-                continue
-            if name in ("BINGET", "LONG_BINGET") and not (isinstance(arg, int) and arg < memo):
-                raise RefusedSaveError("a memo entry that was never made")
-            if name == "LONG1":
-                longs += 1
-                if not isinstance(arg, int) or abs(arg) >= 1 << (8 * _MAX_LONG_BYTES - 1):
-                    raise RefusedSaveError("a number longer than any in a game")
-                if longs > MAX_LONGS:
-                    raise RefusedSaveError("more long numbers than any game holds")
-            marks += (name == "MARK") - (name in _MARK_CLOSERS)
-            if marks < 0:
-                raise DamagedSaveError()  # Closes a mark never opened.
-            if marks > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-            objects += name not in _NOT_OBJECTS
-            containers += name in _CONTAINERS
-            if objects > MAX_OBJECTS:
-                raise RefusedSaveError("more objects than any game holds")
-            if containers > MAX_CONTAINERS:
-                raise RefusedSaveError("more containers than any game holds")
-            if name == "STOP" and at != len(pickled) - 1:
+    objects = containers = longs = memo = marks = at = 0
+    size = len(pickled)
+    while at < size:
+        code = pickled[at]
+        if code not in _PLAIN:
+            if code not in _OPCODE_NAMES:
+                raise DamagedSaveError()
+            raise RefusedSaveError(f"the pickle opcode {_OPCODE_NAMES[code]}")
+        width, sized = _PLAIN[code]
+        arg = int.from_bytes(pickled[at + 1 : at + 1 + width], "little")
+        at += 1 + width + (arg if sized else 0)
+        if at > size:
+            raise DamagedSaveError()  # Cut short.
+        if code == 0x94:  # MEMOIZE
+            memo += 1
+            if memo > objects:
+                raise RefusedSaveError("more memo entries than objects")
+        elif code in b"hj" and arg >= memo:  # BINGET, LONG_BINGET
+            raise RefusedSaveError("a memo entry that was never made")
+        elif code == 0x8A:  # LONG1
+            longs += 1
+            if arg > _MAX_LONG_BYTES:
+                raise RefusedSaveError("a number longer than any in a game")
+            if longs > MAX_LONGS:
+                raise RefusedSaveError("more long numbers than any game holds")
+        elif code == _STOP:
+            if at != size:
                 raise DamagedSaveError()  # Bytes after it.
-    except ValueError as exc:  # An unknown opcode, or cut short.
-        raise DamagedSaveError() from exc
+            return
+        marks += (code == _MARK) - (code in _MARK_CLOSERS)
+        if marks < 0:
+            raise DamagedSaveError()  # Closes a mark never opened.
+        if marks > MAX_NESTING:
+            raise RefusedSaveError("data nested deeper than any game's")
+        objects += code not in _NOT_OBJECTS
+        containers += code in _CONTAINERS
+        if objects > MAX_OBJECTS:
+            raise RefusedSaveError("more objects than any game holds")
+        if containers > MAX_CONTAINERS:
+            raise RefusedSaveError("more containers than any game holds")
+    raise DamagedSaveError()  # No STOP.
 
 
 def _check_plain(data: object) -> None:
@@ -266,21 +273,28 @@ def _check_plain(data: object) -> None:
     in two places (a small file could make the loader walk every path through
     them), or a dict key that is not a text.  Each container is walked once."""
     seen: set[int] = set()
-    todo: list[tuple[object, int]] = [(data, 1)]
-    while todo:
-        value, depth = todo.pop()
-        if not isinstance(value, list | tuple | dict) or (type(value) is tuple and id(value) in seen):
-            continue
-        if depth > MAX_NESTING:
-            raise RefusedSaveError("data nested deeper than any game's")
-        if id(value) in seen:
-            raise DamagedSaveError("a list or record is shared with another part of the save")
-        seen.add(id(value))
-        if isinstance(value, dict):
-            if any(type(key) is not str for key in value):
-                raise RefusedSaveError("a dict key that is not a name")
-            value = list(value.values())
-        todo.extend((item, depth + 1) for item in value)
+    level: list[object] = [data]
+    for _ in range(MAX_NESTING):
+        below: list[object] = []
+        for value in level:
+            if not isinstance(value, list | tuple | dict):
+                continue
+            if id(value) in seen:
+                if isinstance(value, tuple):
+                    continue  # The pickler shares equal tuples; reading one twice costs nothing.
+                raise DamagedSaveError("a list or record is shared with another part of the save")
+            seen.add(id(value))
+            if isinstance(value, dict):
+                if any(type(key) is not str for key in value):
+                    raise RefusedSaveError("a dict key that is not a name")
+                below.extend(value.values())
+            else:
+                below.extend(value)
+        if not below:
+            return
+        level = below
+    if any(type(value) in (list, tuple, dict) for value in level):
+        raise RefusedSaveError("data nested deeper than any game's")
 
 
 class _Unpickler(pickle.Unpickler):
@@ -360,28 +374,14 @@ def loads_any(blob: bytes, versions: range) -> tuple[int, object]:
 
 
 def read_file(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the file at `path`, if it is a regular file of at most `MAX_FILE_SIZE`.
-
-    Opened without blocking, so a FIFO can't hang the game, and checked
-    before reading, so a device like /dev/zero is never read.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    """The bytes of the file at `path`, if it is a regular file of at most
+    `MAX_FILE_SIZE` (`safe_io.read_bytes`: a FIFO or a device is never read)."""
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotAFileError()
-        if info.st_size > MAX_FILE_SIZE:
-            raise OversizedSaveError()
-        chunks = []
-        size = 0
-        while chunk := os.read(fd, MAX_FILE_SIZE + 1 - size):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > MAX_FILE_SIZE:  # It grew while being read.
-                raise OversizedSaveError()
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        return safe_io.read_bytes(path, MAX_FILE_SIZE)
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:
+            raise
+        raise NotAFileError() if "regular" in str(exc.strerror) else OversizedSaveError() from None
 
 
 def read(path: str | os.PathLike[str], version: int) -> object:
