@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -320,6 +321,10 @@ def test_a_new_field_of_a_level_declared_once_is_saved_and_loaded(
     counting_level: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The second step, its one line: `"kills": Int(0, MAX_STAT, default=0)` in `Level.saved_fields`."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    recipe = readme[readme.index("**A new saved field**") : readme.index("**A rule left to chance**")]
+    assert "`self.kills = 0`" in recipe and '`"kills": Int(0, MAX_STAT, default=0)`' in recipe
+    assert "components/level.py" in recipe and "saved_fields" in recipe
     monkeypatch.setitem(Level.saved_fields, "kills", Int(0, save_fields.MAX_STAT, default=0))
     engine = setup_game.new_game(seed=1)
     engine.player.level.kills = 7  # type: ignore[attr-defined]

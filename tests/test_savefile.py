@@ -1046,3 +1046,29 @@ def test_an_item_the_player_dropped_stays_dropped_after_loading(in_tmp: Path) ->
     (found,) = [item for item in loaded.game_map.items if item.name == potion.name and
                 (item.x, item.y) == (loaded.player.x, loaded.player.y)]
     assert found.dropped_by_player
+
+
+@pytest.mark.parametrize(("dx", "dy", "loads"), [(0, 0, True), (1, 0, False), (0, 1, False)])
+def test_an_entity_in_the_last_column_and_row_loads_one_beyond_is_refused(dx: int, dy: int, loads: bool) -> None:
+    data = game_data()
+    player = player_of(data)
+    player.update(x=data["game_map"]["width"] - 1 + dx, y=data["game_map"]["height"] - 1 + dy)
+    if loads:
+        engine = load_bytes(wrap(data))
+        assert (engine.player.x, engine.player.y) == (engine.game_map.width - 1, engine.game_map.height - 1)
+    else:
+        with pytest.raises(DamagedSaveError, match="entry 0 of the entities of the game_map is off the map"):
+            load_bytes(wrap(data))
+
+
+def longs(count: int, length: int) -> bytes:
+    """A list of `count` integers of `length` bytes each, as LONG1 opcodes."""
+    return b"\x80\x05](" + (b"\x8a" + bytes([length]) + b"\x01" * length) * count + b"e."
+
+
+def test_the_long_numbers_a_game_holds_are_taken_one_more_or_one_byte_longer_refused() -> None:
+    assert len(savefile._unpickle(longs(savefile.MAX_LONGS, 17))) == savefile.MAX_LONGS  # type: ignore[arg-type]
+    with pytest.raises(RefusedSaveError, match="more long numbers"):
+        savefile._unpickle(longs(savefile.MAX_LONGS + 1, 17))
+    with pytest.raises(RefusedSaveError, match="number longer"):
+        savefile._unpickle(longs(1, 18))
