@@ -347,6 +347,12 @@ def loads_any(blob: bytes, versions: range) -> tuple[int, object]:
     As `loads` does, for a game that reads older formats too; a file of any
     other version raises `SaveVersionError` naming the newest.
     """
+    found, pickled = _payload(blob, versions)
+    return found, _unpickle(pickled)
+
+
+def _payload(blob: bytes, versions: range) -> tuple[int, bytes]:
+    """The format version and the pickle of a save file, its header and checksum checked."""
     if not blob:
         raise EmptySaveError()
     if len(blob) < _HEADER.size:
@@ -367,7 +373,7 @@ def loads_any(blob: bytes, versions: range) -> tuple[int, object]:
     if not decompressor.eof or decompressor.unused_data:
         # Cut short (or bigger than any save), or bytes after the end.
         raise DamagedSaveError()
-    return found, _unpickle(pickled)
+    return found, pickled
 
 
 # --- Files -----------------------------------------------------------------------
@@ -505,7 +511,7 @@ def _keep_backup(path: str | os.PathLike[str], version: int) -> None:
     """
     try:
         blob = read_file(path)
-        loads(blob, version)
+        _payload(blob, range(version, version + 1))  # Whole: its checksum holds.
     except (OSError, SaveError):
         return  # No save yet, or none worth keeping.
     backup = backup_path(path)
