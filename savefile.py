@@ -43,7 +43,6 @@ import pickle
 import pickletools
 import struct
 import sys
-import tempfile
 from pathlib import Path
 from typing import Final
 
@@ -417,29 +416,20 @@ def crash_path(path: str | os.PathLike[str]) -> Path:
 def write(
     blob: bytes, path: str | os.PathLike[str], version: int, *, keep_backup: bool = True
 ) -> None:
-    """Write the save file `blob` (made by `dumps`) to `path`, atomically.
+    """Write the save file `blob` (made by `dumps`) to `path`, whole or not at all.
 
-    The save it replaces, when it is a whole save of `version`, is kept as
-    the backup (`backup_path`), unless `keep_backup` is False.
-
-    The save is written whole or not at all, as `safe_io.write_atomic` does:
-    a temporary file in the same folder (`safe_io.write_temporary`), synced
-    to the disk, and only once the backup is kept, renamed over `path`; the
-    folder is synced too, where the system allows, so the rename itself
-    survives a power cut.  Whatever happens meanwhile, `path` holds
-    the old save or the new one, whole.  Temporary files left by saves that
-    were killed are removed first.
-    A backup that can't be kept (its name taken by a folder, say) is said on
-    stderr and costs the save nothing.
-
-    The new file is readable by its owner only, as `tempfile` creates it.
+    A temporary file beside it, synced to disk (`safe_io.write_temporary`),
+    renamed over `path` once the save it replaces is kept as the backup
+    (`backup_path`, unless `keep_backup` is False); the folder is synced too,
+    so the rename survives a power cut.  Temporary files of saves that were
+    killed are removed first.  The new file is readable by its owner only.
     """
     path = Path(path)
     _remove_stale_temporaries(path)
     temp_path = safe_io.write_temporary(path, blob)
     try:
         if keep_backup:
-            _try_to_keep_backup(path, version)
+            _keep_backup(path, version)
         _keep_newer(path, version)
         os.replace(temp_path, path)
     except BaseException:
@@ -447,18 +437,6 @@ def write(
             os.unlink(temp_path)
         raise
     _fsync_folder(os.path.dirname(os.path.abspath(path)))
-
-
-def _try_to_keep_backup(path: str | os.PathLike[str], version: int) -> None:
-    """`_keep_backup`, or a line on stderr saying why it could not be kept."""
-    try:
-        _keep_backup(path, version)
-    except OSError as exc:
-        print(
-            f"main.py: the backup {backup_path(path)} could not be kept "
-            f"({exc.strerror or exc}); the game is saved all the same",
-            file=sys.stderr,
-        )
 
 
 def _temp_prefix(path: str | os.PathLike[str]) -> str:
@@ -503,40 +481,19 @@ def _keep_newer(path: str | os.PathLike[str], version: int) -> None:
 
 
 def _keep_backup(path: str | os.PathLike[str], version: int) -> None:
-    """Keep the save at `path` as its backup, if it is a whole save of this format.
-
-    A damaged or foreign file is not kept over an older, good backup.  The
-    backup is linked (or copied) under a temporary name and renamed over the
-    old one, so a crash meanwhile leaves the old backup whole.
-    """
+    """Keep the save at `path` as its backup, if it is a whole save of this
+    format: a damaged or foreign file is not kept over an older, good backup.
+    Written atomically, so a crash meanwhile leaves the old backup whole."""
     try:
         blob = read_file(path)
         _payload(blob, range(version, version + 1))  # Whole: its checksum holds.
     except (OSError, SaveError):
         return  # No save yet, or none worth keeping.
-    backup = backup_path(path)
-    with contextlib.suppress(OSError):
-        if os.path.samefile(path, backup):
-            # Linked already, by a save killed before its rename: renaming one
-            # link over another of the same file would do nothing.
-            return
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp_path = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX)
     try:
-        os.close(fd)
-        try:
-            os.unlink(temp_path)
-            os.link(path, temp_path)
-        except OSError:  # No hard links here: copy.
-            with open(temp_path, "wb") as file:
-                file.write(blob)
-                file.flush()
-                os.fsync(file.fileno())
-        os.replace(temp_path, backup)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_path)
-        raise
+        safe_io.write_atomic(backup_path(path), blob)
+    except OSError as exc:  # Its name taken by a folder, say: the save goes on.
+        print(f"main.py: the backup {backup_path(path)} could not be kept ({exc.strerror or exc}); "
+              "the game is saved all the same", file=sys.stderr)  # fmt: skip
 
 
 def _fsync_folder(folder: str) -> None:
