@@ -335,16 +335,12 @@ class Ref(Field):
         return list(found)
 
     def write(self, value: Any, owner: Any) -> object:
-        if value is None:
-            return None
         for index, other in enumerate(self.among(owner)):
             if other is value:
                 return index
         raise UnsaveableGameError(f"the {getattr(value, 'name', value)} is referred to but not in {self.path}.")
 
     def read(self, value: object, what: str, owner: Any) -> object:
-        if value is None:
-            return None
         among = self.among(owner)
         return among[Int(0, len(among) - 1).read(value, what, owner)]
 
