@@ -480,17 +480,13 @@ FORMAT_3_KINDS: Final = {
 
 
 def upgrade_3_to_4(data: object) -> object:
-    """Format 4 names components by their class; a preset equippable (a Sword)
-    keeps only its kind, as its constructor takes nothing."""
+    """Format 4 names components by their class."""
     for record in entity_records(data):
         layers = record.get("ai")
         for component in [record.get("consumable"), record.get("equippable"), *(layers if isinstance(layers, list) else ())]:
             kind = component.get("kind") if isinstance(component, dict) else None
             if type(kind) is str and kind in FORMAT_3_KINDS:
                 component["kind"] = FORMAT_3_KINDS[kind]
-            elif type(kind) is str and kind != "Equippable":
-                for name in ("equipment_type", "power_bonus", "defense_bonus"):
-                    component.pop(name, None)
     return data
 
 
@@ -504,28 +500,14 @@ def upgrade_4_to_5(data: object) -> object:
 
 
 def upgrade_5_to_6(data: object) -> object:
-    """Format 6 keeps each inventory's letters: format 5's items take them in
-    the order carried, as picking them up in that order gives them, and the
-    game goes on with the tutorial's letters, by place, so that its recording,
-    begun with them, replays (see `recording.LETTERS_BY_KIND_SINCE`)."""
+    """Format 6 keeps each inventory's letters; format 5's items take them as
+    picking them up in the order carried gives them (`Inventory.letters`, from
+    no letters kept), and the game goes on with the tutorial's letters, by
+    place, so that its recording, begun with them, replays."""
     for record in entity_records(data):
         inventory = record.get("inventory")
-        items = inventory.get("items") if isinstance(inventory, dict) else None
-        if not isinstance(inventory, dict) or not isinstance(items, list):
-            continue
-        letters: list[str] = []
-        kinds: dict[str, str] = {}  # A potion's or scroll's name, and its letter.
-        for item in items:
-            alike = item.get("name") if isinstance(item, dict) and item.get("equippable") is None else None
-            if isinstance(alike, str) and alike in kinds:
-                letters.append(kinds[alike])
-                continue
-            letter = next((free for free in LETTERS if free not in letters), "?")
-            if isinstance(alike, str):
-                kinds[alike] = letter
-            letters.append(letter)
-        inventory["letters"] = "".join(letters)
-        inventory["by_kind"] = False
+        if isinstance(inventory, dict):
+            inventory.setdefault("by_kind", False)
     return data
 
 
@@ -547,9 +529,9 @@ def upgrade_6_to_7(data: object) -> object:
         preset = equippables.get(kind) if type(kind) is str else None
         if isinstance(equippable, dict) and preset is not None and preset is not Equippable:
             made = preset()  # A preset's constructor takes nothing: its fields as it makes them.
-            equippable.setdefault("equipment_type", made.equipment_type.name)
-            equippable.setdefault("power_bonus", made.power_bonus)
-            equippable.setdefault("defense_bonus", made.defense_bonus)
+            equippable.update(
+                equipment_type=made.equipment_type.name, power_bonus=made.power_bonus, defense_bonus=made.defense_bonus
+            )
     if isinstance(data, dict):
         for old, new in (("map", "game_map"), ("world", "game_world")):
             if old in data:

@@ -19,6 +19,7 @@ on loading) and `Fresh` (a value every loaded game starts with).
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable, Iterable
 from enum import Enum
@@ -85,7 +86,7 @@ def read(cls: type, record: Record, owner: object) -> Any:
         if not field.saved:
             value = field.fresh(owner)
         elif field.default is not NO_DEFAULT and not record.has(name):
-            value = field.default  # Saved before the field was.
+            value = copy.copy(field.default)  # Saved before the field was.
         else:
             value = field.read(record.field(name), record.about(name), obj)
         if value is not getattr(cls, name, NO_DEFAULT):  # A class's default stays the class's.

@@ -80,7 +80,7 @@ class Inventory(BaseComponent):
         "capacity": Int(0, len(LETTERS)),
         "items": ListOf(OneOf(Item), len(LETTERS)),
         "by_kind": Bool(),
-        "kept_letters": SavedLetters(),
+        "kept_letters": SavedLetters(default={}),  # None kept: the order carried gives them.
     }
 
     def __init__(self, capacity: int, by_kind: bool = True):
