@@ -185,7 +185,8 @@ class Text(Field):
     def read(self, value: object, what: str, owner: Any) -> str:
         if type(value) is not str or len(value) > self.length or (self.exact and len(value) != self.length):
             amount = "exactly" if self.exact else "at most"
-            raise DamagedSaveError(f"{what} is not a text of {amount} {self.length} characters")
+            characters = "character" if self.length == 1 else "characters"
+            raise DamagedSaveError(f"{what} is not a text of {amount} {self.length} {characters}")
         try:
             value.encode("utf-8")  # Lone surrogates can't be drawn.
         except UnicodeEncodeError:
