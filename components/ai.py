@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import numpy as np
 import tcod
 
 from actions import Action, BumpAction, MeleeAction, MovementAction, WaitAction
+from saving.save_fields import MAX_NUMBER, MAX_TILES, Fields, Int, Link, ListOf, Point, Wrapped
 
 if TYPE_CHECKING:
     from entity import Actor
@@ -26,6 +27,8 @@ DIRECTIONS: Final = (
 
 class BaseAI(Action):
     entity: Actor
+    # What a save holds of each AI (see save_fields); each class adds its own.
+    saved_fields: ClassVar[Fields] = {"entity": Link()}
 
     def perform(self) -> None:
         raise NotImplementedError()
@@ -63,6 +66,8 @@ class ConfusedEnemy(BaseAI):
     If an actor occupies a tile it is randomly moving into, it will attack.
     """
 
+    saved_fields: ClassVar[Fields] = {"previous_ai": Wrapped(), "turns_remaining": Int(0, MAX_NUMBER)}
+
     def __init__(self, entity: Actor, previous_ai: BaseAI | None, turns_remaining: int):
         super().__init__(entity)
 
@@ -88,11 +93,12 @@ class ConfusedEnemy(BaseAI):
 
 
 class HostileEnemy(BaseAI):
+    saved_fields: ClassVar[Fields] = {"path": ListOf(Point(), MAX_TILES)}
+
     def __init__(self, entity: Actor, path: list[tuple[int, int]] | None = None):
         super().__init__(entity)
-        # The steps to where it last saw the player.  A parameter, not only
-        # state, because a save keeps what a component's constructor takes
-        # (see save_data): a loaded monster goes on the way it was going.
+        # The steps to where it last saw the player, saved: a loaded monster
+        # goes on the way it was going.
         self.path: list[tuple[int, int]] = [] if path is None else path
 
     def perform(self) -> None:

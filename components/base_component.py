@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from saving.save_fields import Fields, Link
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -12,6 +14,8 @@ if TYPE_CHECKING:
 
 class BaseComponent:
     parent: Entity
+    # What a save holds of each component (see save_fields); each class adds its own.
+    saved_fields: ClassVar[Fields] = {"parent": Link()}
 
     @property
     def gamemap(self) -> GameMap:

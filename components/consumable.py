@@ -16,6 +16,7 @@ from input_handlers import (
     AreaRangedAttackHandler,
     SingleRangedAttackHandler,
 )
+from saving.save_fields import MAX_NUMBER, Fields, Int
 
 if TYPE_CHECKING:
     from entity import Actor, Item
@@ -59,6 +60,8 @@ class Consumable(BaseComponent):
 
 
 class ConfusionConsumable(Consumable):
+    saved_fields: ClassVar[Fields] = {"number_of_turns": Int(0, MAX_NUMBER)}
+
     def __init__(self, number_of_turns: int):
         self.number_of_turns = number_of_turns
 
@@ -96,6 +99,8 @@ class ConfusionConsumable(Consumable):
 
 
 class FireballDamageConsumable(Consumable):
+    saved_fields: ClassVar[Fields] = {"damage": Int(0, MAX_NUMBER), "radius": Int(0, MAX_NUMBER)}
+
     def __init__(self, damage: int, radius: int):
         self.damage = damage
         self.radius = radius
@@ -134,6 +139,7 @@ class FireballDamageConsumable(Consumable):
 
 class HealingConsumable(Consumable):
     quaffed = True
+    saved_fields: ClassVar[Fields] = {"amount": Int(0, MAX_NUMBER)}
 
     def __init__(self, amount: int):
         self.amount = amount
@@ -156,6 +162,8 @@ class HealingConsumable(Consumable):
 
 
 class LightningDamageConsumable(Consumable):
+    saved_fields: ClassVar[Fields] = {"damage": Int(0, MAX_NUMBER), "maximum_range": Int(0, MAX_NUMBER)}
+
     def __init__(self, damage: int, maximum_range: int):
         self.damage = damage
         self.maximum_range = maximum_range

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from components.base_component import BaseComponent
 from equipment_types import EquipmentType
+from saving.save_fields import Fields, Maybe, Ref
 
 if TYPE_CHECKING:
     from entity import Actor, Item
@@ -16,6 +17,8 @@ SLOT_FOR_TYPE: Final = {EquipmentType.WEAPON: "weapon", EquipmentType.ARMOR: "ar
 
 class Equipment(BaseComponent):
     parent: Actor
+    # What is worn, as one of the items carried.
+    saved_fields: ClassVar[Fields] = {"weapon": Maybe(Ref("parent.inventory.items")), "armor": Maybe(Ref("parent.inventory.items"))}
 
     def __init__(self, weapon: Item | None = None, armor: Item | None = None):
         self.weapon = weapon

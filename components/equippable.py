@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from components.base_component import BaseComponent
 from equipment_types import EquipmentType
+from saving.save_fields import MAX_NUMBER, Choice, Fields, Int
 
 if TYPE_CHECKING:
     from entity import Item
@@ -13,6 +14,11 @@ if TYPE_CHECKING:
 
 class Equippable(BaseComponent):
     parent: Item
+    saved_fields: ClassVar[Fields] = {
+        "equipment_type": Choice(EquipmentType),
+        "power_bonus": Int(0, MAX_NUMBER),
+        "defense_bonus": Int(0, MAX_NUMBER),
+    }
 
     def __init__(
         self,

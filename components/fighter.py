@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import color
 from components.base_component import BaseComponent
 from render_order import RenderOrder
+from saving.save_fields import MAX_STAT, Fields, Int
 
 if TYPE_CHECKING:
     from entity import Actor
@@ -14,6 +15,12 @@ if TYPE_CHECKING:
 
 class Fighter(BaseComponent):
     parent: Actor
+    saved_fields: ClassVar[Fields] = {
+        "max_hp": Int(1, MAX_STAT),
+        "_hp": Int(0, MAX_STAT),
+        "base_defense": Int(0, MAX_STAT),
+        "base_power": Int(0, MAX_STAT),
+    }
 
     def __init__(self, hp: int, base_defense: int, base_power: int):
         self.max_hp = hp

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from components.base_component import BaseComponent
+from saving.save_fields import MAX_LEVEL, MAX_STAT, Fields, Int
 from words.grammar import plural
 
 if TYPE_CHECKING:
@@ -13,6 +14,13 @@ if TYPE_CHECKING:
 
 class Level(BaseComponent):
     parent: Actor
+    saved_fields: ClassVar[Fields] = {
+        "current_level": Int(1, MAX_LEVEL),
+        "current_xp": Int(0, MAX_STAT),
+        "level_up_base": Int(0, MAX_STAT),
+        "level_up_factor": Int(0, MAX_STAT),
+        "xp_given": Int(0, MAX_STAT),
+    }
 
     def __init__(
         self,

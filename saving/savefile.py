@@ -12,10 +12,10 @@ knows nothing of the game, only of files, and guards against any file:
 
 * A pickle names nothing here: `_Unpickler` refuses every global, so no
   class, function or numpy dtype can come from a file.  Before unpickling,
-  `_scan` reads every opcode (`pickletools.genops`) and refuses a pickle that
-  uses any opcode plain data does not need, refers to a memo entry that does
-  not exist, or builds too many objects or containers, or nests them too
-  deeply; so the unpickler's work and memory are bounded by the caps below.
+  `_scan` counts every opcode, refusing any plain data does not need and
+  more of them than the caps below, so the unpickler's work and memory are
+  bounded; after it, `_check_plain` refuses deep nesting, shared lists and
+  dicts, and dict keys that are not texts.
 * Only a regular file is read (never a FIFO or a device), at most
   `MAX_FILE_SIZE` bytes of it, and it inflates to at most `MAX_PAYLOAD`
   bytes, decompressed with at most `_MEMLIMIT` bytes of memory.
@@ -24,8 +24,9 @@ knows nothing of the game, only of files, and guards against any file:
   checksum turns a damaged file into "damaged", not a garbled game.
 * Writing goes through `safe_io`, as every write does: a temporary file
   beside the save, synced to disk, then renamed over it: a crash at any
-  moment leaves the old save or the new one, whole.  The save replaced, if it was whole, is kept as `savegame.sav.bak`,
-  and temporary files of interrupted saves are removed by the next save.
+  moment leaves the old save or the new one, whole.  The save replaced, if
+  it was whole, is kept as `savegame.sav.bak`, and temporary files of
+  interrupted saves are removed by the next save.
 
 Every way a file can be refused is a `SaveError` whose `str()` is one plain
 sentence, fit for a popup.  A missing file raises `FileNotFoundError`.
@@ -34,15 +35,14 @@ sentence, fit for a popup.  A missing file raises `FileNotFoundError`.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import lzma
 import os
 import pickle
 import pickletools
-import stat
 import struct
 import sys
-import tempfile
 from pathlib import Path
 from typing import Final
 
@@ -63,16 +63,7 @@ PICKLE_PROTOCOL: Final = 5
 # log, 100,000 events recorded) 30% smaller, 108 KB against 151 KB, but took
 # 212 ms of CPU to compress it against 21 ms: a pause the player felt at
 # every descent.  Any preset reads back the same.
-_FILTERS: Final = (
-    {
-        "id": lzma.FILTER_LZMA2,
-        "preset": 1,
-        "dict_size": 1 << 20,
-        "lc": 1,
-        "lp": 0,
-        "pb": 0,
-    },
-)
+_FILTERS: Final = ({"id": lzma.FILTER_LZMA2, "preset": 1, "dict_size": 1 << 20, "lc": 1, "lp": 0, "pb": 0},)
 
 # The caps on what any file can cost.  A floor-1 save is about 2 KB on disk
 # and 80 KB unpacked; the biggest map a save may hold (`save_data`) about 6 MB.
@@ -193,164 +184,116 @@ class UnsaveableGameError(SaveError):
 
 # --- The pickle: plain data only ---------------------------------------------
 
-# The opcodes of plain data, by byte: everything the pickler writes for dicts,
-# lists, tuples, strings, bytes, integers, booleans and None, and nothing
-# else: no globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no floats,
-# no out-of-band buffers, no protocol 0-3 text opcodes, no PUT with an index
-# of the file's choosing.  The value: how long the argument is, in bytes, or
-# for strings and bytes how many bytes give their length.
-_FIXED: Final = {
-    0x80: 1,  # PROTO
-    0x95: 8,  # FRAME
-    ord("K"): 1,  # BININT1
-    ord("M"): 2,  # BININT2
-    ord("J"): 4,  # BININT
-    ord("h"): 1,  # BINGET
-    ord("j"): 4,  # LONG_BINGET
-}
-_SIZED: Final = {
-    0x8C: 1,  # SHORT_BINUNICODE
-    ord("X"): 4,  # BINUNICODE
-    ord("C"): 1,  # SHORT_BINBYTES
-    ord("B"): 4,  # BINBYTES
-    0x8A: 1,  # LONG1
-}
-_LEAVES: Final = frozenset(b"N\x88\x89)")  # NONE, NEWTRUE, NEWFALSE, EMPTY_TUPLE
-_TUPLES: Final = {0x85: 1, 0x86: 2, 0x87: 3}  # TUPLE1, TUPLE2, TUPLE3; TUPLE pops to a mark.
+# The opcodes of plain data: everything the pickler writes for dicts, lists,
+# tuples, strings, bytes, integers, booleans and None, and nothing else: no
+# globals, no calls (REDUCE, BUILD, NEWOBJ...), no sets, no floats, no
+# out-of-band buffers, no protocol 0-3 text opcodes, no PUT with an index of
+# the file's choosing.  Each by its byte: the bytes of its argument, and
+# whether those give the length of a text or bytes that follows.
+_PLAIN: Final = {
+    0x80: (1, False), 0x95: (8, False), ord("."): (0, False),  # PROTO, FRAME, STOP
+    ord("("): (0, False), 0x94: (0, False), ord("h"): (1, False), ord("j"): (4, False),  # MARK, MEMOIZE, gets
+    ord("N"): (0, False), 0x88: (0, False), 0x89: (0, False),  # None, True, False
+    ord("K"): (1, False), ord("M"): (2, False), ord("J"): (4, False), 0x8A: (1, True),  # Integers
+    0x8C: (1, True), ord("X"): (4, True), ord("C"): (1, True), ord("B"): (4, True),  # Texts, bytes
+    ord("]"): (0, False), ord("a"): (0, False), ord("e"): (0, False),  # Lists
+    ord("}"): (0, False), ord("s"): (0, False), ord("u"): (0, False),  # Dicts
+    ord(")"): (0, False), ord("t"): (0, False), 0x85: (0, False), 0x86: (0, False), 0x87: (0, False),  # Tuples
+}  # fmt: skip
+_CONTAINERS: Final = frozenset(b"]})t\x85\x86\x87")
+_NOT_OBJECTS: Final = frozenset(b"\x80\x95.(\x94aesu")  # Those that push nothing new.
+_MARK_CLOSERS: Final = frozenset(b"eut")  # APPENDS, SETITEMS, TUPLE
+_MARK: Final = ord("(")
+_STOP: Final = ord(".")
+_OPCODE_NAMES: Final = {opcode.code.encode("latin-1")[0]: opcode.name for opcode in pickletools.opcodes}
 # The longest integer plain data holds: a 128-bit random generator state.
 _MAX_LONG_BYTES: Final = 17
-_MARK: Final = -1
-# A string on the scan's stack: the only kind of dict key a save holds.
-# Strings hash with a per-process random seed, so no file can choose keys
-# that collide; integers and tuples hash predictably, so keys such as
-# k * (2**61 - 1) would make every insertion walk all the others (a hash
-# flood: seconds per thousand keys).
-_STRING: Final = -2
-_OPCODE_NAMES: Final = {opcode.code: opcode.name for opcode in pickletools.opcodes}
+# Integers beyond 32 bits (LONG1): a game has the random generator's four.
+# Their hashes are predictable, so as dict keys, k * (2**61 - 1) for each k,
+# they would make every insertion walk all the others (a hash flood, seconds
+# per thousand keys) before any check after loading could see them.
+MAX_LONGS: Final = 16
 
 
 def _scan(pickled: bytes) -> None:
-    """Check every opcode of `pickled` before the unpickler sees it.
-
-    Follows the unpickler's stack just enough to bound its work: every
-    opcode must be one of plain data, every memo reference must point to an
-    entry made before, and the objects, containers and nesting must stay
-    within the caps.  On the stack, a value is the depth of containers it
-    nests, a mark is `_MARK`, and a container still being filled is a list
-    holding its depth (the memo shares it, so a reference to a container
-    has its depth as filled).  One pass, about a microsecond an opcode.
-    Raises `RefusedSaveError` for what a save never holds, `DamagedSaveError`
-    for a pickle that is malformed.
+    """Check every opcode of `pickled` before the unpickler sees it, so that
+    its work and memory are bounded by the caps: only plain data's opcodes,
+    memo references to entries made before, at most `MAX_OBJECTS` objects,
+    `MAX_CONTAINERS` containers, `MAX_LONGS` long numbers and `MAX_NESTING`
+    open marks.  (Nesting, sharing and dict keys are checked on the data, by
+    `_check_plain`.)  Raises `RefusedSaveError` for what a save never holds,
+    `DamagedSaveError` for a pickle that is malformed.
     """
-    stack: list[int | list[int]] = []
-    marks: list[int] = []
-    memo: list[int | list[int]] = []
-    objects = containers = 0
+    objects = containers = longs = memo = marks = at = 0
     size = len(pickled)
-    at = 0
-    while True:
-        if at >= size:
-            raise DamagedSaveError()  # No STOP.
+    while at < size:
         code = pickled[at]
-        at += 1
+        if code not in _PLAIN:
+            if code not in _OPCODE_NAMES:
+                raise DamagedSaveError()
+            raise RefusedSaveError(f"the pickle opcode {_OPCODE_NAMES[code]}")
+        width, sized = _PLAIN[code]
+        arg = int.from_bytes(pickled[at + 1 : at + 1 + width], "little")
+        at += 1 + width + (arg if sized else 0)
+        if at > size:
+            raise DamagedSaveError()  # Cut short.
         if code == 0x94:  # MEMOIZE
-            if not stack or stack[-1] == _MARK or len(memo) >= objects:
+            memo += 1
+            if memo > objects:
                 raise RefusedSaveError("more memo entries than objects")
-            memo.append(stack[-1])
-            continue
-        if code in _SIZED:
-            width = _SIZED[code]
-            length = int.from_bytes(pickled[at : at + width], "little")
-            at += width + length
-            if at > size:
-                raise DamagedSaveError()
-            if code == 0x8A and length > _MAX_LONG_BYTES:
+        elif code in b"hj" and arg >= memo:  # BINGET, LONG_BINGET
+            raise RefusedSaveError("a memo entry that was never made")
+        elif code == 0x8A:  # LONG1
+            longs += 1
+            if arg > _MAX_LONG_BYTES:
                 raise RefusedSaveError("a number longer than any in a game")
-            stack.append(_STRING if code in (0x8C, 0x58) else 0)
-            objects += 1
-        elif code in _FIXED:
-            width = _FIXED[code]
-            if at + width > size:
-                raise DamagedSaveError()
-            if code in (0x68, 0x6A):  # BINGET, LONG_BINGET
-                index = int.from_bytes(pickled[at : at + width], "little")
-                if index >= len(memo):
-                    raise RefusedSaveError("a memo entry that was never made")
-                entry = memo[index]
-                stack.append(entry if isinstance(entry, int) else entry[0])
-                objects += 1
-            elif code not in (0x80, 0x95):  # Not PROTO or FRAME: an integer.
-                stack.append(0)
-                objects += 1
-            at += width
-        elif code in _LEAVES:
-            stack.append(0)
-            objects += 1
-        elif code == 0x28:  # MARK
-            marks.append(len(stack))
-            stack.append(_MARK)
-            if len(marks) > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-        elif code in (0x5D, 0x7D):  # EMPTY_LIST, EMPTY_DICT
-            stack.append([1])
-            objects += 1
-            containers += 1
-        elif code in (0x61, 0x73, 0x65, 0x75):  # APPEND, SETITEM, APPENDS, SETITEMS
-            if code in (0x65, 0x75):
-                if not marks:
-                    raise DamagedSaveError()
-                start = marks.pop()
-                items = stack[start + 1 :]
-            else:
-                start = len(stack) - (1 if code == 0x61 else 2)
-                if start < 1 or (marks and marks[-1] >= start):
-                    raise DamagedSaveError()
-                items = stack[start:]
-            del stack[start:]
-            target = stack[-1] if stack else None
-            if not isinstance(target, list):
-                raise DamagedSaveError()  # Only a container being built is filled.
-            if code in (0x73, 0x75) and any(key != _STRING for key in items[::2]):
-                raise RefusedSaveError("a dict key that is not a name")
-            target[0] = max(target[0], 1 + max(map(_depth, items), default=0))
-            if target[0] > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-        elif code in _TUPLES or code == 0x74:  # TUPLE1, TUPLE2, TUPLE3, TUPLE
-            if code == 0x74:
-                if not marks:
-                    raise DamagedSaveError()
-                start = marks.pop()
-                items = stack[start + 1 :]
-            else:
-                start = len(stack) - _TUPLES[code]
-                if start < 0 or (marks and marks[-1] >= start):
-                    raise DamagedSaveError()
-                items = stack[start:]
-            del stack[start:]
-            depth = 1 + max(map(_depth, items), default=0)
-            if depth > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-            stack.append(depth)
-            objects += 1
-            containers += 1
-        elif code == 0x2E:  # STOP
-            if at != size or len(stack) != 1 or stack[0] == _MARK:
-                raise DamagedSaveError()  # Bytes after it, or not one value built.
+            if longs > MAX_LONGS:
+                raise RefusedSaveError("more long numbers than any game holds")
+        elif code == _STOP:
+            if at != size:
+                raise DamagedSaveError()  # Bytes after it.
             return
-        else:
-            name = _OPCODE_NAMES.get(chr(code))
-            if name is None:
-                raise DamagedSaveError()
-            raise RefusedSaveError(f"the pickle opcode {name}")
+        marks += (code == _MARK) - (code in _MARK_CLOSERS)
+        if marks < 0:
+            raise DamagedSaveError()  # Closes a mark never opened.
+        if marks > MAX_NESTING:
+            raise RefusedSaveError("data nested deeper than any game's")
+        objects += code not in _NOT_OBJECTS
+        containers += code in _CONTAINERS
         if objects > MAX_OBJECTS:
             raise RefusedSaveError("more objects than any game holds")
         if containers > MAX_CONTAINERS:
             raise RefusedSaveError("more containers than any game holds")
+    raise DamagedSaveError()  # No STOP.
 
 
-def _depth(item: int | list[int]) -> int:
-    """How deeply a scanned stack item nests containers."""
-    return max(item, 0) if isinstance(item, int) else item[0]
+def _check_plain(data: object) -> None:
+    """Refuse data that nests deeper than `MAX_NESTING`, holds a list or dict
+    in two places (a small file could make the loader walk every path through
+    them), or a dict key that is not a text.  Each container is walked once."""
+    seen: set[int] = set()
+    level: list[object] = [data]
+    for _ in range(MAX_NESTING):
+        below: list[object] = []
+        for value in level:
+            if not isinstance(value, list | tuple | dict):
+                continue
+            if id(value) in seen:
+                if isinstance(value, tuple):
+                    continue  # The pickler shares equal tuples; reading one twice costs nothing.
+                raise DamagedSaveError("a list or record is shared with another part of the save")
+            seen.add(id(value))
+            if isinstance(value, dict):
+                if any(type(key) is not str for key in value):
+                    raise RefusedSaveError("a dict key that is not a name")
+                below.extend(value.values())
+            else:
+                below.extend(value)
+        if not below:
+            return
+        level = below
+    if any(type(value) in (list, tuple, dict) for value in level):
+        raise RefusedSaveError("data nested deeper than any game's")
 
 
 class _Unpickler(pickle.Unpickler):
@@ -367,11 +310,13 @@ def _unpickle(pickled: bytes) -> object:
     """The plain data in `pickled`, after `_scan` has vouched for its opcodes."""
     _scan(pickled)
     try:
-        return _Unpickler(io.BytesIO(pickled)).load()
+        data = _Unpickler(io.BytesIO(pickled)).load()
     except SaveError:
         raise
     except Exception as exc:  # E.g. a list as a dict key: still the file's fault.
         raise DamagedSaveError() from exc
+    _check_plain(data)
+    return data
 
 
 # --- Bytes -----------------------------------------------------------------------
@@ -401,6 +346,12 @@ def loads_any(blob: bytes, versions: range) -> tuple[int, object]:
     As `loads` does, for a game that reads older formats too; a file of any
     other version raises `SaveVersionError` naming the newest.
     """
+    found, pickled = _payload(blob, versions)
+    return found, _unpickle(pickled)
+
+
+def _payload(blob: bytes, versions: range) -> tuple[int, bytes]:
+    """The format version and the pickle of a save file, its header and checksum checked."""
     if not blob:
         raise EmptySaveError()
     if len(blob) < _HEADER.size:
@@ -421,35 +372,21 @@ def loads_any(blob: bytes, versions: range) -> tuple[int, object]:
     if not decompressor.eof or decompressor.unused_data:
         # Cut short (or bigger than any save), or bytes after the end.
         raise DamagedSaveError()
-    return found, _unpickle(pickled)
+    return found, pickled
 
 
 # --- Files -----------------------------------------------------------------------
 
 
 def read_file(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the file at `path`, if it is a regular file of at most `MAX_FILE_SIZE`.
-
-    Opened without blocking, so a FIFO can't hang the game, and checked
-    before reading, so a device like /dev/zero is never read.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    """The bytes of the file at `path`, if it is a regular file of at most
+    `MAX_FILE_SIZE` (`safe_io.read_bytes`: a FIFO or a device is never read)."""
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotAFileError()
-        if info.st_size > MAX_FILE_SIZE:
-            raise OversizedSaveError()
-        chunks = []
-        size = 0
-        while chunk := os.read(fd, MAX_FILE_SIZE + 1 - size):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > MAX_FILE_SIZE:  # It grew while being read.
-                raise OversizedSaveError()
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        return safe_io.read_bytes(path, MAX_FILE_SIZE)
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:
+            raise
+        raise NotAFileError() if "regular" in str(exc.strerror) else OversizedSaveError() from None
 
 
 def read(path: str | os.PathLike[str], version: int) -> object:
@@ -479,29 +416,20 @@ def crash_path(path: str | os.PathLike[str]) -> Path:
 def write(
     blob: bytes, path: str | os.PathLike[str], version: int, *, keep_backup: bool = True
 ) -> None:
-    """Write the save file `blob` (made by `dumps`) to `path`, atomically.
+    """Write the save file `blob` (made by `dumps`) to `path`, whole or not at all.
 
-    The save it replaces, when it is a whole save of `version`, is kept as
-    the backup (`backup_path`), unless `keep_backup` is False.
-
-    The save is written whole or not at all, as `safe_io.write_atomic` does:
-    a temporary file in the same folder (`safe_io.write_temporary`), synced
-    to the disk, and only once the backup is kept, renamed over `path`; the
-    folder is synced too, where the system allows, so the rename itself
-    survives a power cut.  Whatever happens meanwhile, `path` holds
-    the old save or the new one, whole.  Temporary files left by saves that
-    were killed are removed first.
-    A backup that can't be kept (its name taken by a folder, say) is said on
-    stderr and costs the save nothing.
-
-    The new file is readable by its owner only, as `tempfile` creates it.
+    A temporary file beside it, synced to disk (`safe_io.write_temporary`),
+    renamed over `path` once the save it replaces is kept as the backup
+    (`backup_path`, unless `keep_backup` is False); the folder is synced too,
+    so the rename survives a power cut.  Temporary files of saves that were
+    killed are removed first.  The new file is readable by its owner only.
     """
     path = Path(path)
     _remove_stale_temporaries(path)
     temp_path = safe_io.write_temporary(path, blob)
     try:
         if keep_backup:
-            _try_to_keep_backup(path, version)
+            _keep_backup(path, version)
         _keep_newer(path, version)
         os.replace(temp_path, path)
     except BaseException:
@@ -509,18 +437,6 @@ def write(
             os.unlink(temp_path)
         raise
     _fsync_folder(os.path.dirname(os.path.abspath(path)))
-
-
-def _try_to_keep_backup(path: str | os.PathLike[str], version: int) -> None:
-    """`_keep_backup`, or a line on stderr saying why it could not be kept."""
-    try:
-        _keep_backup(path, version)
-    except OSError as exc:
-        print(
-            f"main.py: the backup {backup_path(path)} could not be kept "
-            f"({exc.strerror or exc}); the game is saved all the same",
-            file=sys.stderr,
-        )
 
 
 def _temp_prefix(path: str | os.PathLike[str]) -> str:
@@ -565,40 +481,19 @@ def _keep_newer(path: str | os.PathLike[str], version: int) -> None:
 
 
 def _keep_backup(path: str | os.PathLike[str], version: int) -> None:
-    """Keep the save at `path` as its backup, if it is a whole save of this format.
-
-    A damaged or foreign file is not kept over an older, good backup.  The
-    backup is linked (or copied) under a temporary name and renamed over the
-    old one, so a crash meanwhile leaves the old backup whole.
-    """
+    """Keep the save at `path` as its backup, if it is a whole save of this
+    format: a damaged or foreign file is not kept over an older, good backup.
+    Written atomically, so a crash meanwhile leaves the old backup whole."""
     try:
         blob = read_file(path)
-        loads(blob, version)
+        _payload(blob, range(version, version + 1))  # Whole: its checksum holds.
     except (OSError, SaveError):
         return  # No save yet, or none worth keeping.
-    backup = backup_path(path)
-    with contextlib.suppress(OSError):
-        if os.path.samefile(path, backup):
-            # Linked already, by a save killed before its rename: renaming one
-            # link over another of the same file would do nothing.
-            return
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp_path = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=_TEMP_SUFFIX)
     try:
-        os.close(fd)
-        try:
-            os.unlink(temp_path)
-            os.link(path, temp_path)
-        except OSError:  # No hard links here: copy.
-            with open(temp_path, "wb") as file:
-                file.write(blob)
-                file.flush()
-                os.fsync(file.fileno())
-        os.replace(temp_path, backup)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_path)
-        raise
+        safe_io.write_atomic(backup_path(path), blob)
+    except OSError as exc:  # Its name taken by a folder, say: the save goes on.
+        print(f"main.py: the backup {backup_path(path)} could not be kept ({exc.strerror or exc}); "
+              "the game is saved all the same", file=sys.stderr)  # fmt: skip
 
 
 def _fsync_folder(folder: str) -> None:

@@ -385,7 +385,7 @@ def crafted_corpus() -> dict[str, Callable[[], bytes | None]]:
 
     def with_map(**fields: object) -> bytes:
         data = pickle.loads(pickle.dumps(game))
-        data["map"].update(fields)
+        data["game_map"].update(fields)
         return wrap(pickle.dumps(data, protocol=5))
 
     structured = np.dtype([("a", "O"), ("b", "i8")])
@@ -415,7 +415,7 @@ def crafted_corpus() -> dict[str, Callable[[], bytes | None]]:
         "tuple nesting bomb": lambda: wrap(opcodes_then(b"N" + b"\x85" * 1_000_000)),
         "a billion laughs in the messages": lambda: nested_laughs(game),
         "entity shared 10,000 times": lambda: wrap(pickle.dumps(
-            {**game, "map": {**game["map"], "entities": game["map"]["entities"][:1] * 10_000}}, 5)),
+            {**game, "game_map": {**game["game_map"], "entities": game["game_map"]["entities"][:1] * 10_000}}, 5)),
         "huge map, 16000x16000": lambda: with_map(width=16000, height=16000),
         "map bigger than the cap, its tiles there": lambda: with_map(
             width=600, height=600, tiles=b"\x00" * (600 * 600 * 22)),

@@ -38,7 +38,7 @@ def test_lightning_strikes_the_closer_enemy_whichever_was_spawned_first(closer_f
     spots = {"near": (7, 5), "far": (5, 9)}  # 2 and 4 tiles from the player.
     order = ["near", "far"] if closer_first else ["far", "near"]
     monsters = {name: entity_factories.orc.spawn(engine.game_map, *spots[name]) for name in order}
-    engine.player.inventory.letters.clear()
+    engine.player.inventory.items.clear()
     use(engine, give(engine, entity_factories.lightning_scroll))
     assert not monsters["near"].is_alive
     assert monsters["far"].fighter.hp == monsters["far"].fighter.max_hp
@@ -49,7 +49,7 @@ def test_a_potion_heals_what_is_missing_up_to_its_amount(missing: int, recovered
     engine = arena()
     fighter = engine.player.fighter
     fighter.hp = fighter.max_hp - missing
-    engine.player.inventory.letters.clear()
+    engine.player.inventory.items.clear()
     potion = give(engine, entity_factories.health_potion)
     use(engine, potion)
     assert fighter.hp == fighter.max_hp - missing + recovered
@@ -59,7 +59,7 @@ def test_a_potion_heals_what_is_missing_up_to_its_amount(missing: int, recovered
 
 def test_a_potion_at_full_health_is_refused_and_kept() -> None:
     engine = arena()
-    engine.player.inventory.letters.clear()
+    engine.player.inventory.items.clear()
     potion = give(engine, entity_factories.health_potion)
     use(engine, potion)
     assert texts(engine)[-1] == "Your health is already full."
@@ -91,7 +91,7 @@ def test_attack_death_and_status_messages_have_their_colours() -> None:
     assert color_of(engine, "Orc is dead!") == color.enemy_die
 
     troll = entity_factories.troll.spawn(engine.game_map, 5, 6)
-    engine.player.inventory.letters.clear()
+    engine.player.inventory.items.clear()
     give(engine, entity_factories.confusion_scroll)
     press(engine, KeySym.I).handle_events(key(KeySym.A)).handle_events(click(5, 6))
     assert isinstance(troll.ai, ConfusedEnemy)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -32,7 +34,8 @@ from components.inventory import Inventory
 from components.level import Level
 from engine import Engine
 from entity import Actor, Item
-from saving import save_data, savefile
+from saving import save_data, save_fields, savefile
+from saving.save_fields import MAX_NUMBER, Fields, Int
 
 # ------------------------------------------------------------------ a monster
 
@@ -244,8 +247,10 @@ def test_a_new_piece_of_equipment_spawns_is_worn_and_saved_worn(rapier: Item) ->
 
 
 class WandOfTeleportation(TeleportConsumable):
-    """A component with a field: a parameter of its constructor, kept under its
-    own name, annotated with its type, with a default for the older saves."""
+    """A component with a field: set in its constructor, and declared once in
+    its class's `saved_fields`, with a default for the older saves."""
+
+    saved_fields: ClassVar[Fields] = {"charges": Int(0, MAX_NUMBER, default=3)}
 
     def __init__(self, charges: int = 3):
         self.charges = charges
@@ -279,17 +284,62 @@ def test_a_new_saved_field_is_kept_checked_and_named(wand: Item) -> None:
     carried.consumable.charges = -1  # Nonsense a bug could make: not saved, and named.
     with pytest.raises(savefile.UnsaveableGameError) as raised:
         engine.save_as("savegame.sav")
-    assert "the charges of the Wand of Teleportation's consumable (WandOfTeleportation)" in str(raised.value)
+    assert "the charges of the consumable of entry" in str(raised.value)
 
 
 def test_a_save_made_before_a_new_field_loads_with_its_default(wand: Item) -> None:
     engine = arena(20, 15, (5, 5))
     give(engine, wand)
     data = save_data.to_data(engine)
-    player = data["map"]["entities"][data["player"]]  # type: ignore[index]
+    player = data["game_map"]["entities"][data["player"]]  # type: ignore[index]
     del player["inventory"]["items"][-1]["consumable"]["charges"]  # As a save made before it.
     loaded = save_data.from_data(data).player.inventory.items[-1].consumable
     assert isinstance(loaded, WandOfTeleportation) and loaded.charges == 3
+
+
+# ------------------------------------------- a new saved field of a Level (the README's recipe)
+
+
+@pytest.fixture
+def counting_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recipe's first step: `self.kills = 0` in `Level.__init__`."""
+    constructor = Level.__init__
+
+    def init(self: Level, *args: object, **kwargs: object) -> None:
+        constructor(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.kills = 0  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Level, "__init__", init)
+    for template in vars(entity_factories).values():  # Made before: as the edited constructor makes them.
+        if isinstance(template, Actor):
+            monkeypatch.setattr(template.level, "kills", 0, raising=False)
+
+
+def test_a_new_field_of_a_level_declared_once_is_saved_and_loaded(
+    counting_level: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second step, its one line: `"kills": Int(0, MAX_STAT, default=0)` in `Level.saved_fields`."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    recipe = readme[readme.index("**A new saved field**") : readme.index("**A rule left to chance**")]
+    assert "`self.kills = 0`" in recipe and '`"kills": Int(0, MAX_STAT, default=0)`' in recipe
+    assert "components/level.py" in recipe and "saved_fields" in recipe
+    monkeypatch.setitem(Level.saved_fields, "kills", Int(0, save_fields.MAX_STAT, default=0))
+    engine = setup_game.new_game(seed=1)
+    engine.player.level.kills = 7  # type: ignore[attr-defined]
+    loaded = saved_and_loaded(engine)
+    assert loaded.player.level.kills == 7  # type: ignore[attr-defined]
+    data = save_data.to_data(engine)
+    del data["game_map"]["entities"][data["player"]]["level"]["kills"]  # type: ignore[index]  # A save made before.
+    assert save_data.from_data(data).player.level.kills == 0  # type: ignore[attr-defined]
+
+
+def test_a_new_field_of_a_level_not_declared_is_named_not_dropped(counting_level: None) -> None:
+    from test_savefile import undeclared_fields
+
+    engine = setup_game.new_game(seed=1)
+    assert undeclared_fields(engine) == {"Level.kills"}
+    with pytest.raises(save_fields.UndeclaredFieldError, match=r"Level\.kills is neither saved nor declared"):
+        engine.save_as("savegame.sav")
 
 
 # ------------------------------------------------------------------- a screen

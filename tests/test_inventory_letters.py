@@ -4,6 +4,8 @@ through using, dropping, picking up, saving and loading (DCSS's way)."""
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -99,7 +101,7 @@ def test_a_saved_game_keeps_its_letters_gaps_and_all() -> None:
 def carried_record(engine: Engine) -> tuple[dict[str, Any], dict[str, Any]]:
     """A game's data, and its player's inventory record in it."""
     data: dict[str, Any] = save_data.to_data(engine)
-    return data, data["map"]["entities"][data["player"]]["inventory"]
+    return data, data["game_map"]["entities"][data["player"]]["inventory"]
 
 
 @pytest.mark.parametrize(
@@ -118,29 +120,23 @@ def test_letters_the_game_could_not_have_given_are_refused(letters_saved: str, r
     give(engine, entity_factories.health_potion)
     give(engine, entity_factories.health_potion)
     data, inventory = carried_record(engine)
-    assert inventory["letters"] == "abcc"
-    inventory["letters"] = letters_saved
+    assert inventory["kept_letters"] == "abcc"
+    inventory["kept_letters"] = letters_saved
     with pytest.raises(savefile.DamagedSaveError, match=refusal):
         save_data.from_data(data)
 
 
 def test_a_format_5_pack_takes_its_letters_in_the_order_carried() -> None:
-    engine = arena()
-    items: list[Item] = [
-        give(engine, template)
-        for template in (
-            entity_factories.health_potion,
-            entity_factories.sword,
-            entity_factories.health_potion,
-            entity_factories.confusion_scroll,
-        )
-    ]
-    data, inventory = carried_record(engine)
-    del inventory["letters"]  # As format 5 saved it, potions apart.
-    inventory["items"] = [save_data.entity_data(item) for item in engine.player.inventory.items[:2] + items]
-    loaded = save_data.from_data(save_data.upgrade_5_to_6(data))
+    data = savefile.read(Path(__file__).parent / "saves" / "format-5" / "pack.sav", 5)
+    assert isinstance(data, dict)
+    inventory = data["map"]["entities"][data["player"]]["inventory"]
+    by_name = {item["name"]: item for item in inventory["items"]}
+    carried = ["Dagger", "Leather Armor", "Health Potion", "Sword", "Health Potion", "Confusion Scroll"]
+    inventory["items"] = [copy.deepcopy(by_name[name]) for name in carried]  # As format 5 saved it, potions apart.
+    data["map"]["entities"][data["player"]]["equipment"] = {"weapon": None, "armor": None}
+    loaded = save_data.from_data(save_data.upgraded(data, 5))
     inventory_letters = loaded.player.inventory.letters
-    assert [item.name for item in inventory_letters] == [item.name for item in engine.player.inventory.items[:2] + items]
+    assert [item.name for item in inventory_letters] == carried
     assert "".join(inventory_letters.values()) == "abcdce"  # Potions share c; the sword has d.
     # The game goes on with the letters its recording was played with, by place.
     assert not loaded.player.inventory.by_kind
@@ -164,3 +160,62 @@ def test_a_game_begun_with_the_tutorials_letters_keeps_them(in_tmp: object) -> N
     loaded = save_data.from_data(save_data.to_data(engine))
     assert not loaded.player.inventory.by_kind and carried_names(loaded) == carried_names(engine)
 
+
+
+# --- The tutorial's own idioms (part 8): `items` is a plain list -----------------
+
+
+def tutorial_pickup(engine: Engine, template: Item) -> Item:
+    """Part 8's PickupAction, line for line: off the map, into the list."""
+    player = engine.player
+    item = template.spawn(engine.game_map, player.x, player.y)
+    engine.game_map.entities.remove(item)
+    item.parent = player.inventory
+    player.inventory.items.append(item)
+    return item
+
+
+def test_an_item_appended_as_the_tutorial_picks_up_is_listed_under_a_letter() -> None:
+    engine = arena()  # a Dagger, b Leather Armor.
+    scroll = tutorial_pickup(engine, entity_factories.confusion_scroll)
+    assert engine.player.inventory.letter_of(scroll) == "c"
+    assert carried_names(engine) == {"a": "Dagger", "b": "Leather Armor", "c": "Confusion Scroll"}
+    screen = press(engine, KeySym.I)
+    assert "(c) Confusion Scroll" in "\n".join(screen.item_lines())  # type: ignore[attr-defined]
+
+
+def test_an_item_removed_as_the_tutorial_consumes_is_gone_and_other_letters_stay() -> None:
+    engine = arena()
+    potion = tutorial_pickup(engine, entity_factories.health_potion)
+    tutorial_pickup(engine, entity_factories.confusion_scroll)
+    tutorial_pickup(engine, entity_factories.lightning_scroll)
+    before = carried_names(engine)
+    assert before == {"a": "Dagger", "b": "Leather Armor", "c": "Health Potion",
+                      "d": "Confusion Scroll", "e": "Lightning Scroll"}  # fmt: skip
+    engine.player.inventory.items.remove(potion)  # Part 8's consume.
+    assert potion not in engine.player.inventory.items
+    assert carried_names(engine) == {k: v for k, v in before.items() if k != "c"}
+    # The freed letter is the next new kind's.
+    fireball = tutorial_pickup(engine, entity_factories.fireball_scroll)
+    assert engine.player.inventory.letter_of(fireball) == "c"
+
+
+def test_a_second_of_a_kind_appended_shares_its_letter_and_a_stack_of_two_says_x2() -> None:
+    engine = arena()
+    first = tutorial_pickup(engine, entity_factories.health_potion)
+    second = tutorial_pickup(engine, entity_factories.health_potion)
+    inventory = engine.player.inventory
+    assert inventory.letter_of(first) == inventory.letter_of(second) == "c"
+    lines = press(engine, KeySym.I).item_lines()  # type: ignore[attr-defined]
+    assert next(line for line in lines if "Health Potion" in line).startswith("(c) Health Potion (x2): ")
+
+
+def test_a_kind_keeps_its_letter_when_one_of_it_is_used_by_the_tutorials_remove() -> None:
+    engine = arena()
+    first = tutorial_pickup(engine, entity_factories.health_potion)
+    tutorial_pickup(engine, entity_factories.confusion_scroll)
+    tutorial_pickup(engine, entity_factories.health_potion)
+    assert carried_names(engine)["c"] == "Health Potion"  # As the screen the potion is chosen on shows.
+    engine.player.inventory.items.remove(first)
+    assert carried_names(engine) == {"a": "Dagger", "b": "Leather Armor", "c": "Health Potion",
+                                     "d": "Confusion Scroll"}  # fmt: skip

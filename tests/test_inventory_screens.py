@@ -30,7 +30,7 @@ def arena(*carried: Item) -> tuple[Engine, Actor]:
     game_map = engine.game_map
     player = engine.player
     player.equipment.weapon = player.equipment.armor = None
-    player.inventory.letters.clear()
+    player.inventory.items.clear()
     for template in carried:
         item = copy.deepcopy(template)
         player.inventory.add(item)

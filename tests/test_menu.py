@@ -12,8 +12,9 @@ from tcod.event import KeySym
 
 import input_handlers
 import setup_game
+from components.level import Level
 from engine import Engine
-from saving import paths, save_data
+from saving import paths, save_data, save_fields
 from screens.help_screen import HelpScreen
 
 
@@ -158,10 +159,10 @@ def test_a_bug_in_loading_is_not_called_damage_and_keeps_the_file(
     save_data.save(setup_game.new_game(seed=3), paths.save_path())
     saved = paths.save_path().read_bytes()
 
-    def broken(record: save_data.Record) -> None:
+    def broken(level: Level, what: str) -> None:
         raise TypeError("simulated bug in the loader")
 
-    monkeypatch.setattr(save_data, "read_level", broken)
+    monkeypatch.setitem(save_fields.CHECKS, Level, broken)
     handler = setup_game.MainMenu().handle_events(key(KeySym.C))
 
     assert isinstance(handler, input_handlers.PopupMessage)

@@ -55,6 +55,7 @@ import main
 import procgen
 import setup_game
 import tile_types
+from components.inventory import Inventory
 from controls import key_help, keys
 from controls.keys import Key
 from engine import Engine
@@ -474,6 +475,8 @@ def canonical(obj: object, memo: dict[int, int] | None = None) -> object:
         return ("set", sorted(repr(canonical(x, memo)) for x in obj))
     if hasattr(obj, "__dict__"):
         cls = type(obj)
+        if isinstance(obj, Inventory):
+            obj.letters  # noqa: B018  # The letters as read: a memo made up to date.
         # When the game last saved itself (`autosave`), and the options and keys
         # in force, are no part of the game.
         attributes = sorted((k, v) for k, v in vars(obj).items() if k not in ("saved_at", "settings"))

@@ -1,0 +1,392 @@
+"""How a saved object is written as plain data and read back: from one declaration of its fields.
+
+Each saved class declares every field its objects hold, once, by name, each
+with how it is saved and checked: a class attribute `saved_fields` (the
+components do so in their own modules), or an entry of `DECLARED` (the
+tutorial's Engine, maps, entities and messages: `save_data` declares theirs).
+A subclass adds its own fields to its bases'.  For example, `Level`::
+
+    saved_fields = {"current_level": Int(1, MAX_LEVEL), "current_xp": Int(0, MAX_STAT), ...}
+
+`write` turns an object into a dict of its saved fields, refusing a field the
+object holds that its class does not declare (`UndeclaredFieldError`); `read`
+makes an object of the class without calling its constructor, each field
+read from its record and checked, and a record refused for a field missing
+(unless declared with a default), unknown, or out of bounds.  Fields that are
+not saved are declared too: `Link` (the object holding this one, set again
+on loading) and `Fresh` (a value every loaded game starts with).
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections.abc import Callable, Iterable
+from enum import Enum
+from typing import Any, Final
+
+from saving.savefile import DamagedSaveError, UnsaveableGameError
+
+# Bounds generous for any game played, tight enough that no value can make
+# the game allocate, loop or draw without bound.
+MAX_SIDE: Final = 1000
+MAX_STAT: Final = 1_000_000
+MAX_LEVEL: Final = 10_000  # The character screen sums what each level cost.
+MAX_NUMBER: Final = MAX_SIDE  # A bonus, a number of turns, a radius, a step of a path.
+MAX_NAME: Final = 200
+MAX_TILES: Final = 80 * 43  # A map's tiles (`game_map.MAP_WIDTH` by `MAP_HEIGHT`): the longest path.
+MAX_LINE: Final = 200
+
+Fields = dict[str, "Field"]
+# The fields of the classes whose modules stay the tutorial's (`save_data` fills it).
+DECLARED: dict[type, Fields] = {}
+# Checks across the fields of one object, once it is read: hit points within
+# the maximum, worn items in their slot...  (`save_data` fills it.)
+CHECKS: dict[type, Callable[[Any, str], None]] = {}
+NO_DEFAULT: Final = object()
+
+
+class UndeclaredFieldError(UnsaveableGameError):
+    """An object holds a field its class neither saves nor declares not saved."""
+
+    def __init__(self, cls: type, name: str) -> None:
+        self.field = f"{cls.__name__}.{name}"
+        super().__init__(
+            f"{self.field} is neither saved nor declared not saved (add it to {cls.__name__}'s saved fields)."
+        )
+
+
+def fields_of(cls: type) -> Fields:
+    """Every field `cls` declares, its bases' first."""
+    fields: Fields = {}
+    for base in reversed(cls.__mro__):
+        fields.update(DECLARED.get(base) or vars(base).get("saved_fields", {}))
+    return fields
+
+
+def write(obj: object) -> dict[str, object]:
+    """`obj` as a dict of its saved fields (see the module's docstring)."""
+    fields = fields_of(type(obj))
+    for name, value in vars(obj).items():
+        if name not in fields and not callable(value):  # A method patched on (a test's spy) is no field.
+            raise UndeclaredFieldError(type(obj), name)
+    data: dict[str, object] = {}
+    for name, field in fields.items():
+        if field.saved:
+            if not hasattr(obj, name):
+                raise UnsaveableGameError(f"{type(obj).__name__}.{name} is declared, but the {type(obj).__name__} has none.")
+            data[name] = field.write(getattr(obj, name), obj)
+    return data
+
+
+def read(cls: type, record: Record, owner: object) -> Any:
+    """A new `cls` from `record`, each field checked; `owner` holds it (see `Link`)."""
+    obj: Any = object.__new__(cls)
+    for name, field in fields_of(cls).items():
+        if not field.saved:
+            value = field.fresh(owner)
+        elif field.default is not NO_DEFAULT and not record.has(name):
+            value = copy.copy(field.default)  # Saved before the field was.
+        else:
+            value = field.read(record.field(name), record.about(name), obj)
+        if value is not getattr(cls, name, NO_DEFAULT):  # A class's default stays the class's.
+            obj.__dict__[name] = value
+    record.done()
+    for base in cls.__mro__:
+        if base in CHECKS:
+            CHECKS[base](obj, record.what)
+    return obj
+
+
+class Record:
+    """One dict of the data being read: each field taken by name, none left over."""
+
+    def __init__(self, value: object, what: str, *, root: bool = False) -> None:
+        if type(value) is not dict:
+            raise DamagedSaveError(f"{what} is not a record")
+        self.value: dict[str, object] = value
+        self.what = what
+        self.root = root  # The game: its fields are named alone, "the turns".
+        self.taken: set[str] = set()
+
+    def has(self, key: str) -> bool:
+        return key in self.value
+
+    def field(self, key: str) -> object:
+        if key not in self.value:
+            raise DamagedSaveError(f"{self.what} has no {key}")
+        self.taken.add(key)
+        return self.value[key]
+
+    def about(self, key: str) -> str:
+        """How a message names field `key` of this record."""
+        return f"the {key}" if self.root else f"the {key} of {self.what}"
+
+    def done(self) -> None:
+        """Refuse fields nobody read: a save this game did not write."""
+        for key in self.value:
+            if key not in self.taken:
+                raise DamagedSaveError(f"{self.what} has a field this game does not know, {ascii(key)[:MAX_LINE]}")
+
+
+# --- Fields ----------------------------------------------------------------------
+
+
+class Field:
+    """One field: how it is written as plain data, and read back checked."""
+
+    saved = True
+
+    def __init__(self, default: object = NO_DEFAULT) -> None:
+        self.default = default  # What a save made before the field was gives it.
+
+    def write(self, value: Any, owner: Any) -> object:
+        return value
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        raise NotImplementedError
+
+    def fresh(self, owner: object) -> object:
+        raise NotImplementedError
+
+
+class Int(Field):
+    """A whole number from `low` to `high`.  Saved at most at `high`: a number
+    play makes grow (turns, hit points...) is saved at its cap rather than
+    refused, so a save that loads can always be saved again."""
+
+    def __init__(self, low: int, high: int, default: object = NO_DEFAULT) -> None:
+        super().__init__(default)
+        self.low, self.high = low, high
+
+    def write(self, value: Any, owner: Any) -> object:
+        return min(value, self.high) if type(value) is int else value
+
+    def read(self, value: object, what: str, owner: Any) -> int:
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise DamagedSaveError(f"{what} is not a whole number from {self.low} to {self.high}")
+        return value
+
+
+class Bool(Field):
+    def read(self, value: object, what: str, owner: Any) -> bool:
+        if type(value) is not bool:
+            raise DamagedSaveError(f"{what} is not true or false")
+        return value
+
+
+class Text(Field):
+    """A text of at most `length` characters (exactly, with `exact`)."""
+
+    def __init__(self, length: int = MAX_NAME, *, exact: bool = False, default: object = NO_DEFAULT) -> None:
+        super().__init__(default)
+        self.length, self.exact = length, exact
+
+    def read(self, value: object, what: str, owner: Any) -> str:
+        if type(value) is not str or len(value) > self.length or (self.exact and len(value) != self.length):
+            amount = "exactly" if self.exact else "at most"
+            characters = "character" if self.length == 1 else "characters"
+            raise DamagedSaveError(f"{what} is not a text of {amount} {self.length} {characters}")
+        try:
+            value.encode("utf-8")  # Lone surrogates can't be drawn.
+        except UnicodeEncodeError:
+            raise DamagedSaveError(f"{what} is not valid text") from None
+        return value
+
+
+class Choice(Field):
+    """A member of an Enum, saved by its name."""
+
+    def __init__(self, enum: type[Enum], default: object = NO_DEFAULT) -> None:
+        super().__init__(default)
+        self.enum = enum
+
+    def write(self, value: Any, owner: Any) -> object:
+        return value.name if isinstance(value, self.enum) else value
+
+    def read(self, value: object, what: str, owner: Any) -> Enum:
+        if type(value) is not str or value not in self.enum.__members__:
+            raise DamagedSaveError(f"{what} is not a {self.enum.__name__} the game has")
+        return self.enum[value]
+
+
+class Group(Field):
+    """A tuple of fixed length, each part its own field: (x, y), (r, g, b)."""
+
+    def __init__(self, *parts: Field, default: object = NO_DEFAULT) -> None:
+        super().__init__(default)
+        self.parts = parts
+
+    def write(self, value: Any, owner: Any) -> object:
+        if type(value) is not tuple or len(value) != len(self.parts):
+            return value
+        return tuple(part.write(item, owner) for part, item in zip(self.parts, value, strict=True))
+
+    def read(self, value: object, what: str, owner: Any) -> tuple[object, ...]:
+        if type(value) is not tuple or len(value) != len(self.parts):
+            raise DamagedSaveError(f"{what} is not a group of {len(self.parts)} values")
+        return tuple(part.read(item, what, owner) for part, item in zip(self.parts, value, strict=True))
+
+
+def Point() -> Group:  # Reads as the field it makes.
+    """A place (x, y) on a map of any size the game allows."""
+    return Group(Int(0, MAX_SIDE), Int(0, MAX_SIDE))
+
+
+def Color() -> Group:
+    return Group(Int(0, 255), Int(0, 255), Int(0, 255))
+
+
+class Maybe(Field):
+    """None, or a value of `field`."""
+
+    def __init__(self, field: Field) -> None:
+        super().__init__()
+        self.field = field
+
+    def write(self, value: Any, owner: Any) -> object:
+        return None if value is None else self.field.write(value, owner)
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        return None if value is None else self.field.read(value, what, owner)
+
+
+class ListOf(Field):
+    """A list of at most `length` values of `field`, each read as "entry N of" the list."""
+
+    def __init__(self, field: Field, length: int, default: object = NO_DEFAULT) -> None:
+        super().__init__(default)
+        self.field, self.length = field, length
+
+    def write(self, value: Any, owner: Any) -> object:
+        return [self.field.write(item, owner) for item in value]
+
+    def read(self, value: object, what: str, owner: Any) -> Any:
+        if type(value) is not list or len(value) > self.length:
+            raise DamagedSaveError(f"{what} is not a list of at most {self.length} entries")
+        return [self.field.read(item, f"entry {n} of {what}", owner) for n, item in enumerate(value)]
+
+
+class Part(Field):
+    """An object of class `cls` itself, held by the owner: the Engine's map, an actor's Fighter."""
+
+    def __init__(self, cls: type) -> None:
+        super().__init__()
+        self.cls = cls
+
+    def write(self, value: Any, owner: Any) -> object:
+        if type(value) is not self.cls:
+            raise UnsaveableGameError(f"a {type(value).__name__} is where a {self.cls.__name__} is saved.")
+        return write(value)
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        return read(self.cls, Record(value, what), owner)
+
+
+def is_the_games(cls: type) -> bool:
+    """Whether a module of the game (not a test's, not a plugin's) defines `cls` under its name."""
+    module = sys.modules.get(cls.__module__)
+    return not cls.__module__.startswith(("test", "conftest")) and getattr(module, cls.__name__, None) is cls
+
+
+class OneOf(Field):
+    """An object of one of the game's classes under `bases`, its record naming
+    it: {"kind": its class's name, then its fields}.  A class only a test
+    defines is not the game's: a game holding one can't be saved."""
+
+    def __init__(self, *bases: type, abstract: Iterable[type] = ()) -> None:
+        super().__init__()
+        self.bases, self.abstract = bases, tuple(abstract)
+
+    def kinds(self) -> dict[str, type]:
+        found: dict[str, type] = {}
+        todo = list(self.bases)
+        while todo:
+            cls = todo.pop()
+            todo.extend(cls.__subclasses__())
+            if cls not in self.abstract and is_the_games(cls):
+                found[cls.__name__] = cls
+        return found
+
+    def write(self, value: Any, owner: Any) -> object:
+        cls = type(value)
+        if self.kinds().get(cls.__name__) is not cls:
+            raise UnsaveableGameError(f"{cls.__name__} is a class no module of the game defines.")
+        return {"kind": cls.__name__, **write(value)}
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        record = Record(value, what)
+        kind = record.field("kind")
+        cls = self.kinds().get(kind) if type(kind) is str else None
+        if cls is None:
+            raise DamagedSaveError(f"{record.about('kind')} is no {self.bases[0].__name__} the game has")
+        return read(cls, record, owner)
+
+
+class Ref(Field):
+    """One of the objects of a list the owner reaches by `path` ("game_map.entities"), saved as its index."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def among(self, owner: object) -> list[object]:
+        found: Any = owner
+        for name in self.path.split("."):
+            found = getattr(found, name)
+        return list(found)
+
+    def write(self, value: Any, owner: Any) -> object:
+        for index, other in enumerate(self.among(owner)):
+            if other is value:
+                return index
+        raise UnsaveableGameError(f"the {getattr(value, 'name', value)} is referred to but not in {self.path}.")
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        among = self.among(owner)
+        return among[Int(0, len(among) - 1).read(value, what, owner)]
+
+
+class Link(Field):
+    """Not saved: the object holding this one (an entity's map or inventory,
+    a component's entity), set again on loading."""
+
+    saved = False
+
+    def fresh(self, owner: object) -> object:
+        return owner
+
+
+class Wrapped(Field):
+    """Not saved here: the AI a confusion wraps, saved as the layer below it (`save_data.Mind`)."""
+
+    saved = False
+
+    def fresh(self, owner: object) -> object:
+        return None
+
+
+class New(Field):
+    """Not saved: each loaded object makes its own with `make` (the options in force)."""
+
+    saved = False
+
+    def __init__(self, make: Callable[[], object]) -> None:
+        super().__init__()
+        self.make = make
+
+    def fresh(self, owner: object) -> object:
+        return self.make()
+
+
+class Fresh(Field):
+    """Not saved: each loaded game starts with `value`."""
+
+    saved = False
+
+    def __init__(self, value: object) -> None:
+        super().__init__()
+        self.value = value
+
+    def fresh(self, owner: object) -> object:
+        return self.value
