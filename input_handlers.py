@@ -390,7 +390,6 @@ class SelectIndexHandler(AskUserEventHandler):
             dx, dy = move_keys[key]
             x += dx * step
             y += dy * step
-            # Clamp the cursor index to the map size.
             x = max(0, min(x, self.engine.game_map.width - 1))
             y = max(0, min(y, self.engine.game_map.height - 1))
             self.engine.mouse_location = x, y
