@@ -86,10 +86,7 @@ class EventHandler(BaseEventHandler):
         return self
 
     def handle_action(self, action: Action | None) -> bool:
-        """Handle actions returned from event methods.
-
-        Returns True if the action will advance a turn.
-        """
+        """Perform `action`, then the monsters' turn; True if a turn passed."""
         if action is None:
             return False
 
@@ -131,7 +128,7 @@ class EventHandler(BaseEventHandler):
 
 
 class AskUserEventHandler(EventHandler):
-    """Handles user input for actions which require special input."""
+    """A screen asking the player something; by default any key or click leaves it."""
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """By default any key exits this input handler."""
@@ -148,10 +145,7 @@ class AskUserEventHandler(EventHandler):
         return self.on_exit()
 
     def on_exit(self) -> ActionOrHandler | None:
-        """Called when the user is trying to exit or cancel an action.
-
-        By default this returns to the main event handler.
-        """
+        """The screen after the player leaves or cancels: by default, the dungeon."""
         return MainGameEventHandler(self.engine)
 
 
