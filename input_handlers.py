@@ -1,10 +1,5 @@
-"""Event handlers: each screen of the game, turning events into actions.
-
-The game keeps one handler at a time.  A handler answers each event with
-either nothing, an `Action` for the engine to perform, or the next handler.
-The keys they answer to are declared once, in `keys`; the help screen's text
-comes from the same tables, through `key_help`.
-"""
+"""The screens of a game under way: each handler turns events into nothing,
+an `Action` for the engine, or the next handler (keys come from `keys`)."""
 
 from __future__ import annotations
 
@@ -68,6 +63,8 @@ if TYPE_CHECKING:
 
 
 class EventHandler(BaseEventHandler):
+    """A screen of a game under way, which performs the actions its events make."""
+
     def __init__(self, engine: Engine):
         self.engine = engine
 
@@ -85,15 +82,11 @@ class EventHandler(BaseEventHandler):
         if isinstance(action_or_state, BaseEventHandler):
             return action_or_state
         if self.handle_action(action_or_state):
-            # A valid action was performed.
             return next_screen(self.engine)
         return self
 
     def handle_action(self, action: Action | None) -> bool:
-        """Handle actions returned from event methods.
-
-        Returns True if the action will advance a turn.
-        """
+        """Perform `action`, then the monsters' turn; True if a turn passed."""
         if action is None:
             return False
 
@@ -118,11 +111,8 @@ class EventHandler(BaseEventHandler):
         self.engine.render(console)
 
     def side_x(self, width: int, console_width: int) -> int:
-        """The left edge for a window on the side of the screen away from the player.
-
-        As in the tutorial, from x = 40 while the player is left of x = 31;
-        moved left as far as a wide window needs to fit.
-        """
+        """The left edge for a window on the side of the screen away from the player."""
+        # Differs from the tutorial: a wide window moves left of x = 40 to fit.
         if self.engine.player.x <= 30:
             return max(0, min(40, console_width - width))
         return 0
@@ -138,7 +128,7 @@ class EventHandler(BaseEventHandler):
 
 
 class AskUserEventHandler(EventHandler):
-    """Handles user input for actions which require special input."""
+    """A screen asking the player something; by default any key or click leaves it."""
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """By default any key exits this input handler."""
@@ -155,14 +145,13 @@ class AskUserEventHandler(EventHandler):
         return self.on_exit()
 
     def on_exit(self) -> ActionOrHandler | None:
-        """Called when the user is trying to exit or cancel an action.
-
-        By default this returns to the main event handler.
-        """
+        """The screen after the player leaves or cancels: by default, the dungeon."""
         return MainGameEventHandler(self.engine)
 
 
 class CharacterScreenEventHandler(AskUserEventHandler):
+    """The player's level, stats, seed and where the game keeps its files."""
+
     TITLE = "Character Information"
 
     def on_render(self, console: tcod.console.Console) -> None:
@@ -171,8 +160,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
         files = str(paths.data_dir().resolve())  # The save, morgue files, ...
         lines = [
             f"Level: {player.level.current_level}",
-            # Both counted from the game's start, as the game-over window and
-            # the hall of fame count it (the tutorial's counted from the last level).
+            # Differs from the tutorial: XP counts from the game's start.
             f"XP: {player.level.total_xp}",
             f"XP for next Level: {player.level.next_level_total_xp}",
             f"Attack: {player.fighter.power}",
@@ -206,6 +194,8 @@ LEVEL_UP_CHOICES: Final = (
 
 
 class LevelUpEventHandler(AskUserEventHandler):
+    """The choice of what grows on a new level; only a choice's letter leaves it."""
+
     TITLE = "Level Up"
 
     def on_render(self, console: tcod.console.Console) -> None:
@@ -220,8 +210,7 @@ class LevelUpEventHandler(AskUserEventHandler):
                 for i, choice in enumerate(LEVEL_UP_CHOICES)
             ),
         ]
-        # The tutorial's fixed width of 35 is the least; from 100 HP on, the
-        # first choice would have run over it.
+        # Differs from the tutorial: 35 wide at least, wider from 100 HP on.
         self.draw_side_window(console, self.TITLE, lines, min_width=35)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
@@ -231,8 +220,7 @@ class LevelUpEventHandler(AskUserEventHandler):
             return None
 
         LEVEL_UP_CHOICES[index].grow(self.engine.player.level)
-        # The tutorial went back to the game here even when one kill had
-        # earned two levels; the second one is offered straight away.
+        # Differs from the tutorial: a second level from the same kill is offered at once.
         if self.engine.player.level.requires_level_up:
             return LevelUpEventHandler(self.engine)
         return self.on_exit()
@@ -249,21 +237,16 @@ class LevelUpEventHandler(AskUserEventHandler):
 
 
 class InventoryEventHandler(AskUserEventHandler):
-    """This handler lets the user select an item.
-
-    What happens then depends on the subclass.
-    """
+    """The inventory, an item chosen by its letter; subclasses say what then."""
 
     TITLE = "<missing title>"
 
     def fits(self, item: Item) -> bool:
-        """Whether the screen lists `item` and its letter acts: every item here;
-        only potions, scrolls or what can be worn on a verb's screen."""
+        """Whether the screen lists `item` and its letter acts on it."""
         return True
 
     def item_lines(self) -> list[str]:
-        """One line per letter: the stack's name and count, `(E)` marking what
-        is worn, and what it does or adds ("Sword: +4 power")."""
+        """One line per listed stack: letter, name and count, `(E)` if worn, and its effect."""
         player = self.engine.player
         lines = []
         for letter, stack in player.inventory.listing():
@@ -278,11 +261,7 @@ class InventoryEventHandler(AskUserEventHandler):
         return lines or ["(Empty)"]
 
     def on_render(self, console: tcod.console.Console) -> None:
-        """Render an inventory menu, which displays the items in the inventory, and the letter to select them.
-
-        Will move to a different position based on where the player is located, so the player can always see where
-        they are.
-        """
+        """The inventory on the side away from the player, who stays in sight."""
         super().on_render(console)
         self.draw_side_window(console, self.TITLE, self.item_lines())
 
@@ -317,8 +296,7 @@ class InventoryActivateHandler(InventoryEventHandler):
 
 
 class VerbHandler(InventoryActivateHandler):
-    """`q`, `r` or `w`: the inventory with only what the verb fits, as in
-    NetHack and DCSS; a letter acts on it as `i` would."""
+    """`q`, `r` or `w`: only what the verb fits, as in NetHack and DCSS; a letter acts as in `i`."""
 
     NOTHING = "<missing message>"  # Said, at no cost, when nothing carried fits.
 
@@ -333,6 +311,8 @@ class VerbHandler(InventoryActivateHandler):
 
 
 class QuaffHandler(VerbHandler):
+    """The potions carried."""
+
     TITLE = "Quaff which potion?"
     NOTHING = "You have nothing to quaff."
 
@@ -341,6 +321,8 @@ class QuaffHandler(VerbHandler):
 
 
 class ReadHandler(VerbHandler):
+    """The scrolls carried."""
+
     TITLE = "Read which scroll?"
     NOTHING = "You have nothing to read."
 
@@ -349,6 +331,8 @@ class ReadHandler(VerbHandler):
 
 
 class WearHandler(VerbHandler):
+    """What can be worn or wielded."""
+
     TITLE = "Wear or wield which?"
     NOTHING = "You have nothing to wear or wield."
 
@@ -400,7 +384,6 @@ class SelectIndexHandler(AskUserEventHandler):
             dx, dy = move_keys[key]
             x += dx * step
             y += dy * step
-            # Clamp the cursor index to the map size.
             x = max(0, min(x, self.engine.game_map.width - 1))
             y = max(0, min(y, self.engine.game_map.height - 1))
             self.engine.mouse_location = x, y
@@ -440,8 +423,7 @@ class LookHandler(SelectIndexHandler):
 
 
 class LookDescription(Overlay):
-    """A window describing one tile chosen in look mode; any key or click
-    goes back to looking, the cursor where it was."""
+    """A window describing the tile chosen in look mode; any key goes back to looking."""
 
     parent: LookHandler
 
@@ -468,12 +450,8 @@ def save_and_quit() -> Action | None:
 
 
 class ConfirmHandler(Overlay):
-    """A yes-or-no question over the screen that asked it.
-
-    Yes performs the action (and the game goes on, or, if it turns out
-    impossible, goes back to the asking screen); no goes back at no cost.
-    Other keys and clicks do nothing.
-    """
+    """A yes-or-no question over the screen that asked it: yes performs the
+    action, no goes back at no cost, and nothing else answers."""
 
     parent: EventHandler
 
@@ -523,8 +501,7 @@ class TargetingHandler(SelectIndexHandler):
         return super().on_exit()
 
     def start_location(self) -> tuple[int, int]:
-        """On the last target while it lives in view, else on the nearest
-        enemy in view, else on the player (see `targeting.first_target`)."""
+        """On the last or nearest enemy in view (`targeting.first_target`), else the player."""
         enemy = targeting.first_target(self.engine)
         if enemy is None:
             return super().start_location()
@@ -560,12 +537,8 @@ class AreaRangedAttackHandler(TargetingHandler):
         self.radius = radius
 
     def draw_marks(self, console: tcod.console.Console) -> None:
-        """Tint exactly the tiles the blast would hit, keeping their glyphs.
-
-        The tutorial framed a square around the round blast, hiding the
-        glyphs under the frame; these are the tiles `blast.in_blast` says the
-        blast reaches, the test the damage uses too.
-        """
+        """Tint the tiles the blast would hit, by the damage's own test, keeping their glyphs."""
+        # Differs from the tutorial: no square frame hiding the glyphs.
         game_map = self.engine.game_map
         area = blast_tiles(self.engine.mouse_location, self.radius)
         render_functions.tint(
@@ -584,6 +557,8 @@ class AreaRangedAttackHandler(TargetingHandler):
 
 
 class MainGameEventHandler(EventHandler):
+    """The dungeon: keys and clicks become the player's actions."""
+
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         move_keys = self.settings.keys.move
         if event.sym in move_keys:
@@ -632,7 +607,6 @@ class MainGameEventHandler(EventHandler):
             case Command.QUIT:
                 # Escape is what DCSS and Brogue players press to cancel: ask.
                 return ConfirmHandler(self, SAVE_AND_QUIT, save_and_quit)
-        # No valid key was pressed.
         return None
 
     def ev_mousebuttondown(
@@ -654,10 +628,7 @@ class MainGameEventHandler(EventHandler):
         return self.start_walk(travel.Travel(*game_map.downstairs_location))
 
     def start_walk(self, walk: travel.Walk) -> WalkHandler | None:
-        """The walk under way, or None, with the reason, when it can't start.
-
-        Like an impossible action, a walk that can't start costs no turn.
-        """
+        """The walk under way, or None (the log says why; no turn passes) if it can't start."""
         reason = travel.refusal(self.engine)
         step = walk.next_step(self.engine) if reason is None else None
         if isinstance(step, travel.Stop):
@@ -670,8 +641,8 @@ class MainGameEventHandler(EventHandler):
 
 
 class WalkHandler(AskUserEventHandler):
-    """A walk under way (see `travel`): the main loop calls `advance` for each
-    step; any key or click stops it (`on_exit`), and does nothing else."""
+    """A walk under way (`travel`): the main loop calls `advance` for each step,
+    and any key or click only stops it."""
 
     walking = True
 
@@ -685,8 +656,7 @@ class WalkHandler(AskUserEventHandler):
         return self.stopped()
 
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> BaseEventHandler | None:
-        """A click stops the walk, but not one on where it is going: a double
-        click's second click, or a player insisting, goes on walking."""
+        """A click stops the walk, unless on where it is going (a double click's second)."""
         if isinstance(self.walk, travel.Travel) and event.integer_position == self.walk.dest:
             return None
         return self.on_exit()
@@ -799,11 +769,7 @@ class GameOverEventHandler(EventHandler):
 
 
 class HistoryViewer(Overlay):
-    """Print the history on a larger window which can be navigated.
-
-    Closing it goes back to the screen it was opened from (the game, or the
-    game-over screen).
-    """
+    """The message history, scrolled with the keys; any other key goes back."""
 
     parent: EventHandler
 
@@ -814,14 +780,11 @@ class HistoryViewer(Overlay):
         self.cursor = max(0, self.log_length - 1)
 
     def on_render(self, console: tcod.console.Console) -> None:
-        """The history in a window over the whole console.
-
-        The tutorial's window left a 3-tile band of the map showing around it.
-        """
+        """The history in a window over the whole console."""
+        # Differs from the tutorial: no band of the map shows around the window.
         render_functions.draw_window(
             console, 0, 0, console.width, console.height, "Message history"
         )
-        # Render the message log using the cursor parameter.
         self.engine.message_log.render_messages(
             console,
             1,
@@ -836,17 +799,15 @@ class HistoryViewer(Overlay):
         if event.sym in CURSOR_Y_KEYS:
             adjust = CURSOR_Y_KEYS[event.sym]
             if adjust < 0 and self.cursor == 0:
-                # Only move from the top to the bottom when you're on the edge.
+                # Wrap around only from the very edge, so a page key stops there first.
                 self.cursor = last
             elif adjust > 0 and self.cursor == last:
-                # Same with bottom to top movement.
                 self.cursor = 0
             else:
-                # Otherwise move while staying clamped to the bounds of the history log.
                 self.cursor = max(0, min(self.cursor + adjust, last))
         elif event.sym in HISTORY_JUMP_KEYS:
             self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] is HistoryJump.TOP else last
-        else:  # Any other key moves back to the screen below.
+        else:
             return self.parent
         return None
 
@@ -855,9 +816,8 @@ class HistoryViewer(Overlay):
 
 
 def next_screen(engine: Engine) -> BaseEventHandler:
-    """The screen play goes on in after a turn, or when a game is continued or
-    replayed: the one place that chooses it.  A death is kept here, once
-    (`screens.death`), and the game-over screen shows what was kept."""
+    """The one place that chooses the screen play goes on in, after a turn or
+    on continuing; a death is recorded here, once (`screens.death`)."""
     if not engine.player.is_alive:
         record = death.keep_record(engine)
         screen = GameOverEventHandler(engine, record)
@@ -866,6 +826,5 @@ def next_screen(engine: Engine) -> BaseEventHandler:
 
 
 def play_screen(engine: Engine) -> type[EventHandler]:
-    """The screen a living player's game goes on in: the level-up choice while
-    one is owed (also when a game is continued), else the main game."""
+    """The level-up choice while one is owed, else the main game."""
     return LevelUpEventHandler if engine.player.level.requires_level_up else MainGameEventHandler

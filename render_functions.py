@@ -29,10 +29,10 @@ def render_bar(
     total_width: int,
     palette: Palette = palettes.TUTORIAL,
 ) -> None:
+    """The HP bar on row 45, drawn in `palette`."""
     bar_width = int(float(current_value) / maximum_value * total_width)
 
-    # The tutorial filled the bar with character 1, a stray glyph in some
-    # tilesets; a space shows just the colour.
+    # Differs from the tutorial: spaces, not character 1 (a stray glyph in some tilesets).
     console.draw_rect(
         x=0, y=45, width=total_width, height=1, ch=ord(" "), bg=palette.background(color.bar_empty)
     )
@@ -68,11 +68,9 @@ def render_dungeon_level(
 
 
 def get_names_at_location(x: int, y: int, game_map: GameMap) -> str:
-    """What the player sees at (x, y), each thing in a few words ("Orc, badly
-    wounded"), the top one first; empty out of sight.
+    """What the player sees at (x, y), top first ("Orc, badly wounded"); empty out of sight.
 
-    The tutorial's function; the words come from `descriptions.names_at`,
-    beside the look window's, so the two can't tell a monster differently.
+    The words are `descriptions`', so the look window can't tell a monster differently.
     """
     return descriptions.names_at(x, y, game_map)
 
@@ -95,16 +93,13 @@ def draw_window(
     fg: tuple[int, int, int] = color.white,
     bg: tuple[int, int, int] = color.black,
 ) -> None:
-    """Clear a framed window and print its title, inverted, on the top edge.
-
-    tcod's own `draw_frame(title=...)` is deprecated; this keeps its look.
-    """
+    """Clear a framed window and print its title, inverted, on the top edge
+    (the look of tcod's deprecated `draw_frame(title=...)`)."""
     console.draw_frame(x, y, width, height, clear=True, fg=fg, bg=bg)
     if not title:
         return
-    # Centred by hand: tcod's CENTER puts the odd character of an odd-length
-    # title on the left, which covered the top-left corner of the character
-    # screen and the inventory (" Character Information " in 25 columns).
+    # Centred by hand: tcod's CENTER puts an odd title's extra character on
+    # the left, where it can cover the frame's corner.
     text = f" {title} "
     console.print(x + (width - len(text)) // 2, y, text, fg=bg, bg=fg)
 
@@ -129,12 +124,9 @@ def tint(
     tiles: Iterable[tuple[int, int]],
     tint_color: tuple[int, int, int],
 ) -> None:
-    """Shift the background of `tiles` towards `tint_color`, keeping each glyph.
+    """Shift the background of `tiles` on the console towards `tint_color`.
 
-    The shifted colour keeps the brightness the background had, so every glyph
-    stands out from it as much as before: the tint changes the hue only (of a
-    black tile, nearly).
-    Tiles off the console are skipped.
+    The brightness is kept, so each glyph stands out from it as much as before.
     """
     inside = [(x, y) for x, y in tiles if 0 <= x < console.width and 0 <= y < console.height]
     if not inside:
@@ -168,11 +160,8 @@ def draw_text_window(
     lines: list[str],
     min_width: int = 0,
 ) -> None:
-    """A titled window at (x, y) just big enough for its lines, and the lines.
-
-    The tutorial sized such windows to their titles (or a fixed 35), so long
-    item names, big numbers and seeds ran over the frame.
-    """
+    """A titled window at (x, y) just big enough for its lines, and the lines."""
+    # Differs from the tutorial: sized to the lines, not the title (or a fixed 35).
     width = text_window_width(title, lines, min_width)
     draw_window(console, x, y, width, len(lines) + 2, title)
     for i, line in enumerate(lines):
@@ -191,12 +180,8 @@ def wrap_lines(text: str, width: int) -> list[str]:
 def draw_popup(
     console: tcod.console.Console, text: str, title: str = "", away_from_row: int | None = None
 ) -> None:
-    """Dim the screen and show `text` in a framed window at its centre, or,
-    `away_from_row`, at the top or the bottom, whichever is further from it.
-
-    The window clears what is under it, so the popup's text never mixes with
-    the screen's: the way every popup is drawn (messages and questions).
-    """
+    """Dim the screen and show `text` in a window that clears what is under it:
+    centred, or at the top or bottom, whichever is further from `away_from_row`."""
     dim(console)
     # A space between the text and each side of the frame.
     lines = wrap_lines(text, console.width - 4)

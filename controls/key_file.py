@@ -1,23 +1,8 @@
-"""The player's own keys: `keys.txt` in the data folder, over the default keys.
+"""The player's own keys: `keys.txt` in the data folder, read over the defaults.
 
-As DCSS's key files: plain text, one command a line, then the keys it takes
-(which replace its default keys), `#` starting a comment::
-
-    # Explore with e as well as x, wait with s too.
-    explore x e
-    wait . s
-    preset qwertz
-
-A key is named as the help screen writes it, without spaces (`k`, `Up`,
-`PgUp`, `Num8`, `Enter`, `Esc`, `F1`), or by its `tcod.event.KeySym` name
-(`kp_8`); a symbol (`>`, `/`, `;`, ...) is the character itself, typed on
-whatever keys the player's keyboard puts it.  `preset NAME` applies one of
-the `PRESETS` shipped with the game at that point.  The commands are those of the
-dungeon (`COMMAND_NAMES`): one key can't do two of them.
-
-The file is hostile: only a regular file is read, at most `MAX_BYTES` of it;
-one that can't be read is refused in one line.  A bad line (an unknown
-command or key, a key another command holds) is named, and the rest applies.
+Plain text as in DCSS's key files, one dungeon command a line followed by the
+keys that replace its defaults (`explore x e`), or `preset NAME`.  The file is
+untrusted: a bad line is named and skipped, and the rest still applies.
 """
 
 from __future__ import annotations
@@ -88,6 +73,7 @@ class Bindings:
 
     @classmethod
     def defaults(cls) -> Bindings:
+        """The bindings of the default key tables."""
         keys_of: dict[Action, list[Key]] = {action: [] for action in COMMAND_NAMES.values()}
         for key, command in keys.MAIN_KEYS.items():
             keys_of[command].append(key)
@@ -115,6 +101,7 @@ def key_of(word: str) -> Key:
 
 
 def action_name(action: Action) -> str:
+    """The name a key file gives `action`."""
     for name, named in COMMAND_NAMES.items():
         if named == action:
             return name
@@ -159,14 +146,17 @@ def apply_text(bindings: Bindings, text: str, source: str, depth: int = 0) -> No
 
 
 def read_preset(name: str) -> str:
+    """The text of a shipped preset; ValueError if there is none of that name."""
     if name not in PRESETS:
         raise ValueError(f"unknown preset {name[:20]!r} ({', '.join(PRESETS)})")
     return PRESETS[name]
 
 
 def read_text(path: Path) -> str | None:
-    """The text of the key file at `path`, None if there is none; KeyFileError if it
-    is not one (not a regular file, too big, not text) or can't be read."""
+    """The text of the key file at `path`, or None if there is none.
+
+    KeyFileError if it is not a regular text file of at most MAX_BYTES.
+    """
     try:
         data = savefile.read_file(path)
     except FileNotFoundError:
@@ -184,7 +174,7 @@ def read_text(path: Path) -> str | None:
 
 
 def tables(bindings: Bindings) -> keys.KeyTables:
-    """The dungeon's key tables `bindings` make (the help shows them too)."""
+    """The dungeon's key tables that `bindings` make."""
     move: dict[KeySym, tuple[int, int]] = {}
     wait: list[Key] = []
     main: dict[Key, Command] = {}
@@ -201,8 +191,8 @@ def tables(bindings: Bindings) -> keys.KeyTables:
 
 
 def load() -> tuple[keys.KeyTables, str | None]:
-    """The player's key file's tables, or the defaults without one; and a notice
-    for the player if it, or any of its lines, could not be used (the rest applies)."""
+    """The key tables of the player's key file (or the defaults), and a notice
+    for the player if it or any of its lines could not be used."""
     path = paths.keys_path()
     bindings = Bindings.defaults()
     try:

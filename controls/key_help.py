@@ -1,8 +1,5 @@
-"""The help screen's text and the README's key list, made from the key tables.
-
-Nothing here binds a key: it only describes the tables in `keys`, so the help
-can never disagree with what the keys do.
-"""
+"""The help screen's text and the README's key list, made from the key tables,
+so neither can disagree with what the keys do."""
 
 from __future__ import annotations
 
@@ -120,60 +117,69 @@ def command_rows(table: Mapping[K, Command]) -> list[tuple[str, str]]:
     return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
 
 
-def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Every key binding of the game as (section, [(keys, meaning)]), the
-    dungeon's from `tables`, the keys in force.
-
-    Generated from the very tables the handlers read, so it can't disagree
-    with them.
-    """
-    move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in tables.move.items()}
+def _dungeon_rows(tables: KeyTables) -> list[tuple[str, str]]:
+    """The dungeon's keys in force, then running and the mouse."""
     wait = {key: "Wait a turn" for key in tables.wait}
-    main = {key: COMMAND_HELP[command] for key, command in tables.main.items()}
     run = (f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])
     buttons = [
         (button_name(button), COMMAND_HELP[command]) for button, command in MAIN_BUTTONS.items()
     ]
-    menu = {key: COMMAND_HELP[command] for key, command in MENU_KEYS.items()}
-    everywhere = [
-        (chord_name(key, modifier), COMMAND_HELP[command])
-        for (key, modifier), command in GLOBAL_KEYS.items()
-    ]
+    return command_rows(tables.main) + _keys_by_meaning(wait) + [run, *buttons]
+
+
+def _tile_rows() -> list[tuple[str, str]]:
+    """The keys of a screen that picks a tile with a cursor."""
     cursor = {key: "Select the tile" for key in CONFIRM_KEYS}
     targets = [
         (chord_name(key, modifier), target_help(step))
         for (key, modifier), step in TARGET_KEYS.items()
     ]
-    answers = {key: ANSWER_HELP[answer] for key, answer in ANSWER_KEYS.items()}
-    save_failed = {key: COMMAND_HELP[command] for key, command in SAVE_FAILED_KEYS.items()}
     steps = ", ".join(
         f"{(modifier.name or '').title()} x{factor}"
         for modifier, factor in CURSOR_MODIFIERS.items()
     )
+    return [
+        *_keys_by_meaning(cursor),
+        *_merge_rows(targets),
+        ("Mouse", "Point; left click selects"),
+        (steps, "Move the cursor further"),
+    ]
+
+
+def _history_rows() -> list[tuple[str, str]]:
+    """The message history's scrolling keys."""
     history = {key: f"Scroll {abs(step)} {'up' if step < 0 else 'down'}"
                for key, step in CURSOR_Y_KEYS.items()}
     history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
+    return _keys_by_meaning(history)
+
+
+def _option_rows() -> list[tuple[str, str]]:
+    """The options screen's keys."""
     option_keys = dict.fromkeys(OPTION_ROW_KEYS, "Choose an option")
     option_keys |= dict.fromkeys(OPTION_VALUE_KEYS, "Change its value")
+    return _keys_by_meaning(option_keys) + command_rows(OPTIONS_CLOSE_KEYS)
+
+
+def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every binding as (section, [(keys, meaning)]); the dungeon's from `tables`."""
+    move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in tables.move.items()}
+    answers = {key: ANSWER_HELP[answer] for key, answer in ANSWER_KEYS.items()}
+    everywhere = [
+        (chord_name(key, modifier), COMMAND_HELP[command])
+        for (key, modifier), command in GLOBAL_KEYS.items()
+    ]
     return [
-        ("Main menu", _keys_by_meaning(menu)),
+        ("Main menu", command_rows(MENU_KEYS)),
         # Short enough to sit beside the menu's keys on the help screen.
         ("Moving (also moves a cursor)", _keys_by_meaning(move)),
-        ("In the dungeon", _keys_by_meaning(main) + _keys_by_meaning(wait) + [run, *buttons]),
-        (
-            "Choosing a tile",
-            [
-                *_keys_by_meaning(cursor),
-                *_merge_rows(targets),
-                ("Mouse", "Point; left click selects"),
-                (steps, "Move the cursor further"),
-            ],
-        ),
-        ("Message history", _keys_by_meaning(history)),
+        ("In the dungeon", _dungeon_rows(tables)),
+        ("Choosing a tile", _tile_rows()),
+        ("Message history", _history_rows()),
         ("After a death", command_rows(GAME_OVER_KEYS)),
-        # Including the question a save that failed on quitting asks.
-        ("Answering a question", _keys_by_meaning(answers) + _keys_by_meaning(save_failed)),
+        # A save that failed on quitting asks its question with these keys too.
+        ("Answering a question", _keys_by_meaning(answers) + command_rows(SAVE_FAILED_KEYS)),
         ("Watching a replay", command_rows(PLAYBACK_KEYS)),
-        ("Options", _keys_by_meaning(option_keys) + command_rows(OPTIONS_CLOSE_KEYS)),
+        ("Options", _option_rows()),
         ("Everywhere", _merge_rows(everywhere)),
     ]

@@ -1,9 +1,5 @@
-"""Every key binding of the game, declared once, as data.
-
-The handlers (`input_handlers`) read these tables to act on keys; the help
-screen and the README's key list (`key_help`) are generated from them, so the
-three can't disagree.  To bind a key, add it here.
-"""
+"""Every key binding of the game, declared once as data, so that the handlers,
+the help screen and the README's key list (`key_help`) can't disagree."""
 
 from __future__ import annotations
 
@@ -16,9 +12,8 @@ import tcod
 from tcod.event import KeySym, Modifier, MouseButton
 
 Key = KeySym | str
-"""A binding: a key, matched on its KeyDown; or a symbol (one character such as
-`>`), matched on the character a key types (`tcod.event.TextInput`), so that
-it works with whatever keys type it on the player's keyboard (`is_symbol`)."""
+"""A binding: a key, matched on its KeyDown, or a symbol such as `>`, matched on
+its TextInput so that it works whatever key types it (`is_symbol`)."""
 
 MOVE_KEYS: Final[dict[KeySym, tuple[int, int]]] = {
     # Arrow keys.
@@ -128,11 +123,7 @@ MODIFIER_KEYS: Final = {
 
 
 class Command(Enum):
-    """What a key does in the main game, on the menu, or anywhere.
-
-    A command is its own value; what the help screen says of it is data
-    beside it, in `COMMAND_HELP`.
-    """
+    """What a key does in the main game, on the menu, or anywhere."""
 
     DESCEND = auto()
     EXPLORE = auto()
@@ -303,13 +294,11 @@ GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
 }
 
 def is_symbol(text: str) -> bool:
-    """Whether `text` is a symbol a binding can name: one printable ASCII
-    character that is neither a letter, a digit nor a space.
+    """Whether `text` is one printable ASCII character, not a letter, digit or space.
 
-    Letters, digits and Space are bound as keys, by their KeyDown: Shift with
-    a letter runs, and the numpad's digits move.  Symbols are bound by the
-    character typed, since each keyboard layout puts them on other keys
-    (`>` is Shift with `.` in the US, Shift with `<` in Germany and France).
+    Symbols are bound by the character typed because each keyboard layout puts
+    them on other keys (`>` is Shift+`.` in the US, Shift+`<` in Germany);
+    letters and digits stay keys, since Shift+letter runs and numpad digits move.
     """
     return len(text) == 1 and text.isascii() and text.isprintable() and not text.isalnum() and text != " "
 
@@ -322,10 +311,8 @@ def types_symbol(key: KeySym) -> bool:
 def does_nothing(event: tcod.event.Event) -> bool:
     """Whether a key event means nothing on any screen, so that one press acts once.
 
-    A press comes as a KeyDown, then as the TextInput of what it types, if
-    anything.  A modifier key alone means nothing; nor does the KeyDown of a
-    symbol key (its TextInput acts), nor typed text that is no symbol (a
-    letter acts by its KeyDown).
+    A press comes as a KeyDown and then a TextInput: a symbol acts by its
+    TextInput only, a letter by its KeyDown only, a lone modifier never.
     """
     match event:
         case tcod.event.KeyDown():

@@ -1,19 +1,6 @@
-"""Walks: auto-explore, travel to a tile or the stairs, and running.
-
-A walk only presses the movement keys for the player: each step is one
-ordinary `MovementAction`, after which the monsters act and the field of view
-is updated, as for a step the player keyed in.  This module decides where the
-next step goes, and when a walk must stop and why; `input_handlers.WalkHandler`
-takes the steps, and the main loop draws each one, at the pace the options say.
-
-Paths follow one distance map over the floor the player has explored, made
-by tcod's `dijkstra2d` from the walk's goals, and walked downhill: a step
-costs one search of the map, however far the goal is.
-
-Exploring also gathers (as Brogue's and DCSS's explore do): the items it has
-seen are goals too, and standing on one, its next turn picks it up, as `g`
-would.  Items the player dropped are left where they lie.
-"""
+"""Walks (auto-explore, travel, running): where the next step goes and when a
+walk must stop.  Each step is an ordinary turn that `WalkHandler` takes, so a
+walk can do nothing the player's own keys could not."""
 
 from __future__ import annotations
 
@@ -32,15 +19,13 @@ if TYPE_CHECKING:
     from engine import Engine
     from game_map import GameMap
 
-# The pace of a walk unless the player chose another (`options`): the main
-# loop draws each step, this many a second.
+# Steps drawn a second, unless the options say otherwise.
 STEPS_PER_SECOND: Final = 40
 
 # A straight step costs 2, a diagonal one 3: paths go straight where they can,
 # as a player would walk, and the tie-breaking between equal paths is stable.
 CARDINAL_COST: Final = 2
 DIAGONAL_COST: Final = 3
-# The distance of a tile no goal can be reached from.
 UNREACHABLE: Final = np.iinfo(np.int32).max
 
 NOTHING_TO_EXPLORE: Final = "Nothing left to explore."
@@ -71,10 +56,9 @@ Step = Direction | PickUp
 
 
 def distance_map(game_map: GameMap, goals: NDArray[np.bool_]) -> NDArray[np.int32]:
-    """How far each explored floor tile is from the nearest goal.
+    """How far each explored floor tile is from the nearest goal, else `UNREACHABLE`.
 
-    Only the floor the player has explored counts: a walk never guesses at
-    what it hasn't seen.  Tiles no goal can be reached from stay `UNREACHABLE`.
+    Only explored floor counts: a walk never guesses at what it hasn't seen.
     """
     known_floor = game_map.tiles["walkable"] & game_map.explored
     distance = np.full(goals.shape, UNREACHABLE, dtype=np.int32)
@@ -85,10 +69,7 @@ def distance_map(game_map: GameMap, goals: NDArray[np.bool_]) -> NDArray[np.int3
 
 
 def step_toward(game_map: GameMap, goals: NDArray[np.bool_], x: int, y: int) -> Direction | None:
-    """The first step from (x, y) down the distance map to the nearest goal.
-
-    None when no goal can be reached, or (x, y) is one.
-    """
+    """The first step from (x, y) toward the nearest goal; None if none is reachable or here."""
     distance = distance_map(game_map, goals)
     if distance[x, y] in (0, UNREACHABLE):
         return None
@@ -98,10 +79,7 @@ def step_toward(game_map: GameMap, goals: NDArray[np.bool_], x: int, y: int) -> 
 
 
 def frontier(game_map: GameMap) -> NDArray[np.bool_]:
-    """The explored floor tiles next to an unexplored tile: where exploring goes.
-
-    Standing on one shows all its neighbours, so each goal is used up when reached.
-    """
+    """The explored floor tiles next to an unexplored tile: where exploring goes."""
     unknown = np.pad(~game_map.explored, 1, constant_values=False)
     width, height = game_map.width, game_map.height
     near_unknown = np.zeros_like(game_map.explored)
@@ -120,6 +98,7 @@ def only(game_map: GameMap, x: int, y: int) -> NDArray[np.bool_]:
 
 
 def stairs_known(game_map: GameMap) -> bool:
+    """Whether the player has seen the stairs down."""
     return bool(game_map.explored[game_map.downstairs_location])
 
 
@@ -130,6 +109,7 @@ class Walk:
     stops_for_items = True
 
     def next_step(self, engine: Engine) -> Step | Stop:
+        """The walk's next turn, or why it ends."""
         raise NotImplementedError()
 
     def stops_underfoot(self, engine: Engine) -> bool:
@@ -138,8 +118,7 @@ class Walk:
 
 
 def gatherable(engine: Engine) -> list[Item]:
-    """The items exploring picks up: those lying where the player has seen,
-    but not those the player dropped."""
+    """The items seen lying about, but not those the player dropped, which stay put."""
     explored = engine.game_map.explored
     return [
         item
@@ -149,9 +128,8 @@ def gatherable(engine: Engine) -> list[Item]:
 
 
 class Explore(Walk):
-    """Auto-explore (Brogue's `x`, DCSS's `o`): toward the nearest unexplored
-    place or, when `gather`, item seen; once there is none, to the stairs,
-    if they are known."""
+    """Auto-explore (Brogue's `x`, DCSS's `o`): to the nearest unexplored place or,
+    when `gather`, item seen; then to the stairs, if known."""
 
     def __init__(self, gather: bool = True) -> None:
         self.finished = False
@@ -192,8 +170,7 @@ class Explore(Walk):
         return step
 
     def stops_underfoot(self, engine: Engine) -> bool:
-        """Gathering stops on the stairs only: items underfoot are its to pick up,
-        or, with no room, to pass."""
+        """Gathering stops on the stairs only: items underfoot are its to pick up or pass."""
         if not self.gather:
             return underfoot(engine)
         player = engine.player
@@ -246,28 +223,26 @@ class Run(Walk):
 
 
 def walkable(game_map: GameMap, x: int, y: int) -> bool:
+    """Whether (x, y) is floor on the map."""
     return game_map.in_bounds(x, y) and bool(game_map.tiles["walkable"][x, y])
 
 
 
 
 class Watch:
-    """What a walk keeps an eye on between steps: the player's HP, the monsters
-    in view, and what has been seen of the floor.  A walk starts with no
-    monster in view (`refusal`) and stops at the first: any monster in view
-    is news, so no list of those seen is kept.
+    """What a walk watches between steps: the player's HP, monsters and what is seen.
 
-    `news` says what changed since it last looked, as the message that stops
-    the walk.
+    No list of monsters seen is kept: a walk starts with none in view
+    (`refusal`), so any monster in view is news.
     """
 
     def __init__(self, engine: Engine, items: bool = True) -> None:
-        # Whether an item coming into view is news (see `Walk.stops_for_items`).
         self.items = items
         self.hp = engine.player.fighter.hp
         self.explored = engine.game_map.explored.copy()
 
     def news(self, engine: Engine) -> str | None:
+        """What changed since the last look, as the message that stops the walk."""
         game_map = engine.game_map
         reason = self._compare(engine)
         self.hp = engine.player.fighter.hp
@@ -301,7 +276,7 @@ def refusal(engine: Engine) -> str | None:
 
 
 def underfoot(engine: Engine) -> bool:
-    """Whether items or the stairs are where the player stands: a walk stops on them."""
+    """Whether items or the stairs are where the player stands."""
     game_map, player = engine.game_map, engine.player
     if (player.x, player.y) == game_map.downstairs_location:
         return True

@@ -1,8 +1,5 @@
-"""The base of every screen, and the screens shown over another.
-
-It lives apart from `input_handlers` (which hands `BaseEventHandler` on) so that
-the screens beyond the tutorial's can build on it with no import cycle.
-"""
+"""The base of every screen, and of screens shown over another; apart from
+`input_handlers` so that other screens can build on it with no import cycle."""
 
 from __future__ import annotations
 
@@ -20,19 +17,13 @@ if TYPE_CHECKING:
 
 
 ActionOrHandler = Union[Action, "BaseEventHandler"]
-"""An event handler return value which can trigger an action or switch active handlers.
-
-If a handler is returned then it will become the active handler for future events.
-If an action is returned it will be attempted and if it's valid then
-MainGameEventHandler will become the active handler.
-"""
+"""What an event handler returns: an action to attempt, or the next active handler."""
 
 
 class BaseEventHandler:
-    """A screen: it draws itself and turns each event into the next screen (the tutorial's)."""
+    """A screen: it draws itself and turns each event into the next screen."""
 
-    # While a walk goes on without input, the main loop calls `advance` at its
-    # pace until it stops.
+    # While `walking`, the main loop calls `advance` at the walk's pace.
     walking = False
     walk_steps = 0
 
@@ -53,11 +44,8 @@ class BaseEventHandler:
         return self
 
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
-        """Send the event to the `ev_*` method for its kind; ignore the rest.
-
-        Differs from the tutorial: tcod's dispatching base class is deprecated since tcod 18.
-        A key that means nothing on any screen (`keys.does_nothing`) is dropped here, once.
-        """
+        """Send the event to the `ev_*` method for its kind, unless it means nothing anywhere."""
+        # Differs from the tutorial: no tcod EventDispatch, deprecated since tcod 18.
         if does_nothing(event):
             return None
         match event:
@@ -74,6 +62,7 @@ class BaseEventHandler:
         return None
 
     def on_render(self, console: tcod.console.Console) -> None:
+        """Draw the screen."""
         raise NotImplementedError()
 
     @property
@@ -105,10 +94,9 @@ class BaseEventHandler:
 
 
 class Overlay(BaseEventHandler):
-    """A screen opened over another, its `parent`: drawn over it, and closed back to it.
+    """A screen drawn over its `parent` and closed back to it, by default by any key or click.
 
-    Every screen that goes back to the one it was opened from does so through
-    this class, so there is one way back.  By default any key or click closes it.
+    Every screen that goes back to where it was opened from is one, so there is one way back.
     """
 
     def __init__(self, parent: BaseEventHandler):
@@ -146,9 +134,7 @@ class PopupMessage(Overlay):
         self.text = text
 
     def on_render(self, console: tcod.console.Console) -> None:
-        """Render the parent dimmed, and the message in its own framed window.
-
-        Differs from the tutorial, whose lines ran into the main menu's.
-        """
+        """The parent dimmed, and the message in its own framed window."""
+        # Differs from the tutorial: a window of its own, not over the menu's lines.
         super().on_render(console)
         render_functions.draw_popup(console, self.text)

@@ -1,6 +1,5 @@
-"""What a death leaves behind, kept once by the game's flow (`input_handlers.next_screen`):
-the save deleted (a finished game can't be continued), the morgue file, and the
-game's place in the hall of fame.  The game-over screen only shows the result."""
+"""What a death leaves behind, kept once (`input_handlers.next_screen`): the save
+deleted, the morgue file and the hall of fame entry; the game-over screen only shows it."""
 
 from __future__ import annotations
 

@@ -37,8 +37,8 @@ class Ending:
         return ", ".join(f"{count} {plural(name, count)}" for name, count in counts) or "none"
 
     def summary_lines(self) -> list[str]:
-        """The story and its figures, a line each, as the game-over window and
-        the morgue file both begin."""
+        """The story and its figures, a line each, that the game-over window and
+        the morgue file both begin with."""
         return [
             f"{self.story}.",
             f"Character level {self.character_level}, {self.xp} XP, "

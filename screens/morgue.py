@@ -1,12 +1,5 @@
 """Morgue files: a plain-text record of each finished game, as DCSS and NetHack
-write one at every death.
-
-A morgue file holds the story of the game (`game_over.Ending`), the
-character's final stats, equipment and pack, the last messages, the floor as
-the player knew it drawn in characters, and the name of the game's recording,
-copied beside it so the game can be replayed.  Files are named after the
-moment of death and never overwrite one another.
-"""
+write at every death, with the game's recording kept beside it for replay."""
 
 from __future__ import annotations
 
@@ -51,6 +44,7 @@ def stats_lines(engine: Engine) -> list[str]:
 
 
 def equipment_lines(engine: Engine) -> list[str]:
+    """What the player wore and wielded."""
     equipment = engine.player.equipment
     return [
         f"Weapon: {equipment.weapon.name if equipment.weapon else 'none'}",
@@ -59,7 +53,7 @@ def equipment_lines(engine: Engine) -> list[str]:
 
 
 def inventory_lines(engine: Engine) -> list[str]:
-    """The pack as the inventory screen lists it: a letter a kind, a count, (E) for what is worn."""
+    """The pack as the inventory screen lists it, (E) marking what is worn."""
     player = engine.player
     lines = []
     for letter, stack in player.inventory.listing():
@@ -69,6 +63,7 @@ def inventory_lines(engine: Engine) -> list[str]:
 
 
 def message_lines(engine: Engine) -> list[str]:
+    """The last messages of the log."""
     messages = engine.message_log.messages[-LAST_MESSAGES:]
     return [message.full_text for message in messages]
 
@@ -118,15 +113,11 @@ def morgue_text(engine: Engine, ending: Ending, recording_note: str | None) -> s
 
 
 def write(engine: Engine, ending: Ending) -> Path:
-    """Write the morgue file of `engine`'s finished game; return its path.
+    """Write the morgue file of `engine`'s finished game, and return its path.
 
-    Named after the moment of death, morgue-YYYYMMDD-HHMMSS.txt (-2, -3, ...
-    after it when two games ended in the same second), and written whole or
-    not at all, never over another file: a kill during the death leaves no
-    empty morgue file.  The game's recording, if it has a file, is then kept
-    beside it under the same name, and the file rewritten (whole again) to
-    say where.  Raises `OSError` when the morgue folder can't be made or
-    written in.
+    Named after the moment of death, never over another file, and written
+    whole or not at all, so a kill mid-write leaves no empty file.  OSError if
+    the morgue folder can't be written in.
     """
     names = safe_io.numbered(f"morgue-{ending.when:%Y%m%d-%H%M%S}", SUFFIX, first_bare=True)
     paths.morgue_dir().mkdir(parents=True, exist_ok=True)
@@ -138,17 +129,15 @@ def write(engine: Engine, ending: Ending) -> Path:
 
 
 def encoded(text: str) -> bytes:
+    """The bytes a morgue file holds."""
     return text.encode("utf-8")
 
 
 def keep_recording(game_file: Path, morgue_path: Path) -> str:
-    """Keep the recording beside the morgue file, named as it is; say where it is.
+    """Keep the recording beside the morgue file, named as it is; say where, or why not.
 
-    A hard link rather than a copy: the event that killed the player is
-    added to the recording only once it has been handled, just after the
-    morgue file is written, and a link shares that last line.  Where links
-    can't be made, a copy (without that line) is kept instead.  A recording
-    that can't be kept costs the morgue file nothing: it says why.
+    A hard link, not a copy: the fatal event is recorded only after the morgue
+    file is written, and a link gets that last line too.
     """
     kept = morgue_path.with_suffix(game_file.suffix)
     try:

@@ -1,9 +1,5 @@
-"""The display's size, and what of the game's screen fits on it.
-
-Kept apart from the window (`display`) so that the options screen can ask
-whether a tile size fits before choosing it, without importing the window's
-code and what it imports.
-"""
+"""The display's size and what of the game's screen fits on it; apart from
+`display` so the options screen can ask without importing the window's code."""
 
 from __future__ import annotations
 
@@ -16,17 +12,15 @@ from window.options import Options, Placement
 
 COLUMNS: Final = 80  # The screen the game draws on, in tiles.
 ROWS: Final = 50
-# Pixels left free around the first window, on each axis: its title bar and
-# frame, and a little room.
+# Pixels left free on each axis for the first window's title bar and frame.
 MARGIN: Final = 32
 
 Area = tuple[int, int, int, int]  # x, y, width, height in pixels.
 
 
 def usable_area(point: tuple[int, int] | None = None) -> Area | None:
-    """The part of a display a window may take: of the display that holds
-    `point`, else of the primary one; None if SDL knows of no display (or
-    has no video at all: opening the window says why)."""
+    """The part of the display holding `point` (else the primary one) a window
+    may take; None without a display, since opening the window will say why."""
     try:
         tcod.sdl.sys.init(tcod.sdl.sys.Subsystem.VIDEO)
     except RuntimeError:
@@ -48,8 +42,7 @@ def unscaled_size(tile: tuple[int, int]) -> tuple[int, int]:
 
 
 def largest_scale(tile: tuple[int, int], area: Area) -> int:
-    """The largest whole-number scale at which the screen fits `area` with
-    `MARGIN` to spare; 1 when not even 1x does."""
+    """The largest whole scale (at least 1) at which the screen fits `area` with `MARGIN` free."""
     width, height = unscaled_size(tile)
     return max(1, min((area[2] - MARGIN) // width, (area[3] - MARGIN) // height))
 
@@ -71,17 +64,15 @@ def centred(width: int, height: int, area: Area) -> Placement:
 
 
 def refusal(now: Options, wanted: Options) -> str | None:
-    """Why the options screen can't change `now` into `wanted` on this
-    display (a tile size too big for it), or None."""
+    """Why `now` can't become `wanted` on this display (tiles too big), or None."""
     if wanted.tile_size == now.tile_size:
         return None
     return too_big(wanted.tile_size)
 
 
 def too_big(tile_size: int, area: Area | None = None) -> str | None:
-    """Why tiles of `tile_size` pixels can't be used here: the screen at 1x
-    is bigger than the display's usable area (of the primary display, unless
-    `area` is given); None when it fits, or when SDL knows of no display."""
+    """Why tiles of `tile_size` pixels can't be used: the screen at 1x is bigger
+    than `area` (by default the primary display's); None if it fits or no display is known."""
     area = usable_area() if area is None else area
     width, height = unscaled_size((tile_size, tile_size))
     if area is None or (width <= area[2] and height <= area[3]):

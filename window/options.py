@@ -1,17 +1,7 @@
-"""The player's options: each declared once, kept in a plain-text file.
-
-An option is one field of `Options`, declared with `option(label, names,
-default)`.  From that one line the options screen lists it (its label, and the
-name of its value, which Left and Right change), the file keeps it (a line
-`field = name`), and the game reads it as `current().field`, a typed value.
-To add an option, add a field: nothing else needs to know of it.
-
-The file (`paths.options_path()`, `options.txt`) is read like the player's
-other files: a regular file only, of a few kilobytes at most, every line
-checked.  A file that is not one this game wrote is moved aside, with a line
-for the player, and the defaults apply; an option missing from the file keeps
-its default, so that a file from before an option existed still loads.
-"""
+"""The player's options, each declared once as a field of `Options` (the
+screen, the file `options.txt` and the game all read that one line), and the
+settings in force.  An option missing from the file keeps its default, so a
+file from before the option existed still loads."""
 
 from __future__ import annotations
 
@@ -41,16 +31,18 @@ class OptionsError(ValueError):
 
 @dataclass(frozen=True)
 class Choice(Generic[T]):
-    """An option the options screen lists: its label, and its values in the
-    order Right steps through them, each with the name shown and written."""
+    """An option the screen lists: its label, and its values in the order Right
+    steps through them, each with the name shown and written."""
 
     label: str
     names: Mapping[T, str]
 
     def format(self, value: T) -> str:
+        """The name of `value`."""
         return self.names[value]
 
     def parse(self, text: str) -> T:
+        """The value named `text`; OptionsError if none is."""
         for value, name in self.names.items():
             if name == text:
                 return value
@@ -73,15 +65,17 @@ class Placement:
 
 
 class Remembered:
-    """A value the game keeps in the file for the next start, not on the screen:
-    where the window was, written as X11 writes a geometry, `1600x1000+160+40`."""
+    """Where the window was, kept in the file for the next start but not on the
+    screen; written as X11 writes a geometry, `1600x1000+160+40`."""
 
     PATTERN: Final = re.compile(r"(\d{1,5})x(\d{1,5})([+-]\d{1,5})([+-]\d{1,5})")
 
     def format(self, value: Placement) -> str:
+        """`value` as a geometry."""
         return f"{value.width}x{value.height}{value.x:+d}{value.y:+d}"
 
     def parse(self, text: str) -> Placement:
+        """The placement a geometry names; OptionsError if it is none."""
         match = self.PATTERN.fullmatch(text)
         if match is None:
             raise OptionsError(f"{text!r} is not a size and place like 1600x1000+160+40")
@@ -138,8 +132,10 @@ def to_text(options: Options) -> str:
 
 
 def parse(text: str) -> Options:
-    """The options a file's text sets, the rest at their defaults; `OptionsError`
-    (saying which line) if any line is not one this game writes."""
+    """The options a file's text sets, the rest at their defaults.
+
+    OptionsError, naming the line, if any line is not one this game writes.
+    """
     known = settings()
     values: dict[str, Any] = {}
     for number, line in enumerate(text.splitlines(), start=1):
@@ -159,10 +155,9 @@ def parse(text: str) -> Options:
 
 
 def load(path: Path) -> Options:
-    """The options in `path`; the defaults if there is no file yet.
+    """The options in `path`, or the defaults if there is no file yet.
 
-    Raises `OptionsError` for a file that is not one, `OSError` for one that
-    can't be read.
+    OptionsError for a file that is not one, OSError for one that can't be read.
     """
     try:
         # Only a regular file (a FIFO would hang the game), and only so much of it.
@@ -187,8 +182,8 @@ def save(options: Options, path: Path) -> None:
 def read() -> tuple[Options, str | None]:
     """The player's options, and a line for the player if their file could not be used.
 
-    A file that is not an options file is moved aside to `options.txt.bad`,
-    so that the next save does not overwrite what the player wrote.
+    A damaged file is moved aside, so that the next save does not overwrite
+    what the player wrote.
     """
     path = paths.options_path()
     try:
@@ -214,9 +209,8 @@ def read() -> tuple[Options, str | None]:
 
 @dataclasses.dataclass
 class Settings:
-    """The options and the keys in force: one object, made by `main` at start-up
-    and held by the main menu and by every game it starts (`engine.settings`),
-    so that the options screen changes them for all at once."""
+    """The options and keys in force: one object shared by the main menu and
+    every game it starts, so that the options screen changes them for all."""
 
     options: Options = dataclasses.field(default_factory=Options)
     keys: KeyTables = dataclasses.field(default_factory=KeyTables)

@@ -1,19 +1,6 @@
-"""Where the game's words go when it has no console: a log file, and SDL's message box.
-
-The Windows and macOS downloads are windowed programs (tools/build.py):
-started from a desktop, they have no console, so what the game prints (errors,
-"Game saved.", the notes after a crash) would be lost; on Windows `sys.stdout`
-and `sys.stderr` are even None.  There, `run` sends all of it to game.log in
-the data folder instead, and a failure to start, which would otherwise show
-nothing at all, also shows its one line in a message box.  `--windowed` does
-the same on any system, which is how it is tested on Linux.
-
-The log is bounded: past `MAX_BYTES` it is moved to game.log.1 (the older one
-to game.log.2, and so on up to `BACKUPS`), and a new one begun.  Like every
-file the game writes, it is never written through a link: a link, a folder or
-anything but a plain file in its place leaves the game without a log, not
-writing elsewhere.
-"""
+"""Where the game's words go when it has no console (the Windows and macOS
+downloads, or `--windowed`): a bounded log file, and SDL's message box for a
+failure to start, which would otherwise show nothing at all."""
 
 from __future__ import annotations
 
@@ -49,10 +36,9 @@ def is_windowed_build() -> bool:
 
 
 class LogFile(io.TextIOBase):
-    """A text stream that appends to a log file, moving it aside when it grows too big.
+    """A text stream appending to a log file, moved aside when it grows too big.
 
-    Writing never raises: a log that can't be written loses the text, and the
-    game goes on.  `last_line` is the last line written, for the message box.
+    Writing never raises: a lost log line must not stop the game.
     """
 
     def __init__(self, path: Path, max_bytes: int = MAX_BYTES, backups: int = BACKUPS) -> None:
@@ -100,6 +86,7 @@ class LogFile(io.TextIOBase):
         self.problem = self._open()
 
     def write(self, text: str) -> int:
+        """Append `text`; always says all of it was written."""
         lines = (self._line + text).split("\n")
         self._line = lines[-1]
         if finished := [line for line in lines[:-1] if line.strip()]:
@@ -128,10 +115,7 @@ class LogFile(io.TextIOBase):
 
 
 def show_error(text: str) -> bool:
-    """Show `text` in SDL's message box; False when there is no desktop to show it on.
-
-    SDL shows it even before a window is open, and waits for the player's OK.
-    """
+    """Show `text` in SDL's message box, which needs no window; False without a desktop."""
     return bool(
         lib.SDL_ShowSimpleMessageBox(
             lib.SDL_MESSAGEBOX_ERROR, setup_game.GAME_TITLE.encode(), text.encode("utf-8", "replace"), ffi.NULL
@@ -140,12 +124,8 @@ def show_error(text: str) -> bool:
 
 
 def run(start: Callable[[], int], folder: Path) -> int:
-    """Run the game (`start`) with what it prints going to the log in `folder`.
-
-    When it can't start (a status other than 0), the message box shows the
-    line it printed last; when it fails with an exception, the box shows the
-    exception and where the log is, which holds the whole traceback.
-    """
+    """Run the game (`start`) printing to the log in `folder`; on a failure the
+    message box shows the last line printed, and where the log is."""
     log = LogFile(folder / LOG_NAME)
     console = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = log
@@ -169,10 +149,8 @@ def run(start: Callable[[], int], folder: Path) -> int:
 def quiet_library_logs() -> None:
     """Keep tcod's and SDL's log records off the terminal.
 
-    tcod passes SDL's informational messages ("App name: python3") on as
-    warnings, which Python prints to stderr when logging is not set up.  With a
-    handler of its own, the "tcod" logger no longer falls back to that; a
-    program that does set up logging still gets the records.
+    tcod passes SDL's chatter ("App name: python3") on as warnings, which
+    Python prints when logging is not set up; a handler of its own stops that.
     """
     logger = logging.getLogger("tcod")
     if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
