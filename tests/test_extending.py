@@ -337,9 +337,12 @@ def test_a_new_field_of_a_level_declared_once_is_saved_and_loaded(
     assert getattr(save_data.from_data(data).player.level, KILLS) == 0
 
 
-def test_a_new_field_of_a_level_not_declared_is_named_not_dropped(counting_level: None) -> None:
+def test_a_new_field_of_a_level_not_declared_is_named_not_dropped(
+    counting_level: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from test_savefile import undeclared_fields
 
+    monkeypatch.delitem(Level.saved_fields, KILLS, raising=False)  # Forgotten, even once declared.
     engine = setup_game.new_game(seed=1)
     assert undeclared_fields(engine) == {"Level.kills"}
     with pytest.raises(save_fields.UndeclaredFieldError, match=r"Level\.kills is neither saved nor declared"):
