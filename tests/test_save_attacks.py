@@ -110,7 +110,6 @@ def test_every_crafted_attack_is_refused_within_bounds(corpus: dict[str, dict[st
     for name, outcome in corpus.items():
         assert outcome["result"] == "refused", (name, outcome)
         assert outcome["cpu_seconds"] < SECONDS, (name, outcome)
-        assert outcome["seconds"] < 5 * SECONDS, (name, outcome)  # Wall clock: no hang.
         assert outcome["memory_growth"] < MEMORY, (name, outcome)
         assert outcome["classes_unchanged"], (name, outcome)
         message = outcome["message"]
