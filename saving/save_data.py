@@ -56,7 +56,7 @@ def load(path: str | os.PathLike[str]) -> Engine:
     can't be read), and a `savefile.SaveError` when the file is not a save
     this game can load.  Anything else raised is a bug in the game.
     """
-    version, data = savefile.read_any(path, range(min(UPGRADES), FORMAT_VERSION + 1))
+    version, data = savefile.loads_any(savefile.read_file(path), range(min(UPGRADES), FORMAT_VERSION + 1))
     return from_data(upgraded(data, version))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import operator
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -385,10 +386,7 @@ class Ref(Field):
         self.path = path
 
     def among(self, owner: object) -> list[object]:
-        found: Any = owner
-        for name in self.path.split("."):
-            found = getattr(found, name)
-        return list(found)
+        return list(operator.attrgetter(self.path)(owner))
 
     def write(self, value: Any, owner: Any) -> object:
         for index, other in enumerate(self.among(owner)):
@@ -401,38 +399,6 @@ class Ref(Field):
         return among[Int(0, len(among) - 1).read(value, what, owner)]
 
 
-class Link(Field):
-    """Not saved: the object holding this one (an entity's map or inventory,
-    a component's entity), set again on loading."""
-
-    saved = False
-
-    def fresh(self, owner: object) -> object:
-        return owner
-
-
-class Wrapped(Field):
-    """Not saved here: the AI a confusion wraps, saved as the layer below it (`Mind`)."""
-
-    saved = False
-
-    def fresh(self, owner: object) -> object:
-        return None
-
-
-class New(Field):
-    """Not saved: each loaded object makes its own with `make` (the options in force)."""
-
-    saved = False
-
-    def __init__(self, make: Callable[[], object]) -> None:
-        super().__init__()
-        self.make = make
-
-    def fresh(self, owner: object) -> object:
-        return self.make()
-
-
 class Fresh(Field):
     """Not saved: each loaded game starts with `value`."""
 
@@ -440,10 +406,33 @@ class Fresh(Field):
 
     def __init__(self, value: object) -> None:
         super().__init__()
-        self.value = value
+        self.value: Any = value
 
     def fresh(self, owner: object) -> object:
         return self.value
+
+
+class Link(Field):
+    """Not saved: the object holding this one (an entity's map, a component's entity), set again on loading."""
+
+    saved = False
+
+    def fresh(self, owner: object) -> object:
+        return owner
+
+
+class New(Fresh):
+    """Not saved: each loaded object makes its own with `value` (the options in force)."""
+
+    def fresh(self, owner: object) -> object:
+        return self.value()
+
+
+class Wrapped(Fresh):
+    """Not saved here: the AI a confusion wraps, saved as the layer below it (`Mind`)."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
 
 
 # --- Fields of the game's own kinds ---------------------------------------------

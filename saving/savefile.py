@@ -303,11 +303,6 @@ def read(path: str | os.PathLike[str], version: int) -> object:
     return loads(read_file(path), version)
 
 
-def read_any(path: str | os.PathLike[str], versions: range) -> tuple[int, object]:
-    """The format version and plain data of the save at `path`, of one of `versions`."""
-    return loads_any(read_file(path), versions)
-
-
 def backup_path(path: str | os.PathLike[str]) -> Path:
     """Where the save before the last one is kept: `savegame.sav.bak`."""
     return Path(os.fspath(path) + BACKUP_SUFFIX)
@@ -328,9 +323,7 @@ def write(
     _remove_stale_temporaries(path)
     temp_path = safe_io.write_temporary(path, blob)
     try:
-        if keep_backup:
-            _keep_backup(path, version)
-        _keep_newer(path, version)
+        _keep_old(path, version, keep_backup)
         os.replace(temp_path, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -360,28 +353,25 @@ def newer_path(path: str | os.PathLike[str], found: int) -> Path:
     return Path(f"{os.fspath(path)}.format-{found}")
 
 
-def _keep_newer(path: str | os.PathLike[str], version: int) -> None:
-    """Move a newer game's save at `path` aside (`newer_path`): its game must not be erased."""
-    try:
-        head = read_file(path)[: _HEADER.size]
-    except (OSError, SaveError):
-        return
-    if len(head) == _HEADER.size:
-        magic, found = _HEADER.unpack(head)
-        if magic == MAGIC and found > version:
-            os.replace(path, newer_path(path, found))
-
-
-def _keep_backup(path: str | os.PathLike[str], version: int) -> None:
-    """Keep the save at `path` as its backup, atomically, if it is a whole save
-    of this format: a damaged or foreign file is not kept over a good backup."""
+def _keep_old(path: Path, version: int, keep_backup: bool) -> None:
+    """Keep what `path` holds before it is saved over: a newer game's save moved
+    aside (`newer_path`), that game must not be erased; a whole save of this
+    format as the backup, atomically (a damaged or foreign file is not kept
+    over a good backup)."""
     try:
         blob = read_file(path)
-        _payload(blob, range(version, version + 1))  # Whole: its checksum holds.
-    except (OSError, SaveError):
+        magic, found = _HEADER.unpack_from(blob)
+    except (OSError, SaveError, struct.error):
         return  # No save yet, or none worth keeping.
+    if magic == MAGIC and found > version:
+        os.replace(path, newer_path(path, found))
+        return
     try:
-        safe_io.write_atomic(backup_path(path), blob)
+        if keep_backup:
+            _payload(blob, range(version, version + 1))  # Whole: its checksum holds.
+            safe_io.write_atomic(backup_path(path), blob)
+    except SaveError:
+        return  # Damaged: not kept over a good backup.
     except OSError as exc:  # Its name taken by a folder, say: the save goes on.
         print(f"main.py: the backup {backup_path(path)} could not be kept ({exc.strerror or exc}); "
               "the game is saved all the same", file=sys.stderr)  # fmt: skip
