@@ -19,13 +19,14 @@ declared too: `Link` (the object holding this one) and `Fresh`, `New`.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 import operator
 import os
 import sys
 from collections.abc import Callable, Iterable
 from enum import Enum
-from typing import Any, Final, cast
+from typing import Any, ClassVar, Final, cast
 
 import numpy as np
 
@@ -157,13 +158,12 @@ class Record:
 # --- Fields ----------------------------------------------------------------------
 
 
+@dataclasses.dataclass
 class Field:
     """One field: how it is written as plain data, and read back checked."""
 
-    saved = True
-
-    def __init__(self, default: object = NO_DEFAULT) -> None:
-        self.default = default  # What a save made before the field was gives it.
+    saved: ClassVar[bool] = True
+    default: object = dataclasses.field(default=NO_DEFAULT, kw_only=True)  # What older saves read.
 
     def write(self, value: Any, owner: Any) -> object:
         return value
@@ -175,14 +175,14 @@ class Field:
         raise NotImplementedError
 
 
+@dataclasses.dataclass
 class Int(Field):
     """A whole number from `low` to `high`.  Saved at most at `high`: a number
     play makes grow (turns, hit points...) is saved at its cap rather than
     refused, so a save that loads can always be saved again."""
 
-    def __init__(self, low: int, high: int, default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
-        self.low, self.high = low, high
+    low: int
+    high: int
 
     def write(self, value: Any, owner: Any) -> object:
         return min(value, self.high) if type(value) is int else value
@@ -200,12 +200,12 @@ class Bool(Field):
         return value
 
 
+@dataclasses.dataclass
 class Text(Field):
     """A text of at most `length` characters (exactly, with `exact`)."""
 
-    def __init__(self, length: int = MAX_NAME, *, exact: bool = False, default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
-        self.length, self.exact = length, exact
+    length: int = MAX_NAME
+    exact: bool = False
 
     def read(self, value: object, what: str, owner: Any) -> str:
         if type(value) is not str or len(value) > self.length or (self.exact and len(value) != self.length):
@@ -219,12 +219,11 @@ class Text(Field):
         return value
 
 
+@dataclasses.dataclass
 class Choice(Field):
     """A member of an Enum, saved by its name."""
 
-    def __init__(self, enum: type[Enum], default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
-        self.enum = enum
+    enum: type[Enum]
 
     def write(self, value: Any, owner: Any) -> object:
         return value.name if isinstance(value, self.enum) else value
@@ -239,7 +238,7 @@ class Group(Field):
     """A tuple of fixed length, each part its own field: (x, y), (r, g, b)."""
 
     def __init__(self, *parts: Field, default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
+        super().__init__(default=default)
         self.parts = parts
 
     def write(self, value: Any, owner: Any) -> object:
@@ -262,12 +261,11 @@ def Color() -> Group:
     return Group(Int(0, 255), Int(0, 255), Int(0, 255))
 
 
+@dataclasses.dataclass
 class Maybe(Field):
     """None, or a value of `field`."""
 
-    def __init__(self, field: Field) -> None:
-        super().__init__()
-        self.field = field
+    field: Field
 
     def write(self, value: Any, owner: Any) -> object:
         return None if value is None else self.field.write(value, owner)
@@ -276,13 +274,14 @@ class Maybe(Field):
         return None if value is None else self.field.read(value, what, owner)
 
 
+@dataclasses.dataclass
 class ListOf(Field):
     """A list of at most `length` values of `field`, each read as "entry N of" the list,
     read `into` another collection if given (`EntitySet`)."""
 
-    def __init__(self, field: Field, length: int, default: object = NO_DEFAULT, *, into: Callable[[list[Any]], object] = list) -> None:
-        super().__init__(default)
-        self.field, self.length, self.into = field, length, into
+    field: Field
+    length: int
+    into: Callable[[list[Any]], object] = list
 
     def write(self, value: Any, owner: Any) -> object:
         return [self.field.write(item, owner) for item in value]
@@ -293,12 +292,12 @@ class ListOf(Field):
         return self.into([self.field.read(item, f"entry {n} of {what}", owner) for n, item in enumerate(value)])
 
 
+@dataclasses.dataclass
 class Counts(Field):
     """A count of each name, at most `length` names: the monsters killed."""
 
-    def __init__(self, count: Int, length: int) -> None:
-        super().__init__()
-        self.count, self.length = count, length
+    count: Int
+    length: int
 
     def write(self, value: Any, owner: Any) -> object:
         return {name: self.count.write(number, owner) for name, number in value.items()}
@@ -319,13 +318,12 @@ def the_class(cls: type | str) -> type:
     return found
 
 
+@dataclasses.dataclass
 class Part(Field):
     """An object of class `cls` itself (or named, see `the_class`), held by the
     owner: the Engine's map, an actor's Fighter."""
 
-    def __init__(self, cls: type | str) -> None:
-        super().__init__()
-        self.cls = cls
+    cls: type | str
 
     def write(self, value: Any, owner: Any) -> object:
         cls = the_class(self.cls)
@@ -378,12 +376,11 @@ class OneOf(Field):
         return read(cls, record, owner)
 
 
+@dataclasses.dataclass
 class Ref(Field):
     """One of the objects of a list the owner reaches by `path` ("game_map.entities"), saved as its index."""
 
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
+    path: str
 
     def among(self, owner: object) -> list[object]:
         return list(operator.attrgetter(self.path)(owner))
@@ -399,14 +396,12 @@ class Ref(Field):
         return among[Int(0, len(among) - 1).read(value, what, owner)]
 
 
+@dataclasses.dataclass
 class Fresh(Field):
     """Not saved: each loaded game starts with `value`."""
 
-    saved = False
-
-    def __init__(self, value: object) -> None:
-        super().__init__()
-        self.value: Any = value
+    saved: ClassVar[bool] = False
+    value: Any
 
     def fresh(self, owner: object) -> object:
         return self.value
@@ -415,7 +410,7 @@ class Fresh(Field):
 class Link(Field):
     """Not saved: the object holding this one (an entity's map, a component's entity), set again on loading."""
 
-    saved = False
+    saved: ClassVar[bool] = False
 
     def fresh(self, owner: object) -> object:
         return owner
@@ -428,11 +423,11 @@ class New(Fresh):
         return self.value()
 
 
+@dataclasses.dataclass
 class Wrapped(Fresh):
     """Not saved here: the AI a confusion wraps, saved as the layer below it (`Mind`)."""
 
-    def __init__(self) -> None:
-        super().__init__(None)
+    value: Any = None
 
 
 # --- Fields of the game's own kinds ---------------------------------------------
