@@ -53,7 +53,6 @@ MAX_NESTING: Final = 32
 BACKUP_SUFFIX: Final = ".bak"
 BAD_SUFFIX: Final = ".bad"
 CRASH_SUFFIX: Final = ".crash"
-_TEMP_SUFFIX: Final = ".tmp"  # With `_temp_prefix`, as `safe_io.write_temporary` names them.
 
 
 class SaveError(Exception):
@@ -320,7 +319,7 @@ def write(
     temporary file renamed over it once the save replaced is kept as the
     backup (unless `keep_backup` is False), the folder synced too."""
     path = Path(path)
-    _remove_stale_temporaries(path)
+    safe_io.remove_temporaries(path)
     temp_path = safe_io.write_temporary(path, blob)
     try:
         _keep_old(path, version, keep_backup)
@@ -329,23 +328,7 @@ def write(
         with contextlib.suppress(OSError):
             os.unlink(temp_path)
         raise
-    _fsync_folder(os.path.dirname(os.path.abspath(path)))
-
-
-def _temp_prefix(path: str | os.PathLike[str]) -> str:
-    return f".{os.path.basename(path)}."
-
-
-def _remove_stale_temporaries(path: str | os.PathLike[str]) -> None:
-    """Remove the temporary files of saves of `path` killed midway (nothing else reads them)."""
-    folder = Path(os.path.abspath(path)).parent
-    prefix = _temp_prefix(path)
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(folder):
-            if entry.name.startswith(prefix) and entry.name.endswith(_TEMP_SUFFIX):
-                with contextlib.suppress(OSError):
-                    if entry.is_file(follow_symlinks=False):
-                        os.unlink(entry.path)
+    safe_io.sync_folder(Path(os.path.abspath(path)).parent)
 
 
 def newer_path(path: str | os.PathLike[str], found: int) -> Path:
@@ -375,21 +358,6 @@ def _keep_old(path: Path, version: int, keep_backup: bool) -> None:
     except OSError as exc:  # Its name taken by a folder, say: the save goes on.
         print(f"main.py: the backup {backup_path(path)} could not be kept ({exc.strerror or exc}); "
               "the game is saved all the same", file=sys.stderr)  # fmt: skip
-
-
-def _fsync_folder(folder: str) -> None:
-    """Sync a folder's entries, so a rename in it survives a power cut (not on Windows)."""
-    if sys.platform == "win32":
-        return
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def keep_bad_save(path: str | os.PathLike[str]) -> Path:
