@@ -6,6 +6,11 @@ import copy
 import math
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
+from components.ai import Mind
+from components.equipment import Equipment
+from components.equippable import Equippable
+from components.fighter import Fighter
+from components.level import Level
 from render_order import RenderOrder
 from saving.save_fields import (
     MAX_SIDE,
@@ -16,7 +21,6 @@ from saving.save_fields import (
     Int,
     Link,
     Maybe,
-    Mind,
     OneOf,
     Part,
     Text,
@@ -27,11 +31,7 @@ from words.grammar import with_article
 if TYPE_CHECKING:
     from components.ai import BaseAI
     from components.consumable import Consumable
-    from components.equipment import Equipment
-    from components.equippable import Equippable
-    from components.fighter import Fighter
     from components.inventory import Inventory
-    from components.level import Level
     from game_map import GameMap
 
 T = TypeVar("T", bound="Entity")
@@ -117,12 +117,11 @@ class Entity:
 class Actor(Entity):
     """An entity that takes turns: it fights, thinks, carries and grows."""
 
-    # The components are named, not imported: their modules import this one.
     saved_fields: ClassVar[Fields] = {
-        "fighter": Part("components.fighter.Fighter"),
-        "inventory": Part("components.inventory.Inventory"),
-        "equipment": Part("components.equipment.Equipment"),
-        "level": Part("components.level.Level"),
+        "fighter": Part(Fighter),
+        "inventory": Part("components.inventory.Inventory"),  # Named: its module imports this one.
+        "equipment": Part(Equipment),
+        "level": Part(Level),
         "ai": Mind(),
     }
 
@@ -180,8 +179,9 @@ class Item(Entity):
     """An entity that can be picked up, and used or worn."""
 
     saved_fields: ClassVar[Fields] = {
+        # Named: the consumables' module imports this one, through the handlers they open.
         "consumable": Maybe(OneOf("components.consumable.Consumable", abstract=["components.consumable.Consumable"])),
-        "equippable": Maybe(OneOf("components.equippable.Equippable")),
+        "equippable": Maybe(OneOf(Equippable)),
         "dropped_by_player": Bool(),
     }
 

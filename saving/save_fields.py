@@ -49,7 +49,6 @@ MAX_NAME: Final = 200
 MAX_TILES: Final = 80 * 43  # A map's tiles (`game_map.MAP_WIDTH` by `MAP_HEIGHT`): the longest path.
 MAX_LINE: Final = 200
 MAX_TURNS: Final = 10**9
-MAX_CONFUSION: Final = 100  # Confusions piled on one monster.
 MAX_RECORDING: Final = 1_000_000  # Lines: one per key press, click or move.
 
 Fields = dict[str, "Field"]
@@ -425,7 +424,7 @@ class New(Fresh):
 
 @dataclasses.dataclass
 class Wrapped(Fresh):
-    """Not saved here: the AI a confusion wraps, saved as the layer below it (`Mind`)."""
+    """Not saved here: the AI a confusion wraps, saved as the layer below it (`components.ai.Mind`)."""
 
     value: Any = None
 
@@ -467,42 +466,6 @@ class Bits(Field):
             raise DamagedSaveError(f"{what} is not {(count + 7) // 8} bytes long")
         bits = np.unpackbits(np.frombuffer(value, np.uint8), count=count)
         return np.array(bits.reshape((owner.width, owner.height), order="F"), dtype=bool, order="F")
-
-
-class Mind(Field):
-    """An actor's AI as a list of layers, outermost first: confusions over the
-    real AI (the layer each `Wrapped` field holds), so that no save nests
-    deeper with each confusion.  Empty for the dead."""
-
-    layer = OneOf("components.ai.BaseAI", abstract=["components.ai.BaseAI"])
-
-    @staticmethod
-    def wrapped(ai: object) -> str | None:
-        """The field of `ai` holding the AI it wraps, if any."""
-        return next((name for name, field in fields_of(type(ai)).items() if isinstance(field, Wrapped)), None)
-
-    def write(self, value: Any, owner: Any) -> object:
-        layers = []
-        while value is not None:
-            layers.append(self.layer.write(value, owner))
-            wraps = self.wrapped(value)
-            value = None if wraps is None else getattr(value, wraps)
-        return layers
-
-    def read(self, value: object, what: str, owner: Any) -> object:
-        if type(value) is not list or len(value) > MAX_CONFUSION + 1:
-            raise DamagedSaveError(f"{what} is not a list of at most {MAX_CONFUSION + 1} entries")
-        ai = None
-        for number in reversed(range(len(value))):
-            layer_what = f"layer {number + 1} of {what}"
-            layer = self.layer.read(value[number], layer_what, owner)
-            wraps = self.wrapped(layer)
-            if wraps is not None:
-                setattr(layer, wraps, ai)
-            elif ai is not None:
-                raise DamagedSaveError(f"{layer_what} is over another, but wraps none")
-            ai = layer
-        return ai
 
 
 class Rng(Field):
