@@ -16,24 +16,14 @@ from __future__ import annotations
 import os
 from typing import Any, Final
 
-import procgen
 from components.equippable import Equippable
-from components.inventory import LETTERS
 from engine import Engine
-from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ENTITIES, MAX_ROOMS
 from replays.recording import MAX_SEED as MAX_SEED
 from saving import savefile
 from saving.save_fields import FORMAT_VERSION as FORMAT_VERSION
-from saving.save_fields import MAX_TILES, OneOf, write
+from saving.save_fields import OneOf, write
 from saving.save_fields import from_data as read_game
 from saving.save_fields import save as save
-
-assert MAX_TILES == MAP_WIDTH * MAP_HEIGHT
-assert (
-    MAX_ROOMS * (procgen.most(procgen.max_monsters_by_floor) + procgen.most(procgen.max_items_by_floor))
-    + 1
-    + len(LETTERS)
-) == MAX_ENTITIES
 
 Data = dict[str, object]
 
