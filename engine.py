@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import TYPE_CHECKING
+from typing import ClassVar
 
 import tcod
 
@@ -14,13 +14,27 @@ from numpy.random import Generator, default_rng
 
 import exceptions
 import render_functions
+from entity import Actor
+from game_map import MAX_ENTITIES, GameMap, GameWorld
 from message_log import MessageLog
 from replays import recording
+from saving import save_fields
+from saving.save_fields import (
+    MAX_TURNS,
+    Counts,
+    Fields,
+    FileName,
+    Fresh,
+    Int,
+    New,
+    Part,
+    Point,
+    Recording,
+    Ref,
+    Rng,
+)
+from saving.savefile import DamagedSaveError
 from window.options import Settings
-
-if TYPE_CHECKING:
-    from entity import Actor
-    from game_map import GameMap, GameWorld
 
 # How far the player sees.
 FOV_RADIUS = 8
@@ -32,6 +46,21 @@ class Engine:
     # What took the player's last hit points ("a Troll"), set as they die; a class
     # default, since a game in play (the only kind saved) has none.
     killer: str | None = None
+    saved_fields: ClassVar[Fields] = {
+        "game_map": Part(GameMap),
+        "game_world": Part(GameWorld),
+        "player": Ref("game_map.entities"),
+        "message_log": Part(MessageLog),
+        "rng": Rng(),
+        "mouse_location": Point(),
+        "turns": Int(0, MAX_TURNS),
+        "kills": Counts(Int(1, MAX_TURNS), MAX_ENTITIES),
+        "recording": Recording(),
+        "recording_file": FileName(),
+        "saved_at": Fresh(None),  # When the game last saved itself: now.
+        "killer": Fresh(None),  # A game in play has none.
+        "settings": New(Settings),  # The player's, not the game's: `load_game` gives the menu's.
+    }
 
     def __init__(self, player: Actor, rng: Generator | None = None, settings: Settings | None = None):
         self.message_log = MessageLog()
@@ -53,17 +82,20 @@ class Engine:
 
     def save_as(self, filename: str | os.PathLike[str]) -> None:
         """Save this game to `filename`, atomically, keeping the last save as a
-        backup (see `save_data.save`); what quitting calls, as in the tutorial.
+        backup (see `save_fields.save`); what quitting calls, as in the tutorial.
 
         The tutorial pickled the Engine itself; a save of objects runs code
         when loaded, so the game is saved as checked plain data instead.
         """
-        # Imported here, not at the top: save_data builds an Engine when it
-        # loads, so it imports this module.
-        from saving import save_data
-        save_data.save(self, filename)
+        save_fields.save(self, filename)
         recording.sync(self)
         self.mark_saved()
+
+    def check_loaded(self, what: str) -> None:
+        if not isinstance(self.player, Actor) or not self.player.is_alive:
+            raise DamagedSaveError("the player is not a living actor")
+        if not self.game_map.in_bounds(*self.mouse_location):
+            raise DamagedSaveError("the mouse_location is off the map")
 
     def mark_saved(self) -> None:
         """Note that the game as it is now is saved (or loaded from its save)."""

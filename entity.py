@@ -4,19 +4,34 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
+from components.ai import Mind
+from components.equipment import Equipment
+from components.equippable import Equippable
+from components.fighter import Fighter
+from components.level import Level
 from render_order import RenderOrder
+from saving.save_fields import (
+    MAX_SIDE,
+    Bool,
+    Choice,
+    Color,
+    Fields,
+    Int,
+    Link,
+    Maybe,
+    OneOf,
+    Part,
+    Text,
+)
+from saving.savefile import DamagedSaveError
 from words.grammar import with_article
 
 if TYPE_CHECKING:
     from components.ai import BaseAI
     from components.consumable import Consumable
-    from components.equipment import Equipment
-    from components.equippable import Equippable
-    from components.fighter import Fighter
     from components.inventory import Inventory
-    from components.level import Level
     from game_map import GameMap
 
 T = TypeVar("T", bound="Entity")
@@ -26,6 +41,16 @@ class Entity:
     """A generic object to represent players, enemies, items, etc."""
 
     parent: GameMap | Inventory
+    saved_fields: ClassVar[Fields] = {
+        "parent": Link(),
+        "x": Int(0, MAX_SIDE),
+        "y": Int(0, MAX_SIDE),
+        "char": Text(1, exact=True),
+        "color": Color(),
+        "name": Text(),
+        "blocks_movement": Bool(),
+        "render_order": Choice(RenderOrder),
+    }
 
     def __init__(
         self,
@@ -92,6 +117,14 @@ class Entity:
 class Actor(Entity):
     """An entity that takes turns: it fights, thinks, carries and grows."""
 
+    saved_fields: ClassVar[Fields] = {
+        "fighter": Part(Fighter),
+        "inventory": Part("components.inventory.Inventory"),  # Named: its module imports this one.
+        "equipment": Part(Equipment),
+        "level": Part(Level),
+        "ai": Mind(),
+    }
+
     def __init__(
         self,
         *,
@@ -135,9 +168,22 @@ class Actor(Entity):
         """Returns True as long as this actor can perform actions."""
         return bool(self.ai)
 
+    def check_loaded(self, what: str) -> None:
+        if self.fighter.hp > self.fighter.max_hp:
+            raise DamagedSaveError(f"the _hp of the fighter of {what} is more than its max_hp")
+        if (self.fighter.hp == 0) != (self.ai is None):
+            raise DamagedSaveError(f"{what} is either dead and acting, or alive and not")
+
 
 class Item(Entity):
     """An entity that can be picked up, and used or worn."""
+
+    saved_fields: ClassVar[Fields] = {
+        # Named: the consumables' module imports this one, through the handlers they open.
+        "consumable": Maybe(OneOf("components.consumable.Consumable", abstract=["components.consumable.Consumable"])),
+        "equippable": Maybe(OneOf(Equippable)),
+        "dropped_by_player": Bool(),
+    }
 
     def __init__(
         self,

@@ -4,17 +4,34 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, MutableSet
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 import numpy as np
 import tcod
 
 import tile_types
+from components.inventory import LETTERS
 from entity import Actor, Item
+from replays import recording
+from saving.save_fields import Bits, Fields, Int, Link, ListOf, Maybe, OneOf, Point, Ref, Tiles
+from saving.savefile import DamagedSaveError
 
 if TYPE_CHECKING:
     from engine import Engine
     from entity import Entity
+
+
+# The tutorial's map settings: every floor the game makes is made with these,
+# and a save's world and maps are held to them.
+MAP_WIDTH: Final = 80
+MAP_HEIGHT: Final = 43
+ROOM_MAX_SIZE: Final = 10
+ROOM_MIN_SIZE: Final = 6
+MAX_ROOMS: Final = 30
+# A floor holds at most every room at `procgen`'s most monsters and items (5
+# and 2), the player, and a full pack dropped (`save_data` checks the sum).
+MAX_ENTITIES: Final = MAX_ROOMS * (5 + 2) + 1 + len(LETTERS)
+MAX_FLOOR: Final = 1_000_000
 
 
 class EntitySet(MutableSet["Entity"]):
@@ -56,6 +73,18 @@ class GameMap:
     # it lives in view (see `targeting`).  Kept with its floor, so it goes
     # when the floor does.
     last_target: Actor | None = None
+    saved_fields: ClassVar[Fields] = {
+        "engine": Link(),
+        # At most the size of the floors the game makes: a bigger map would not fit the screen.
+        "width": Int(1, MAP_WIDTH),
+        "height": Int(1, MAP_HEIGHT),
+        "tiles": Tiles(),
+        "visible": Bits(),
+        "explored": Bits(),
+        "downstairs_location": Point(),
+        "entities": ListOf(OneOf(Actor, Item), MAX_ENTITIES, into=EntitySet),
+        "last_target": Maybe(Ref("entities")),
+    }
 
     def __init__(
         self, engine: Engine, width: int, height: int, entities: Iterable[Entity] = ()
@@ -77,6 +106,18 @@ class GameMap:
     @property
     def gamemap(self) -> GameMap:
         return self
+
+    def check_loaded(self, what: str) -> None:
+        """What a save's fields must say together: all of it on the map."""
+        for number, entity in enumerate(self.entities):
+            self.check_on_map(entity.x, entity.y, f"entry {number} of the entities of {what}")
+        self.check_on_map(*self.downstairs_location, f"the downstairs_location of {what}")
+        if self.last_target is not None and not isinstance(self.last_target, Actor):
+            raise DamagedSaveError(f"the last_target of {what} is not an actor")
+
+    def check_on_map(self, x: int, y: int, what: str) -> None:
+        if not self.in_bounds(x, y):
+            raise DamagedSaveError(f"{what} is off the map")
 
     @property
     def actors(self) -> Iterator[Actor]:
@@ -158,17 +199,19 @@ class GameMap:
                 )
 
 
-# The tutorial's map settings: every floor the game makes is made with these.
-# A save's world settings and maps are checked against them (`save_data`).
-MAP_WIDTH: Final = 80
-MAP_HEIGHT: Final = 43
-ROOM_MAX_SIZE: Final = 10
-ROOM_MIN_SIZE: Final = 6
-MAX_ROOMS: Final = 30
-
-
 class GameWorld:
     """Holds the settings for the GameMap, and generates new maps when moving down the stairs."""
+
+    saved_fields: ClassVar[Fields] = {
+        "engine": Link(),
+        "map_width": Int(1, MAP_WIDTH),
+        "map_height": Int(1, MAP_HEIGHT),
+        "max_rooms": Int(1, MAX_ROOMS),
+        "room_min_size": Int(2, ROOM_MAX_SIZE),
+        "room_max_size": Int(2, ROOM_MAX_SIZE),
+        "current_floor": Int(1, MAX_FLOOR),
+        "seed": Int(0, recording.MAX_SEED),
+    }
 
     def __init__(
         self,
@@ -197,6 +240,12 @@ class GameWorld:
         # Each floor is generated from the seed and its number alone, so the
         # same seed gives the same floors however the player got there.
         self.seed = seed if seed is not None else random.getrandbits(32)
+
+    def check_loaded(self, what: str) -> None:
+        """The settings floors are made with: the next floor can be made."""
+        Int(self.room_min_size, ROOM_MAX_SIZE).read(self.room_max_size, f"the room_max_size of {what}", self)
+        Int(self.room_max_size + 2, MAP_WIDTH).read(self.map_width, f"the map_width of {what}", self)
+        Int(self.room_max_size + 2, MAP_HEIGHT).read(self.map_height, f"the map_height of {what}", self)
 
     def generate_floor(self) -> None:
         from procgen import generate_dungeon

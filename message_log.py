@@ -5,19 +5,24 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Reversible
-from typing import Final
+from typing import ClassVar, Final
 
 import tcod
 
 import color
+from saving.save_fields import MAX_STAT, Color, Fields, Int, ListOf, Part, Text
 
 # Messages kept for the history viewer (`v`), as DCSS keeps its last ones: a
 # long game's log would otherwise grow without end, and with it the save and
 # the time to write it.  The oldest go first.
 HISTORY: Final = 1000
+MAX_TEXT: Final = 100_000
+MAX_MESSAGES: Final = 100_000  # A save made before the log was bounded held them all.
 
 
 class Message:
+    saved_fields: ClassVar[Fields] = {"plain_text": Text(MAX_TEXT), "fg": Color(), "count": Int(1, MAX_STAT)}
+
     def __init__(self, text: str, fg: tuple[int, int, int]):
         self.plain_text = text
         self.fg = fg
@@ -32,8 +37,14 @@ class Message:
 
 
 class MessageLog:
+    saved_fields: ClassVar[Fields] = {"messages": ListOf(Part(Message), MAX_MESSAGES)}
+
     def __init__(self) -> None:
         self.messages: list[Message] = []
+
+    def check_loaded(self, what: str) -> None:
+        """Keep the last `HISTORY` messages, as playing does."""
+        del self.messages[:-HISTORY]
 
     def add_message(
         self, text: str, fg: tuple[int, int, int] = color.white, *, stack: bool = True

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import numpy as np
 import tcod
 
 from actions import Action, BumpAction, MeleeAction, MovementAction, WaitAction
-from saving.save_fields import MAX_NUMBER, MAX_TILES, Fields, Int, Link, ListOf, Point, Wrapped
+from saving.save_fields import (
+    MAX_NUMBER,
+    MAX_TILES,
+    Field,
+    Fields,
+    Int,
+    Link,
+    ListOf,
+    OneOf,
+    Point,
+    Wrapped,
+    fields_of,
+)
+from saving.savefile import DamagedSaveError
 
 if TYPE_CHECKING:
     from entity import Actor
 
+MAX_CONFUSION: Final = 100  # Confusions piled on one monster.
 DIRECTIONS: Final = (
     (-1, -1),  # Northwest
     (0, -1),  # North
@@ -125,3 +139,39 @@ class HostileEnemy(BaseAI):
             self.path = []
 
         return WaitAction(self.entity).perform()
+
+
+class Mind(Field):
+    """An actor's AI as a list of layers, outermost first: confusions over the
+    real AI (the layer each `Wrapped` field holds), so that no save nests
+    deeper with each confusion.  Empty for the dead."""
+
+    layer = OneOf(BaseAI, abstract=[BaseAI])
+
+    @staticmethod
+    def wrapped(ai: object) -> str | None:
+        """The field of `ai` holding the AI it wraps, if any."""
+        return next((name for name, field in fields_of(type(ai)).items() if isinstance(field, Wrapped)), None)
+
+    def write(self, value: Any, owner: Any) -> object:
+        layers = []
+        while value is not None:
+            layers.append(self.layer.write(value, owner))
+            wraps = self.wrapped(value)
+            value = None if wraps is None else getattr(value, wraps)
+        return layers
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        if type(value) is not list or len(value) > MAX_CONFUSION + 1:
+            raise DamagedSaveError(f"{what} is not a list of at most {MAX_CONFUSION + 1} entries")
+        ai = None
+        for number in reversed(range(len(value))):
+            layer_what = f"layer {number + 1} of {what}"
+            layer = self.layer.read(value[number], layer_what, owner)
+            wraps = self.wrapped(layer)
+            if wraps is not None:
+                setattr(layer, wraps, ai)
+            elif ai is not None:
+                raise DamagedSaveError(f"{layer_what} is over another, but wraps none")
+            ai = layer
+        return ai

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from components.base_component import BaseComponent
 from equipment_types import EquipmentType
 from saving.save_fields import Fields, Maybe, Ref
+from saving.savefile import DamagedSaveError
 
 if TYPE_CHECKING:
     from entity import Actor, Item
@@ -23,6 +24,12 @@ class Equipment(BaseComponent):
     def __init__(self, weapon: Item | None = None, armor: Item | None = None):
         self.weapon = weapon
         self.armor = armor
+
+    def check_loaded(self, what: str) -> None:
+        for kind, slot in SLOT_FOR_TYPE.items():
+            item = getattr(self, slot)
+            if item is not None and (item.equippable is None or item.equippable.equipment_type is not kind):
+                raise DamagedSaveError(f"the {slot} of {what} is not worn in that slot")
 
     def _worn(self) -> list[Item]:
         return [item for item in (self.weapon, self.armor) if item is not None]

@@ -94,6 +94,10 @@ class Inventory(BaseComponent):
         # The letters last given, so that a kind keeps its own (see `letters`).
         self.kept_letters: dict[Item, str] = {}
 
+    def check_loaded(self, what: str) -> None:
+        if len(self.items) > self.capacity:
+            raise DamagedSaveError(f"the items of {what} are more than its capacity")
+
     @property
     def letters(self) -> dict[Item, str]:
         """Each carried item, in the order of `items`, and the letter of its kind.

@@ -12,7 +12,8 @@ a folder the player (or anyone) may have filled with links:
 * `write_atomic` writes a whole file or nothing: a temporary file beside
   it, synced to disk, renamed over the name.  A rename replaces a link
   itself, never its target.  `write_temporary` is its first half, for a
-  caller with work to do before the rename.
+  caller with work to do before the rename; `remove_temporaries` clears those
+  of writes killed midway, `sync_folder` makes a rename survive a power cut.
 * `append` adds to a regular file, never through a link.
 * `write_first_free` writes a new file under the first free name of a
   numbered series (`numbered`): screenshots, morgue files, recordings.
@@ -28,6 +29,7 @@ import errno
 import itertools
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -102,7 +104,7 @@ def write_temporary(path: Path, data: bytes) -> Path:
 
     For a caller with work to do between writing and renaming it over `path`
     (`savefile` keeps a backup); the caller removes it if it never renames it.
-    Named `.<name>.<random>.tmp`; on any failure here it is removed.
+    Named `.<name>.<random>.tmp` (`remove_temporaries`); on any failure here it is removed.
     """
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -115,6 +117,32 @@ def write_temporary(path: Path, data: bytes) -> Path:
             os.unlink(temp)
         raise
     return Path(temp)
+
+
+def remove_temporaries(path: Path) -> None:
+    """Remove the temporary files `write_temporary` made for `path` in writes killed midway."""
+    prefix = f".{path.name}."
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(os.path.dirname(os.path.abspath(path))):
+            if entry.name.startswith(prefix) and entry.name.endswith(".tmp"):
+                with contextlib.suppress(OSError):
+                    if entry.is_file(follow_symlinks=False):
+                        os.unlink(entry.path)
+
+
+def sync_folder(folder: Path) -> None:
+    """Sync a folder's entries, so a rename in it survives a power cut (not on Windows)."""
+    if sys.platform == "win32":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def create_atomic(path: Path, data: bytes) -> None:

@@ -1,31 +1,43 @@
 """How a saved object is written as plain data and read back: from one declaration of its fields.
 
-Each saved class declares every field its objects hold, once, by name, each
-with how it is saved and checked: a class attribute `saved_fields` (the
-components do so in their own modules), or an entry of `DECLARED` (the
-tutorial's Engine, maps, entities and messages: `save_data` declares theirs).
-A subclass adds its own fields to its bases'.  For example, `Level`::
+Each saved class declares every field its objects hold, once, in a class
+attribute `saved_fields`, each with how it is saved and checked; a subclass
+adds its own to its bases'.  For example, `Level`::
 
     saved_fields = {"current_level": Int(1, MAX_LEVEL), "current_xp": Int(0, MAX_STAT), ...}
 
 `write` turns an object into a dict of its saved fields, refusing a field the
 object holds that its class does not declare (`UndeclaredFieldError`); `read`
-makes an object of the class without calling its constructor, each field
-read from its record and checked, and a record refused for a field missing
-(unless declared with a default), unknown, or out of bounds.  Fields that are
-not saved are declared too: `Link` (the object holding this one, set again
-on loading) and `Fresh` (a value every loaded game starts with).
+makes an object of the class without calling its constructor, each field read
+from its record and checked, a record refused for a field missing (unless
+declared with a default), unknown, or out of bounds; then it calls the
+object's `check_loaded(what)`, if its class has one, for what one field can't
+say alone (hit points within the maximum).  Fields that are not saved are
+declared too: `Link` (the object holding this one) and `Fresh`, `New`.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import importlib
+import operator
+import os
 import sys
 from collections.abc import Callable, Iterable
 from enum import Enum
-from typing import Any, Final
+from typing import Any, ClassVar, Final, cast
 
+import numpy as np
+
+import tile_types
+from replays import recording
+from saving import savefile
 from saving.savefile import DamagedSaveError, UnsaveableGameError
+
+# The layout of the data.  Bump it whenever a field is added without a
+# default, removed, or changes meaning, with a step in `save_data.UPGRADES`.
+FORMAT_VERSION: Final = 7
 
 # Bounds generous for any game played, tight enough that no value can make
 # the game allocate, loop or draw without bound.
@@ -36,13 +48,10 @@ MAX_NUMBER: Final = MAX_SIDE  # A bonus, a number of turns, a radius, a step of 
 MAX_NAME: Final = 200
 MAX_TILES: Final = 80 * 43  # A map's tiles (`game_map.MAP_WIDTH` by `MAP_HEIGHT`): the longest path.
 MAX_LINE: Final = 200
+MAX_TURNS: Final = 10**9
+MAX_RECORDING: Final = 1_000_000  # Lines: one per key press, click or move.
 
 Fields = dict[str, "Field"]
-# The fields of the classes whose modules stay the tutorial's (`save_data` fills it).
-DECLARED: dict[type, Fields] = {}
-# Checks across the fields of one object, once it is read: hit points within
-# the maximum, worn items in their slot...  (`save_data` fills it.)
-CHECKS: dict[type, Callable[[Any, str], None]] = {}
 NO_DEFAULT: Final = object()
 
 
@@ -60,7 +69,7 @@ def fields_of(cls: type) -> Fields:
     """Every field `cls` declares, its bases' first."""
     fields: Fields = {}
     for base in reversed(cls.__mro__):
-        fields.update(DECLARED.get(base) or vars(base).get("saved_fields", {}))
+        fields.update(vars(base).get("saved_fields", {}))
     return fields
 
 
@@ -92,10 +101,26 @@ def read(cls: type, record: Record, owner: object) -> Any:
         if value is not getattr(cls, name, NO_DEFAULT):  # A class's default stays the class's.
             obj.__dict__[name] = value
     record.done()
-    for base in cls.__mro__:
-        if base in CHECKS:
-            CHECKS[base](obj, record.what)
+    if hasattr(obj, "check_loaded"):
+        obj.check_loaded(record.what)
     return obj
+
+
+def from_data(cls: type, data: object) -> Any:
+    """A new game (a `cls`) built from `data`, every field checked."""
+    return read(cls, Record(data, "the game", root=True), None)
+
+
+def save(game: object, path: str | os.PathLike[str], *, keep_backup: bool = True) -> None:
+    """Save `game` to `path` (see `savefile.write`), after loading the save
+    back as it will be: a game the save could not bring back is never
+    written (`UnsaveableGameError`), as it would be lost at the next load."""
+    blob = savefile.dumps(write(game), FORMAT_VERSION)
+    try:
+        from_data(type(game), savefile.loads(blob, FORMAT_VERSION))
+    except savefile.SaveError as exc:
+        raise UnsaveableGameError(str(exc)) from exc
+    savefile.write(blob, path, FORMAT_VERSION, keep_backup=keep_backup)
 
 
 class Record:
@@ -132,13 +157,12 @@ class Record:
 # --- Fields ----------------------------------------------------------------------
 
 
+@dataclasses.dataclass
 class Field:
     """One field: how it is written as plain data, and read back checked."""
 
-    saved = True
-
-    def __init__(self, default: object = NO_DEFAULT) -> None:
-        self.default = default  # What a save made before the field was gives it.
+    saved: ClassVar[bool] = True
+    default: object = dataclasses.field(default=NO_DEFAULT, kw_only=True)  # What older saves read.
 
     def write(self, value: Any, owner: Any) -> object:
         return value
@@ -150,14 +174,14 @@ class Field:
         raise NotImplementedError
 
 
+@dataclasses.dataclass
 class Int(Field):
     """A whole number from `low` to `high`.  Saved at most at `high`: a number
     play makes grow (turns, hit points...) is saved at its cap rather than
     refused, so a save that loads can always be saved again."""
 
-    def __init__(self, low: int, high: int, default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
-        self.low, self.high = low, high
+    low: int
+    high: int
 
     def write(self, value: Any, owner: Any) -> object:
         return min(value, self.high) if type(value) is int else value
@@ -175,12 +199,12 @@ class Bool(Field):
         return value
 
 
+@dataclasses.dataclass
 class Text(Field):
     """A text of at most `length` characters (exactly, with `exact`)."""
 
-    def __init__(self, length: int = MAX_NAME, *, exact: bool = False, default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
-        self.length, self.exact = length, exact
+    length: int = MAX_NAME
+    exact: bool = False
 
     def read(self, value: object, what: str, owner: Any) -> str:
         if type(value) is not str or len(value) > self.length or (self.exact and len(value) != self.length):
@@ -194,12 +218,11 @@ class Text(Field):
         return value
 
 
+@dataclasses.dataclass
 class Choice(Field):
     """A member of an Enum, saved by its name."""
 
-    def __init__(self, enum: type[Enum], default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
-        self.enum = enum
+    enum: type[Enum]
 
     def write(self, value: Any, owner: Any) -> object:
         return value.name if isinstance(value, self.enum) else value
@@ -214,7 +237,7 @@ class Group(Field):
     """A tuple of fixed length, each part its own field: (x, y), (r, g, b)."""
 
     def __init__(self, *parts: Field, default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
+        super().__init__(default=default)
         self.parts = parts
 
     def write(self, value: Any, owner: Any) -> object:
@@ -237,12 +260,11 @@ def Color() -> Group:
     return Group(Int(0, 255), Int(0, 255), Int(0, 255))
 
 
+@dataclasses.dataclass
 class Maybe(Field):
     """None, or a value of `field`."""
 
-    def __init__(self, field: Field) -> None:
-        super().__init__()
-        self.field = field
+    field: Field
 
     def write(self, value: Any, owner: Any) -> object:
         return None if value is None else self.field.write(value, owner)
@@ -251,12 +273,14 @@ class Maybe(Field):
         return None if value is None else self.field.read(value, what, owner)
 
 
+@dataclasses.dataclass
 class ListOf(Field):
-    """A list of at most `length` values of `field`, each read as "entry N of" the list."""
+    """A list of at most `length` values of `field`, each read as "entry N of" the list,
+    read `into` another collection if given (`EntitySet`)."""
 
-    def __init__(self, field: Field, length: int, default: object = NO_DEFAULT) -> None:
-        super().__init__(default)
-        self.field, self.length = field, length
+    field: Field
+    length: int
+    into: Callable[[list[Any]], object] = list
 
     def write(self, value: Any, owner: Any) -> object:
         return [self.field.write(item, owner) for item in value]
@@ -264,23 +288,50 @@ class ListOf(Field):
     def read(self, value: object, what: str, owner: Any) -> Any:
         if type(value) is not list or len(value) > self.length:
             raise DamagedSaveError(f"{what} is not a list of at most {self.length} entries")
-        return [self.field.read(item, f"entry {n} of {what}", owner) for n, item in enumerate(value)]
+        return self.into([self.field.read(item, f"entry {n} of {what}", owner) for n, item in enumerate(value)])
 
 
-class Part(Field):
-    """An object of class `cls` itself, held by the owner: the Engine's map, an actor's Fighter."""
+@dataclasses.dataclass
+class Counts(Field):
+    """A count of each name, at most `length` names: the monsters killed."""
 
-    def __init__(self, cls: type) -> None:
-        super().__init__()
-        self.cls = cls
+    count: Int
+    length: int
 
     def write(self, value: Any, owner: Any) -> object:
-        if type(value) is not self.cls:
-            raise UnsaveableGameError(f"a {type(value).__name__} is where a {self.cls.__name__} is saved.")
+        return {name: self.count.write(number, owner) for name, number in value.items()}
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        if type(value) is not dict or len(value) > self.length:
+            raise DamagedSaveError(f"{what} is not a count of at most {self.length} names")
+        return {Text().read(key, what, owner): self.count.read(number, what, owner) for key, number in value.items()}
+
+
+def the_class(cls: type | str) -> type:
+    """`cls`, or the class a text names ("components.fighter.Fighter"): named,
+    not imported, where the class's module imports the declaring one."""
+    if isinstance(cls, type):
+        return cls
+    module, _, name = cls.rpartition(".")
+    found: type = getattr(importlib.import_module(module), name)
+    return found
+
+
+@dataclasses.dataclass
+class Part(Field):
+    """An object of class `cls` itself (or named, see `the_class`), held by the
+    owner: the Engine's map, an actor's Fighter."""
+
+    cls: type | str
+
+    def write(self, value: Any, owner: Any) -> object:
+        cls = the_class(self.cls)
+        if type(value) is not cls:
+            raise UnsaveableGameError(f"a {type(value).__name__} is where a {cls.__name__} is saved.")
         return write(value)
 
     def read(self, value: object, what: str, owner: Any) -> object:
-        return read(self.cls, Record(value, what), owner)
+        return read(the_class(self.cls), Record(value, what), owner)
 
 
 def is_the_games(cls: type) -> bool:
@@ -294,17 +345,18 @@ class OneOf(Field):
     it: {"kind": its class's name, then its fields}.  A class only a test
     defines is not the game's: a game holding one can't be saved."""
 
-    def __init__(self, *bases: type, abstract: Iterable[type] = ()) -> None:
+    def __init__(self, *bases: type | str, abstract: Iterable[type | str] = ()) -> None:
         super().__init__()
         self.bases, self.abstract = bases, tuple(abstract)
 
     def kinds(self) -> dict[str, type]:
         found: dict[str, type] = {}
-        todo = list(self.bases)
+        todo = [the_class(base) for base in self.bases]
+        abstract = [the_class(cls) for cls in self.abstract]
         while todo:
             cls = todo.pop()
             todo.extend(cls.__subclasses__())
-            if cls not in self.abstract and is_the_games(cls):
+            if cls not in abstract and is_the_games(cls):
                 found[cls.__name__] = cls
         return found
 
@@ -319,22 +371,18 @@ class OneOf(Field):
         kind = record.field("kind")
         cls = self.kinds().get(kind) if type(kind) is str else None
         if cls is None:
-            raise DamagedSaveError(f"{record.about('kind')} is no {self.bases[0].__name__} the game has")
+            raise DamagedSaveError(f"{record.about('kind')} is no {the_class(self.bases[0]).__name__} the game has")
         return read(cls, record, owner)
 
 
+@dataclasses.dataclass
 class Ref(Field):
     """One of the objects of a list the owner reaches by `path` ("game_map.entities"), saved as its index."""
 
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
+    path: str
 
     def among(self, owner: object) -> list[object]:
-        found: Any = owner
-        for name in self.path.split("."):
-            found = getattr(found, name)
-        return list(found)
+        return list(operator.attrgetter(self.path)(owner))
 
     def write(self, value: Any, owner: Any) -> object:
         for index, other in enumerate(self.among(owner)):
@@ -347,46 +395,131 @@ class Ref(Field):
         return among[Int(0, len(among) - 1).read(value, what, owner)]
 
 
-class Link(Field):
-    """Not saved: the object holding this one (an entity's map or inventory,
-    a component's entity), set again on loading."""
+@dataclasses.dataclass
+class Fresh(Field):
+    """Not saved: each loaded game starts with `value`."""
 
-    saved = False
+    saved: ClassVar[bool] = False
+    value: Any
+
+    def fresh(self, owner: object) -> object:
+        return self.value
+
+
+class Link(Field):
+    """Not saved: the object holding this one (an entity's map, a component's entity), set again on loading."""
+
+    saved: ClassVar[bool] = False
 
     def fresh(self, owner: object) -> object:
         return owner
 
 
-class Wrapped(Field):
-    """Not saved here: the AI a confusion wraps, saved as the layer below it (`save_data.Mind`)."""
-
-    saved = False
+class New(Fresh):
+    """Not saved: each loaded object makes its own with `value` (the options in force)."""
 
     def fresh(self, owner: object) -> object:
-        return None
+        return self.value()
 
 
-class New(Field):
-    """Not saved: each loaded object makes its own with `make` (the options in force)."""
+@dataclasses.dataclass
+class Wrapped(Fresh):
+    """Not saved here: the AI a confusion wraps, saved as the layer below it (`components.ai.Mind`)."""
 
-    saved = False
-
-    def __init__(self, make: Callable[[], object]) -> None:
-        super().__init__()
-        self.make = make
-
-    def fresh(self, owner: object) -> object:
-        return self.make()
+    value: Any = None
 
 
-class Fresh(Field):
-    """Not saved: each loaded game starts with `value`."""
+# --- Fields of the game's own kinds ---------------------------------------------
 
-    saved = False
 
-    def __init__(self, value: object) -> None:
-        super().__init__()
-        self.value = value
+class Tiles(Field):
+    """The map's tiles as bytes, read against the game's own tile type."""
 
-    def fresh(self, owner: object) -> object:
-        return self.value
+    def write(self, value: Any, owner: Any) -> object:
+        return value.tobytes(order="F")
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        length = owner.width * owner.height * tile_types.tile_dt.itemsize
+        if type(value) is not bytes or len(value) != length:
+            raise DamagedSaveError(f"{what} is not {length} bytes long")
+        tiles = np.frombuffer(value, tile_types.tile_dt).reshape((owner.width, owner.height), order="F")
+        # Any other byte would make nonsense of moves and sight, or of drawing.
+        for flag in ("walkable", "transparent"):
+            if (tiles[flag].view(np.uint8) > 1).any():
+                raise DamagedSaveError(f"{what} hold a {flag} flag that is neither true nor false")
+        for look in ("dark", "light"):
+            ch = tiles[look]["ch"]
+            if ((ch < 0) | (ch > 0x10FFFF) | ((ch >= 0xD800) & (ch <= 0xDFFF))).any():
+                raise DamagedSaveError(f"{what} hold a character that is not one")
+        return np.array(tiles, order="F")
+
+
+class Bits(Field):
+    """A boolean array of the map's size, packed eight to a byte."""
+
+    def write(self, value: Any, owner: Any) -> object:
+        return np.packbits(value.ravel(order="F")).tobytes()
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        count = owner.width * owner.height
+        if type(value) is not bytes or len(value) != (count + 7) // 8:
+            raise DamagedSaveError(f"{what} is not {(count + 7) // 8} bytes long")
+        bits = np.unpackbits(np.frombuffer(value, np.uint8), count=count)
+        return np.array(bits.reshape((owner.width, owner.height), order="F"), dtype=bool, order="F")
+
+
+class Rng(Field):
+    """The play generator's state: PCG64's two 128-bit words and its spare 32 bits."""
+
+    def write(self, value: Any, owner: Any) -> object:
+        state = value.bit_generator.state
+        if state["bit_generator"] != "PCG64":
+            raise UnsaveableGameError(f"its random generator is {state['bit_generator']}, not PCG64.")
+        return state["state"]["state"], state["state"]["inc"], state["has_uint32"], state["uinteger"]
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        words = Int(0, 2**128 - 1)
+        parts = Group(words, words, Int(0, 1), Int(0, 2**32 - 1)).read(value, what, owner)
+        state, inc, has_uint32, uinteger = cast("tuple[int, int, int, int]", parts)
+        bit_generator = np.random.PCG64()
+        bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": state, "inc": inc},
+            "has_uint32": has_uint32,
+            "uinteger": uinteger,
+        }
+        return np.random.Generator(bit_generator)
+
+
+class Recording(Field):
+    """The recording's lines as one text: a hundred thousand lines are one
+    string to check, not a hundred thousand objects."""
+
+    def write(self, value: Any, owner: Any) -> object:
+        if any("\n" in line for line in value):
+            raise UnsaveableGameError("a line of its recording holds a line break.")
+        return "\n".join(value)
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        text = Text(MAX_RECORDING * (MAX_LINE + 1)).read(value, what, owner)
+        lines = text.split("\n") if text else []
+        if len(lines) > MAX_RECORDING or any(len(line) > MAX_LINE for line in lines):
+            raise DamagedSaveError(f"{what} has more lines, or longer, than any game's")
+        if lines:  # Its format and seed, as a replay reads them: a seed `--seed` takes.
+            try:
+                recording.parse("\n".join(lines[:2]), what)
+            except recording.RecordingError as exc:
+                raise DamagedSaveError(str(exc)) from None
+        return lines
+
+
+class FileName(Field):
+    """A file's bare name in its folder, or None: never a path to somewhere else."""
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        if value is None:
+            return None
+        name = Text().read(value, what, owner)
+        if name in ("", ".", "..") or not all(c.isascii() and (c.isalnum() or c in "._-") for c in name):
+            raise DamagedSaveError(f"{what} is not a plain file name")
+        return name

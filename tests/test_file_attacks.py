@@ -23,12 +23,13 @@ from conftest import key
 
 import actions
 import entity_factories
+import game_map
 import input_handlers
 import main
 import setup_game
 from engine import Engine
 from replays import recording
-from saving import game_lock, paths, save_data, savefile
+from saving import game_lock, paths, save_data, save_fields, savefile
 from screens import game_over, morgue
 from window import screenshot
 
@@ -269,16 +270,16 @@ def test_a_morgue_file_interrupted_while_written_leaves_nothing_under_its_name(
 
 def at_the_caps(engine: Engine, over: int = 0) -> None:
     """Everything play makes grow set at its cap (+ `over`), with a level owed."""
-    engine.turns = save_data.MAX_TURNS + over
-    engine.game_world.current_floor = save_data.MAX_FLOOR + over
+    engine.turns = save_fields.MAX_TURNS + over
+    engine.game_world.current_floor = game_map.MAX_FLOOR + over
     fighter, level = engine.player.fighter, engine.player.level
-    fighter.max_hp = save_data.MAX_STAT + over
+    fighter.max_hp = save_fields.MAX_STAT + over
     fighter.hp = fighter.max_hp
-    fighter.base_power = fighter.base_defense = save_data.MAX_STAT + over
-    level.current_level = save_data.MAX_LEVEL + over
+    fighter.base_power = fighter.base_defense = save_fields.MAX_STAT + over
+    level.current_level = save_fields.MAX_LEVEL + over
     level.level_up_base, level.level_up_factor = 1, 0
-    level.current_xp = save_data.MAX_STAT + over
-    engine.kills = {"Orc": save_data.MAX_TURNS + over}
+    level.current_xp = save_fields.MAX_STAT + over
+    engine.kills = {"Orc": save_fields.MAX_TURNS + over}
 
 
 def test_a_save_at_the_caps_loads_plays_and_saves_again(in_tmp: Path, engine: Engine) -> None:
@@ -296,29 +297,29 @@ def test_a_save_at_the_caps_loads_plays_and_saves_again(in_tmp: Path, engine: En
     input_handlers.LevelUpEventHandler(loaded).handle_events(key(tcod.event.KeySym.A))
     player.place(*loaded.game_map.downstairs_location, loaded.game_map)
     handler.handle_action(actions.TakeStairsAction(player))
-    assert loaded.turns > save_data.MAX_TURNS and player.fighter.max_hp > save_data.MAX_STAT
+    assert loaded.turns > save_fields.MAX_TURNS and player.fighter.max_hp > save_fields.MAX_STAT
     loaded.save_as(paths.SAVE_NAME)
     again = setup_game.load_game(paths.SAVE_NAME)
-    assert again.turns == save_data.MAX_TURNS
-    assert again.game_world.current_floor == save_data.MAX_FLOOR
-    assert again.player.fighter.max_hp == save_data.MAX_STAT
+    assert again.turns == save_fields.MAX_TURNS
+    assert again.game_world.current_floor == game_map.MAX_FLOOR
+    assert again.player.fighter.max_hp == save_fields.MAX_STAT
 
 
 def test_a_save_file_one_over_the_caps_is_refused_in_one_line(in_tmp: Path, engine: Engine) -> None:
     at_the_caps(engine, over=1)
     data = save_data.to_data(engine)
-    data["turns"] = save_data.MAX_TURNS + 1  # As an altered file would hold it.
+    data["turns"] = save_fields.MAX_TURNS + 1  # As an altered file would hold it.
     with pytest.raises(savefile.DamagedSaveError, match="the turns is not a whole number from 0 to"):
         save_data.from_data(data)
 
 
-@pytest.mark.parametrize("count", [save_data.MAX_ENTITIES, save_data.MAX_ENTITIES + 1])
+@pytest.mark.parametrize("count", [game_map.MAX_ENTITIES, game_map.MAX_ENTITIES + 1])
 def test_kills_of_as_many_kinds_as_a_floor_holds_are_taken_one_more_refused(
     in_tmp: Path, engine: Engine, count: int
 ) -> None:
     engine.kills = {f"Orc {i}": 1 for i in range(count)}
     data = save_data.to_data(engine)
-    if count <= save_data.MAX_ENTITIES:
+    if count <= game_map.MAX_ENTITIES:
         assert len(save_data.from_data(data).kills) == count
     else:
         with pytest.raises(savefile.DamagedSaveError, match="a count of at most"):
@@ -330,11 +331,11 @@ def test_a_floor_holding_as_many_things_as_the_game_puts_on_one_loads_one_more_r
     engine: Engine, extra: int
 ) -> None:
     entities = engine.game_map.entities
-    while len(entities) < save_data.MAX_ENTITIES + extra:
+    while len(entities) < game_map.MAX_ENTITIES + extra:
         entity_factories.health_potion.spawn(engine.game_map, engine.player.x, engine.player.y)
     data = save_data.to_data(engine)
     if extra == 0:
-        assert len(save_data.from_data(data).game_map.entities) == save_data.MAX_ENTITIES
+        assert len(save_data.from_data(data).game_map.entities) == game_map.MAX_ENTITIES
     else:
         with pytest.raises(savefile.DamagedSaveError, match="entit"):
             save_data.from_data(data)

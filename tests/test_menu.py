@@ -14,7 +14,7 @@ import input_handlers
 import setup_game
 from components.level import Level
 from engine import Engine
-from saving import paths, save_data, save_fields
+from saving import paths, save_data
 from screens.help_screen import HelpScreen
 
 
@@ -162,7 +162,7 @@ def test_a_bug_in_loading_is_not_called_damage_and_keeps_the_file(
     def broken(level: Level, what: str) -> None:
         raise TypeError("simulated bug in the loader")
 
-    monkeypatch.setitem(save_fields.CHECKS, Level, broken)
+    monkeypatch.setattr(Level, "check_loaded", broken, raising=False)
     handler = setup_game.MainMenu().handle_events(key(KeySym.C))
 
     assert isinstance(handler, input_handlers.PopupMessage)

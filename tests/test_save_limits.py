@@ -26,10 +26,13 @@ from tcod.event import KeySym
 import actions
 import input_handlers
 import message_log
+import procgen
 import setup_game
+from components.inventory import LETTERS
 from engine import Engine
+from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ENTITIES, MAX_ROOMS
 from replays import recording
-from saving import paths, save_data, savefile
+from saving import paths, save_data, save_fields, savefile
 
 # --- The opcode scan: tuples count as containers too ----------------------------------
 
@@ -195,3 +198,10 @@ def test_continue_refuses_what_crashed_or_crawled_in_one_line_and_keeps_the_file
     lines = in_child(continue_refused)["value"]
     assert lines[0] == "Failed to load save:" and reason in lines[1], lines
     assert (in_tmp / (paths.SAVE_NAME + ".bad")).read_bytes() == content
+
+
+def test_the_bounds_of_a_save_hold_what_the_game_makes() -> None:
+    """A floor's most entities and a map's tiles, as `procgen` and `game_map` make them."""
+    most = procgen.most(procgen.max_monsters_by_floor) + procgen.most(procgen.max_items_by_floor)
+    assert MAX_ROOMS * most + 1 + len(LETTERS) == MAX_ENTITIES
+    assert save_fields.MAX_TILES == MAP_WIDTH * MAP_HEIGHT

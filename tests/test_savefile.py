@@ -837,7 +837,7 @@ def test_a_save_killed_between_backup_and_rename_leaves_nothing_behind(save_path
     must neither fail nor leave its backup's temporary file."""
     save_data.save(make_engine(), save_path)
     backup = savefile.backup_path(save_path)
-    os.link(save_path, backup)  # As `_keep_backup` leaves it, killed before the rename.
+    os.link(save_path, backup)  # As `_keep_old` leaves it, killed before the rename.
     save_data.save(played_engine(), save_path)
     assert sorted(os.listdir(save_path.parent)) == [save_path.name, backup.name]
     assert describe_game(save_data.load(backup)) == describe_game(make_engine())
