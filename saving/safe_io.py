@@ -152,12 +152,8 @@ def create_atomic(path: Path, data: bytes) -> None:
     replaces anything), so a kill leaves no half-written file under the name.
     Where hard links can't be made, the file is created and written in place.
     """
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temp = write_temporary(path, data)
     try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
         try:
             os.link(temp, path)
         except FileExistsError:

@@ -45,7 +45,7 @@ class BaseEventHandler:
 
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
         """Send the event to the `ev_*` method for its kind, unless it means nothing anywhere."""
-        # Differs from the tutorial: no tcod EventDispatch, deprecated since tcod 18.
+        # Differs from the tutorial: routed by `match` here, not by tcod's dispatcher class (deprecated).
         if does_nothing(event):
             return None
         match event:
