@@ -106,6 +106,12 @@ def replay_folder() -> Iterator[Path]:
             _replay_dir = None
 
 
+def leave_replay_folder() -> None:
+    """The replayed game is the player's now (`take_over`): its files go to the data folder."""
+    global _replay_dir
+    _replay_dir = None
+
+
 def save_path() -> Path:
     """The game in progress: `savegame.sav`, as the tutorial names it."""
     return games_dir() / SAVE_NAME
