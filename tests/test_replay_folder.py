@@ -169,7 +169,8 @@ def test_a_replay_that_leaves_its_finished_game_goes_to_the_players_menu(
         main_loop(*args, **kwargs)
 
     main_loop = main.main_loop
-    monkeypatch.setattr(tcod.event, "wait", Watcher([key(KeySym.N)]))
+    # A new game on the player's menu: asked, since they have a save; yes.
+    monkeypatch.setattr(tcod.event, "wait", Watcher([key(KeySym.N)], [key(KeySym.Y)]))
     rec = in_tmp / "death.rec"
     rec.write_text((RECORDINGS / "death.rec").read_text() + "key return\n")
     monkeypatch.setattr(main, "main_loop", watch)

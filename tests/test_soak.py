@@ -64,6 +64,7 @@ from equipment_types import EquipmentType
 from replays import replay_lines
 from replays.replay import engine_of
 from saving import autosave, paths, save_data
+from screens.question import Question
 from window import assets
 
 SOAK_EVENTS = int(os.environ.get("SOAK_EVENTS", "20000"))
@@ -226,6 +227,8 @@ class SoakPlayer:
             # (Or forget there is none: a popup says so.)
             go_on = (saved and rng.random() < 0.9) or rng.random() < 0.15
             return self.press(KeySym.C if go_on else KeySym.N)
+        if isinstance(handler, Question):  # "Abandon your saved game?": yes, as N meant.
+            return self.press(KeySym.Y)
         if isinstance(handler, input_handlers.GameOverEventHandler) and roll < 0.1:
             return self.press(KeySym.ESCAPE)
         if isinstance(handler, input_handlers.LevelUpEventHandler) and roll < 0.3:
