@@ -173,7 +173,7 @@ def read_text(path: Path) -> str | None:
     if len(data) > MAX_BYTES:
         raise KeyFileError(f"{path} is bigger than {MAX_BYTES} bytes")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # A byte-order mark (Windows Notepad's) is nothing.
     except UnicodeDecodeError:
         raise KeyFileError(f"{path} is not text") from None
 

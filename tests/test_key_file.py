@@ -153,3 +153,10 @@ def test_a_rebound_key_does_what_the_old_one_did() -> None:
     after.settings.keys = load()
     e_did = type(input_handlers.MainGameEventHandler(after).handle_events(key(KeySym.E)))
     assert e_did is x_did and [m.plain_text for m in after.message_log.messages] == said
+
+
+def test_a_byte_order_mark_is_read_as_nothing() -> None:
+    paths.keys_path().write_bytes(b"\xef\xbb\xbfexplore x e\r\n")
+    tables, notice = key_file.load()
+    assert notice is None
+    assert tables.main[KeySym.E] is keys.Command.EXPLORE

@@ -215,4 +215,4 @@ def test_options_changed_in_a_replayed_game_are_not_the_players(
         assert (folder / paths.OPTIONS_NAME).read_bytes() == before
     else:  # Only where the window was is kept.
         assert "palette = tutorial" in text and "gather_items = on" in text
-        assert options.load(folder / paths.OPTIONS_NAME).tile_size == options.Options().tile_size
+        assert options.load(folder / paths.OPTIONS_NAME)[0].tile_size == options.Options().tile_size
