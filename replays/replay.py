@@ -216,6 +216,10 @@ def play_frame(
 
 def replay_headless(path: Path, screen: Path | None, settings: Settings | None = None) -> int:
     """`--replay FILE --headless`: one line of JSON about where the game ended."""
+    if screen is not None and paths.is_players_file(screen):
+        print(f"main.py: --screen will not write over {screen}, a file of the game's "
+              "in the data folder: name another file", file=sys.stderr)
+        return 1
     try:
         script = recording.read(path)
     except recording.RecordingError as exc:

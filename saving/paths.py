@@ -132,6 +132,21 @@ def scores_path() -> Path:
     return games_dir() / SCORES_NAME
 
 
+def is_players_file(path: Path) -> bool:
+    """Whether `path` is one of the player's files in the data folder (the save and
+    the files beside it, the options, the keys, the scores, a recording or a
+    morgue file), which output the player asks for must never write over."""
+    try:
+        target = path.resolve()
+        folder = _data_dir.resolve()
+    except (OSError, RuntimeError):
+        return True  # Where it leads can't be told: not risked.
+    if target.parent in (folder / RECORDINGS_FOLDER, folder / MORGUE_FOLDER):
+        return True
+    named = (SAVE_NAME, SCORES_NAME, OPTIONS_NAME, KEYS_NAME, "game.lock")
+    return target.parent == folder and target.name.startswith(named)
+
+
 def options_path() -> Path:
     """The player's options, a plain-text file (see `options`)."""
     return _data_dir / OPTIONS_NAME

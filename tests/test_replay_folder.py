@@ -216,3 +216,25 @@ def test_options_changed_in_a_replayed_game_are_not_the_players(
     else:  # Only where the window was is kept.
         assert "palette = tutorial" in text and "gather_items = on" in text
         assert options.load(folder / paths.OPTIONS_NAME)[0].tile_size == options.Options().tile_size
+
+
+@pytest.mark.parametrize(
+    "name", [paths.SAVE_NAME, f"{paths.SAVE_NAME}.bak", paths.OPTIONS_NAME, "recordings/game-001.rec"]
+)
+def test_the_screen_never_goes_over_a_players_file(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    folder = players_folder(in_tmp)
+    (folder / paths.OPTIONS_NAME).write_text("fullscreen = on\n")
+    before = files_of(folder) | {paths.OPTIONS_NAME: (folder / paths.OPTIONS_NAME).read_bytes()}
+    rec = in_tmp / "death.rec"
+    shutil.copy(RECORDINGS / "death.rec", rec)
+    monkeypatch.chdir(folder)  # As the player types it, in their data folder.
+    assert main.main(["--replay", str(rec), "--headless", "--screen", name]) == 1
+    assert capsys.readouterr().err == (
+        f"main.py: --screen will not write over {name}, a file of the game's in the data folder: "
+        "name another file\n"
+    )
+    assert files_of(folder) | {paths.OPTIONS_NAME: (folder / paths.OPTIONS_NAME).read_bytes()} == before
+    assert main.main(["--replay", str(rec), "--headless", "--screen", "last-frame.txt"]) == 0
+    assert "You died" in (folder / "last-frame.txt").read_text()
