@@ -78,6 +78,8 @@ def test_a_line_replaces_a_commands_keys_and_the_help_shows_them() -> None:
         ("explore", "'explore' needs at least one key"),
         ("move_north ^", "a move takes keys"),
         ("preset nowhere", "unknown preset 'nowhere'"),
+        ("quit F12", "F12 is screenshot on every screen: it never reaches the dungeon"),
+        ("help lshift", "Lshift alone does nothing: a modifier acts only with another key"),
     ],
 )
 def test_a_bad_line_is_named_and_the_rest_applies(line: str, why: str) -> None:
