@@ -331,6 +331,10 @@ def test_an_unwritable_recording_loses_nothing(
     assert err.count("\n") == 1 and "could not write the recording" in err
     handler = main.handle_event(context, handler, key(KeySym.L))
     assert capsys.readouterr().err == ""  # Said once.
+    said = [message.plain_text for message in engine.message_log.messages]
+    assert [text for text in said if text.startswith("The recording could not be written (")] == [
+        recording.NOT_WRITTEN.format(reason="Is a directory")
+    ]
     assert after_header(engine.recording) == ["key l", "key l"]
     # Saved with the game: Continue starts a new file holding it all.
     autosave.save_game(handler)
