@@ -175,6 +175,27 @@ def test_a_second_game_on_a_data_folder_says_so_and_a_killed_ones_lock_is_taken_
     assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
 
 
+@pytest.mark.parametrize("lock_file", ["link", "deleted"])
+def test_a_linked_or_deleted_game_lock_changes_nothing(tmp_path: Path, lock_file: str) -> None:
+    """The folder itself is locked: a `game.lock` made a link (once an [Errno 40]
+    at start) or deleted (once a way for a second copy in) plays no part."""
+    target = tmp_path / "elsewhere"
+    target.write_text("the player's")
+    if lock_file == "link":
+        (tmp_path / game_lock.LOCK_NAME).symlink_to(target)
+    other = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path)], cwd=Path(main.__file__).parent,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        (tmp_path / game_lock.LOCK_NAME).unlink(missing_ok=True)
+        refused(in_child(lambda: game_lock.hold(tmp_path)), "InUseError")
+    finally:
+        other.kill()
+        other.communicate()
+    assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
+    assert target.read_text() == "the player's"
+
+
 def test_holding_another_data_folder_lets_go_of_the_first(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
@@ -183,7 +204,7 @@ def test_holding_another_data_folder_lets_go_of_the_first(tmp_path: Path) -> Non
     def first_is_free_after_holding_second() -> bool:
         game_lock.hold(first)
         game_lock.hold(second)
-        fd = os.open(first / game_lock.LOCK_NAME, os.O_RDWR)
+        fd = os.open(first, os.O_RDONLY)  # The folder itself is locked.
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # Fails while anyone holds it.
             return True
