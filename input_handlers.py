@@ -157,7 +157,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
         player = self.engine.player
-        files = str(paths.data_dir().resolve())  # The save, morgue files, ...
+        files = paths.shown(paths.data_dir().resolve())  # The save, morgue files, ...
         lines = [
             f"Level: {player.level.current_level}",
             # Differs from the tutorial: XP counts from the game's start.

@@ -10,6 +10,7 @@ from typing import ClassVar, Final
 import tcod
 
 import color
+from saving import paths
 from saving.save_fields import MAX_STAT, Color, Fields, Int, ListOf, Part, Text
 
 # Messages kept for the history viewer (`v`), as DCSS keeps its last ones: a
@@ -56,6 +57,7 @@ class MessageLog:
         If `stack` is True then the message can stack with a previous message
         of the same text.
         """
+        text = paths.printable(text)  # A path in it may hold a byte that isn't UTF-8.
         if stack and self.messages and text == self.messages[-1].plain_text:
             self.messages[-1].count += 1
         else:

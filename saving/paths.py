@@ -147,6 +147,17 @@ def is_players_file(path: Path) -> bool:
     return target.parent == folder and target.name.startswith(named)
 
 
+def shown(path: Path | str) -> str:
+    """A path as any screen or terminal can print it: a byte of its name that
+    is not UTF-8 (which the system allows) shows as U+FFFD, never an error."""
+    return printable(str(path))
+
+
+def printable(text: str) -> str:
+    """`text` with what can't be written as UTF-8 (a file name's stray bytes) as U+FFFD."""
+    return os.fsencode(text).decode("utf-8", "replace") if not text.isascii() else text
+
+
 def options_path() -> Path:
     """The player's options, a plain-text file (see `options`)."""
     return _data_dir / OPTIONS_NAME
