@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Final
 
 import tcod
@@ -23,7 +24,7 @@ import exceptions
 import input_handlers
 import setup_game
 from controls import key_file, keys
-from replays import recording, recovery, replay
+from replays import recording, recovery, replay, verify
 from saving import autosave, game_lock, paths
 from screens.save_failed import SaveFailedPopup
 from window import (
@@ -205,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reads another program's arguments.
     """
     args = command_line.parse_args([] if argv is None else argv)
-    if args.windowed and not args.headless:  # --headless prints its answer.
+    if args.windowed and not args.headless and args.verify is None:  # These print their answer.
         return windowed.run(lambda: play(args), args.data_dir)
     return play(args)
 
@@ -218,6 +219,8 @@ def play(args: argparse.Namespace) -> int:
         return 1
     windowed.quiet_library_logs()
     settings, notice = read_settings(args.fullscreen)
+    if args.verify is not None:
+        return verify_file(args.verify, settings)
     script = None
     if args.replay is not None:
         if args.headless:
@@ -244,6 +247,17 @@ def play(args: argparse.Namespace) -> int:
         return 1
     with context:
         return run_window(context, tileset, settings, args.seed, script, notice)
+
+
+def verify_file(path: Path, settings: options.Settings) -> int:
+    """`--verify FILE`: one line on whether it reaches the ending it claims; 0 if it does."""
+    try:
+        verified = verify.verify(path, settings)
+    except verify.NotVerified as exc:
+        print(f"main.py: not verified: {exc}")
+        return 1
+    print(f"main.py: {verified.line(path)}")
+    return 0
 
 
 def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
@@ -289,7 +303,12 @@ def run_window(
     icon.set_window_icon(context, tileset)
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
-        menu = setup_game.MainMenu(settings, seed=seed, progress=recovery.progress_bar(context, root_console))
+        menu = setup_game.MainMenu(
+            settings,
+            seed=seed,
+            progress=recovery.progress_bar(context, root_console),
+            verifier=verify.entries_verified,
+        )
         main_loop(context, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
     else:
         if notice is not None:

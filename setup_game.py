@@ -26,7 +26,7 @@ from engine import Engine
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
 from replays import recording, recovery
 from saving import paths, save_data, savefile
-from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
 from window.options import Settings
@@ -106,11 +106,14 @@ class MainMenu(input_handlers.BaseEventHandler):
         settings: Settings | None = None,
         seed: int | None = None,
         progress: Callable[[float], None] | None = None,
+        verifier: Verifier | None = None,
     ):
         self._settings = settings if settings is not None else Settings()
         self.seed = seed
         # Draws how far a long recovery has come, in the main loop's window.
         self.progress = progress
+        # Marks the hall of fame's verified games (`replays.verify`, which replays them).
+        self.verifier = verifier
 
     @property
     def settings(self) -> Settings:
@@ -173,7 +176,7 @@ class MainMenu(input_handlers.BaseEventHandler):
                 recording.start_file(engine)
                 return input_handlers.MainGameEventHandler(engine)
             case keys.Command.HALL_OF_FAME:
-                return HallOfFameScreen.from_file(self)
+                return HallOfFameScreen.from_file(self, self.verifier)
             case keys.Command.HELP:
                 return HelpScreen(self)
             case keys.Command.OPTIONS:

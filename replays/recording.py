@@ -351,6 +351,25 @@ def record(engine: Engine, line: str) -> None:
         _warn(engine, exc)
 
 
+def record_unrecorded(engine: Engine) -> None:
+    """Record the line of the event being handled, if not yet recorded."""
+    line, engine.unrecorded = engine.unrecorded, None
+    if line is not None:
+        record(engine, line)
+
+
+def end(engine: Engine, claim: str) -> None:
+    """A finished game's last lines: the event that ended it, then the ending it
+    claims (a comment, which replays skip, and `--verify` checks)."""
+    record_unrecorded(engine)
+    record(engine, claim)
+
+
+def text_of(engine: Engine) -> str:
+    """The recording's text, as its file holds it."""
+    return _text(engine.recording)
+
+
 def sync(engine: Engine) -> None:
     """Flush the game's recording file to the disk (at each save, against power cuts)."""
     if engine.recording_file is None:
@@ -385,16 +404,19 @@ def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> Bas
     if engine is None or (line is None and walked is None):
         return handler.handle_events(event)
     pointer = engine.mouse_location
+    # Should the event end the game, its death records it first (`end`).
+    engine.unrecorded = line
     try:
         after = handler.handle_events(event)
     except SystemExit:  # Leaving the game stops a walk too.
+        engine.unrecorded = None
         if walked is not None:
             record(engine, walked.line())
         raise
     except Exception:
-        if line is not None:
-            record(engine, line)
+        record_unrecorded(engine)
         raise
+    line, engine.unrecorded = engine.unrecorded, None
     if walked is not None and not after.walking:
         # The key or click stopped the walk and did nothing else: what
         # replays it is the number of steps the walk took.

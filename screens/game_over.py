@@ -4,13 +4,58 @@ hall of fame all tell, taken from the engine once, at the player's death."""
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from words.grammar import plural
 
 if TYPE_CHECKING:
     from engine import Engine
+
+
+# The recording's last line, as `Claim.line` writes it.
+CLAIM_PATTERN: Final = re.compile(
+    r"# ending depth=(\d{1,7}) level=(\d{1,7}) xp=(\d{1,10}) turns=(\d{1,10})"
+    r"(?: daily=(\d{4}-\d\d-\d\d))? cause=([ -~]{1,80})"
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The ending a finished game's recording claims, in its last line: what
+    `--verify` replays the recording to check."""
+
+    depth: int
+    level: int
+    xp: int
+    turns: int
+    cause: str  # "Killed by a Troll"
+    daily: str | None = None  # The date of a daily game: "2026-11-25".
+
+    def line(self) -> str:
+        daily = "" if self.daily is None else f" daily={self.daily}"
+        return (
+            f"# ending depth={self.depth} level={self.level} xp={self.xp} "
+            f"turns={self.turns}{daily} cause={self.cause}"
+        )
+
+    @classmethod
+    def parse(cls, line: str) -> Claim | None:
+        """The claim a line states, or None if it states none."""
+        match = CLAIM_PATTERN.fullmatch(line.strip())
+        if match is None:
+            return None
+        depth, level, xp, turns, daily, cause = match.groups()
+        return cls(int(depth), int(level), int(xp), int(turns), cause, daily)
+
+    def story(self) -> str:
+        """In words: "Killed by a Troll on dungeon level 4, level 2, 45 XP, 300 turns"."""
+        daily = "" if self.daily is None else f"Daily {self.daily}: "
+        return (
+            f"{daily}{self.cause} on dungeon level {self.depth}, character level {self.level}, "
+            f"{self.xp} XP, {self.turns} {plural('turn', self.turns)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -25,6 +70,11 @@ class Ending:
     kills: dict[str, int]  # Monsters killed, by name.
     seed: int
     when: datetime.datetime
+
+    @property
+    def claim(self) -> Claim:
+        """What the game's recording claims of this ending."""
+        return Claim(self.depth, self.character_level, self.xp, self.turns, self.cause)
 
     @property
     def story(self) -> str:
@@ -46,8 +96,6 @@ class Ending:
             f"Monsters killed: {self.kills_text()}.",
             f"Seed: {self.seed}",
         ]
-
-
 
 
 def ending_of(engine: Engine, when: datetime.datetime) -> Ending:

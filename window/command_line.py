@@ -34,6 +34,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--screen goes with --headless")
     if args.replay is not None and args.seed is not None:
         parser.error("--seed goes without --replay: a recording names its own seed")
+    if args.verify is not None and (args.replay is not None or args.seed is not None):
+        parser.error("--verify goes alone: it replays the file it names")
     return args
 
 
@@ -87,6 +89,13 @@ def _add_replay_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="play a recording (Space pauses, + and - change the speed, Escape stops), "
         "then go on playing",
+    )
+    parser.add_argument(
+        "--verify",
+        type=Path,
+        metavar="FILE",
+        help="replay a finished game's recording (or the one a morgue file names) with no "
+        "window, and say in one line whether it reaches exactly the ending it claims",
     )
     parser.add_argument(
         "--headless",
