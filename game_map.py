@@ -13,7 +13,19 @@ import tile_types
 from components.inventory import LETTERS
 from entity import Actor, Item
 from replays import recording
-from saving.save_fields import Bits, Fields, Int, Link, ListOf, Maybe, OneOf, Point, Ref, Tiles
+from saving.save_fields import (
+    Bits,
+    Fields,
+    Int,
+    Link,
+    ListOf,
+    Maybe,
+    OneOf,
+    Point,
+    Ref,
+    Text,
+    Tiles,
+)
 from saving.savefile import DamagedSaveError
 
 if TYPE_CHECKING:
@@ -32,6 +44,8 @@ MAX_ROOMS: Final = 30
 # and 2), the player, and a full pack dropped (`save_data` checks the sum).
 MAX_ENTITIES: Final = MAX_ROOMS * (5 + 2) + 1 + len(LETTERS)
 MAX_FLOOR: Final = 1_000_000
+# The most daily games of one date a player is said to have tried.
+MAX_TRIES: Final = 1_000_000
 
 
 class EntitySet(MutableSet["Entity"]):
@@ -211,7 +225,13 @@ class GameWorld:
         "room_max_size": Int(2, ROOM_MAX_SIZE),
         "current_floor": Int(1, MAX_FLOOR),
         "seed": Int(0, recording.MAX_SEED),
+        "daily": Maybe(Text(10), default=None),
+        "daily_try": Int(0, MAX_TRIES, default=0),
     }
+    # The date of a daily game ("2026-11-25", see `replays.daily`), and which
+    # of the player's games of that date it is (from 1; 0 when not known).
+    daily: str | None = None
+    daily_try = 0
 
     def __init__(
         self,

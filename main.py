@@ -75,16 +75,18 @@ def main_loop(
     handler: input_handlers.BaseEventHandler,
     events: EventSource | None = None,
     playback: replay.Playback | None = None,
+    menu: setup_game.MainMenu | None = None,
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
     `events` gives each frame's events; by default `tcod.event.wait`.  With a `playback`,
     its events are played first, at its pace.  A finished game goes back to the main menu
-    the loop started with (so the next new game keeps its `--seed`), or to a new one.
+    the loop started with (so the next new game keeps its `--seed`), `menu` if given, or to a new one.
     """
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
-    menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
+    if menu is None:
+        menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
     # tcod.event.wait is looked up now, so that tests can replace it.
     Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
 
@@ -246,7 +248,7 @@ def play(args: argparse.Namespace) -> int:
               "under Xvfb: xvfb-run python main.py", file=sys.stderr)
         return 1
     with context:
-        return run_window(context, tileset, settings, args.seed, script, notice)
+        return run_window(context, tileset, settings, args, script, notice)
 
 
 def verify_file(path: Path, settings: options.Settings) -> int:
@@ -285,12 +287,13 @@ def run_window(
     context: tcod.context.Context,
     tileset: tcod.tileset.Tileset,
     settings: options.Settings,
-    seed: int | None,
+    args: argparse.Namespace,
     script: recording.Script | None,
     notice: str | None,
 ) -> int:
     """Play in the open window: the main menu (over the options' `notice`, if
-    any), or the replay of `script`; then remember where the window was.
+    any), today's daily game (`--daily`), or the replay of `script`; then
+    remember where the window was.
 
     1 (with one line on stderr) when another copy of the game plays in the data folder.
     """
@@ -305,11 +308,13 @@ def run_window(
     if script is None:
         menu = setup_game.MainMenu(
             settings,
-            seed=seed,
+            seed=args.seed,
             progress=recovery.progress_bar(context, root_console),
             verifier=verify.entries_verified,
         )
-        main_loop(context, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
+        first = menu.daily_game() if args.daily else menu
+        shown = first if notice is None else input_handlers.PopupMessage(first, notice)
+        main_loop(context, root_console, shown, menu=menu)
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)

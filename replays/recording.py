@@ -33,6 +33,9 @@ FORMAT_VERSION: Final = 3
 READABLE_VERSIONS: Final = (1, 2, 3)
 LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
+# The comment after the seed that says a game is the daily game of a date
+# (`replays.daily`): a comment, so every format reads it.
+DAILY_PREFIX: Final = "# daily "
 
 # Each modifier word, and what a replayed event holds: the left key, as SDL
 # reports a real press.
@@ -95,6 +98,7 @@ class Script:
     seed: int
     events: list[Recorded]
     version: int = FORMAT_VERSION
+    daily: str | None = None  # The date of a daily game, as its `# daily` line says.
 
 
 def letters_by_kind(version: int) -> bool:
@@ -102,9 +106,11 @@ def letters_by_kind(version: int) -> bool:
     return version >= LETTERS_BY_KIND_SINCE
 
 
-def header(seed: int, version: int = FORMAT_VERSION) -> list[str]:
-    """The first lines of every recording: the format, then the game's seed."""
-    return [f"{FORMAT_NAME} {version}", f"seed {seed}"]
+def header(seed: int, version: int = FORMAT_VERSION, daily: str | None = None) -> list[str]:
+    """The first lines of every recording: the format, then the game's seed (and a
+    daily game's date)."""
+    lines = [f"{FORMAT_NAME} {version}", f"seed {seed}"]
+    return lines if daily is None else [*lines, f"{DAILY_PREFIX}{daily}"]
 
 
 def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
@@ -225,12 +231,15 @@ def parse(text: str, source: str) -> Script:
     """Read a recording's text; RecordingError names `source` and the line at fault."""
     version: int | None = None
     seed: int | None = None
+    daily: str | None = None
     events: list[Recorded] = []
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if len(line) > MAX_LINE:
             raise RecordingError(f"{source}, line {number}: longer than {MAX_LINE} characters")
+        if line.startswith(DAILY_PREFIX) and seed is not None and not events:
+            daily = line.removeprefix(DAILY_PREFIX)
         if not line or line.startswith("#"):
             continue
         try:
@@ -246,7 +255,7 @@ def parse(text: str, source: str) -> Script:
         raise RecordingError(f"{source}, line {number + 1}: the file is empty, not a recording")
     if seed is None:
         raise RecordingError(f"{source}, line {number + 1}: the 'seed N' line is missing")
-    return Script(seed, events, version)
+    return Script(seed, events, version, daily)
 
 
 def _check_version(line: str) -> int:

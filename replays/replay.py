@@ -23,7 +23,7 @@ import setup_game
 from controls import keys
 from engine import Engine
 from entity import Actor
-from replays import recording, replay_lines
+from replays import daily, recording, replay_lines
 from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
 from window import display_area, error_report
@@ -44,11 +44,17 @@ def start(script: Script, settings: Settings | None = None) -> input_handlers.Ma
     The new game's recording gets the same header, so that the replayed
     events, recorded again as they are played, rebuild it.
     """
-    engine = setup_game.new_game(script.seed, settings)
+    engine = setup_game.new_game(script.seed, settings, daily_of(script))
     if not recording.letters_by_kind(script.version):
         engine.player.inventory.by_kind = False
         engine.recording = recording.header(script.seed, script.version)
     return input_handlers.MainGameEventHandler(engine)
+
+
+def daily_of(script: Script) -> str | None:
+    """The date of the daily game a recording says it is, if its seed is that date's."""
+    date = None if script.daily is None else daily.date_of(script.daily)
+    return script.daily if date is not None and daily.seed_of(date) == script.seed else None
 
 
 def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:

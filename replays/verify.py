@@ -102,6 +102,8 @@ def verify_text(
     claim = claim_of(text, source)
     if expected is not None and claim != expected:
         raise NotVerified(f"{source}: claims {claim.story()}, not {expected.story()}")
+    if claim.daily is not None and claim.daily != replay.daily_of(script):
+        raise NotVerified(f"{source}: seed {script.seed} is not the daily game of {claim.daily}")
     lines = replayed_lines(script, settings, claim, source)
     first_difference(text, lines, source)
     return Verified(claim, script.seed, len(script.events))

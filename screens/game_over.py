@@ -70,11 +70,13 @@ class Ending:
     kills: dict[str, int]  # Monsters killed, by name.
     seed: int
     when: datetime.datetime
+    daily: str | None = None  # The date of a daily game.
+    daily_try: int = 0  # Which of the player's games of that date (from 1; 0: not known).
 
     @property
     def claim(self) -> Claim:
         """What the game's recording claims of this ending."""
-        return Claim(self.depth, self.character_level, self.xp, self.turns, self.cause)
+        return Claim(self.depth, self.character_level, self.xp, self.turns, self.cause, self.daily)
 
     @property
     def story(self) -> str:
@@ -95,7 +97,13 @@ class Ending:
             f"{self.turns} {plural('turn', self.turns)} played.",
             f"Monsters killed: {self.kills_text()}.",
             f"Seed: {self.seed}",
+            *([] if self.daily is None else [f"{daily_name(self.daily, self.daily_try)}."]),
         ]
+
+
+def daily_name(date: str, attempt: int) -> str:
+    """"Daily 2026-11-25", and ", try 2" from the second game of that date on."""
+    return f"Daily {date}" + (f", try {attempt}" if attempt > 1 else "")
 
 
 def ending_of(engine: Engine, when: datetime.datetime) -> Ending:
@@ -110,4 +118,6 @@ def ending_of(engine: Engine, when: datetime.datetime) -> Ending:
         kills=dict(engine.kills),
         seed=engine.game_world.seed,
         when=when,
+        daily=engine.game_world.daily,
+        daily_try=engine.game_world.daily_try,
     )

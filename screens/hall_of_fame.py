@@ -47,6 +47,9 @@ class Entry:
     # Its recording, in the morgue folder, and that file's SHA-256 ("" if none was kept).
     recording: str = ""
     sha256: str = ""
+    # A daily game's date, and which of the player's games of that date it was.
+    daily: str = ""
+    daily_try: int = 0
 
     @classmethod
     def of(cls, ending: Ending, kept: KeptRecording | None = None) -> Entry:
@@ -60,16 +63,20 @@ class Entry:
             turns=ending.turns,
             recording=kept.name if kept is not None else "",
             sha256=kept.sha256 if kept is not None else "",
+            daily=ending.daily or "",
+            daily_try=ending.daily_try,
         )
 
     def same_game(self, other: Entry) -> bool:
         """The same game played again, as a replay does: all but the date and
         the recording's file name agree."""
-        return replace(self, date=other.date, recording=other.recording) == other
+        return replace(self, date=other.date, recording=other.recording, daily_try=other.daily_try) == other
 
     def claim(self) -> Claim:
         """The ending this entry says its recording reaches."""
-        return Claim(self.depth, self.character_level, self.xp, self.turns, self.cause)
+        return Claim(
+            self.depth, self.character_level, self.xp, self.turns, self.cause, self.daily or None
+        )
 
 
 class DamagedScoresError(ValueError):
@@ -106,7 +113,7 @@ def parse(text: str) -> list[Entry]:
     entries = []
     for game in games:
         if isinstance(game, dict) and data["version"] == 2:
-            game = {"recording": "", "sha256": "", **game}
+            game = {"recording": "", "sha256": "", "daily": "", "daily_try": 0, **game}
         if not isinstance(game, dict) or set(game) != set(types):
             raise DamagedScoresError("a game with other fields")
         if any(type(game[name]) is not kind for name, kind in types.items()):

@@ -19,6 +19,11 @@ Verifier = Callable[[list[hall_of_fame.Entry], Settings], list[bool | None]]
 MARKS: Final = {True: "✓", False: "✗", None: " "}
 
 
+def when(entry: hall_of_fame.Entry) -> str:
+    """The Date column: when the game ended, or which day's daily game it was."""
+    return f"Daily {entry.daily}" if entry.daily else entry.date
+
+
 class HallOfFameScreen(Overlay):
     """The ten best games, over the screen it was opened from; any key closes it.
 
@@ -58,8 +63,8 @@ class HallOfFameScreen(Overlay):
             return ["No game has ended yet."]
         header = f"    {'Date':<16}  Level  Depth  {'XP':>5}  How it ended"
         lines = [
-            f"{rank:>2}. {entry.date:<16}  {entry.character_level:>5}  {entry.depth:>5}  "
-            f"{entry.xp:>5}  {entry.cause}"
+            f"{rank:>2}. {when(entry):<16}  {entry.character_level:>5}  {entry.depth:>5}  "
+            f"{entry.xp:>5}  {entry.cause}{'' if entry.daily_try < 2 else f' (try {entry.daily_try})'}"
             for rank, entry in enumerate(self.entries, start=1)
         ]
         if self.marks is None:

@@ -36,6 +36,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--seed goes without --replay: a recording names its own seed")
     if args.verify is not None and (args.replay is not None or args.seed is not None):
         parser.error("--verify goes alone: it replays the file it names")
+    if args.daily and (args.replay or args.seed is not None or args.verify):
+        parser.error("--daily goes without --seed, --replay and --verify: its seed is the date's")
     return args
 
 
@@ -53,6 +55,11 @@ def _parser() -> argparse.ArgumentParser:
         "--seed",
         type=seed_value,
         help="make a new game reproducible: the same seed gives the same floors and monsters",
+    )
+    parser.add_argument(
+        "--daily",
+        action="store_true",
+        help="play today's daily dungeon (UTC's date): the same game for everyone today",
     )
     parser.add_argument(
         "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"
