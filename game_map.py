@@ -228,10 +228,6 @@ class GameWorld:
         "daily": Maybe(Text(10), default=None),
         "daily_try": Int(0, MAX_TRIES, default=0),
     }
-    # The date of a daily game ("2026-11-25", see `replays.daily`), and which
-    # of the player's games of that date it is (from 1; 0 when not known).
-    daily: str | None = None
-    daily_try = 0
 
     def __init__(
         self,
@@ -260,6 +256,10 @@ class GameWorld:
         # Each floor is generated from the seed and its number alone, so the
         # same seed gives the same floors however the player got there.
         self.seed = seed if seed is not None else random.getrandbits(32)
+        # The date of a daily game ("2026-11-25", see `replays.daily`), and which
+        # of the player's games of that date it is (from 1; 0 when not known).
+        self.daily: str | None = None
+        self.daily_try = 0
 
     def check_loaded(self, what: str) -> None:
         """The settings floors are made with: the next floor can be made."""

@@ -314,7 +314,10 @@ def run_window(
         )
         first = menu.daily_game() if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
-        main_loop(context, root_console, shown, menu=menu)
+        if args.daily:  # Today's game at once; the menu after it.
+            main_loop(context, root_console, shown, menu=menu)
+        else:
+            main_loop(context, root_console, shown)
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)

@@ -16,7 +16,8 @@ from window.options import Settings
 # Whether each entry's recording replays to its ending (None: it names none),
 # as `replays.verify.entries_verified` finds; given by the main menu.
 Verifier = Callable[[list[hall_of_fame.Entry], Settings], list[bool | None]]
-MARKS: Final = {True: "✓", False: "✗", None: " "}
+# Drawn with the tile sheet's own characters (it has no check mark).
+MARKS: Final = {True: "+", False: "x", None: " "}
 
 
 def when(entry: hall_of_fame.Entry) -> str:
@@ -24,12 +25,18 @@ def when(entry: hall_of_fame.Entry) -> str:
     return f"Daily {entry.daily}" if entry.daily else entry.date
 
 
+LEGEND: Final = (
+    "+ verified: its recording replays to this ending",
+    "x not verified: its recording is gone, changed, or ends otherwise",
+)
+
+
 class HallOfFameScreen(Overlay):
     """The ten best games, over the screen it was opened from; any key closes it.
 
     After a death, the game that just ended is highlighted if it made the ten.
-    With `marks`, each entry is marked ✓ if its recording replays to its
-    ending (verified), ✗ if it does not or is gone.
+    With `marks`, each entry is marked + if its recording replays to its
+    ending (verified), x if it does not or is gone.
     """
 
     TITLE = "Hall of fame"
@@ -70,7 +77,7 @@ class HallOfFameScreen(Overlay):
         if self.marks is None:
             return [header, *lines]
         marked = [f"{MARKS[mark]} {line}" for mark, line in zip(self.marks, lines, strict=True)]
-        return [f"  {header}", *marked, "", "✓ verified: its recording replays to this ending"]
+        return [f"  {header}", *marked, "", *LEGEND]
 
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)

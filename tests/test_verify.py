@@ -150,8 +150,8 @@ def test_the_hall_of_fame_marks_verified_games(in_tmp: Path) -> None:
     screen = menu.handle_events(key(KeySym.H))
     assert isinstance(screen, HallOfFameScreen)
     assert screen.marks == [True]
-    assert screen.lines()[1].startswith("✓  1. ")
+    assert screen.lines()[1].startswith("+  1. ")
     kept.write_text(kept.read_text() + "\n")
     screen = menu.handle_events(key(KeySym.H))
     assert isinstance(screen, HallOfFameScreen) and screen.marks == [False]
-    assert screen.lines()[1].startswith("✗  1. ")
+    assert screen.lines()[1].startswith("x  1. ")
