@@ -8,6 +8,7 @@ folder), `recording`, `replay`, `screenshot`, `error_report` (what failures say)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import gc
 import sys
@@ -24,7 +25,7 @@ import exceptions
 import input_handlers
 import setup_game
 from controls import key_file, keys
-from replays import recording, recovery, replay, verify
+from replays import follow, recording, recovery, replay, verify
 from saving import autosave, game_lock, paths
 from screens.save_failed import SaveFailedPopup
 from window import (
@@ -224,6 +225,8 @@ def play(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return verify_file(args.verify, settings)
     script = None
+    if args.replay is not None and args.follow:
+        return follow_game(args, settings)
     if args.replay is not None:
         if args.headless:
             return replay.replay_headless(args.replay, args.screen, settings)
@@ -259,6 +262,31 @@ def verify_file(path: Path, settings: options.Settings) -> int:
         print(f"main.py: not verified: {exc}")
         return 1
     print(f"main.py: {verified.line(path)}")
+    return 0
+
+
+def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
+    """`--replay FILE --follow`: watch a game still being played, headless or in the
+    window.  No lock is taken on the data folder and nothing is written in it: the
+    followed game may be playing there."""
+    follower = follow.Follower(args.replay, settings)
+    with paths.replay_folder():
+        try:
+            if args.headless:
+                with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: where it got to.
+                    follow.wait_for_end(follower)
+                return replay.report(follower.handler, follower.first, args.screen)
+            follower.poll()
+        except follow.FollowError as exc:
+            print(f"main.py: {exc}", file=sys.stderr)
+            return 1
+        try:
+            context = open_window(assets.load(settings.options.tile_size), settings)
+        except (assets.AssetError, RuntimeError) as exc:
+            print(f"main.py: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
+            return 1
+        with context:
+            follow.watch(context, tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F"), follower)
     return 0
 
 

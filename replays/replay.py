@@ -228,8 +228,20 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
     with paths.replay_folder():
         first = start(script, settings)
         handler = play_recording(first, script.events)
-        console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
-        handler.on_render(console)
+        return report(handler, first, screen)
+
+
+def report(
+    handler: input_handlers.BaseEventHandler | None,
+    first: input_handlers.MainGameEventHandler | None,
+    screen: Path | None,
+) -> int:
+    """Print where a headless replay ended (and write its last frame to `screen`); 0 if done."""
+    if handler is None or first is None:
+        print("main.py: the recording holds no game yet", file=sys.stderr)
+        return 1
+    console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
+    handler.on_render(console)
     print(json.dumps(summary(handler, first.engine)))
     if screen is not None:
         try:

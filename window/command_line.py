@@ -32,6 +32,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--headless and --screen go with --replay FILE")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
+    if args.follow and args.replay is None:
+        parser.error("--follow goes with --replay FILE")
     if args.replay is not None and args.seed is not None:
         parser.error("--seed goes without --replay: a recording names its own seed")
     if args.verify is not None and (args.replay is not None or args.seed is not None):
@@ -103,6 +105,12 @@ def _add_replay_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="replay a finished game's recording (or the one a morgue file names) with no "
         "window, and say in one line whether it reaches exactly the ending it claims",
+    )
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="with --replay: watch a game as it is played, its recording read as it grows, "
+        "until it ends (Escape stops watching); it writes nothing of the followed game's",
     )
     parser.add_argument(
         "--headless",
