@@ -166,5 +166,5 @@ def test_a_hostile_file_is_refused(in_tmp: Path, make: str) -> None:
             path.write_bytes(b"recording 3\nseed 1\n\xff\xfe\n")
         case "bad line":
             path.write_text("recording 3\nseed 1\nkey nosuchkey\n")
-    with pytest.raises(follow.FollowError, match="hostile.rec"), paths.replay_folder():
+    with pytest.raises(follow.FollowError, match=r"hostile\.rec"), paths.replay_folder():
         follow.Follower(path).poll()
