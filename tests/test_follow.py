@@ -49,7 +49,7 @@ class Player:
         assert isinstance(self.handler, input_handlers.MainGameEventHandler)
         self.file = paths.recordings_dir() / str(self.handler.engine.recording_file)
 
-    def press(self, event: tcod.event.Event | Steps) -> None:
+    def press(self, event: recording.Recorded) -> None:
         self.handler = replay_lines.finish_walk(replay_lines.replay_line(self.handler, event))
 
 
