@@ -17,7 +17,6 @@ from tcod.event import KeySym
 import input_handlers
 import setup_game
 from replays import follow, recording, replay_lines
-from replays.recording import Steps
 from saving import paths
 
 SEED = 7
@@ -63,7 +62,7 @@ def followed(follower: follow.Follower, in_tmp: Path) -> np.ndarray:
     return frame(follower.handler)
 
 
-EVENTS: list[tcod.event.Event] = [
+EVENTS: list[recording.Recorded] = [
     typed("."), key(KeySym.L), key(KeySym.J), motion(30, 20), key(KeySym.I), key(KeySym.ESCAPE),
     key(KeySym.X), typed("."), key(KeySym.C), key(KeySym.A), click(10, 10), key(KeySym.X),
     key(KeySym.H), key(KeySym.K), typed(">"), key(KeySym.V), key(KeySym.ESCAPE), typed("."),
