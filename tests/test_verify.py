@@ -68,10 +68,11 @@ def changed(path: Path, number: int, line: str) -> None:
 def test_a_changed_recording_fails_saying_why(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
     morgue_file, kept = play_a_death()
     original = kept.read_text()
+    wait = original.splitlines().index("text .")  # The first event, after the header.
     copy = in_tmp / "copy.rec"
 
     copy.write_text(original)
-    changed(copy, 3, "key g")  # Picking up nothing, which takes no turn, for a wait.
+    changed(copy, wait, "key g")  # Picking up nothing, which takes no turn, for a wait.
     status, line = verified(copy, capsys)
     assert status == 1
     assert line.startswith(f"main.py: not verified: {copy}: the replay ends alive on dungeon level 1")
@@ -88,10 +89,10 @@ def test_a_changed_recording_fails_saying_why(in_tmp: Path, capsys: pytest.Captu
     # A line added that the game would not have recorded: the pointer moved onto the tile it is on.
     copy.write_text(original.replace("text .", "move 0 0\ntext .", 1))
     status, line = verified(copy, capsys)
-    assert status == 1 and f"{copy}, line 3: 'move 0 0' is not what the game recorded there" in line
+    assert status == 1 and f"{copy}, line {wait + 1}: 'move 0 0' is not what the game recorded there" in line
 
     # The morgue file names the recording's SHA-256: any change fails it.
-    changed(kept, 3, original.splitlines()[3])  # The same lines, rewritten...
+    changed(kept, wait, "text .")  # The same lines, rewritten...
     assert verified(morgue_file, capsys)[0] == 0
     kept.write_text(original.replace("\n", "\n# a comment\n", 1))  # ...then a comment added.
     assert verified(kept, capsys)[0] == 0  # The same game, replayed ...
