@@ -214,6 +214,17 @@ def test_yes_abandons_the_saved_game_for_a_new_one(in_tmp: Path) -> None:
     assert game.engine.game_world.seed == 77
 
 
+def test_the_daily_game_asks_too(in_tmp: Path) -> None:
+    setup_game.new_game(5).save_as(str(paths.save_path()))
+    menu = setup_game.MainMenu()
+    asked = menu.handle_events(key(KeySym.D))
+    assert isinstance(asked, Question) and asked.text == setup_game.ABANDON
+    assert asked.handle_events(key(KeySym.N)) is menu
+    game = menu.handle_events(key(KeySym.D)).handle_events(key(KeySym.Y))
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert game.engine.game_world.seed != 5
+
+
 def test_new_game_asks_nothing_without_a_saved_game(in_tmp: Path) -> None:
     game = setup_game.MainMenu(seed=77).handle_events(key(KeySym.N))
     assert isinstance(game, input_handlers.MainGameEventHandler)
