@@ -28,7 +28,7 @@ import input_handlers
 import main
 import setup_game
 from engine import Engine
-from replays import recording
+from replays import recording, recovery
 from saving import game_lock, paths, save_data, save_fields, savefile
 from screens import game_over, morgue
 from window import screenshot
@@ -232,7 +232,7 @@ def test_a_dangling_screenshot_link_is_passed_over_not_written_through(
     assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-002.png."
 
 
-def test_continue_replaces_a_linked_recording_not_its_target(in_tmp: Path, engine: Engine) -> None:
+def test_continue_leaves_a_linked_recording_and_its_target_alone(in_tmp: Path, engine: Engine) -> None:
     recording.start_file(engine)
     assert engine.recording_file is not None
     engine.save_as(paths.SAVE_NAME)
@@ -242,9 +242,15 @@ def test_continue_replaces_a_linked_recording_not_its_target(in_tmp: Path, engin
     game_file.unlink()
     game_file.symlink_to(target)
     continued = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
-    assert isinstance(continued, input_handlers.MainGameEventHandler)
+    assert isinstance(continued, input_handlers.PopupMessage)  # Naming the link.
+    assert continued.text == recovery.LINKED.format(name=game_file.name)
     assert target.read_bytes() == b"the player's own file"
-    assert not game_file.is_symlink() and game_file.read_text().startswith("recording ")
+    assert game_file.is_symlink()
+    game = continued.parent
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert game.engine.recording_file not in (None, game_file.name)
+    kept = in_tmp / "recordings" / game.engine.recording_file
+    assert kept.read_text().splitlines() == game.engine.recording
 
 
 def test_a_backup_name_taken_by_a_folder_costs_the_save_nothing(
