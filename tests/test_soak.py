@@ -218,6 +218,8 @@ class SoakPlayer:
     def choose_event(self, handler: input_handlers.BaseEventHandler) -> tcod.event.Event:
         rng = self.rng
         roll = rng.random()
+        if isinstance(handler, Question):  # "Abandon your saved game?": yes, as N meant.
+            return self.press(KeySym.Y)
         if not self.escapes[type(handler).__name__]:
             return self.press(KeySym.ESCAPE)  # Escape on every screen: first thing, once.
         # Glance at the screen: start a game from the menu, leave the game-over screen.
@@ -227,8 +229,6 @@ class SoakPlayer:
             # (Or forget there is none: a popup says so.)
             go_on = (saved and rng.random() < 0.9) or rng.random() < 0.15
             return self.press(KeySym.C if go_on else KeySym.N)
-        if isinstance(handler, Question):  # "Abandon your saved game?": yes, as N meant.
-            return self.press(KeySym.Y)
         if isinstance(handler, input_handlers.GameOverEventHandler) and roll < 0.1:
             return self.press(KeySym.ESCAPE)
         if isinstance(handler, input_handlers.LevelUpEventHandler) and roll < 0.3:
