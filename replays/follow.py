@@ -151,14 +151,10 @@ class Follower:
         return f"Following {self.path.name}: {len(self.lines)} lines. Esc: stop watching"
 
 
-def wait_for_end(follower: Follower, give_up: float | None = None) -> None:
-    """Follow headless until the game ends (or `give_up` seconds pass with no new line)."""
-    quiet_since = time.monotonic()
+def wait_for_end(follower: Follower) -> None:
+    """Follow headless until the game ends."""
     while not follower.ended:
-        if follower.poll(finish_walks=True):
-            quiet_since = time.monotonic()
-        elif give_up is not None and time.monotonic() - quiet_since > give_up:
-            return
+        follower.poll(finish_walks=True)
         time.sleep(POLL_SECONDS)
 
 
