@@ -87,7 +87,9 @@ def time_verify(morgue_file: Path) -> None:
     seconds, cpu = [], []
     for _ in range(3):
         start, used = time.perf_counter(), os.times()
-        subprocess.run([sys.executable, str(ROOT / "main.py"), "--verify", str(morgue_file)], check=True)
+        subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "--verify", str(morgue_file)], check=True, capture_output=True
+        )
         seconds.append(time.perf_counter() - start)
         after = os.times()
         cpu.append(after.children_user + after.children_system - used.children_user - used.children_system)
