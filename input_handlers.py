@@ -24,7 +24,7 @@ from actions import (
 )
 from components.inventory import LETTERS, stack_name
 from components.level import Level
-from controls import targeting, travel
+from controls import autofight, targeting, travel
 from controls.blast import blast_tiles, in_blast
 from controls.key_help import command_rows
 from controls.keys import (
@@ -40,10 +40,12 @@ from controls.keys import (
     HistoryJump,
     Key,
     cursor_step,
+    does_nothing,
     key_of,
     letter_index,
     target_step,
 )
+from replays.recording import Autofight
 from saving import paths
 from screens import death
 from screens.base import ActionOrHandler as ActionOrHandler
@@ -582,6 +584,8 @@ class MainGameEventHandler(EventHandler):
                 return self.descend()
             case Command.EXPLORE:
                 return self.start_walk(travel.Explore(gather=self.settings.options.gather_items))
+            case Command.AUTOFIGHT:
+                return self.autofight_action(autofight.decide(self.engine, self.settings.options.autofight_stop))
             case Command.PICKUP:
                 return PickupAction(player)
             case Command.INVENTORY:
@@ -608,6 +612,27 @@ class MainGameEventHandler(EventHandler):
                 # Escape is what DCSS and Brogue players press to cancel: ask.
                 return ConfirmHandler(self, SAVE_AND_QUIT, save_and_quit)
         return None
+
+    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
+        if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or does_nothing(event):
+            return None
+        if isinstance(event, tcod.event.KeyDown) and event.sym in self.settings.keys.move:
+            return None
+        if self.settings.keys.main.get(key_of(event)) is not Command.AUTOFIGHT:
+            return None
+        return autofight.decide(self.engine, self.settings.options.autofight_stop)
+
+    def play_autofight(self, press: Autofight) -> BaseEventHandler:
+        if self.handle_action(self.autofight_action(press)):
+            return next_screen(self.engine)
+        return self
+
+    def autofight_action(self, press: Autofight) -> Action | None:
+        """The bump a press of autofight makes, or None: the log says why, and no turn passes."""
+        if press.direction is None:
+            self.engine.message_log.add_message(autofight.refusal(self.engine), color.impossible)
+            return None
+        return BumpAction(self.engine.player, *press.direction)
 
     def ev_mousebuttondown(
         self, event: tcod.event.MouseButtonDown

@@ -127,6 +127,7 @@ class Command(Enum):
 
     DESCEND = auto()
     EXPLORE = auto()
+    AUTOFIGHT = auto()
     RUN = auto()
     WALK_TO = auto()
     PICKUP = auto()
@@ -162,6 +163,7 @@ class Command(Enum):
 COMMAND_HELP: Final[dict[Command, str]] = {
     Command.DESCEND: "Take the stairs down, or walk to them",
     Command.EXPLORE: "Explore, then walk to the stairs",
+    Command.AUTOFIGHT: "Fight the nearest monster in view",
     Command.RUN: "Run that way",
     Command.WALK_TO: "Walk to the tile",
     Command.PICKUP: "Pick up the item underfoot",
@@ -198,6 +200,7 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     ">": Command.DESCEND,
     KeySym.X: Command.EXPLORE,  # Brogue's key.
     KeySym.O: Command.EXPLORE,  # DCSS's key.
+    KeySym.TAB: Command.AUTOFIGHT,  # DCSS's key.
     KeySym.G: Command.PICKUP,
     KeySym.I: Command.INVENTORY,
     KeySym.Q: Command.QUAFF,  # NetHack's and DCSS's verbs.

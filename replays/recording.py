@@ -74,6 +74,20 @@ class Steps:
 
 
 @dataclass(frozen=True)
+class Autofight:
+    """An `autofight DX DY` line: autofight's key bumped that way (`controls.autofight`);
+    `autofight` alone: it was refused, at no cost."""
+
+    direction: tuple[int, int] | None = None
+
+    def line(self) -> str:
+        if self.direction is None:
+            return "autofight"
+        dx, dy = self.direction
+        return f"autofight {dx} {dy}"
+
+
+@dataclass(frozen=True)
 class Resume:
     """A `resume` line: the game left on a menu goes on from its save, on the dungeon's screen."""
 
@@ -81,7 +95,9 @@ class Resume:
         return "resume"
 
 
-Recorded = RecordedEvent | Steps | Resume
+Recorded = RecordedEvent | Steps | Resume | Autofight
+# What a replay can be given: a recorded line, or any event.
+Replayable = tcod.event.Event | Steps | Resume | Autofight
 
 
 class RecordingError(Exception):
@@ -107,13 +123,13 @@ def header(seed: int, version: int = FORMAT_VERSION) -> list[str]:
     return [f"{FORMAT_NAME} {version}", f"seed {seed}"]
 
 
-def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
+def line_of(event: Replayable) -> str | None:
     """The line that records `event`, or None for a kind of event never recorded.
 
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
-        case Steps() | Resume():
+        case Steps() | Resume() | Autofight():
             return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
@@ -172,7 +188,23 @@ def event_of(line: str) -> Recorded:
             if words:
                 raise ValueError("'resume' takes nothing")
             return Resume()
-    raise ValueError(f"unknown event {command[:20]!r} (key, text, click, move, steps or resume)")
+        case "autofight":
+            return _autofight(words)
+    raise ValueError(
+        f"unknown event {command[:20]!r} (key, text, click, move, steps, resume or autofight)"
+    )
+
+
+def _autofight(words: list[str]) -> Autofight:
+    """The press of `autofight [DX DY]`: a bump to a neighbouring tile, or none."""
+    if not words:
+        return Autofight()
+    if len(words) != 2:
+        raise ValueError("'autofight' takes DX DY (each -1, 0 or 1), or nothing")
+    direction = _number(words[0], -1, 1), _number(words[1], -1, 1)
+    if direction == (0, 0):
+        raise ValueError("'autofight 0 0' bumps no neighbour")
+    return Autofight(direction)
 
 
 def _key_event(words: list[str]) -> tcod.event.KeyDown | tcod.event.TextInput:
@@ -377,6 +409,11 @@ def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> Bas
     raises is recorded too, so that the recording replays the error.
     """
     engine = handler.engine_in_play()
+    press = handler.autofight_press(event)
+    if engine is not None and press is not None:
+        # Kept as what it did, not as the key (see `controls.autofight`).
+        record(engine, press.line())
+        return handler.play_autofight(press)
     line = None if engine is None else line_of(event)
     if keys.does_nothing(event):  # Not even stopping a walk.
         line = None

@@ -12,13 +12,13 @@ import tcod
 import exceptions
 import input_handlers
 from replays import recording
-from replays.recording import Recorded, Steps
+from replays.recording import Autofight, Recorded, Steps
 from window import error_report
 
 
 def replay_line(
     handler: input_handlers.BaseEventHandler,
-    recorded: tcod.event.Event | Steps | recording.Resume,
+    recorded: recording.Replayable,
 ) -> input_handlers.BaseEventHandler:
     """Play one recorded line as it was played, after the walk under way took its steps.
 
@@ -41,6 +41,12 @@ def replay_line(
         return handler.stop_walking()
     if not isinstance(recorded, tcod.event.MouseMotion):
         handler = finish_walk(handler)
+    if isinstance(recorded, Autofight):
+        engine = handler.engine_in_play()
+        if engine is None:
+            return handler
+        recording.record(engine, recorded.line())
+        return handler.play_autofight(recorded)
     return recording.handle_and_record(handler, recorded)
 
 

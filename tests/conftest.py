@@ -162,7 +162,7 @@ def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: type
 
 
 def play_events(
-    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Steps | recording.Resume]
+    handler: input_handlers.BaseEventHandler, events: Iterable[recording.Replayable]
 ) -> input_handlers.BaseEventHandler:
     """Send `events` to the game as a replay does (`replay_lines.replay_line`); the last screen.
 

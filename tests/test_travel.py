@@ -600,12 +600,15 @@ def load_tool(name: str) -> Any:
 
 
 def test_walks_clear_a_floor_in_fewer_key_presses() -> None:
-    """tools/key_presses.py: the same floor, the same items gathered, far fewer keys."""
+    """tools/key_presses.py: the same floor, the same items gathered, far fewer keys;
+    autofight as deep, with no more."""
     tool = load_tool("key_presses")
-    single, walking = tool.clear_floor(6, walks=False), tool.clear_floor(6, walks=True)
-    assert single.descended and walking.descended
-    assert walking.carried == single.carried > 2
-    assert walking.presses < single.presses / 2
+    single, walking, fighting = (tool.play(6, player) for player in tool.PLAYERS.values())
+    assert single.floors == walking.floors == fighting.floors == 1
+    assert walking.carried == single.carried == fighting.carried > 2
+    assert walking.total < single.total / 2
+    assert fighting.total <= walking.total
+    assert fighting.fights > 0
 
 
 def test_each_hand_made_mutant_still_changes_one_line_of_travel() -> None:

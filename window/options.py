@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
-from controls import travel
+from controls import autofight, travel
 from controls.keys import KeyTables
 from saving import paths, savefile
 from window import palettes
@@ -97,6 +97,11 @@ TILE_SIZES: Final[Mapping[int, str]] = {10: "10x10", 16: "16x16", 24: "24x24"}
 # Steps a walk takes a second (see `travel`).
 WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 80: "very fast"}
 
+# Autofight refuses below this share of HP (DCSS's `autofight_stop`).
+AUTOFIGHT_STOPS: Final[Mapping[int, str]] = {
+    share: f"{share}% HP" if share else "never" for share in autofight.STOP_SHARES
+}
+
 
 @dataclass(frozen=True)
 class Options:
@@ -107,6 +112,7 @@ class Options:
     fullscreen: bool = option("Fullscreen", {False: "off", True: "on"}, False)
     walk_speed: int = option("Walk speed", WALK_SPEEDS, travel.STEPS_PER_SECOND)
     gather_items: bool = option("Explore picks up items", {True: "on", False: "off"}, True)
+    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, autofight.DEFAULT_STOP)
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata={"setting": Remembered()})
 
