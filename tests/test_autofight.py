@@ -16,6 +16,7 @@ from controls import autofight, key_file, keys, travel
 from controls.keys import Command
 from engine import Engine
 from entity import Actor
+from input_handlers import BaseEventHandler, LevelUpEventHandler
 from replays import recording, replay
 from window.options import AUTOFIGHT_STOPS, Options, Settings
 
@@ -111,7 +112,7 @@ def test_a_monster_with_no_known_way_to_it_is_said_at_no_cost() -> None:
 def autofought_game(stop: int) -> tuple[object, list[str]]:
     """Seed 13 played with `x` until a monster is in view, then Tab until none is, twice over."""
     settings = Settings(options=dataclasses.replace(Options(), autofight_stop=stop))
-    handler = replay.start(recording.Script(13, []), settings)
+    handler: BaseEventHandler = replay.start(recording.Script(13, []), settings)
     engine = replay.engine_of(handler)
     assert engine is not None
     for _ in range(300):
@@ -119,7 +120,7 @@ def autofought_game(stop: int) -> tuple[object, list[str]]:
             break
         pressed = KeySym.TAB if engine.game_map.monsters_in_view else KeySym.X
         handler = played(handler, key(pressed))
-        if isinstance(handler, replay.input_handlers.LevelUpEventHandler):
+        if isinstance(handler, LevelUpEventHandler):
             handler = played(handler, key(KeySym.A))
     return state(handler), engine.recording
 
@@ -138,8 +139,7 @@ def test_a_press_is_recorded_as_what_it_did_and_replays_so_whatever_the_option()
 
 
 def test_a_refused_press_is_recorded_and_replays_its_message() -> None:
-    handler = replay.start(recording.Script(13, []))
-    handler = played(handler, key(KeySym.TAB))
+    handler = played(replay.start(recording.Script(13, [])), key(KeySym.TAB))
     engine = replay.engine_of(handler)
     assert engine is not None and engine.recording[-1] == "autofight"
     replayed = replay.engine_of(replay_text("\n".join(engine.recording)))
