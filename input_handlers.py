@@ -98,8 +98,8 @@ class EventHandler(BaseEventHandler):
             self.engine.message_log.add_message(exc.args[0], color.impossible)
             return False  # Skip enemy turn on exceptions.
 
-        self.engine.turns += 1
         self.engine.handle_enemy_turns()
+        self.engine.turns += 1  # After the monsters', so the turn's messages share its number.
 
         self.engine.update_fov()
         return True
@@ -160,7 +160,12 @@ class CharacterScreenEventHandler(AskUserEventHandler):
         super().on_render(console)
         player = self.engine.player
         files = str(paths.data_dir().resolve())  # The save, morgue files, ...
+        fighter = player.fighter
         lines = [
+            # Differs from the tutorial: HP, depth and turns too.
+            f"HP: {fighter.hp}/{fighter.max_hp}",
+            f"Dungeon level: {self.engine.game_world.current_floor}",
+            f"Turns: {self.engine.turns}",
             f"Level: {player.level.current_level}",
             # Differs from the tutorial: XP counts from the game's start.
             f"XP: {player.level.total_xp}",
@@ -692,7 +697,8 @@ class WalkHandler(AskUserEventHandler):
     def stopped(self, reason: str | None = None) -> BaseEventHandler:
         """The screen after the walk, which says why it stopped, if it must."""
         if reason is not None:
-            self.engine.message_log.add_message(reason)
+            # Each stop is news of its own: two orcs coming into view are two lines.
+            self.engine.message_log.add_message(reason, stack=False)
         return next_screen(self.engine)
 
     def advance(self) -> BaseEventHandler:
@@ -705,7 +711,9 @@ class WalkHandler(AskUserEventHandler):
         if isinstance(self.next_step, travel.PickUp):
             action: Action = PickupAction(engine.player)
         else:
-            action = MovementAction(engine.player, *self.next_step)
+            dx, dy = self.next_step
+            to_pick_up = self.walk.picks_up_at(engine, engine.player.x + dx, engine.player.y + dy)
+            action = MovementAction(engine.player, dx, dy, to_pick_up)
         if not self.handle_action(action):
             return self.stopped()  # The action said why.
         self.walk_steps += 1
@@ -816,7 +824,8 @@ class HistoryViewer(Overlay):
             1,
             console.width - 2,
             console.height - 2,
-            self.engine.message_log.messages[: self.cursor + 1],
+            # Differs from the tutorial: marked with the floor and the turn.
+            self.engine.message_log.marked(self.engine.message_log.messages[: self.cursor + 1]),
         )
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:

@@ -212,7 +212,10 @@ def test_explore_walks_to_the_items_it_sees_and_picks_each_up_in_a_turn() -> Non
     turns = engine.turns
     handler = handler.advance()
     assert engine.turns == turns + 1
-    assert texts(engine)[-1] == f"You picked up the {potion.name}!"
+    letter = engine.player.inventory.letter_of(potion)
+    assert texts(engine)[-1] == f"{letter} - a {potion.name}"
+    # One line a pick-up: the step onto the items did not name them first.
+    assert not any(text.startswith("You see here") for text in texts(engine))
     assert position(engine) == (20, 5)
     handler = handler.advance()
     assert engine.turns == turns + 2
