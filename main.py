@@ -126,8 +126,9 @@ class Loop:
     def draw(self) -> None:
         self.console.clear()
         self.handler.on_render(console=self.console)
-        if self.playback is not None and not self.playback.finished:
-            self.console.print(0, 0, self.playback.status(), fg=color.white, bg=color.black)
+        status = None if self.playback is None else self.playback.status()
+        if status is not None:
+            self.console.print(0, 0, status, fg=color.white, bg=color.black)
         display.follow(self.context, self.handler.settings.options)
         self.context.present(self.console, keep_aspect=True, integer_scaling=True)
         if self.playback is None:  # A replay's game is not the player's to save.
@@ -140,6 +141,8 @@ class Loop:
                 self.handler = replay.play_frame(self.handler, self.playback)
             else:
                 self.take_input()
+                if self.playback is not None:
+                    self.playback.handed_over = True  # The player has used the keys.
         except Exception:  # Handle exceptions in game (quitting is no Exception).
             error_report.report_error(self.handler, keep_recording=True)
             self.handler = self.handler.stop_walking()  # Or the same error comes again.

@@ -110,7 +110,7 @@ UNBOUND_KEYS: tuple[KeySym, ...] = (
     KeySym.F2,
     KeySym.F5,
     KeySym.F11,
-    KeySym.TAB,
+    KeySym.F3,
     KeySym.SPACE,
     KeySym.BACKSPACE,
     KeySym.DELETE,
