@@ -445,10 +445,10 @@ def test_f12_in_game_saves_numbered_screenshots(
     frame = assets.load_tileset().render(console)[:, :, :3]
 
     assert main.handle_event(context, handler, key(KeySym.F12)) is handler
-    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-001.png."
+    assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     show(context, handler)
     assert main.handle_event(context, handler, key(KeySym.F12, Modifier.NUM)) is handler
-    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-002.png."
+    assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-002.png in {in_tmp.resolve()}."
 
     assert sorted(p.name for p in in_tmp.iterdir()) == ["screenshot-001.png", "screenshot-002.png"]
     first = load_png(in_tmp / "screenshot-001.png")
@@ -472,7 +472,7 @@ def test_f12_draws_the_frame_itself_never_reading_the_renderer_back(
     handler = input_handlers.MainGameEventHandler(engine)
     console = show(context, handler)
     assert main.handle_event(context, handler, key(KeySym.F12)) is handler
-    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-001.png."
+    assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     frame = assets.load_tileset().render(console)[:, :, :3]
     assert np.array_equal(load_png(in_tmp / "screenshot-001.png"), frame)
 
@@ -495,7 +495,7 @@ def test_f12_in_the_menu_says_so_in_a_popup(in_tmp: Path, context: tcod.context.
     popup = main.handle_event(context, menu_screen, key(KeySym.F12))
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.parent is menu_screen
-    assert popup.text == "Screenshot saved as screenshot-001.png."
+    assert popup.text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     assert load_png(in_tmp / "screenshot-001.png").shape == (WINDOW[1], WINDOW[0], 3)
     # The popup's own screenshot goes on to the next number.
     show(context, popup)

@@ -400,7 +400,7 @@ def first_run(me: Player) -> Script:
     # The keys of every screen: a screenshot, and fullscreen on and off.
     yield [key(KeySym.F12)]
     assert Path("screenshot-001.png").is_file()
-    assert "Screenshot saved as screenshot-001.png." in screen()
+    assert "Screenshot saved as screenshot-001.png" in screen()
     window = me.context.sdl_window
     assert window is not None
     yield [key(KeySym.RETURN, Modifier.LALT)]
