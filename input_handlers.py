@@ -33,6 +33,7 @@ from controls.keys import (
     CURSOR_Y_KEYS,
     GAME_OVER_KEYS,
     HISTORY_JUMP_KEYS,
+    LOOK_KEYS,
     MAIN_BUTTONS,
     RUN_MODIFIER,
     Answer,
@@ -422,11 +423,36 @@ class SelectIndexHandler(AskUserEventHandler):
 
 
 class LookHandler(SelectIndexHandler):
-    """Lets the player look around using the keyboard."""
+    """Lets the player look around using the keyboard; `_` walks to the tile
+    under the cursor (`LOOK_KEYS`)."""
 
-    def on_index_selected(self, x: int, y: int) -> LookDescription:
+    def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         """Describe what stands on the chosen tile; any key comes back here."""
         return LookDescription(self, x, y)
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        if LOOK_KEYS.get(key_of(event)) is Command.WALK_TO:
+            return self.travel(*self.engine.mouse_location)
+        return super().ev_textinput(event)
+
+    def travel(self, x: int, y: int) -> BaseEventHandler:
+        """The walk to (x, y), stopping as walks stop; or the dungeon, the log saying why not."""
+        game = MainGameEventHandler(self.engine)
+        return game.start_walk(travel.Travel(x, y)) or game
+
+
+class TravelHandler(LookHandler):
+    """Travel (NetHack's `_`): a cursor, and Enter, a click or `_` again walks there."""
+
+    def __init__(self, engine: Engine):
+        super().__init__(engine)
+        engine.message_log.add_message(TRAVEL_PROMPT, color.needs_target)
+
+    def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
+        return self.travel(x, y)
+
+
+TRAVEL_PROMPT: Final = "Travel where? Move the cursor; Enter or _ walks there, Esc cancels."
 
 
 class LookDescription(Overlay):
@@ -609,6 +635,8 @@ class MainGameEventHandler(EventHandler):
                 return HistoryViewer(self)
             case Command.LOOK:
                 return LookHandler(self.engine)
+            case Command.TRAVEL:
+                return TravelHandler(self.engine)
             case Command.HELP:
                 return HelpScreen(self)
             case Command.OPTIONS:

@@ -17,6 +17,7 @@ from controls.keys import (
     GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
+    LOOK_KEYS,
     MAIN_BUTTONS,
     MENU_KEYS,
     OPTION_ROW_KEYS,
@@ -138,8 +139,10 @@ def _tile_rows() -> list[tuple[str, str]]:
         f"{(modifier.name or '').title()} x{factor}"
         for modifier, factor in CURSOR_MODIFIERS.items()
     )
+    walk = {key: "Walk there (looking, or travelling)" for key in LOOK_KEYS}
     return [
         *_keys_by_meaning(cursor),
+        *_keys_by_meaning(walk),
         *_merge_rows(targets),
         ("Mouse", "Point; left click selects"),
         (steps, "Move the cursor further"),

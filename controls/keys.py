@@ -128,6 +128,7 @@ class Command(Enum):
     DESCEND = auto()
     EXPLORE = auto()
     AUTOFIGHT = auto()
+    TRAVEL = auto()
     RUN = auto()
     WALK_TO = auto()
     PICKUP = auto()
@@ -164,6 +165,7 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.DESCEND: "Take the stairs down, or walk to them",
     Command.EXPLORE: "Explore, then walk to the stairs",
     Command.AUTOFIGHT: "Fight the nearest monster in view",
+    Command.TRAVEL: "Travel: walk to a tile chosen with a cursor",
     Command.RUN: "Run that way",
     Command.WALK_TO: "Walk to the tile",
     Command.PICKUP: "Pick up the item underfoot",
@@ -201,6 +203,7 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     KeySym.X: Command.EXPLORE,  # Brogue's key.
     KeySym.O: Command.EXPLORE,  # DCSS's key.
     KeySym.TAB: Command.AUTOFIGHT,  # DCSS's key.
+    "_": Command.TRAVEL,  # NetHack's key.
     KeySym.G: Command.PICKUP,
     KeySym.I: Command.INVENTORY,
     KeySym.Q: Command.QUAFF,  # NetHack's and DCSS's verbs.
@@ -214,6 +217,13 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     KeySym.F1: Command.HELP,
     "=": Command.OPTIONS,  # Angband's key (`o` explores, as in DCSS).
     KeySym.ESCAPE: Command.QUIT,
+}
+
+
+# In look mode and travel's cursor: walk to the tile under the cursor
+# (NetHack's `_` again, DCSS's travel).
+LOOK_KEYS: Final[dict[Key, Command]] = {
+    "_": Command.WALK_TO,
 }
 
 

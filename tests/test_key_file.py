@@ -90,8 +90,8 @@ def test_a_preset_keeps_the_default_keys() -> None:
     tables = load()
     for sym in (KeySym.KP_7, KeySym.HOME, KeySym.Y, KeySym.Z):
         assert tables.move[sym] == (-1, -1)
-    for sym in keys.WAIT_KEYS:
-        assert sym in tables.wait
+    for waiting in keys.WAIT_KEYS:
+        assert waiting in tables.wait
     assert tables.move == {**keys.MOVE_KEYS, KeySym.Z: (-1, -1)}
 
 

@@ -678,3 +678,65 @@ def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
     engine.player.place(3, 5, engine.game_map)
     walk = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5)).advance()
     assert not recording.handle_and_record(walk, click(8, 8)).walking
+
+
+# --- Travel to a tile chosen with a cursor (NetHack's `_`) ------------------
+
+
+def test_underscore_opens_a_cursor_and_enter_walks_to_its_tile() -> None:
+    engine = walled_arena()
+    start = position(engine)
+    handler = press(MainGameEventHandler(engine), typed("_"))
+    assert isinstance(handler, input_handlers.TravelHandler)
+    assert texts(engine)[-1] == input_handlers.TRAVEL_PROMPT
+    for _ in range(3):
+        handler = press(handler, key(KeySym.L))
+    handler = press(handler, key(KeySym.J))
+    assert engine.turns == 0  # Moving the cursor costs nothing.
+    handler = press(handler, key(KeySym.RETURN))
+    assert isinstance(handler, MainGameEventHandler)
+    assert position(engine) == (start[0] + 3, start[1] + 1)
+    assert engine.turns == 3
+
+
+def test_underscore_in_look_mode_walks_to_the_cursor() -> None:
+    engine = walled_arena()
+    start = position(engine)
+    handler = press(MainGameEventHandler(engine), typed("/"))
+    assert isinstance(handler, input_handlers.LookHandler)
+    handler = press(press(handler, key(KeySym.H)), key(KeySym.H))
+    handler = press(handler, typed("_"))
+    handler, _ = walk_on(handler)
+    assert position(engine) == (start[0] - 2, start[1])
+    # `_` a second time, in travel's cursor, walks too.
+    handler = press(press(press(MainGameEventHandler(engine), typed("_")), key(KeySym.K)), typed("_"))
+    handler, _ = walk_on(handler)
+    assert position(engine) == (start[0] - 2, start[1] - 1)
+
+
+def test_travel_to_an_unknown_tile_or_with_a_monster_in_view_costs_nothing() -> None:
+    engine = walled_arena()
+    engine.game_map.explored[:] = False
+    engine.update_fov()
+    far = (engine.game_map.width - 2, engine.game_map.height - 2)
+    assert not engine.game_map.explored[far]
+    handler = press(MainGameEventHandler(engine), typed("_"))
+    handler = press(handler, click(*far))
+    assert isinstance(handler, MainGameEventHandler) and engine.turns == 0
+    assert texts(engine)[-1] == travel.NO_WAY
+    entity_factories.orc.spawn(engine.game_map, engine.player.x + 2, engine.player.y)
+    engine.update_fov()
+    handler = press(press(press(MainGameEventHandler(engine), typed("_")), key(KeySym.L)), typed("_"))
+    assert isinstance(handler, MainGameEventHandler) and engine.turns == 0
+    assert texts(engine)[-1] == "Not with an Orc in view."
+
+
+def test_a_travel_replays_exactly() -> None:
+    handler = live_game()
+    handler = played(handler, key(KeySym.X), steps=8)
+    handler = played(handler, key(KeySym.Z))
+    for event in (typed("_"), key(KeySym.H), key(KeySym.H), key(KeySym.RETURN)):
+        handler = played(handler, event)
+    engine = replay.engine_of(handler)
+    assert engine is not None and "text _" in engine.recording
+    assert state(replay_text("\n".join(engine.recording))) == state(handler)
