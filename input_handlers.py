@@ -33,7 +33,6 @@ from controls.keys import (
     CURSOR_Y_KEYS,
     GAME_OVER_KEYS,
     HISTORY_JUMP_KEYS,
-    LOOK_KEYS,
     MAIN_BUTTONS,
     RUN_MODIFIER,
     Answer,
@@ -423,17 +422,27 @@ class SelectIndexHandler(AskUserEventHandler):
 
 
 class LookHandler(SelectIndexHandler):
-    """Lets the player look around using the keyboard; `_` walks to the tile
-    under the cursor (`LOOK_KEYS`)."""
+    """Lets the player look around using the keyboard; travel's key (`_`)
+    walks to the tile under the cursor."""
 
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         """Describe what stands on the chosen tile; any key comes back here."""
         return LookDescription(self, x, y)
 
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        if self.travels(event):
+            return self.travel(*self.engine.mouse_location)
+        return super().ev_keydown(event)
+
     def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
-        if LOOK_KEYS.get(key_of(event)) is Command.WALK_TO:
+        if self.travels(event):
             return self.travel(*self.engine.mouse_location)
         return super().ev_textinput(event)
+
+    def travels(self, event: tcod.event.KeyDown | tcod.event.TextInput) -> bool:
+        """Whether the event presses travel's key (`_`, or the key file's), which here
+        walks to the tile under the cursor."""
+        return not does_nothing(event) and self.settings.keys.main.get(key_of(event)) is Command.TRAVEL
 
     def travel(self, x: int, y: int) -> BaseEventHandler:
         """The walk to (x, y), stopping as walks stop; or the dungeon, the log saying why not."""

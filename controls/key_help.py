@@ -3,10 +3,10 @@ so neither can disagree with what the keys do."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final, TypeVar
 
-from tcod.event import KeySym, Modifier, MouseButton
+from tcod.event import KeySym, Modifier, MouseButton, Scancode
 
 from controls.keys import (
     ANSWER_KEYS,
@@ -17,7 +17,6 @@ from controls.keys import (
     GAME_OVER_KEYS,
     GLOBAL_KEYS,
     HISTORY_JUMP_KEYS,
-    LOOK_KEYS,
     MAIN_BUTTONS,
     MENU_KEYS,
     OPTION_ROW_KEYS,
@@ -49,8 +48,8 @@ ANSWER_HELP: Final[dict[Answer, str]] = {
 
 
 def target_help(step: int) -> str:
-    """What a key of `TARGET_KEYS` does, told from its step."""
-    return "Next enemy in view" if step > 0 else "Previous enemy in view"
+    """What the keys of `TARGET_KEYS` do, on one row of the help."""
+    return "Next or previous enemy in view"
 
 
 def key_name(key: Key) -> str:
@@ -139,10 +138,8 @@ def _tile_rows() -> list[tuple[str, str]]:
         f"{(modifier.name or '').title()} x{factor}"
         for modifier, factor in CURSOR_MODIFIERS.items()
     )
-    walk = {key: "Walk there (looking, or travelling)" for key in LOOK_KEYS}
     return [
         *_keys_by_meaning(cursor),
-        *_keys_by_meaning(walk),
         *_merge_rows(targets),
         ("Mouse", "Point; left click selects"),
         (steps, "Move the cursor further"),
@@ -186,3 +183,13 @@ def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
         ("Options", _option_rows()),
         ("Everywhere", _merge_rows(everywhere)),
     ]
+
+
+def layout_hint(key_at: Callable[[Scancode], KeySym] = lambda scancode: scancode.keysym) -> str | None:
+    """A line for the help when the keyboard is German or French (`key_at`: the key
+    the system's layout puts at a place on the keyboard), saying which preset fits."""
+    if key_at(Scancode.Y) == KeySym.Z:  # QWERTZ: Y and Z trade places.
+        return "German keyboard? keys.txt: preset qwertz"
+    if key_at(Scancode.Q) == KeySym.A:  # AZERTY.
+        return "French keyboard: keys as printed, no preset"
+    return None

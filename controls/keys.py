@@ -165,7 +165,7 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.DESCEND: "Take the stairs down, or walk to them",
     Command.EXPLORE: "Explore, then walk to the stairs",
     Command.AUTOFIGHT: "Fight the nearest monster in view",
-    Command.TRAVEL: "Travel: walk to a tile chosen with a cursor",
+    Command.TRAVEL: "Travel to a tile (also from look mode)",
     Command.RUN: "Run that way",
     Command.WALK_TO: "Walk to the tile",
     Command.PICKUP: "Pick up the item underfoot",
@@ -219,12 +219,6 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     KeySym.ESCAPE: Command.QUIT,
 }
 
-
-# In look mode and travel's cursor: walk to the tile under the cursor
-# (NetHack's `_` again, DCSS's travel).
-LOOK_KEYS: Final[dict[Key, Command]] = {
-    "_": Command.WALK_TO,
-}
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,7 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         },
         "Choosing a tile": {(key_name(k), "Select the tile") for k in CONFIRM_KEYS}
         | {
-            (chord_name(k, m), "Next enemy in view" if step > 0 else "Previous enemy in view")
+            (chord_name(k, m), "Next or previous enemy in view")
             for (k, m), step in TARGET_KEYS.items()
         }
         | {("Mouse", "Point; left click selects")}

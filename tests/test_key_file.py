@@ -181,3 +181,25 @@ def test_a_rebound_key_does_what_the_old_one_did() -> None:
     after.settings.keys = load()
     e_did = type(input_handlers.MainGameEventHandler(after).handle_events(key(KeySym.E)))
     assert e_did is x_did and [m.plain_text for m in after.message_log.messages] == said
+
+
+def test_the_help_points_a_german_or_french_keyboard_at_what_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcod.event import Scancode
+
+    from controls import key_help
+    from screens import help_screen
+
+    us = {Scancode.Y: KeySym.Y, Scancode.Q: KeySym.Q}
+    german = {**us, Scancode.Y: KeySym.Z}
+    french = {**us, Scancode.Q: KeySym.A}
+    assert key_help.layout_hint(us.__getitem__) is None
+    assert "preset qwertz" in (key_help.layout_hint(german.__getitem__) or "")
+    assert "French" in (key_help.layout_hint(french.__getitem__) or "")
+    # Shown on the help's bottom line, beside how to close it.
+    monkeypatch.setattr(help_screen, "layout_hint", lambda: key_help.layout_hint(german.__getitem__))
+    import tcod
+
+    console = tcod.console.Console(80, 50, order="F")
+    help_screen.HelpScreen(input_handlers.MainGameEventHandler(arena())).on_render(console)
+    bottom = "".join(chr(c) for c in console.rgb["ch"][:, 49])
+    assert "German keyboard? keys.txt: preset qwertz" in bottom and "Press any key to close" in bottom
