@@ -20,10 +20,6 @@ if TYPE_CHECKING:
     from engine import Engine
     from entity import Actor
 
-# DCSS's `autofight_stop`: no autofight below this share of HP, in per cent.
-STOP_SHARES: Final = (0, 25, 50, 75)
-DEFAULT_STOP: Final = 50
-
 NO_TARGET: Final = "You see no monster to fight."
 TOO_HURT: Final = "You are too injured to fight blindly!"  # DCSS's words, near enough.
 

@@ -55,6 +55,7 @@ from controls import autofight, keys, travel  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from saving import paths  # noqa: E402
+from window.options import Options  # noqa: E402
 
 SEEDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 MOVES = {
@@ -63,6 +64,7 @@ MOVES = {
 }  # fmt: skip
 STAIRS = tcod.event.TextInput(text=">")
 LIMIT = 5000  # Presses: a player that gets no further gives up.
+STOP = Options().autofight_stop  # Autofight's default share of HP.
 
 
 def key(sym: KeySym) -> tcod.event.KeyDown:
@@ -163,7 +165,7 @@ def autofight_key(engine: Engine) -> Event:
     care = potion_key(engine)
     if care is not None:
         return care
-    if autofight.decide(engine, autofight.DEFAULT_STOP).direction is not None:
+    if autofight.decide(engine, STOP).direction is not None:
         return key(KeySym.TAB)
     return fight_key(engine) or explore_key(engine)
 
