@@ -37,6 +37,7 @@ from window import (
     screenshot,
     windowed,
 )
+from words import program
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
 SCREEN_HEIGHT: Final = display_area.ROWS
@@ -228,7 +229,7 @@ def play(args: argparse.Namespace) -> int:
         try:
             script = recording.read(args.replay)
         except recording.RecordingError as exc:
-            print(f"main.py: {exc}", file=sys.stderr)
+            print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
@@ -242,8 +243,8 @@ def play(args: argparse.Namespace) -> int:
         return 1
     except RuntimeError as exc:
         why = error_report.reason(exc)
-        print(f"main.py: cannot open a window ({why}); run it on a desktop, or with no screen "
-              "under Xvfb: xvfb-run python main.py", file=sys.stderr)
+        print(f"{program.name()}: cannot open a window ({why}); run it on a desktop, or with no screen "
+              f"under Xvfb: xvfb-run {program.command()}", file=sys.stderr)
         return 1
     with context:
         return run_window(context, tileset, settings, args.seed, script, notice)
@@ -287,7 +288,7 @@ def run_window(
     try:
         game_lock.hold(paths.data_dir())
     except (game_lock.InUseError, OSError) as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
+        print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     icon.set_window_icon(context, tileset)
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
@@ -296,7 +297,7 @@ def run_window(
         main_loop(context, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
     else:
         if notice is not None:
-            print(f"main.py: {notice}", file=sys.stderr)
+            print(f"{program.name()}: {notice}", file=sys.stderr)
         watch_replay(context, root_console, settings, script)
     display.remember_window(context, settings)
     return 0

@@ -25,6 +25,7 @@ from replays import rules
 from replays.rules import Rule
 from saving import paths, safe_io
 from window.options import Settings
+from words import program
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -363,7 +364,7 @@ def _warn(engine: Engine, exc: OSError) -> None:
     The lines stay with the game, so the next Continue starts a new file from them.
     """
     print(
-        f"main.py: could not write the recording {engine.recording_file}: "
+        f"{program.name()}: could not write the recording {engine.recording_file}: "
         f"{exc.strerror or exc}; it is kept with the game",
         file=sys.stderr,
     )

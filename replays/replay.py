@@ -28,6 +28,7 @@ from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
 from window import display_area, error_report
 from window.options import Settings
+from words import program
 
 # Events a second in the window; + and - double and halve it within these bounds.
 DEFAULT_SPEED: Final = 8.0
@@ -225,7 +226,7 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
     try:
         script = recording.read(path)
     except recording.RecordingError as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
+        print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     # A replay must leave the player's files alone: what its game writes goes
     # to a folder of its own, then away.
@@ -240,7 +241,7 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
             safe_io.write_atomic(screen, screen_text(console).encode("utf-8"))
         except OSError as exc:
             print(
-                f"main.py: cannot write the screen to {screen}: {error_report.reason(exc)}",
+                f"{program.name()}: cannot write the screen to {screen}: {error_report.reason(exc)}",
                 file=sys.stderr,
             )
             return 1

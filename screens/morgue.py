@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Final
 from components.inventory import stack_name
 from replays import recording
 from saving import paths, safe_io
+from words import program
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -147,4 +148,9 @@ def keep_recording(game_file: Path, morgue_path: Path) -> str:
             safe_io.write_new(kept, safe_io.read_bytes(game_file, recording.MAX_BYTES))
         except OSError as exc:
             return f"{game_file} could not be kept here: {exc.strerror or exc}"
-    return f"{kept.name}, beside this file, replays the game: python main.py --replay {kept}"
+    return replay_line(kept)
+
+
+def replay_line(kept: Path) -> str:
+    """The morgue file's line on its recording: a command to paste that replays it."""
+    return f"{kept.name}, beside this file, replays the game: {program.command('--replay', program.quoted(kept))}"
