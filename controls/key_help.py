@@ -36,9 +36,10 @@ from controls.keys import (
 # A table's keys: keys, symbols, or both.
 K = TypeVar("K", bound=Key)
 
+# One row for both ends, as one row for both ways of each scroll: the help fits one screen.
 HISTORY_JUMP_HELP: Final[dict[HistoryJump, str]] = {
-    HistoryJump.TOP: "Jump to the top",
-    HistoryJump.BOTTOM: "Jump to the bottom",
+    HistoryJump.TOP: "Jump to either end",
+    HistoryJump.BOTTOM: "Jump to either end",
 }
 
 ANSWER_HELP: Final[dict[Answer, str]] = {
@@ -148,8 +149,7 @@ def _tile_rows() -> list[tuple[str, str]]:
 
 def _history_rows() -> list[tuple[str, str]]:
     """The message history's scrolling keys."""
-    history = {key: f"Scroll {abs(step)} {'up' if step < 0 else 'down'}"
-               for key, step in CURSOR_Y_KEYS.items()}
+    history = {key: f"Scroll {abs(step)} up or down" for key, step in CURSOR_Y_KEYS.items()}
     history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
     return _keys_by_meaning(history)
 

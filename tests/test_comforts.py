@@ -97,7 +97,7 @@ DIRECTIONS = {
 def expected_bindings() -> dict[str, set[tuple[str, str]]]:
     """Section of the help -> every (key, what it does) the handlers bind there."""
     history = {
-        (key_name(k), f"Scroll {abs(d)} {'up' if d < 0 else 'down'}")
+        (key_name(k), f"Scroll {abs(d)} up or down")
         for k, d in CURSOR_Y_KEYS.items()
     }
     history |= {(key_name(k), HISTORY_JUMP_HELP[jump]) for k, jump in HISTORY_JUMP_KEYS.items()}

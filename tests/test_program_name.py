@@ -50,4 +50,5 @@ def test_windows_quotes_as_its_shell_does(monkeypatch: pytest.MonkeyPatch) -> No
 def test_the_morgue_line_is_a_command_to_paste(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     as_built(monkeypatch)
     kept = tmp_path / "with space" / "game.rec"
-    assert morgue.replay_line(kept).endswith(f"'{BUILT}' --replay '{kept}'")
+    note = morgue.replay_note(kept, kept.with_suffix(".txt"))
+    assert note.startswith(f"'{BUILT}' --replay '{kept}' replays it; --verify '{kept.with_suffix('.txt')}'")
