@@ -118,7 +118,7 @@ class Options:
         "Explore picks up items", {True: "on", False: "off"}, True, changes_play=True
     )
     # Recordings keep what each press of autofight did, so not this (`controls.autofight`).
-    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 50)
+    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 50, changes_play=True)
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata={"setting": Remembered()})
 
