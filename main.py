@@ -24,7 +24,7 @@ import input_handlers
 import setup_game
 from controls import key_file, keys
 from replays import recording, recovery, replay
-from saving import autosave, game_lock, paths
+from saving import autosave, game_lock, paths, safe_io
 from screens.save_failed import SaveFailedPopup
 from window import (
     assets,
@@ -85,7 +85,10 @@ def main_loop(
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
     menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
     # tcod.event.wait is looked up now, so that tests can replace it.
-    Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
+    try:
+        Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
+    finally:
+        safe_io.sync_pending()  # What the last key press wrote.
 
 
 @dataclasses.dataclass
@@ -130,6 +133,7 @@ class Loop:
             self.console.print(0, 0, self.playback.status(), fg=color.white, bg=color.black)
         display.follow(self.context, self.handler.settings.options)
         self.context.present(self.console, keep_aspect=True, integer_scaling=True)
+        safe_io.sync_pending()  # What the key press wrote: on disk, its answer on screen first.
         if self.playback is None:  # A replay's game is not the player's to save.
             autosave.after_frame(self.handler)
 
