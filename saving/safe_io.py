@@ -72,6 +72,17 @@ def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
         os.close(fd)
 
 
+def read_head(path: str | os.PathLike[str], size: int) -> bytes:
+    """The first `size` bytes (or fewer) of the regular file at `path`, never through a link."""
+    fd = _open_no_link(Path(path), os.O_RDONLY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _refused(path, "not a regular file")
+        return os.read(fd, size)
+    finally:
+        os.close(fd)
+
+
 def _open_no_link(path: Path, flags: int) -> int:
     if not _NOFOLLOW and path.is_symlink():
         raise _refused(path, "a link, not a file")
@@ -150,6 +161,26 @@ def write_temporary(path: Path, data: bytes, *, sync: bool = True) -> Path:
             os.unlink(temp)
         raise
     return Path(temp)
+
+
+def link_atomic(source: Path, path: Path) -> None:
+    """Make `path` name the regular file `source` names, replacing what had
+    the name (never its target): a hard link, the file neither read nor copied.
+    Where hard links can't be made, `path` is written as a copy (`write_atomic`)."""
+    temp = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+    try:
+        os.link(source, temp, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:  # No hard links on this file system.
+        write_atomic(path, read_bytes(source, os.stat(source).st_size))
+        return
+    try:
+        os.replace(temp, path)
+    finally:
+        # Gone once renamed; but a rename onto a link to the same file does nothing.
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
 
 
 def remove_temporaries(path: Path) -> None:
