@@ -294,13 +294,26 @@ def run_window(
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
         menu = setup_game.MainMenu(settings, seed=seed, progress=recovery.progress_bar(context, root_console))
-        main_loop(context, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
+        start = menu if notice is None else input_handlers.PopupMessage(menu, notice)
+        first_frame(context, root_console, start)
+        main_loop(context, root_console, start)
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)
         watch_replay(context, root_console, settings, script)
     display.remember_window(context, settings)
     return 0
+
+
+def first_frame(
+    context: tcod.context.Context, root_console: tcod.console.Console, handler: input_handlers.BaseEventHandler
+) -> None:
+    """Show the menu at once; then load what the first new game needs and the menu
+    doesn't, while the player reads it: numpy's random generators (OpenSSL with them)."""
+    root_console.clear()
+    handler.on_render(console=root_console)
+    context.present(root_console, keep_aspect=True, integer_scaling=True)
+    import numpy.random  # noqa: F401  # Loaded now, not by the first new game's key press.
 
 
 def watch_replay(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
@@ -97,6 +96,8 @@ def replay_folder() -> Iterator[Path]:
     temporary folder, removed after: watching a death deletes no save of the
     player's, and quitting a replay saves over nothing.  The player's options,
     keys and screenshots stay in the data folder."""
+    import tempfile  # With shutil, bz2 and lzma: only for a replay, not at every start.
+
     global _replay_dir
     with tempfile.TemporaryDirectory(prefix="replay-") as folder:
         _replay_dir = Path(folder)

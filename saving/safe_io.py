@@ -35,7 +35,6 @@ import itertools
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -149,7 +148,8 @@ def write_temporary(path: Path, data: bytes, *, sync: bool = True) -> Path:
     (`savefile` keeps a backup); the caller removes it if it never renames it.
     Named `.<name>.<random>.tmp` (`remove_temporaries`); on any failure here it is removed.
     """
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temp = _temporary_name(path)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o600)
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
@@ -163,11 +163,17 @@ def write_temporary(path: Path, data: bytes, *, sync: bool = True) -> Path:
     return Path(temp)
 
 
+def _temporary_name(path: Path) -> Path:
+    """A name for a temporary file beside `path`, `.<name>.<random>.tmp`, free with
+    all but certainty (`O_EXCL` makes sure); what `remove_temporaries` looks for."""
+    return path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+
+
 def link_atomic(source: Path, path: Path) -> None:
     """Make `path` name the regular file `source` names, replacing what had
     the name (never its target): a hard link, the file neither read nor copied.
     Where hard links can't be made, `path` is written as a copy (`write_atomic`)."""
-    temp = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+    temp = _temporary_name(path)
     try:
         os.link(source, temp, follow_symlinks=False)
     except FileExistsError:

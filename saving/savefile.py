@@ -21,10 +21,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
-import lzma
 import os
 import pickle
-import pickletools
 import struct
 import sys
 import zlib
@@ -42,9 +40,9 @@ PICKLE_PROTOCOL: Final = 5  # Pinned: a newer Python must not change what a form
 # preset took 37 ms, for a file a quarter bigger (tools/save_time.py).
 ZLIB_SINCE: Final = 8
 _ZLIB_LEVEL: Final = 1
-# Up to format 7, xz's fastest preset, a 1 MiB dictionary (a floor pickles to
-# 80 KB), fewer literal context bits for pickles.
-_FILTERS: Final = ({"id": lzma.FILTER_LZMA2, "preset": 1, "dict_size": 1 << 20, "lc": 1, "lp": 0, "pb": 0},)
+# Up to format 7, xz's fastest preset (FILTER_LZMA2 is 0x21), a 1 MiB dictionary
+# (a floor pickles to 80 KB), fewer literal context bits for pickles.
+_FILTERS: Final = ({"id": 0x21, "preset": 1, "dict_size": 1 << 20, "lc": 1, "lp": 0, "pb": 0},)
 
 # What any file may cost: a floor-1 save is 2 KB on disk, 80 KB unpacked; the
 # biggest map a save may hold about 6 MB.  The xz decoder's memory: ours need
@@ -146,7 +144,6 @@ _NOT_OBJECTS: Final = frozenset(b"\x80\x95.(\x94aesu")  # Those that push nothin
 _MARK_CLOSERS: Final = frozenset(b"eut")  # APPENDS, SETITEMS, TUPLE
 _MARK: Final = ord("(")
 _STOP: Final = ord(".")
-_OPCODE_NAMES: Final = {opcode.code.encode("latin-1")[0]: opcode.name for opcode in pickletools.opcodes}
 _MAX_LONG_BYTES: Final = 17  # The longest integer: a 128-bit generator state.
 # Integers beyond 32 bits (a game has the generator's four): as dict keys,
 # k * (2**61 - 1) would hash alike and flood the unpickler's dicts.
@@ -162,9 +159,7 @@ def _scan(pickled: bytes) -> None:
     while at < size:
         code = pickled[at]
         if code not in _PLAIN:
-            if code not in _OPCODE_NAMES:
-                raise DamagedSaveError()
-            raise RefusedSaveError(f"the pickle opcode {_OPCODE_NAMES[code]}")
+            raise _unplain(code)
         width, sized = _PLAIN[code]
         arg = int.from_bytes(pickled[at + 1 : at + 1 + width], "little")
         at += 1 + width + (arg if sized else 0)
@@ -198,6 +193,14 @@ def _scan(pickled: bytes) -> None:
         if containers > MAX_CONTAINERS:
             raise RefusedSaveError("more containers than any game holds")
     raise DamagedSaveError()  # No STOP.
+
+
+def _unplain(code: int) -> SaveError:
+    """The error for an opcode plain data never needs, named; or for a byte no opcode is."""
+    import pickletools  # Only to name a refused opcode: not loaded by every start.
+
+    names = {opcode.code.encode("latin-1")[0]: opcode.name for opcode in pickletools.opcodes}
+    return RefusedSaveError(f"the pickle opcode {names[code]}") if code in names else DamagedSaveError()
 
 
 def check_plain(data: object) -> None:
@@ -261,6 +264,8 @@ def pack(pickled: bytes, version: int) -> bytes:
     if version >= ZLIB_SINCE:
         packed = zlib.compress(pickled, _ZLIB_LEVEL)
     else:
+        import lzma  # Saves of format 7 and before only: not loaded by every start.
+
         packed = lzma.compress(pickled, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32, filters=_FILTERS)
     return _HEADER.pack(MAGIC, version) + packed
 
@@ -289,6 +294,8 @@ def _payload(blob: bytes, versions: range) -> tuple[int, bytes]:
         raise SaveVersionError(found, versions[-1])
     if found >= ZLIB_SINCE:
         return found, _inflate(blob[_HEADER.size :])
+    import lzma  # Saves of format 7 and before only: not loaded by every start.
+
     decompressor = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=_MEMLIMIT)
     try:
         pickled = decompressor.decompress(blob[_HEADER.size :], max_length=MAX_PAYLOAD)
