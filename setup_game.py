@@ -24,7 +24,7 @@ from engine import Engine
 
 # The tutorial's map settings, declared beside the world they make.
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
-from replays import recording, recovery
+from replays import recording, recovery, rules
 from saving import paths, save_data, savefile
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
@@ -62,7 +62,7 @@ def new_game(seed: int | None = None, settings: Settings | None = None) -> Engin
     player = copy.deepcopy(entity_factories.player)
 
     engine = Engine(player=player, rng=np.random.default_rng(seed), settings=settings)
-    engine.recording = recording.header(seed)
+    engine.recording = recording.header(seed, in_force=rules.rules_for(engine.settings))
 
     engine.game_world = GameWorld(
         engine=engine,
@@ -247,7 +247,6 @@ class MainMenu(input_handlers.BaseEventHandler):
         except exceptions.BackToMainMenu:  # Its recording goes on past the game's end.
             return self
         if recovered is None:
-            recording.resume_file(engine)
             return input_handlers.next_screen(engine)
         engine.saved_at = None  # Saved once back on the game's own screen (`autosave`).
         return input_handlers.PopupMessage(recovered.handler, recovered.message())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -20,17 +21,21 @@ import tcod.event
 from tcod.event import KeySym, Modifier, MouseButton
 
 from controls import keys
+from replays import rules
+from replays.rules import Rule
 from saving import paths, safe_io
+from window.options import Settings
 
 if TYPE_CHECKING:
     from engine import Engine
     from input_handlers import BaseEventHandler
 
 FORMAT_NAME: Final = "recording"
-FORMAT_VERSION: Final = 3
+FORMAT_VERSION: Final = 4
 # Format 1 is format 2 without `text` lines; format 2 is format 3 played
-# with the tutorial's inventory letters.
-READABLE_VERSIONS: Final = (1, 2, 3)
+# with the tutorial's inventory letters; format 3 is format 4 without its
+# bindings and options (`rules`), replayed by the viewer's.
+READABLE_VERSIONS: Final = (1, 2, 3, 4)
 LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
 
@@ -81,7 +86,8 @@ class Resume:
         return "resume"
 
 
-Recorded = RecordedEvent | Steps | Resume
+Recorded = RecordedEvent | Steps | Resume | Rule
+RULE_WORDS: Final = ("bind ", "option ")
 
 
 class RecordingError(Exception):
@@ -90,11 +96,13 @@ class RecordingError(Exception):
 
 @dataclass(frozen=True)
 class Script:
-    """A recording read from text: the game's seed and its events in order."""
+    """A recording read from text: the game's seed, the rules its header names
+    (what its keys meant when it started), and its events in order."""
 
     seed: int
     events: list[Recorded]
     version: int = FORMAT_VERSION
+    rules: tuple[Rule, ...] = ()
 
 
 def letters_by_kind(version: int) -> bool:
@@ -102,18 +110,19 @@ def letters_by_kind(version: int) -> bool:
     return version >= LETTERS_BY_KIND_SINCE
 
 
-def header(seed: int, version: int = FORMAT_VERSION) -> list[str]:
-    """The first lines of every recording: the format, then the game's seed."""
-    return [f"{FORMAT_NAME} {version}", f"seed {seed}"]
+def header(seed: int, version: int = FORMAT_VERSION, in_force: Iterable[Rule] = ()) -> list[str]:
+    """The first lines of every recording: the format, the game's seed, then
+    the rules `in_force` (from format 4 on)."""
+    return [f"{FORMAT_NAME} {version}", f"seed {seed}", *(rule.line() for rule in in_force)]
 
 
-def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
+def line_of(event: tcod.event.Event | Recorded) -> str | None:
     """The line that records `event`, or None for a kind of event never recorded.
 
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
-        case Steps() | Resume():
+        case Steps() | Resume() | rules.Bind() | rules.SetOption():
             return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
@@ -172,7 +181,11 @@ def event_of(line: str) -> Recorded:
             if words:
                 raise ValueError("'resume' takes nothing")
             return Resume()
-    raise ValueError(f"unknown event {command[:20]!r} (key, text, click, move, steps or resume)")
+        case "bind" | "option":
+            return rules.rule_of(command, words)
+    raise ValueError(
+        f"unknown event {command[:20]!r} (key, text, click, move, steps, resume, bind or option)"
+    )
 
 
 def _key_event(words: list[str]) -> tcod.event.KeyDown | tcod.event.TextInput:
@@ -226,6 +239,7 @@ def parse(text: str, source: str) -> Script:
     version: int | None = None
     seed: int | None = None
     events: list[Recorded] = []
+    in_header: list[Rule] = []
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -239,14 +253,18 @@ def parse(text: str, source: str) -> Script:
             elif seed is None:
                 seed = _seed_of(line)
             else:
-                events.append(event_of(line))
+                event = event_of(line)
+                if isinstance(event, Rule) and not events:
+                    in_header.append(event)
+                else:
+                    events.append(event)
         except ValueError as exc:
             raise RecordingError(f"{source}, line {number}: {exc}") from None
     if version is None:
         raise RecordingError(f"{source}, line {number + 1}: the file is empty, not a recording")
     if seed is None:
         raise RecordingError(f"{source}, line {number + 1}: the 'seed N' line is missing")
-    return Script(seed, events, version)
+    return Script(seed, events, version, tuple(in_header))
 
 
 def _check_version(line: str) -> int:
@@ -267,6 +285,24 @@ def _seed_of(line: str) -> int:
     if len(words) != 2 or words[0] != "seed":
         raise ValueError("the second line must be 'seed N'")
     return _number(words[1], 0, MAX_SEED)
+
+
+def settings_recorded(lines: Sequence[str], viewer: Settings) -> Settings:
+    """The keys and options a game's recording lines leave it playing by (see
+    `rules.settings_of`): those its rules name, or the viewer's before format 4."""
+    found = [rule for line in lines if line.startswith(RULE_WORDS) for rule in _rule_of(line)]
+    return rules.settings_of(version_of(lines), found, viewer)
+
+
+def version_of(lines: Sequence[str]) -> int:
+    """The format of a game's recording lines (a save's, checked when loaded)."""
+    return _check_version(lines[0]) if lines else FORMAT_VERSION
+
+
+def _rule_of(line: str) -> list[Rule]:
+    """The rule a line records, if it is one (a save's lines are checked when loaded)."""
+    event = event_of(line)
+    return [event] if isinstance(event, Rule) else []
 
 
 def read(path: Path) -> Script:

@@ -23,7 +23,7 @@ import setup_game
 from controls import keys
 from engine import Engine
 from entity import Actor
-from replays import recording, replay_lines
+from replays import recording, replay_lines, rules
 from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
 from window import display_area, error_report
@@ -38,15 +38,19 @@ FASTEST: Final = 512.0
 REPORT_MESSAGES: Final = 5
 
 
-def start(script: Script, settings: Settings | None = None) -> input_handlers.MainGameEventHandler:
-    """The screen a recording's events start on: the dungeon of a new game with its seed.
+def start(script: Script, viewer: Settings | None = None) -> input_handlers.MainGameEventHandler:
+    """The screen a recording's events start on: the dungeon of a new game with its seed,
+    played by the keys and options its header names (`rules`), whatever the `viewer`'s.
 
     The new game's recording gets the same header, so that the replayed
-    events, recorded again as they are played, rebuild it.
+    events, recorded again as they are played, rebuild it.  Its settings are
+    its own: an option changed in it is never written to the player's file.
     """
+    settings = rules.settings_of(script.version, script.rules, viewer or Settings())
     engine = setup_game.new_game(script.seed, settings)
     if not recording.letters_by_kind(script.version):
         engine.player.inventory.by_kind = False
+    if script.version < rules.SINCE_VERSION:
         engine.recording = recording.header(script.seed, script.version)
     return input_handlers.MainGameEventHandler(engine)
 

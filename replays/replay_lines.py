@@ -11,14 +11,14 @@ import tcod
 
 import exceptions
 import input_handlers
-from replays import recording
+from replays import recording, rules
 from replays.recording import Recorded, Steps
 from window import error_report
 
 
 def replay_line(
     handler: input_handlers.BaseEventHandler,
-    recorded: tcod.event.Event | Steps | recording.Resume,
+    recorded: tcod.event.Event | Recorded,
 ) -> input_handlers.BaseEventHandler:
     """Play one recorded line as it was played, after the walk under way took its steps.
 
@@ -31,6 +31,12 @@ def replay_line(
             return handler
         recording.record(engine, recorded.line())
         return input_handlers.next_screen(engine)
+    if isinstance(recorded, rules.Rule):
+        engine = handler.engine_in_play()
+        if engine is not None:  # The keys or options the game was continued with.
+            rules.apply(recorded, engine.settings)
+            recording.record(engine, recorded.line())
+        return handler
     if isinstance(recorded, Steps):
         while handler.walking and handler.walk_steps < recorded.count:
             handler = handler.advance()
