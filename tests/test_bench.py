@@ -39,7 +39,7 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     out = done.stdout
     assert re.search(r"^CPU: .+ \(\d+ cores\)$", out, re.MULTILINE)
     # The scripted game took the stairs at least once.
-    own = rf"the game's own work, CPU\s+{LATENCY}; \d+ over 8\.3 ms\s+max < 8\.3 ms\s+ok"
+    own = rf"the game's own work, CPU\s+{LATENCY}; \d+ over 8\.3 ms\s+max < 8\.3 ms\s+(?:ok|MISS)"  # No time asserted.
     game = re.search(
         rf"^key press to frame, scripted game \(\d+ presses, \d+ games?, floors 1-(\d+)\), {own}",
         out,

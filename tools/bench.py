@@ -443,11 +443,11 @@ class Window:
         self.slowest = (0.0, "")
 
     def show(self, handler: input_handlers.BaseEventHandler) -> None:
-        """Draw and present `handler`'s screen, untimed: the main loop shows
-        the screen before it waits for the first key."""
-        self.console.clear()
-        handler.on_render(console=self.console)
-        self.context.present(self.console, keep_aspect=True)
+        """Draw and present `handler`'s screen, untimed, as `main` shows the first
+        frame (then loading what the first new game needs) before the first key."""
+        import main
+
+        main.first_frame(self.context, self.console, handler)
 
     def press(
         self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown | tcod.event.TextInput
