@@ -8,12 +8,14 @@ folder), `recording`, `replay`, `screenshot`, `error_report` (what failures say)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import gc
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Final
 
 import tcod
@@ -23,7 +25,7 @@ import exceptions
 import input_handlers
 import setup_game
 from controls import key_file, keys
-from replays import recording, recovery, replay
+from replays import follow, recording, recovery, replay, verify
 from saving import autosave, game_lock, paths, safe_io
 from screens.save_failed import SaveFailedPopup
 from window import (
@@ -74,16 +76,18 @@ def main_loop(
     handler: input_handlers.BaseEventHandler,
     events: EventSource | None = None,
     playback: replay.Playback | None = None,
+    menu: setup_game.MainMenu | None = None,
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
     `events` gives each frame's events; by default `tcod.event.wait`.  With a `playback`,
     its events are played first, at its pace.  A finished game goes back to the main menu
-    the loop started with (so the next new game keeps its `--seed`), or to a new one.
+    the loop started with (so the next new game keeps its `--seed`), `menu` if given, or to a new one.
     """
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
-    menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
+    if menu is None:
+        menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
     # tcod.event.wait is looked up now, so that tests can replace it.
     try:
         Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
@@ -209,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reads another program's arguments.
     """
     args = command_line.parse_args([] if argv is None else argv)
-    if args.windowed and not args.headless:  # --headless prints its answer.
+    if args.windowed and not args.headless and args.verify is None:  # These print their answer.
         return windowed.run(lambda: play(args), args.data_dir)
     return play(args)
 
@@ -222,7 +226,11 @@ def play(args: argparse.Namespace) -> int:
         return 1
     windowed.quiet_library_logs()
     settings, notice = read_settings(args.fullscreen)
+    if args.verify is not None:
+        return verify_file(args.verify, settings)
     script = None
+    if args.replay is not None and args.follow:
+        return follow_game(args, settings)
     if args.replay is not None:
         if args.headless:
             return replay.replay_headless(args.replay, args.screen, settings)
@@ -247,7 +255,43 @@ def play(args: argparse.Namespace) -> int:
               "under Xvfb: xvfb-run python main.py", file=sys.stderr)
         return 1
     with context:
-        return run_window(context, tileset, settings, args.seed, script, notice)
+        return run_window(context, tileset, settings, args, script, notice)
+
+
+def verify_file(path: Path, settings: options.Settings) -> int:
+    """`--verify FILE`: one line on whether it reaches the ending it claims; 0 if it does."""
+    try:
+        verified = verify.verify(path, settings)
+    except verify.NotVerified as exc:
+        print(f"main.py: not verified: {exc}")
+        return 1
+    print(f"main.py: {verified.line(path)}")
+    return 0
+
+
+def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
+    """`--replay FILE --follow`: watch a game still being played, headless or in the
+    window.  No lock is taken on the data folder and nothing is written in it: the
+    followed game may be playing there."""
+    follower = follow.Follower(args.replay, settings)
+    with paths.replay_folder():
+        try:
+            if args.headless:
+                with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: where it got to.
+                    follow.wait_for_end(follower)
+                return replay.report(follower.handler, follower.first, args.screen)
+            follower.poll()
+        except follow.FollowError as exc:
+            print(f"main.py: {exc}", file=sys.stderr)
+            return 1
+        try:
+            context = open_window(assets.load(settings.options.tile_size), settings)
+        except (assets.AssetError, RuntimeError) as exc:
+            print(f"main.py: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
+            return 1
+        with context:
+            follow.watch(context, tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F"), follower)
+    return 0
 
 
 def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
@@ -275,12 +319,13 @@ def run_window(
     context: tcod.context.Context,
     tileset: tcod.tileset.Tileset,
     settings: options.Settings,
-    seed: int | None,
+    args: argparse.Namespace,
     script: recording.Script | None,
     notice: str | None,
 ) -> int:
     """Play in the open window: the main menu (over the options' `notice`, if
-    any), or the replay of `script`; then remember where the window was.
+    any), today's daily game (`--daily`), or the replay of `script`; then
+    remember where the window was.
 
     1 (with one line on stderr) when another copy of the game plays in the data folder.
     """
@@ -293,10 +338,19 @@ def run_window(
     icon.set_window_icon(context, tileset)
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
-        menu = setup_game.MainMenu(settings, seed=seed, progress=recovery.progress_bar(context, root_console))
-        start = menu if notice is None else input_handlers.PopupMessage(menu, notice)
-        first_frame(context, root_console, start)
-        main_loop(context, root_console, start)
+        menu = setup_game.MainMenu(
+            settings,
+            seed=args.seed,
+            progress=recovery.progress_bar(context, root_console),
+            verifier=verify.entries_verified,
+        )
+        first = menu.daily_game() if args.daily else menu
+        shown = first if notice is None else input_handlers.PopupMessage(first, notice)
+        first_frame(context, root_console, shown)
+        if args.daily:  # Today's game at once; the menu after it.
+            main_loop(context, root_console, shown, menu=menu)
+        else:
+            main_loop(context, root_console, shown)
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)

@@ -38,6 +38,9 @@ FORMAT_VERSION: Final = 4
 READABLE_VERSIONS: Final = (1, 2, 3, 4)
 LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
+# The comment after the seed that says a game is the daily game of a date
+# (`replays.daily`): a comment, so every format reads it.
+DAILY_PREFIX: Final = "# daily "
 
 # Each modifier word, and what a replayed event holds: the left key, as SDL
 # reports a real press.
@@ -103,6 +106,7 @@ class Script:
     events: list[Recorded]
     version: int = FORMAT_VERSION
     rules: tuple[Rule, ...] = ()
+    daily: str | None = None  # The date of a daily game, as its `# daily` line says.
 
 
 def letters_by_kind(version: int) -> bool:
@@ -110,10 +114,16 @@ def letters_by_kind(version: int) -> bool:
     return version >= LETTERS_BY_KIND_SINCE
 
 
-def header(seed: int, version: int = FORMAT_VERSION, in_force: Iterable[Rule] = ()) -> list[str]:
-    """The first lines of every recording: the format, the game's seed, then
-    the rules `in_force` (from format 4 on)."""
-    return [f"{FORMAT_NAME} {version}", f"seed {seed}", *(rule.line() for rule in in_force)]
+def header(
+    seed: int,
+    version: int = FORMAT_VERSION,
+    in_force: Iterable[Rule] = (),
+    daily: str | None = None,
+) -> list[str]:
+    """The first lines of every recording: the format, the game's seed (and a
+    daily game's date), then the rules `in_force` (from format 4 on)."""
+    dated = [] if daily is None else [f"{DAILY_PREFIX}{daily}"]
+    return [f"{FORMAT_NAME} {version}", f"seed {seed}", *dated, *(rule.line() for rule in in_force)]
 
 
 def line_of(event: tcod.event.Event | Recorded) -> str | None:
@@ -238,6 +248,7 @@ def parse(text: str, source: str) -> Script:
     """Read a recording's text; RecordingError names `source` and the line at fault."""
     version: int | None = None
     seed: int | None = None
+    daily: str | None = None
     events: list[Recorded] = []
     in_header: list[Rule] = []
     number = 0
@@ -245,6 +256,8 @@ def parse(text: str, source: str) -> Script:
         line = raw.strip()
         if len(line) > MAX_LINE:
             raise RecordingError(f"{source}, line {number}: longer than {MAX_LINE} characters")
+        if line.startswith(DAILY_PREFIX) and seed is not None and not events:
+            daily = line.removeprefix(DAILY_PREFIX)
         if not line or line.startswith("#"):
             continue
         try:
@@ -264,7 +277,7 @@ def parse(text: str, source: str) -> Script:
         raise RecordingError(f"{source}, line {number + 1}: the file is empty, not a recording")
     if seed is None:
         raise RecordingError(f"{source}, line {number + 1}: the 'seed N' line is missing")
-    return Script(seed, events, version, tuple(in_header))
+    return Script(seed, events, version, tuple(in_header), daily)
 
 
 def _check_version(line: str) -> int:
@@ -387,6 +400,25 @@ def record(engine: Engine, line: str) -> None:
         _warn(engine, exc)
 
 
+def record_unrecorded(engine: Engine) -> None:
+    """Record the line of the event being handled, if not yet recorded."""
+    line, engine.unrecorded = engine.unrecorded, None
+    if line is not None:
+        record(engine, line)
+
+
+def end(engine: Engine, claim: str) -> None:
+    """A finished game's last lines: the event that ended it, then the ending it
+    claims (a comment, which replays skip, and `--verify` checks)."""
+    record_unrecorded(engine)
+    record(engine, claim)
+
+
+def text_of(engine: Engine) -> str:
+    """The recording's text, as its file holds it."""
+    return _text(engine.recording)
+
+
 def sync(engine: Engine) -> None:
     """Flush the game's recording file to the disk (at each save, against power cuts)."""
     if engine.recording_file is None:
@@ -421,16 +453,19 @@ def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> Bas
     if engine is None or (line is None and walked is None):
         return handler.handle_events(event)
     pointer = engine.mouse_location
+    # Should the event end the game, its death records it first (`end`).
+    engine.unrecorded = line
     try:
         after = handler.handle_events(event)
     except SystemExit:  # Leaving the game stops a walk too.
+        engine.unrecorded = None
         if walked is not None:
             record(engine, walked.line())
         raise
     except Exception:
-        if line is not None:
-            record(engine, line)
+        record_unrecorded(engine)
         raise
+    line, engine.unrecorded = engine.unrecorded, None
     if walked is not None and not after.walking:
         # The key or click stopped the walk and did nothing else: what
         # replays it is the number of steps the walk took.

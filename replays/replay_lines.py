@@ -58,19 +58,20 @@ def finish_walk(handler: input_handlers.BaseEventHandler) -> input_handlers.Base
 
 
 def play_lines(
-    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded]
+    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded], *, to_the_end: bool = True
 ) -> input_handlers.BaseEventHandler:
     """Play recorded events as fast as they go, with no window; return the last screen.
 
     As in the main loop, an unexpected error is reported and play goes on; an
     event that leaves a finished game raises `exceptions.BackToMainMenu`.
-    A walk the last lines started goes on until it stops by itself, as in play.
+    A walk the last lines started goes on until it stops by itself, as in play,
+    unless more lines may come (`to_the_end` False: a game still being played).
     """
     # `events` is consumed lazily: the recovery shows its progress as they are played.
     for recorded in itertools.chain(events, [None]):
         try:
             if recorded is None:
-                return finish_walk(handler)
+                return finish_walk(handler) if to_the_end else handler
             handler = replay_line(handler, recorded)
         except (SystemExit, exceptions.QuitWithoutSaving):
             break

@@ -99,12 +99,13 @@ def replay_folder() -> Iterator[Path]:
     import tempfile  # With shutil, bz2 and lzma: only for a replay, not at every start.
 
     global _replay_dir
+    outer = _replay_dir  # A replay may verify another (the hall of fame's marks).
     with tempfile.TemporaryDirectory(prefix="replay-") as folder:
         _replay_dir = Path(folder)
         try:
             yield _replay_dir
         finally:
-            _replay_dir = None
+            _replay_dir = outer
 
 
 def save_path() -> Path:
