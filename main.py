@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import gc
 import sys
 import time
@@ -342,7 +343,10 @@ def run_window(
             settings,
             seed=args.seed,
             progress=recovery.progress_bar(context, root_console),
-            verifier=verify.entries_verified,
+            verifier=functools.partial(
+                verify.entries_verified,
+                progress=recovery.progress_bar(context, root_console, "Verifying the hall of fame..."),
+            ),
         )
         first = menu.daily_game() if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
