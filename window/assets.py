@@ -17,6 +17,7 @@ import tcod
 
 import setup_game
 from window import error_report, options
+from words import program
 
 TILESET_PATHS: Final = {size: Path(__file__).resolve().parent.parent / f"dejavu{size}x{size}_gs_tc.png" for size in options.TILE_SIZES}
 
@@ -47,13 +48,13 @@ def load(size: int) -> tcod.tileset.Tileset:
     """The tile sheet of tiles `size` pixels a side, once every other asset is known to be there."""
     for each, path in TILESET_PATHS.items():
         if each != size and not (path.is_file() and os.access(path, os.R_OK)):
-            raise AssetError(f"main.py: cannot read the tile sheet {path}: it is missing or unreadable")
+            raise AssetError(f"{program.name()}: cannot read the tile sheet {path}: it is missing or unreadable")
     try:
         tileset = load_tileset(TILESET_PATHS[size])
     except (OSError, RuntimeError) as exc:
         why = error_report.reason(exc)
-        raise AssetError(f"main.py: cannot read the tile sheet {TILESET_PATHS[size]}: {why}") from exc
-    where = f"main.py: cannot read the menu background {setup_game.BACKGROUND_PATH}"
+        raise AssetError(f"{program.name()}: cannot read the tile sheet {TILESET_PATHS[size]}: {why}") from exc
+    where = f"{program.name()}: cannot read the menu background {setup_game.BACKGROUND_PATH}"
     try:
         setup_game.background_image()
     except OSError as exc:
