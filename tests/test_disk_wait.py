@@ -1,7 +1,7 @@
 """No key press waits for the disk: what it writes is synced once its frame is presented.
 
-Played through the real main loop: a new game (its recording file, its first
-save), descents (their saves), a death (the morgue file, the hall of fame), a
+Played through the real main loop: an option changed (the options file), a new
+game (its recording file, its first save), descents (their saves), a death (the morgue file, the hall of fame), a
 new game again.  Every sync to disk is logged beside every key and every
 frame presented: none may come between a key and the frame that answers it.
 """
@@ -40,6 +40,9 @@ def test_no_sync_between_a_key_and_its_frame(
     monkeypatch.setattr(tcod.context.Context, "present", present)
 
     def script(me: Player) -> Script:
+        for sym in (KeySym.O, KeySym.DOWN, KeySym.RIGHT, KeySym.ESCAPE):  # An option changed.
+            log.append("key")
+            yield [key(sym)]
         log.append("key")
         yield [key(KeySym.N)]
         engine = me.engine
@@ -67,7 +70,7 @@ def test_no_sync_between_a_key_and_its_frame(
         assert "sync" not in before_frame, f"key {number} waited for the disk:\n{answer}"
     synced = "\n".join(log)
     recording_file = next(paths.recordings_dir().glob("*.rec")).name
-    for name in (recording_file, "scores.json"):
+    for name in (recording_file, "scores.json", paths.options_path().name):
         assert f"sync {name}" in synced, name
     assert any(line.startswith(f"sync .{paths.SAVE_NAME}.") for line in log)  # Synced, then renamed.
     assert any(line.startswith("sync morgue-") for line in log)
