@@ -64,7 +64,7 @@ class Engine:
     }
 
     def __init__(self, player: Actor, rng: Generator | None = None, settings: Settings | None = None):
-        self.message_log = MessageLog()
+        self.message_log = MessageLog(self)
         self.mouse_location = (0, 0)
         self.player = player
         # The one random generator of the rules, seeded by the game's seed and
@@ -139,6 +139,14 @@ class Engine:
             console=console,
             dungeon_level=self.game_world.current_floor,
             location=(0, 47),
+        )
+
+        level = self.player.level
+        render_functions.render_character_level(
+            console=console,
+            level=level.current_level,
+            xp_to_go=max(0, level.experience_to_next_level - level.current_xp),
+            location=(0, 48),
         )
 
         render_functions.render_names_at_mouse_location(

@@ -40,6 +40,7 @@ from window import (
     screenshot,
     windowed,
 )
+from words import program
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
 SCREEN_HEIGHT: Final = display_area.ROWS
@@ -131,8 +132,9 @@ class Loop:
     def draw(self) -> None:
         self.console.clear()
         self.handler.on_render(console=self.console)
-        if self.playback is not None and not self.playback.finished:
-            self.console.print(0, 0, self.playback.status(), fg=color.white, bg=color.black)
+        status = None if self.playback is None else self.playback.status()
+        if status is not None:
+            self.console.print(0, 0, status, fg=color.white, bg=color.black)
         display.follow(self.context, self.handler.settings.options)
         self.context.present(self.console, keep_aspect=True, integer_scaling=True)
         if self.playback is None:  # A replay's game is not the player's to save.
@@ -145,6 +147,8 @@ class Loop:
                 self.handler = replay.play_frame(self.handler, self.playback)
             else:
                 self.take_input()
+                if self.playback is not None:
+                    self.playback.handed_over = True  # The player has used the keys.
         except Exception:  # Handle exceptions in game (quitting is no Exception).
             error_report.report_error(self.handler, keep_recording=True)
             self.handler = self.handler.stop_walking()  # Or the same error comes again.
@@ -234,7 +238,7 @@ def play(args: argparse.Namespace) -> int:
         try:
             script = recording.read(args.replay)
         except recording.RecordingError as exc:
-            print(f"main.py: {exc}", file=sys.stderr)
+            print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
@@ -248,8 +252,8 @@ def play(args: argparse.Namespace) -> int:
         return 1
     except RuntimeError as exc:
         why = error_report.reason(exc)
-        print(f"main.py: cannot open a window ({why}); run it on a desktop, or with no screen "
-              "under Xvfb: xvfb-run python main.py", file=sys.stderr)
+        print(f"{program.name()}: cannot open a window ({why}); run it on a desktop, or with no screen "
+              f"under Xvfb: xvfb-run {program.command()}", file=sys.stderr)
         return 1
     with context:
         return run_window(context, tileset, settings, args, script, notice)
@@ -260,9 +264,9 @@ def verify_file(path: Path, settings: options.Settings) -> int:
     try:
         verified = verify.verify(path, settings)
     except verify.NotVerified as exc:
-        print(f"main.py: not verified: {exc}")
+        print(f"{program.name()}: not verified: {exc}")
         return 1
-    print(f"main.py: {verified.line(path)}")
+    print(f"{program.name()}: {verified.line(path)}")
     return 0
 
 
@@ -279,12 +283,12 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
                 return replay.report(follower.handler, follower.first, args.screen)
             follower.poll()
         except follow.FollowError as exc:
-            print(f"main.py: {exc}", file=sys.stderr)
+            print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
         try:
             context = open_window(assets.load(settings.options.tile_size), settings)
         except (assets.AssetError, RuntimeError) as exc:
-            print(f"main.py: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
+            print(f"{program.name()}: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
             return 1
         with context:
             follow.watch(context, tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F"), follower)
@@ -330,7 +334,7 @@ def run_window(
     try:
         game_lock.hold(paths.data_dir())
     except (game_lock.InUseError, OSError) as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
+        print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     icon.set_window_icon(context, tileset)
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
@@ -352,7 +356,7 @@ def run_window(
             main_loop(context, root_console, shown)
     else:
         if notice is not None:
-            print(f"main.py: {notice}", file=sys.stderr)
+            print(f"{program.name()}: {notice}", file=sys.stderr)
         watch_replay(context, root_console, settings, script)
     display.remember_window(context, settings)
     return 0

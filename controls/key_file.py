@@ -1,7 +1,8 @@
 """The player's own keys: `keys.txt` in the data folder, read over the defaults.
 
-Plain text as in DCSS's key files, one dungeon command a line followed by the
-keys that replace its defaults (`explore x e`), or `preset NAME`.  The file is
+Plain text as in DCSS's key files, one dungeon command a line followed by
+keys it takes beside its defaults (`explore e`), `clear COMMAND` to take a
+command's keys away first, or `preset NAME`.  The file is
 untrusted: a bad line is named and skipped, and the rest still applies.
 """
 
@@ -37,6 +38,7 @@ move_northwest y z
 
 # What a line can bind: a dungeon command, a direction to move, or waiting.
 WAIT: Final = "wait"
+CLEAR: Final = "clear"  # `clear COMMAND`: the command loses its keys, defaults and all.
 Action = Command | tuple[int, int] | str
 
 COMMAND_NAMES: Final[dict[str, Action]] = {
@@ -121,6 +123,11 @@ def apply_line(bindings: Bindings, line: str, depth: int = 0) -> None:
             raise ValueError("'preset' takes one name")
         apply_text(bindings, read_preset(rest[0]), f"preset {rest[0]}", depth + 1)
         return
+    if word == CLEAR:
+        if len(rest) != 1 or rest[0] not in COMMAND_NAMES:
+            raise ValueError(f"'{CLEAR}' takes one command, such as '{CLEAR} wait'")
+        bindings.keys_of[COMMAND_NAMES[rest[0]]] = []
+        return
     if word not in COMMAND_NAMES:
         raise ValueError(f"unknown command {word[:20]!r}")
     if not rest:
@@ -133,7 +140,8 @@ def apply_line(bindings: Bindings, line: str, depth: int = 0) -> None:
         holder = bindings.holder(key)
         if holder is not None and holder != action:
             raise ValueError(f"{key_name(key)} is already {action_name(holder)}")
-    bindings.keys_of[action] = list(dict.fromkeys(wanted))
+    # Differs from before: the keys are added to the command's, not put in their place.
+    bindings.keys_of[action] = list(dict.fromkeys([*bindings.keys_of[action], *wanted]))
 
 
 def apply_text(bindings: Bindings, text: str, source: str, depth: int = 0) -> None:

@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
+from words import program
+
 SAVE_NAME: Final = "savegame.sav"
 RECORDINGS_FOLDER: Final = "recordings"
 MORGUE_FOLDER: Final = "morgue"
@@ -78,9 +80,9 @@ def prepare_data_dir(folder: Path) -> str | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return f"main.py: cannot use {folder} as the data folder: {exc.strerror or exc}"
+        return f"{program.name()}: cannot use {folder} as the data folder: {exc.strerror or exc}"
     if not os.access(folder, os.W_OK | os.X_OK):
-        return f"main.py: cannot write in the data folder {folder}"
+        return f"{program.name()}: cannot write in the data folder {folder}"
     use_data_dir(folder)
     return None
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Final
 
 from saving import safe_io
+from words import program
 
 MAGIC: Final = b"YARLSAVE"
 _HEADER: Final = struct.Struct(f">{len(MAGIC)}sH")  # The magic, the version.
@@ -356,7 +357,7 @@ def _keep_old(path: Path, version: int, keep_backup: bool) -> None:
     except SaveError:
         return  # Damaged: not kept over a good backup.
     except OSError as exc:  # Its name taken by a folder, say: the save goes on.
-        print(f"main.py: the backup {backup_path(path)} could not be kept ({exc.strerror or exc}); "
+        print(f"{program.name()}: the backup {backup_path(path)} could not be kept ({exc.strerror or exc}); "
               "the game is saved all the same", file=sys.stderr)  # fmt: skip
 
 

@@ -12,6 +12,7 @@ from components.inventory import stack_name
 from replays import recording
 from saving import paths, safe_io
 from screens.game_over import Claim
+from words import program
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -169,8 +170,13 @@ def keep_recording(data: bytes, morgue_path: Path) -> KeptRecording:
         safe_io.write_new(kept, data)
     except OSError as exc:
         return KeptRecording("", "", f"The recording could not be kept here: {exc.strerror or exc}")
-    note = f"python main.py --replay {kept} replays it; --verify {morgue_path} checks it"
-    return KeptRecording(kept.name, hashlib.sha256(data).hexdigest(), note)
+    return KeptRecording(kept.name, hashlib.sha256(data).hexdigest(), replay_note(kept, morgue_path))
+
+
+def replay_note(kept: Path, morgue_path: Path) -> str:
+    """The morgue file's line on its recording: commands to paste that replay and check it."""
+    replay = program.command("--replay", program.quoted(kept))
+    return f"{replay} replays it; --verify {program.quoted(morgue_path)} checks it"
 
 
 def read_kept(text: str) -> tuple[str, str, Claim | None] | None:

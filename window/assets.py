@@ -15,6 +15,7 @@ import tcod
 
 import setup_game
 from window import error_report, options
+from words import program
 
 TILESET_PATHS: Final = {size: Path(__file__).resolve().parent.parent / f"dejavu{size}x{size}_gs_tc.png" for size in options.TILE_SIZES}
 
@@ -48,8 +49,8 @@ def load(size: int) -> tcod.tileset.Tileset:
         try:
             tilesets[each] = load_tileset(path)
         except (OSError, RuntimeError) as exc:
-            raise AssetError(f"main.py: cannot read the tile sheet {path}: {error_report.reason(exc)}") from exc
-    where = f"main.py: cannot read the menu background {setup_game.BACKGROUND_PATH}"
+            raise AssetError(f"{program.name()}: cannot read the tile sheet {path}: {error_report.reason(exc)}") from exc
+    where = f"{program.name()}: cannot read the menu background {setup_game.BACKGROUND_PATH}"
     try:
         setup_game.background_image()
     except OSError as exc:
