@@ -37,6 +37,7 @@ from window import (
     screenshot,
     windowed,
 )
+from window.front_end import FrontEnd, WindowFrontEnd
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
 SCREEN_HEIGHT: Final = display_area.ROWS
@@ -46,16 +47,16 @@ EventSource = Callable[..., Iterable[tcod.event.Event]]
 
 
 def handle_event(
-    context: tcod.context.Context,
+    context: tcod.context.Context | None,
     handler: input_handlers.BaseEventHandler,
     event: tcod.event.Event,
     menu: input_handlers.BaseEventHandler | None = None,
 ) -> input_handlers.BaseEventHandler:
-    """Keys that mean the same on every screen first, then the handler's own.
+    """Keys that mean the same on every screen first (in the window), then the handler's own.
 
     A finished game goes back to `menu` (by default a new main menu).
     """
-    if isinstance(event, tcod.event.KeyDown):
+    if context is not None and isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:
                 notice = display.toggle_fullscreen(context, handler.settings)
@@ -69,7 +70,7 @@ def handle_event(
 
 
 def main_loop(
-    context: tcod.context.Context,
+    context: tcod.context.Context | FrontEnd,
     root_console: tcod.console.Console,
     handler: input_handlers.BaseEventHandler,
     events: EventSource | None = None,
@@ -77,15 +78,16 @@ def main_loop(
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
-    `events` gives each frame's events; by default `tcod.event.wait`.  With a `playback`,
+    `context` is the window's, or another front end (the terminal's).
+    `events` gives each frame's events; by default the front end's.  With a `playback`,
     its events are played first, at its pace.  A finished game goes back to the main menu
     the loop started with (so the next new game keeps its `--seed`), or to a new one.
     """
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
     menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
-    # tcod.event.wait is looked up now, so that tests can replace it.
-    Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
+    front = WindowFrontEnd(context) if isinstance(context, tcod.context.Context) else context
+    Loop(front, root_console, handler, events or front.events, playback, menu).run()
 
 
 @dataclasses.dataclass
@@ -101,7 +103,7 @@ class Loop:
     game beside the last save (`error_report.save_beside`).
     """
 
-    context: tcod.context.Context
+    front: FrontEnd
     console: tcod.console.Console
     handler: input_handlers.BaseEventHandler
     events: EventSource
@@ -128,8 +130,7 @@ class Loop:
         self.handler.on_render(console=self.console)
         if self.playback is not None and not self.playback.finished:
             self.console.print(0, 0, self.playback.status(), fg=color.white, bg=color.black)
-        display.follow(self.context, self.handler.settings.options)
-        self.context.present(self.console, keep_aspect=True, integer_scaling=True)
+        self.front.present(self.console, self.handler.settings.options)
         if self.playback is None:  # A replay's game is not the player's to save.
             autosave.after_frame(self.handler)
 
@@ -137,7 +138,7 @@ class Loop:
         """A replay's next frame or the player's input; an error in it is told, and play goes on."""
         try:
             if self.playback is not None and not self.playback.finished:
-                self.handler = replay.play_frame(self.handler, self.playback)
+                self.handler = replay.play_frame(self.handler, self.playback, self.events)
             else:
                 self.take_input()
         except Exception:  # Handle exceptions in game (quitting is no Exception).
@@ -168,8 +169,9 @@ class Loop:
                 screen_changed_by_key = False
                 continue
             before = self.handler
-            converted = self.context.convert_event(event)
-            self.handler = handle_event(self.context, self.handler, converted, self.menu)
+            context = self.front.context
+            converted = event if context is None else context.convert_event(event)
+            self.handler = handle_event(context, self.handler, converted, self.menu)
             screen_changed_by_key = isinstance(event, tcod.event.KeyDown) and self.handler is not before
 
     def saved_to_quit(self) -> bool:
@@ -230,6 +232,8 @@ def play(args: argparse.Namespace) -> int:
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
+    if args.terminal:
+        return run_terminal(settings, args.seed, script, notice)
     notice = fitting_tiles(settings, notice)
     try:
         tileset = assets.load(settings.options.tile_size)
@@ -287,20 +291,60 @@ def run_window(
         print(f"main.py: {exc}", file=sys.stderr)
         return 1
     icon.set_window_icon(context, tileset)
-    root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-    if script is None:
-        menu = setup_game.MainMenu(settings, seed=seed, progress=recovery.progress_bar(context, root_console))
-        main_loop(context, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
-    else:
-        if notice is not None:
-            print(f"main.py: {notice}", file=sys.stderr)
-        watch_replay(context, root_console, settings, script)
+    play_in(WindowFrontEnd(context), settings, seed, script, notice)
     display.remember_window(context, settings)
     return 0
 
 
+def run_terminal(
+    settings: options.Settings,
+    seed: int | None,
+    script: recording.Script | None,
+    notice: str | None,
+) -> int:
+    """`--terminal`: play in the terminal the game was started from, as in the window.
+
+    1 (with one line on stderr) where there is no terminal, or another copy of the
+    game plays in the data folder.
+    """
+    # Imported only here: a window's start-up pays nothing for the terminal.
+    from terminal import device, front_end
+
+    try:
+        game_lock.hold(paths.data_dir())
+    except (game_lock.InUseError, OSError) as exc:
+        print(f"main.py: {exc}", file=sys.stderr)
+        return 1
+    try:
+        with front_end.session() as front:
+            play_in(front, settings, seed, script, notice)
+    except device.TerminalError as exc:
+        print(f"main.py: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def play_in(
+    front: FrontEnd,
+    settings: options.Settings,
+    seed: int | None,
+    script: recording.Script | None,
+    notice: str | None,
+) -> None:
+    """The main menu (over the options' `notice`, if any), or the replay of `script`."""
+    root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+    if script is None:
+        progress = recovery.progress_bar(lambda frame: front.present(frame, settings.options), root_console)
+        menu = setup_game.MainMenu(settings, seed=seed, progress=progress)
+        main_loop(front, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
+    else:
+        if notice is not None:
+            print(f"main.py: {notice}", file=sys.stderr)
+        watch_replay(front, root_console, settings, script)
+
+
 def watch_replay(
-    context: tcod.context.Context,
+    front: FrontEnd,
     root_console: tcod.console.Console,
     settings: options.Settings,
     script: recording.Script,
@@ -310,7 +354,7 @@ def watch_replay(
     with paths.replay_folder():
         handler = replay.start(script, settings)
         recording.start_file(handler.engine)
-        main_loop(context, root_console, handler, playback=replay.Playback(script.events))
+        main_loop(front, root_console, handler, playback=replay.Playback(script.events))
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

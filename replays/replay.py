@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final
 
@@ -186,9 +186,12 @@ class Playback:
 def play_frame(
     handler: input_handlers.BaseEventHandler,
     playback: Playback,
+    events: Callable[..., Iterable[tcod.event.Event]] | None = None,
 ) -> input_handlers.BaseEventHandler:
     """One frame of a replay in the window: the playback keys, then a walk's
     next step or the next recorded event, when due.
+
+    `events` waits for the player's keys, as `tcod.event.wait` (the default) does.
 
     A walk is drawn step by step at the game's own pace; the recording says
     only where it stopped.
@@ -198,7 +201,8 @@ def play_frame(
         timeout: float | None = 1 / handler.settings.options.walk_speed
     else:
         timeout = playback.timeout()
-    for event in tcod.event.wait(timeout):
+    source = events or tcod.event.wait
+    for event in source() if timeout is None else source(timeout):
         playback.control(event)
     if playback.stopped and handler.walking:
         # Escape stops the replay and the walk it shows, as a key stops a walk
