@@ -86,8 +86,13 @@ def main_loop(
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
     menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
-    front = WindowFrontEnd(context) if isinstance(context, tcod.context.Context) else context
+    front = front_end_of(context)
     Loop(front, root_console, handler, events or front.events, playback, menu).run()
+
+
+def front_end_of(screen: tcod.context.Context | FrontEnd) -> FrontEnd:
+    """The front end of the window's context, or the front end given."""
+    return WindowFrontEnd(screen) if isinstance(screen, tcod.context.Context) else screen
 
 
 @dataclasses.dataclass
@@ -138,7 +143,7 @@ class Loop:
         """A replay's next frame or the player's input; an error in it is told, and play goes on."""
         try:
             if self.playback is not None and not self.playback.finished:
-                self.handler = replay.play_frame(self.handler, self.playback, self.events)
+                self.handler = replay.play_frame(self.handler, self.playback, self.front.events)
             else:
                 self.take_input()
         except Exception:  # Handle exceptions in game (quitting is no Exception).
@@ -291,7 +296,7 @@ def run_window(
         print(f"main.py: {exc}", file=sys.stderr)
         return 1
     icon.set_window_icon(context, tileset)
-    play_in(WindowFrontEnd(context), settings, seed, script, notice)
+    play_in(context, settings, seed, script, notice)
     display.remember_window(context, settings)
     return 0
 
@@ -325,26 +330,28 @@ def run_terminal(
 
 
 def play_in(
-    front: FrontEnd,
+    screen: tcod.context.Context | FrontEnd,
     settings: options.Settings,
     seed: int | None,
     script: recording.Script | None,
     notice: str | None,
 ) -> None:
-    """The main menu (over the options' `notice`, if any), or the replay of `script`."""
+    """In the window (its context) or another front end: the main menu (over the
+    options' `notice`, if any), or the replay of `script`."""
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
+        front = front_end_of(screen)
         progress = recovery.progress_bar(lambda frame: front.present(frame, settings.options), root_console)
         menu = setup_game.MainMenu(settings, seed=seed, progress=progress)
-        main_loop(front, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
+        main_loop(screen, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)
-        watch_replay(front, root_console, settings, script)
+        watch_replay(screen, root_console, settings, script)
 
 
 def watch_replay(
-    front: FrontEnd,
+    screen: tcod.context.Context | FrontEnd,
     root_console: tcod.console.Console,
     settings: options.Settings,
     script: recording.Script,
@@ -354,7 +361,7 @@ def watch_replay(
     with paths.replay_folder():
         handler = replay.start(script, settings)
         recording.start_file(handler.engine)
-        main_loop(front, root_console, handler, playback=replay.Playback(script.events))
+        main_loop(screen, root_console, handler, playback=replay.Playback(script.events))
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -162,18 +162,17 @@ def ss3_key(final: str) -> list[tcod.event.Event]:
 
 
 def sequence_end(text: str) -> int | None:
-    """Where the escape sequence at the start of `text` (ESC [ or ESC O ...) ends, if whole.
-
-    0 when it is not one that can end (noise): the caller drops its ESC.
-    """
+    """Where the escape sequence at the start of `text` (ESC [ or ESC O ...) ends,
+    or None if it has not ended yet; one longer than `MAX_SEQUENCE` is noise, and
+    ends where `text` does."""
     if text.startswith(f"\x1b{LINUX_F1}"):
-        return 4
+        return len(LINUX_F1) + 1
     if text.startswith("\x1bO"):
         return 3 if len(text) >= 3 else None
-    for index in range(2, min(len(text), MAX_SEQUENCE)):
+    for index in range(2, len(text)):
         if "\x40" <= text[index] <= "\x7e" and not (index == 2 and text[index] == "["):
             return index + 1
-    return None if len(text) < MAX_SEQUENCE else 0
+    return None if len(text) <= MAX_SEQUENCE else len(text)
 
 
 class Parser:
@@ -210,8 +209,6 @@ class Parser:
         end = sequence_end(text)
         if end is None:
             return None
-        if end == 0:
-            return 1
         events.extend(self.sequence(text[:end]))
         return end
 
