@@ -59,6 +59,7 @@ class Engine:
         "recording_file": FileName(),
         "saved_at": Fresh(None),  # When the game last saved itself: now.
         "killer": Fresh(None),  # A game in play has none.
+        "unrecorded": Fresh(None),  # No event is being handled while saving.
         "settings": New(Settings),  # The player's, not the game's: `load_game` gives the menu's.
     }
 
@@ -75,6 +76,8 @@ class Engine:
         # The game's recording: its lines, and its file in the recordings folder.
         self.recording: list[str] = []
         self.recording_file: str | None = None
+        # The line of the event being handled, until recorded (`recording.handle_and_record`).
+        self.unrecorded: str | None = None
         # The floor and the recording's length at the last save (`autosave`).
         self.saved_at: tuple[int, int] | None = None
         # The options and keys in force, shared with the main menu; not saved.

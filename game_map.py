@@ -13,7 +13,19 @@ import tile_types
 from components.inventory import LETTERS
 from entity import Actor, Item
 from replays import recording
-from saving.save_fields import Bits, Fields, Int, Link, ListOf, Maybe, OneOf, Point, Ref, Tiles
+from saving.save_fields import (
+    Bits,
+    Fields,
+    Int,
+    Link,
+    ListOf,
+    Maybe,
+    OneOf,
+    Point,
+    Ref,
+    Text,
+    Tiles,
+)
 from saving.savefile import DamagedSaveError
 
 if TYPE_CHECKING:
@@ -32,6 +44,8 @@ MAX_ROOMS: Final = 30
 # and 2), the player, and a full pack dropped (`save_data` checks the sum).
 MAX_ENTITIES: Final = MAX_ROOMS * (5 + 2) + 1 + len(LETTERS)
 MAX_FLOOR: Final = 1_000_000
+# The most daily games of one date a player is said to have tried.
+MAX_TRIES: Final = 1_000_000
 
 
 class EntitySet(MutableSet["Entity"]):
@@ -211,6 +225,8 @@ class GameWorld:
         "room_max_size": Int(2, ROOM_MAX_SIZE),
         "current_floor": Int(1, MAX_FLOOR),
         "seed": Int(0, recording.MAX_SEED),
+        "daily": Maybe(Text(10), default=None),
+        "daily_try": Int(0, MAX_TRIES, default=0),
     }
 
     def __init__(
@@ -240,6 +256,10 @@ class GameWorld:
         # Each floor is generated from the seed and its number alone, so the
         # same seed gives the same floors however the player got there.
         self.seed = seed if seed is not None else random.getrandbits(32)
+        # The date of a daily game ("2026-11-25", see `replays.daily`), and which
+        # of the player's games of that date it is (from 1; 0 when not known).
+        self.daily: str | None = None
+        self.daily_try = 0
 
     def check_loaded(self, what: str) -> None:
         """The settings floors are made with: the next floor can be made."""

@@ -50,6 +50,7 @@ from screens.base import ActionOrHandler as ActionOrHandler
 from screens.base import BaseEventHandler as BaseEventHandler
 from screens.base import Overlay as Overlay
 from screens.base import PopupMessage as PopupMessage
+from screens.game_over import daily_name
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
@@ -166,10 +167,16 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             f"Attack: {player.fighter.power}",
             f"Defense: {player.fighter.defense}",
             f"Seed: {self.engine.game_world.seed}",
+            *self.daily_lines(),
             "Files kept in:",
             *(files[i : i + 36] for i in range(0, len(files), 36)),
         ]
         self.draw_side_window(console, self.TITLE, lines)
+
+    def daily_lines(self) -> list[str]:
+        """A daily game's date (and try), under its seed."""
+        world = self.engine.game_world
+        return [] if world.daily is None else [daily_name(world.daily, world.daily_try)]
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,14 @@ folder), `recording`, `replay`, `screenshot`, `error_report` (what failures say)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import gc
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Final
 
 import tcod
@@ -23,7 +25,7 @@ import exceptions
 import input_handlers
 import setup_game
 from controls import key_file, keys
-from replays import recording, recovery, replay
+from replays import follow, recording, recovery, replay, verify
 from saving import autosave, game_lock, paths
 from screens.save_failed import SaveFailedPopup
 from window import (
@@ -75,17 +77,19 @@ def main_loop(
     handler: input_handlers.BaseEventHandler,
     events: EventSource | None = None,
     playback: replay.Playback | None = None,
+    menu: setup_game.MainMenu | None = None,
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
     `context` is the window's, or another front end (the terminal's).
     `events` gives each frame's events; by default the front end's.  With a `playback`,
     its events are played first, at its pace.  A finished game goes back to the main menu
-    the loop started with (so the next new game keeps its `--seed`), or to a new one.
+    the loop started with (so the next new game keeps its `--seed`), `menu` if given, or to a new one.
     """
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
-    menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
+    if menu is None:
+        menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
     front = front_end_of(context)
     Loop(front, root_console, handler, events or front.events, playback, menu).run()
 
@@ -212,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reads another program's arguments.
     """
     args = command_line.parse_args([] if argv is None else argv)
-    if args.windowed and not args.headless:  # --headless prints its answer.
+    if args.windowed and not args.headless and args.verify is None:  # These print their answer.
         return windowed.run(lambda: play(args), args.data_dir)
     return play(args)
 
@@ -225,7 +229,11 @@ def play(args: argparse.Namespace) -> int:
         return 1
     windowed.quiet_library_logs()
     settings, notice = read_settings(args.fullscreen)
+    if args.verify is not None:
+        return verify_file(args.verify, settings)
     script = None
+    if args.replay is not None and args.follow:
+        return follow_game(args, settings)
     if args.replay is not None:
         if args.headless:
             return replay.replay_headless(args.replay, args.screen, settings)
@@ -238,7 +246,7 @@ def play(args: argparse.Namespace) -> int:
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
     if args.terminal:
-        return run_terminal(settings, args.seed, script, notice)
+        return run_terminal(settings, args, script, notice)
     notice = fitting_tiles(settings, notice)
     try:
         tileset = assets.load(settings.options.tile_size)
@@ -252,7 +260,43 @@ def play(args: argparse.Namespace) -> int:
               "under Xvfb: xvfb-run python main.py", file=sys.stderr)
         return 1
     with context:
-        return run_window(context, tileset, settings, args.seed, script, notice)
+        return run_window(context, tileset, settings, args, script, notice)
+
+
+def verify_file(path: Path, settings: options.Settings) -> int:
+    """`--verify FILE`: one line on whether it reaches the ending it claims; 0 if it does."""
+    try:
+        verified = verify.verify(path, settings)
+    except verify.NotVerified as exc:
+        print(f"main.py: not verified: {exc}")
+        return 1
+    print(f"main.py: {verified.line(path)}")
+    return 0
+
+
+def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
+    """`--replay FILE --follow`: watch a game still being played, headless or in the
+    window.  No lock is taken on the data folder and nothing is written in it: the
+    followed game may be playing there."""
+    follower = follow.Follower(args.replay, settings)
+    with paths.replay_folder():
+        try:
+            if args.headless:
+                with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: where it got to.
+                    follow.wait_for_end(follower)
+                return replay.report(follower.handler, follower.first, args.screen)
+            follower.poll()
+        except follow.FollowError as exc:
+            print(f"main.py: {exc}", file=sys.stderr)
+            return 1
+        try:
+            context = open_window(assets.load(settings.options.tile_size), settings)
+        except (assets.AssetError, RuntimeError) as exc:
+            print(f"main.py: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
+            return 1
+        with context:
+            follow.watch(context, tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F"), follower)
+    return 0
 
 
 def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
@@ -280,12 +324,13 @@ def run_window(
     context: tcod.context.Context,
     tileset: tcod.tileset.Tileset,
     settings: options.Settings,
-    seed: int | None,
+    args: argparse.Namespace,
     script: recording.Script | None,
     notice: str | None,
 ) -> int:
     """Play in the open window: the main menu (over the options' `notice`, if
-    any), or the replay of `script`; then remember where the window was.
+    any), today's daily game (`--daily`), or the replay of `script`; then
+    remember where the window was.
 
     1 (with one line on stderr) when another copy of the game plays in the data folder.
     """
@@ -296,14 +341,14 @@ def run_window(
         print(f"main.py: {exc}", file=sys.stderr)
         return 1
     icon.set_window_icon(context, tileset)
-    play_in(context, settings, seed, script, notice)
+    play_in(context, settings, args, script, notice)
     display.remember_window(context, settings)
     return 0
 
 
 def run_terminal(
     settings: options.Settings,
-    seed: int | None,
+    args: argparse.Namespace,
     script: recording.Script | None,
     notice: str | None,
 ) -> int:
@@ -322,7 +367,7 @@ def run_terminal(
         return 1
     try:
         with front_end.session() as front:
-            play_in(front, settings, seed, script, notice)
+            play_in(front, settings, args, script, notice)
     except device.TerminalError as exc:
         print(f"main.py: {exc}", file=sys.stderr)
         return 1
@@ -332,18 +377,27 @@ def run_terminal(
 def play_in(
     screen: tcod.context.Context | FrontEnd,
     settings: options.Settings,
-    seed: int | None,
+    args: argparse.Namespace,
     script: recording.Script | None,
     notice: str | None,
 ) -> None:
     """In the window (its context) or another front end: the main menu (over the
-    options' `notice`, if any), or the replay of `script`."""
+    options' `notice`, if any), today's daily game (`--daily`), or the replay of `script`."""
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
         front = front_end_of(screen)
-        progress = recovery.progress_bar(lambda frame: front.present(frame, settings.options), root_console)
-        menu = setup_game.MainMenu(settings, seed=seed, progress=progress)
-        main_loop(screen, root_console, menu if notice is None else input_handlers.PopupMessage(menu, notice))
+        menu = setup_game.MainMenu(
+            settings,
+            seed=args.seed,
+            progress=recovery.progress_bar(lambda frame: front.present(frame, settings.options), root_console),
+            verifier=verify.entries_verified,
+        )
+        first = menu.daily_game() if args.daily else menu
+        shown = first if notice is None else input_handlers.PopupMessage(first, notice)
+        if args.daily:  # Today's game at once; the menu after it.
+            main_loop(screen, root_console, shown, menu=menu)
+        else:
+            main_loop(screen, root_console, shown)
     else:
         if notice is not None:
             print(f"main.py: {notice}", file=sys.stderr)

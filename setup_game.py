@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 import functools
 import os
 import random
@@ -24,9 +25,9 @@ from engine import Engine
 
 # The tutorial's map settings, declared beside the world they make.
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
-from replays import recording, recovery
+from replays import daily, recording, recovery, rules
 from saving import paths, save_data, savefile
-from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
 from window.options import Settings
@@ -37,6 +38,7 @@ BACKGROUND_PATH: Final = Path(__file__).parent / "menu_background.png"
 
 MENU_LINES: Final = (
     "[N] Play a new game",
+    "[D] Daily dungeon",
     "[C] Continue last game",
     "[H] Hall of fame",
     "[O] Options",
@@ -51,18 +53,23 @@ def background_image() -> NDArray[np.uint8]:
     return np.asarray(tcod.image.Image.from_file(BACKGROUND_PATH))[:, :, :3]
 
 
-def new_game(seed: int | None = None, settings: Settings | None = None) -> Engine:
+def new_game(
+    seed: int | None = None, settings: Settings | None = None, daily_date: str | None = None
+) -> Engine:
     """Return a brand new game session as an Engine instance.
 
     The same `seed` gives the same floors and the same monster behaviour;
     without one, a random seed is drawn, and the character screen shows it.
+    `daily_date` marks the daily game of that date (`new_daily_game`).
     """
     if seed is None:
         seed = random.getrandbits(32)
     player = copy.deepcopy(entity_factories.player)
 
     engine = Engine(player=player, rng=np.random.default_rng(seed), settings=settings)
-    engine.recording = recording.header(seed)
+    engine.recording = recording.header(
+        seed, in_force=rules.rules_for(engine.settings), daily=daily_date
+    )
 
     engine.game_world = GameWorld(
         engine=engine,
@@ -74,6 +81,7 @@ def new_game(seed: int | None = None, settings: Settings | None = None) -> Engin
         seed=seed,
     )
 
+    engine.game_world.daily = daily_date
     engine.game_world.generate_floor()
     engine.update_fov()
 
@@ -86,6 +94,15 @@ def new_game(seed: int | None = None, settings: Settings | None = None) -> Engin
         player.inventory.add(item)
         player.equipment.toggle_equip(item, add_message=False)
 
+    return engine
+
+
+def new_daily_game(
+    date: datetime.date, settings: Settings | None = None, tries_before: int = 0
+) -> Engine:
+    """The daily game of `date` (`replays.daily`), after `tries_before` others of it."""
+    engine = new_game(daily.seed_of(date), settings, f"{date:{daily.DATE_FORMAT}}")
+    engine.game_world.daily_try = tries_before + 1
     return engine
 
 
@@ -106,11 +123,16 @@ class MainMenu(input_handlers.BaseEventHandler):
         settings: Settings | None = None,
         seed: int | None = None,
         progress: Callable[[float], None] | None = None,
+        verifier: Verifier | None = None,
+        today: Callable[[], datetime.date] = daily.today,
     ):
         self._settings = settings if settings is not None else Settings()
         self.seed = seed
         # Draws how far a long recovery has come, in the main loop's window.
         self.progress = progress
+        # Marks the hall of fame's verified games (`replays.verify`, which replays them).
+        self.verifier = verifier
+        self.today = today  # The daily game's date: UTC's today, or a test's.
 
     @property
     def settings(self) -> Settings:
@@ -172,13 +194,24 @@ class MainMenu(input_handlers.BaseEventHandler):
                 engine = new_game(self.seed, self.settings)
                 recording.start_file(engine)
                 return input_handlers.MainGameEventHandler(engine)
+            case keys.Command.DAILY:
+                return self.daily_game()
             case keys.Command.HALL_OF_FAME:
-                return HallOfFameScreen.from_file(self)
+                return HallOfFameScreen.from_file(self, self.verifier)
             case keys.Command.HELP:
                 return HelpScreen(self)
             case keys.Command.OPTIONS:
                 return OptionsScreen(self)
         return None
+
+    def daily_game(self) -> input_handlers.BaseEventHandler:
+        """Today's daily game; marked as another try if the player's recordings
+        hold one of it already."""
+        date = self.today()
+        tries = daily.tries_before(paths.recordings_dir(), daily.seed_of(date))
+        engine = new_daily_game(date, self.settings, tries)
+        recording.start_file(engine)
+        return input_handlers.MainGameEventHandler(engine)
 
     def continue_game(self) -> input_handlers.BaseEventHandler:
         """Load the save, or explain why not; a bad save is kept, never lost.
@@ -247,7 +280,6 @@ class MainMenu(input_handlers.BaseEventHandler):
         except exceptions.BackToMainMenu:  # Its recording goes on past the game's end.
             return self
         if recovered is None:
-            recording.resume_file(engine)
             return input_handlers.next_screen(engine)
         engine.saved_at = None  # Saved once back on the game's own screen (`autosave`).
         return input_handlers.PopupMessage(recovered.handler, recovered.message())

@@ -74,12 +74,17 @@ class Bindings:
     @classmethod
     def defaults(cls) -> Bindings:
         """The bindings of the default key tables."""
+        return cls.of(keys.KeyTables())
+
+    @classmethod
+    def of(cls, tables: keys.KeyTables) -> Bindings:
+        """The bindings that make `tables` (the inverse of `tables()`)."""
         keys_of: dict[Action, list[Key]] = {action: [] for action in COMMAND_NAMES.values()}
-        for key, command in keys.MAIN_KEYS.items():
+        for key, command in tables.main.items():
             keys_of[command].append(key)
-        for key, direction in keys.MOVE_KEYS.items():
+        for key, direction in tables.move.items():
             keys_of[direction].append(key)
-        keys_of[WAIT].extend(keys.WAIT_KEYS)
+        keys_of[WAIT].extend(tables.wait)
         return cls(keys_of)
 
     def holder(self, key: Key) -> Action | None:

@@ -142,6 +142,7 @@ class Command(Enum):
     QUIT = auto()
     EXIT = auto()
     NEW_GAME = auto()
+    DAILY = auto()
     CONTINUE = auto()
     FULLSCREEN = auto()
     SCREENSHOT = auto()
@@ -177,6 +178,7 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.QUIT: "Save and quit",
     Command.EXIT: "Quit the game",
     Command.NEW_GAME: "Play a new game",
+    Command.DAILY: "Play today's daily dungeon",
     Command.CONTINUE: "Continue the last game",
     Command.FULLSCREEN: "Fullscreen",
     Command.SCREENSHOT: "Screenshot",
@@ -232,6 +234,7 @@ MAIN_BUTTONS: Final[dict[MouseButton, Command]] = {
 
 MENU_KEYS: Final[dict[Key, Command]] = {
     KeySym.N: Command.NEW_GAME,
+    KeySym.D: Command.DAILY,
     KeySym.C: Command.CONTINUE,
     KeySym.H: Command.HALL_OF_FAME,
     KeySym.O: Command.OPTIONS,

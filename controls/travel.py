@@ -19,9 +19,6 @@ if TYPE_CHECKING:
     from engine import Engine
     from game_map import GameMap
 
-# Steps drawn a second, unless the options say otherwise.
-STEPS_PER_SECOND: Final = 40
-
 # A straight step costs 2, a diagonal one 3: paths go straight where they can,
 # as a player would walk, and the tie-breaking between equal paths is stable.
 CARDINAL_COST: Final = 2

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -20,19 +21,26 @@ import tcod.event
 from tcod.event import KeySym, Modifier, MouseButton
 
 from controls import keys
+from replays import rules
+from replays.rules import Rule
 from saving import paths, safe_io
+from window.options import Settings
 
 if TYPE_CHECKING:
     from engine import Engine
     from input_handlers import BaseEventHandler
 
 FORMAT_NAME: Final = "recording"
-FORMAT_VERSION: Final = 3
+FORMAT_VERSION: Final = 4
 # Format 1 is format 2 without `text` lines; format 2 is format 3 played
-# with the tutorial's inventory letters.
-READABLE_VERSIONS: Final = (1, 2, 3)
+# with the tutorial's inventory letters; format 3 is format 4 without its
+# bindings and options (`rules`), replayed by the viewer's.
+READABLE_VERSIONS: Final = (1, 2, 3, 4)
 LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
+# The comment after the seed that says a game is the daily game of a date
+# (`replays.daily`): a comment, so every format reads it.
+DAILY_PREFIX: Final = "# daily "
 
 # Each modifier word, and what a replayed event holds: the left key, as SDL
 # reports a real press.
@@ -81,7 +89,8 @@ class Resume:
         return "resume"
 
 
-Recorded = RecordedEvent | Steps | Resume
+Recorded = RecordedEvent | Steps | Resume | Rule
+RULE_WORDS: Final = ("bind ", "option ")
 
 
 class RecordingError(Exception):
@@ -90,11 +99,14 @@ class RecordingError(Exception):
 
 @dataclass(frozen=True)
 class Script:
-    """A recording read from text: the game's seed and its events in order."""
+    """A recording read from text: the game's seed, the rules its header names
+    (what its keys meant when it started), and its events in order."""
 
     seed: int
     events: list[Recorded]
     version: int = FORMAT_VERSION
+    rules: tuple[Rule, ...] = ()
+    daily: str | None = None  # The date of a daily game, as its `# daily` line says.
 
 
 def letters_by_kind(version: int) -> bool:
@@ -102,18 +114,25 @@ def letters_by_kind(version: int) -> bool:
     return version >= LETTERS_BY_KIND_SINCE
 
 
-def header(seed: int, version: int = FORMAT_VERSION) -> list[str]:
-    """The first lines of every recording: the format, then the game's seed."""
-    return [f"{FORMAT_NAME} {version}", f"seed {seed}"]
+def header(
+    seed: int,
+    version: int = FORMAT_VERSION,
+    in_force: Iterable[Rule] = (),
+    daily: str | None = None,
+) -> list[str]:
+    """The first lines of every recording: the format, the game's seed (and a
+    daily game's date), then the rules `in_force` (from format 4 on)."""
+    dated = [] if daily is None else [f"{DAILY_PREFIX}{daily}"]
+    return [f"{FORMAT_NAME} {version}", f"seed {seed}", *dated, *(rule.line() for rule in in_force)]
 
 
-def line_of(event: tcod.event.Event | Steps | Resume) -> str | None:
+def line_of(event: tcod.event.Event | Recorded) -> str | None:
     """The line that records `event`, or None for a kind of event never recorded.
 
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
-        case Steps() | Resume():
+        case Steps() | Resume() | rules.Bind() | rules.SetOption():
             return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
@@ -172,7 +191,11 @@ def event_of(line: str) -> Recorded:
             if words:
                 raise ValueError("'resume' takes nothing")
             return Resume()
-    raise ValueError(f"unknown event {command[:20]!r} (key, text, click, move, steps or resume)")
+        case "bind" | "option":
+            return rules.rule_of(command, words)
+    raise ValueError(
+        f"unknown event {command[:20]!r} (key, text, click, move, steps, resume, bind or option)"
+    )
 
 
 def _key_event(words: list[str]) -> tcod.event.KeyDown | tcod.event.TextInput:
@@ -225,12 +248,16 @@ def parse(text: str, source: str) -> Script:
     """Read a recording's text; RecordingError names `source` and the line at fault."""
     version: int | None = None
     seed: int | None = None
+    daily: str | None = None
     events: list[Recorded] = []
+    in_header: list[Rule] = []
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if len(line) > MAX_LINE:
             raise RecordingError(f"{source}, line {number}: longer than {MAX_LINE} characters")
+        if line.startswith(DAILY_PREFIX) and seed is not None and not events:
+            daily = line.removeprefix(DAILY_PREFIX)
         if not line or line.startswith("#"):
             continue
         try:
@@ -239,14 +266,18 @@ def parse(text: str, source: str) -> Script:
             elif seed is None:
                 seed = _seed_of(line)
             else:
-                events.append(event_of(line))
+                event = event_of(line)
+                if isinstance(event, Rule) and not events:
+                    in_header.append(event)
+                else:
+                    events.append(event)
         except ValueError as exc:
             raise RecordingError(f"{source}, line {number}: {exc}") from None
     if version is None:
         raise RecordingError(f"{source}, line {number + 1}: the file is empty, not a recording")
     if seed is None:
         raise RecordingError(f"{source}, line {number + 1}: the 'seed N' line is missing")
-    return Script(seed, events, version)
+    return Script(seed, events, version, tuple(in_header), daily)
 
 
 def _check_version(line: str) -> int:
@@ -267,6 +298,24 @@ def _seed_of(line: str) -> int:
     if len(words) != 2 or words[0] != "seed":
         raise ValueError("the second line must be 'seed N'")
     return _number(words[1], 0, MAX_SEED)
+
+
+def settings_recorded(lines: Sequence[str], viewer: Settings) -> Settings:
+    """The keys and options a game's recording lines leave it playing by (see
+    `rules.settings_of`): those its rules name, or the viewer's before format 4."""
+    found = [rule for line in lines if line.startswith(RULE_WORDS) for rule in _rule_of(line)]
+    return rules.settings_of(version_of(lines), found, viewer)
+
+
+def version_of(lines: Sequence[str]) -> int:
+    """The format of a game's recording lines (a save's, checked when loaded)."""
+    return _check_version(lines[0]) if lines else FORMAT_VERSION
+
+
+def _rule_of(line: str) -> list[Rule]:
+    """The rule a line records, if it is one (a save's lines are checked when loaded)."""
+    event = event_of(line)
+    return [event] if isinstance(event, Rule) else []
 
 
 def read(path: Path) -> Script:
@@ -351,6 +400,25 @@ def record(engine: Engine, line: str) -> None:
         _warn(engine, exc)
 
 
+def record_unrecorded(engine: Engine) -> None:
+    """Record the line of the event being handled, if not yet recorded."""
+    line, engine.unrecorded = engine.unrecorded, None
+    if line is not None:
+        record(engine, line)
+
+
+def end(engine: Engine, claim: str) -> None:
+    """A finished game's last lines: the event that ended it, then the ending it
+    claims (a comment, which replays skip, and `--verify` checks)."""
+    record_unrecorded(engine)
+    record(engine, claim)
+
+
+def text_of(engine: Engine) -> str:
+    """The recording's text, as its file holds it."""
+    return _text(engine.recording)
+
+
 def sync(engine: Engine) -> None:
     """Flush the game's recording file to the disk (at each save, against power cuts)."""
     if engine.recording_file is None:
@@ -385,16 +453,19 @@ def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> Bas
     if engine is None or (line is None and walked is None):
         return handler.handle_events(event)
     pointer = engine.mouse_location
+    # Should the event end the game, its death records it first (`end`).
+    engine.unrecorded = line
     try:
         after = handler.handle_events(event)
     except SystemExit:  # Leaving the game stops a walk too.
+        engine.unrecorded = None
         if walked is not None:
             record(engine, walked.line())
         raise
     except Exception:
-        if line is not None:
-            record(engine, line)
+        record_unrecorded(engine)
         raise
+    line, engine.unrecorded = engine.unrecorded, None
     if walked is not None and not after.walking:
         # The key or click stopped the walk and did nothing else: what
         # replays it is the number of steps the walk took.

@@ -22,8 +22,9 @@ import tcod
 import input_handlers
 import render_functions
 from engine import Engine
-from replays import recording, replay_lines
+from replays import recording, replay_lines, rules
 from saving import paths
+from window.options import Settings
 
 # The biggest recording file read: a game of a million events, the most a save holds.
 MAX_FILE_BYTES: Final = 32 << 20
@@ -104,11 +105,13 @@ def events_of(lines: list[str]) -> list[recording.Recorded]:
 def recover(engine: Engine, progress: Progress | None = None) -> Recovered | None:
     """Play on `engine` (just loaded) what its recording holds after its save; None if nothing.
 
-    The file is then rewritten from the game's lines, so the two agree again.
+    Those events play by the keys and options the recording names, whatever the
+    player's are now; then the game goes on with the player's (`go_on_with`).
+    The file is rewritten from the game's lines, so the two agree again.
     """
+    player = engine.settings
+    engine.settings = recording.settings_recorded(engine.recording, player)
     events = events_of(unsaved_lines(engine))
-    if not events:
-        return None
     turns = engine.turns
     file_name, engine.recording_file = engine.recording_file, None  # Its lines are there.
     try:
@@ -116,9 +119,20 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
             input_handlers.next_screen(engine), paced(events, progress)
         )
     finally:
+        go_on_with(engine, player)
         engine.recording_file = file_name
     recording.resume_file(engine)
-    return Recovered(handler, len(events), engine.turns - turns)
+    return Recovered(handler, len(events), engine.turns - turns) if events else None
+
+
+def go_on_with(engine: Engine, player: Settings) -> None:
+    """Play by the player's keys and options from now on, the recording saying
+    which of them differ from those it played by (from format 4 on)."""
+    played_by, engine.settings = engine.settings, player
+    if recording.version_of(engine.recording) < rules.SINCE_VERSION:
+        return  # A recording of a format that keeps none.
+    for rule in rules.rules_for(player, played_by):
+        recording.record(engine, rule.line())
 
 
 def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterator[recording.Recorded]:

@@ -23,7 +23,7 @@ import setup_game
 from controls import keys
 from engine import Engine
 from entity import Actor
-from replays import recording, replay_lines
+from replays import daily, recording, replay_lines, rules
 from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
 from window import display_area, error_report
@@ -38,17 +38,27 @@ FASTEST: Final = 512.0
 REPORT_MESSAGES: Final = 5
 
 
-def start(script: Script, settings: Settings | None = None) -> input_handlers.MainGameEventHandler:
-    """The screen a recording's events start on: the dungeon of a new game with its seed.
+def start(script: Script, viewer: Settings | None = None) -> input_handlers.MainGameEventHandler:
+    """The screen a recording's events start on: the dungeon of a new game with its seed,
+    played by the keys and options its header names (`rules`), whatever the `viewer`'s.
 
     The new game's recording gets the same header, so that the replayed
-    events, recorded again as they are played, rebuild it.
+    events, recorded again as they are played, rebuild it.  Its settings are
+    its own: an option changed in it is never written to the player's file.
     """
-    engine = setup_game.new_game(script.seed, settings)
+    settings = rules.settings_of(script.version, script.rules, viewer or Settings())
+    engine = setup_game.new_game(script.seed, settings, daily_of(script))
     if not recording.letters_by_kind(script.version):
         engine.player.inventory.by_kind = False
-        engine.recording = recording.header(script.seed, script.version)
+    if script.version < rules.SINCE_VERSION:
+        engine.recording = recording.header(script.seed, script.version, daily=daily_of(script))
     return input_handlers.MainGameEventHandler(engine)
+
+
+def daily_of(script: Script) -> str | None:
+    """The date of the daily game a recording says it is, if its seed is that date's."""
+    date = None if script.daily is None else daily.date_of(script.daily)
+    return script.daily if date is not None and daily.seed_of(date) == script.seed else None
 
 
 def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:
@@ -226,8 +236,20 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
     with paths.replay_folder():
         first = start(script, settings)
         handler = play_recording(first, script.events)
-        console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
-        handler.on_render(console)
+        return report(handler, first, screen)
+
+
+def report(
+    handler: input_handlers.BaseEventHandler | None,
+    first: input_handlers.MainGameEventHandler | None,
+    screen: Path | None,
+) -> int:
+    """Print where a headless replay ended (and write its last frame to `screen`); 0 if done."""
+    if handler is None or first is None:
+        print("main.py: the recording holds no game yet", file=sys.stderr)
+        return 1
+    console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
+    handler.on_render(console)
     print(json.dumps(summary(handler, first.engine)))
     if screen is not None:
         try:

@@ -11,14 +11,14 @@ import tcod
 
 import exceptions
 import input_handlers
-from replays import recording
+from replays import recording, rules
 from replays.recording import Recorded, Steps
 from window import error_report
 
 
 def replay_line(
     handler: input_handlers.BaseEventHandler,
-    recorded: tcod.event.Event | Steps | recording.Resume,
+    recorded: tcod.event.Event | Recorded,
 ) -> input_handlers.BaseEventHandler:
     """Play one recorded line as it was played, after the walk under way took its steps.
 
@@ -31,6 +31,12 @@ def replay_line(
             return handler
         recording.record(engine, recorded.line())
         return input_handlers.next_screen(engine)
+    if isinstance(recorded, rules.Rule):
+        engine = handler.engine_in_play()
+        if engine is not None:  # The keys or options the game was continued with.
+            rules.apply(recorded, engine.settings)
+            recording.record(engine, recorded.line())
+        return handler
     if isinstance(recorded, Steps):
         while handler.walking and handler.walk_steps < recorded.count:
             handler = handler.advance()
@@ -52,19 +58,20 @@ def finish_walk(handler: input_handlers.BaseEventHandler) -> input_handlers.Base
 
 
 def play_lines(
-    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded]
+    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded], *, to_the_end: bool = True
 ) -> input_handlers.BaseEventHandler:
     """Play recorded events as fast as they go, with no window; return the last screen.
 
     As in the main loop, an unexpected error is reported and play goes on; an
     event that leaves a finished game raises `exceptions.BackToMainMenu`.
-    A walk the last lines started goes on until it stops by itself, as in play.
+    A walk the last lines started goes on until it stops by itself, as in play,
+    unless more lines may come (`to_the_end` False: a game still being played).
     """
     # `events` is consumed lazily: the recovery shows its progress as they are played.
     for recorded in itertools.chain(events, [None]):
         try:
             if recorded is None:
-                return finish_walk(handler)
+                return finish_walk(handler) if to_the_end else handler
             handler = replay_line(handler, recorded)
         except (SystemExit, exceptions.QuitWithoutSaving):
             break

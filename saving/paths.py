@@ -98,12 +98,13 @@ def replay_folder() -> Iterator[Path]:
     player's, and quitting a replay saves over nothing.  The player's options,
     keys and screenshots stay in the data folder."""
     global _replay_dir
+    outer = _replay_dir  # A replay may verify another (the hall of fame's marks).
     with tempfile.TemporaryDirectory(prefix="replay-") as folder:
         _replay_dir = Path(folder)
         try:
             yield _replay_dir
         finally:
-            _replay_dir = None
+            _replay_dir = outer
 
 
 def save_path() -> Path:

@@ -8,6 +8,7 @@ import datetime
 from typing import TYPE_CHECKING
 
 import color
+from replays import recording
 from saving import paths, savefile
 from screens import game_over, hall_of_fame, morgue
 
@@ -21,24 +22,28 @@ class Record:
 
     ending: game_over.Ending
     morgue_path: str | None  # None when the morgue file could not be written.
+    kept: morgue.KeptRecording | None  # The recording kept beside it.
     entered: hall_of_fame.Entered
     notices: list[str]  # What could not be written, for a popup.
 
 
 def keep_record(engine: Engine) -> Record:
-    """Delete the save, write the morgue file and enter the hall of fame."""
-    remove_save(engine)
+    """End the recording with its claim, delete the save, write the morgue file
+    (with the recording beside it) and enter the hall of fame."""
     ending = game_over.ending_of(engine, datetime.datetime.now())
+    recording.end(engine, ending.claim.line())
+    remove_save(engine)
     notices = []
-    morgue_path = None
+    morgue_path, kept = None, None
     try:
-        morgue_path = str(morgue.write(engine, ending))
+        path, kept = morgue.write(engine, ending)
+        morgue_path = str(path)
     except OSError as exc:
         notices.append(f"Could not write the morgue file: {exc.strerror or exc}")
-    entered = hall_of_fame.enter(ending)
+    entered = hall_of_fame.enter(ending, kept)
     if entered.notice is not None:
         notices.append(entered.notice)
-    return Record(ending, morgue_path, entered, notices)
+    return Record(ending, morgue_path, kept, entered, notices)
 
 
 def remove_save(engine: Engine) -> None:

@@ -4,13 +4,58 @@ hall of fame all tell, taken from the engine once, at the player's death."""
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from words.grammar import plural
 
 if TYPE_CHECKING:
     from engine import Engine
+
+
+# The recording's last line, as `Claim.line` writes it.
+CLAIM_PATTERN: Final = re.compile(
+    r"# ending depth=(\d{1,7}) level=(\d{1,7}) xp=(\d{1,10}) turns=(\d{1,10})"
+    r"(?: daily=(\d{4}-\d\d-\d\d))? cause=([ -~]{1,80})"
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The ending a finished game's recording claims, in its last line: what
+    `--verify` replays the recording to check."""
+
+    depth: int
+    level: int
+    xp: int
+    turns: int
+    cause: str  # "Killed by a Troll"
+    daily: str | None = None  # The date of a daily game: "2026-11-25".
+
+    def line(self) -> str:
+        daily = "" if self.daily is None else f" daily={self.daily}"
+        return (
+            f"# ending depth={self.depth} level={self.level} xp={self.xp} "
+            f"turns={self.turns}{daily} cause={self.cause}"
+        )
+
+    @classmethod
+    def parse(cls, line: str) -> Claim | None:
+        """The claim a line states, or None if it states none."""
+        match = CLAIM_PATTERN.fullmatch(line.strip())
+        if match is None:
+            return None
+        depth, level, xp, turns, daily, cause = match.groups()
+        return cls(int(depth), int(level), int(xp), int(turns), cause, daily)
+
+    def story(self) -> str:
+        """In words: "Killed by a Troll on dungeon level 4, level 2, 45 XP, 300 turns"."""
+        daily = "" if self.daily is None else f"Daily {self.daily}: "
+        return (
+            f"{daily}{self.cause} on dungeon level {self.depth}, character level {self.level}, "
+            f"{self.xp} XP, {self.turns} {plural('turn', self.turns)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -25,6 +70,13 @@ class Ending:
     kills: dict[str, int]  # Monsters killed, by name.
     seed: int
     when: datetime.datetime
+    daily: str | None = None  # The date of a daily game.
+    daily_try: int = 0  # Which of the player's games of that date (from 1; 0: not known).
+
+    @property
+    def claim(self) -> Claim:
+        """What the game's recording claims of this ending."""
+        return Claim(self.depth, self.character_level, self.xp, self.turns, self.cause, self.daily)
 
     @property
     def story(self) -> str:
@@ -45,9 +97,13 @@ class Ending:
             f"{self.turns} {plural('turn', self.turns)} played.",
             f"Monsters killed: {self.kills_text()}.",
             f"Seed: {self.seed}",
+            *([] if self.daily is None else [f"{daily_name(self.daily, self.daily_try)}."]),
         ]
 
 
+def daily_name(date: str, attempt: int) -> str:
+    """"Daily 2026-11-25", and ", try 2" from the second game of that date on."""
+    return f"Daily {date}" + (f", try {attempt}" if attempt > 1 else "")
 
 
 def ending_of(engine: Engine, when: datetime.datetime) -> Ending:
@@ -62,4 +118,6 @@ def ending_of(engine: Engine, when: datetime.datetime) -> Ending:
         kills=dict(engine.kills),
         seed=engine.game_world.seed,
         when=when,
+        daily=engine.game_world.daily,
+        daily_try=engine.game_world.daily_try,
     )

@@ -15,12 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from saving import paths, savefile
+from screens.game_over import Claim
 
 if TYPE_CHECKING:
     from screens.game_over import Ending
+    from screens.morgue import KeptRecording
 
 SIZE: Final = 10
-FORMAT_VERSION: Final = 2
+FORMAT_VERSION: Final = 3
+# Version 2's games had no recording named; read with none.
+READABLE_VERSIONS: Final = (2, FORMAT_VERSION)
 # The table is a few hundred bytes; anything much bigger is not one.
 MAX_BYTES: Final = 64 * 1024
 # Bounds on an entry's fields: the longest cause is 28 characters, the largest
@@ -40,9 +44,15 @@ class Entry:
     cause: str  # "Killed by a Troll"
     seed: int
     turns: int
+    # Its recording, in the morgue folder, and that file's SHA-256 ("" if none was kept).
+    recording: str = ""
+    sha256: str = ""
+    # A daily game's date, and which of the player's games of that date it was.
+    daily: str = ""
+    daily_try: int = 0
 
     @classmethod
-    def of(cls, ending: Ending) -> Entry:
+    def of(cls, ending: Ending, kept: KeptRecording | None = None) -> Entry:
         return cls(
             date=f"{ending.when:%Y-%m-%d %H:%M}",
             character_level=ending.character_level,
@@ -51,11 +61,22 @@ class Entry:
             cause=ending.cause,
             seed=ending.seed,
             turns=ending.turns,
+            recording=kept.name if kept is not None else "",
+            sha256=kept.sha256 if kept is not None else "",
+            daily=ending.daily or "",
+            daily_try=ending.daily_try,
         )
 
     def same_game(self, other: Entry) -> bool:
-        """The same game played again, as a replay does: all but the date agree."""
-        return replace(self, date=other.date) == other
+        """The same game played again, as a replay does: all but the date and
+        the recording's file name agree."""
+        return replace(self, date=other.date, recording=other.recording, daily_try=other.daily_try) == other
+
+    def claim(self) -> Claim:
+        """The ending this entry says its recording reaches."""
+        return Claim(
+            self.depth, self.character_level, self.xp, self.turns, self.cause, self.daily or None
+        )
 
 
 class DamagedScoresError(ValueError):
@@ -83,7 +104,7 @@ def parse(text: str) -> list[Entry]:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise DamagedScoresError("not JSON") from exc
-    if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+    if not isinstance(data, dict) or data.get("version") not in READABLE_VERSIONS:
         raise DamagedScoresError("not a scores table of this version")
     games = data.get("games")
     if not isinstance(games, list) or len(games) > SIZE:
@@ -91,6 +112,8 @@ def parse(text: str) -> list[Entry]:
     types = typing.get_type_hints(Entry)
     entries = []
     for game in games:
+        if isinstance(game, dict) and data["version"] == 2:
+            game = {"recording": "", "sha256": "", "daily": "", "daily_try": 0, **game}
         if not isinstance(game, dict) or set(game) != set(types):
             raise DamagedScoresError("a game with other fields")
         if any(type(game[name]) is not kind for name, kind in types.items()):
@@ -162,13 +185,13 @@ def read() -> tuple[list[Entry], str | None]:
         return [], f"Could not read the hall of fame: {exc.strerror or exc}"
 
 
-def enter(ending: Ending) -> Entered:
+def enter(ending: Ending, kept: KeptRecording | None = None) -> Entered:
     """Put a finished game in the table if it makes the ten, and save it."""
     path = paths.scores_path()
     entries, notice = read()
     if notice is not None and path.exists():
         return Entered(entries, None, notice)  # Not readable: left as it is.
-    new = Entry.of(ending)
+    new = Entry.of(ending, kept)
     already = next((i for i, entry in enumerate(entries) if entry.same_game(new)), None)
     if already is not None:
         return Entered(entries, already, notice)

@@ -2,18 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 import tcod
 
 import color
 import render_functions
 from screens import hall_of_fame
 from screens.base import BaseEventHandler, Overlay, PopupMessage
+from window.options import Settings
+
+# Whether each entry's recording replays to its ending (None: it names none),
+# as `replays.verify.entries_verified` finds; given by the main menu.
+Verifier = Callable[[list[hall_of_fame.Entry], Settings], list[bool | None]]
+# Drawn with the tile sheet's own characters (it has no check mark).
+MARKS: Final = {True: "+", False: "x", None: " "}
+
+
+def when(entry: hall_of_fame.Entry) -> str:
+    """The Date column: when the game ended, or which day's daily game it was."""
+    return f"Daily {entry.daily}" if entry.daily else entry.date
+
+
+LEGEND: Final = (
+    "+ verified: its recording replays to this ending",
+    "x not verified: its recording is gone, changed, or ends otherwise",
+)
 
 
 class HallOfFameScreen(Overlay):
     """The ten best games, over the screen it was opened from; any key closes it.
 
     After a death, the game that just ended is highlighted if it made the ten.
+    With `marks`, each entry is marked + if its recording replays to its
+    ending (verified), x if it does not or is gone.
     """
 
     TITLE = "Hall of fame"
@@ -23,29 +46,38 @@ class HallOfFameScreen(Overlay):
         parent_handler: BaseEventHandler,
         entries: list[hall_of_fame.Entry],
         highlight: int | None = None,
+        marks: list[bool | None] | None = None,
     ):
         super().__init__(parent_handler)
         self.entries = entries
         self.highlight = highlight
+        self.marks = marks
 
     @classmethod
-    def from_file(cls, parent_handler: BaseEventHandler) -> BaseEventHandler:
+    def from_file(
+        cls, parent_handler: BaseEventHandler, verifier: Verifier | None = None
+    ) -> BaseEventHandler:
         """The hall of fame as the scores file holds it, or a popup saying why not."""
         entries, notice = hall_of_fame.read()
         if notice is not None:
             return PopupMessage(parent_handler, notice)
-        return cls(parent_handler, entries)
+        marks = None if verifier is None else verifier(entries, parent_handler.settings)
+        return cls(parent_handler, entries, marks=marks)
 
     def lines(self) -> list[str]:
         """The table's lines, its header first."""
         if not self.entries:
             return ["No game has ended yet."]
         header = f"    {'Date':<16}  Level  Depth  {'XP':>5}  How it ended"
-        return [header] + [
-            f"{rank:>2}. {entry.date:<16}  {entry.character_level:>5}  {entry.depth:>5}  "
-            f"{entry.xp:>5}  {entry.cause}"
+        lines = [
+            f"{rank:>2}. {when(entry):<16}  {entry.character_level:>5}  {entry.depth:>5}  "
+            f"{entry.xp:>5}  {entry.cause}{'' if entry.daily_try < 2 else f' (try {entry.daily_try})'}"
             for rank, entry in enumerate(self.entries, start=1)
         ]
+        if self.marks is None:
+            return [header, *lines]
+        marked = [f"{MARKS[mark]} {line}" for mark, line in zip(self.marks, lines, strict=True)]
+        return [f"  {header}", *marked, "", *LEGEND]
 
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)

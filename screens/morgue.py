@@ -3,13 +3,15 @@ write at every death, with the game's recording kept beside it for replay."""
 
 from __future__ import annotations
 
-import os
+import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from components.inventory import stack_name
 from replays import recording
 from saving import paths, safe_io
+from screens.game_over import Claim
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -22,6 +24,11 @@ SUFFIX: Final = ".txt"
 WALL: Final = "#"
 FLOOR: Final = "."
 PLAYER: Final = "@"
+
+# The lines of the "Recording" section that `--verify` reads.
+RECORDING_LABEL: Final = "Recording: "
+SHA256_LABEL: Final = "SHA-256: "
+CLAIM_LABEL: Final = "Claimed: "
 
 
 def section(title: str, lines: list[str]) -> list[str]:
@@ -94,8 +101,28 @@ def floor_lines(engine: Engine) -> list[str]:
     return [row[indent:] for row in rows]
 
 
-def morgue_text(engine: Engine, ending: Ending, recording_note: str | None) -> str:
-    """The whole morgue file; `recording_note` says where the recording is."""
+@dataclass(frozen=True)
+class KeptRecording:
+    """The game's recording as kept beside its morgue file, or why it could not be."""
+
+    name: str  # The file's name, beside the morgue file; "" when it could not be kept.
+    sha256: str
+    note: str  # What the morgue file says of it.
+
+    def lines(self, claim: Claim) -> list[str]:
+        """The morgue's "Recording" section: what `--verify` reads back."""
+        if not self.name:
+            return [self.note]
+        return [
+            f"{RECORDING_LABEL}{self.name} (beside this file)",
+            f"{SHA256_LABEL}{self.sha256}",
+            f"{CLAIM_LABEL}{claim.line()}",
+            self.note,
+        ]
+
+
+def morgue_text(engine: Engine, ending: Ending, kept: KeptRecording | None) -> str:
+    """The whole morgue file; `kept` says where the recording is."""
     lines = [
         f"Morgue file, {ending.when:%Y-%m-%d %H:%M:%S}",
         "",
@@ -107,13 +134,13 @@ def morgue_text(engine: Engine, ending: Ending, recording_note: str | None) -> s
         *section(f"Last {LAST_MESSAGES} messages", message_lines(engine)),
         *section(f"Dungeon level {ending.depth}, as you knew it", floor_lines(engine)),
     ]
-    if recording_note is not None:
-        lines += section("Recording", [recording_note])
+    if kept is not None:
+        lines += section("Recording", kept.lines(ending.claim))
     return "\n".join(lines)
 
 
-def write(engine: Engine, ending: Ending) -> Path:
-    """Write the morgue file of `engine`'s finished game, and return its path.
+def write(engine: Engine, ending: Ending) -> tuple[Path, KeptRecording | None]:
+    """Write the morgue file of `engine`'s finished game; its path, and its recording's.
 
     Named after the moment of death, never over another file, and written
     whole or not at all, so a kill mid-write leaves no empty file.  OSError if
@@ -122,10 +149,11 @@ def write(engine: Engine, ending: Ending) -> Path:
     names = safe_io.numbered(f"morgue-{ending.when:%Y%m%d-%H%M%S}", SUFFIX, first_bare=True)
     paths.morgue_dir().mkdir(parents=True, exist_ok=True)
     path = safe_io.write_first_free(paths.morgue_dir(), names, encoded(morgue_text(engine, ending, None)))
-    if engine.recording_file is not None:
-        note = keep_recording(paths.recordings_dir() / engine.recording_file, path)
-        safe_io.write_atomic(path, encoded(morgue_text(engine, ending, note)))
-    return path
+    if not engine.recording:
+        return path, None
+    kept = keep_recording(recording.text_of(engine).encode("utf-8"), path)
+    safe_io.write_atomic(path, encoded(morgue_text(engine, ending, kept)))
+    return path, kept
 
 
 def encoded(text: str) -> bytes:
@@ -133,18 +161,26 @@ def encoded(text: str) -> bytes:
     return text.encode("utf-8")
 
 
-def keep_recording(game_file: Path, morgue_path: Path) -> str:
-    """Keep the recording beside the morgue file, named as it is; say where, or why not.
-
-    A hard link, not a copy: the fatal event is recorded only after the morgue
-    file is written, and a link gets that last line too.
-    """
-    kept = morgue_path.with_suffix(game_file.suffix)
+def keep_recording(data: bytes, morgue_path: Path) -> KeptRecording:
+    """Keep the whole recording (its ending claimed, last) beside the morgue file,
+    named as it is; say where, or why not."""
+    kept = morgue_path.with_suffix(recording.SUFFIX)
     try:
-        os.link(game_file, kept)
-    except OSError:
-        try:  # A copy, read as a recording is (bounded), made new: never through a link.
-            safe_io.write_new(kept, safe_io.read_bytes(game_file, recording.MAX_BYTES))
-        except OSError as exc:
-            return f"{game_file} could not be kept here: {exc.strerror or exc}"
-    return f"{kept.name}, beside this file, replays the game: python main.py --replay {kept}"
+        safe_io.write_new(kept, data)
+    except OSError as exc:
+        return KeptRecording("", "", f"The recording could not be kept here: {exc.strerror or exc}")
+    note = f"python main.py --replay {kept} replays it; --verify {morgue_path} checks it"
+    return KeptRecording(kept.name, hashlib.sha256(data).hexdigest(), note)
+
+
+def read_kept(text: str) -> tuple[str, str, Claim | None] | None:
+    """The recording a morgue file's text names, its SHA-256 and its claim; None if none."""
+    found = {}
+    for line in text.splitlines():
+        for label in (RECORDING_LABEL, SHA256_LABEL, CLAIM_LABEL):
+            if line.startswith(label):
+                found[label] = line.removeprefix(label)
+    if set(found) != {RECORDING_LABEL, SHA256_LABEL, CLAIM_LABEL}:
+        return None
+    name = found[RECORDING_LABEL].removesuffix(" (beside this file)")
+    return name, found[SHA256_LABEL], Claim.parse(found[CLAIM_LABEL])

@@ -32,7 +32,7 @@ from controls.keys import Key  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from game_map import GameMap  # noqa: E402
-from replays import recording, replay, replay_lines  # noqa: E402
+from replays import recording, replay, replay_lines, rules  # noqa: E402
 from saving import paths  # noqa: E402
 from window import assets, options  # noqa: E402
 
@@ -162,7 +162,7 @@ def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: type
 
 
 def play_events(
-    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Steps | recording.Resume]
+    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Recorded]
 ) -> input_handlers.BaseEventHandler:
     """Send `events` to the game as a replay does (`replay_lines.replay_line`); the last screen.
 
@@ -184,3 +184,17 @@ def replay_text(text: str) -> input_handlers.BaseEventHandler:
     """
     script = recording.parse(text, "<test>")
     return play_events(replay.start(script), script.events)
+
+
+def after_header(lines: list[str]) -> list[str]:
+    """A recording's lines after its header: the format, the seed, and the
+    keys and options it plays by (`replays.rules`)."""
+    rest = lines[2:]
+    while rest and rest[0].startswith(("bind ", "option ")):
+        rest = rest[1:]
+    return rest
+
+
+def new_header(seed: int) -> list[str]:
+    """The header a new game of `seed` starts its recording with, at the default keys and options."""
+    return recording.header(seed, in_force=rules.rules_for(options.Settings()))

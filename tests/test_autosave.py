@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, stroke, typed
+from conftest import key, new_header, stroke, typed
 from tcod.event import KeySym
 from test_main_loop import Script
 
@@ -66,7 +66,7 @@ def test_a_new_game_is_saved_after_its_first_frame(
         context, root_console, setup_game.MainMenu(seed=7), Script([key(KeySym.N)], look, fail)
     )
     assert seen == [True]
-    assert saved().recording == started[0].recording == recording.header(7)
+    assert saved().recording == started[0].recording == new_header(7)
 
 
 def fail() -> list[tcod.event.Event]:
@@ -112,7 +112,7 @@ def test_taking_the_stairs_saves_after_the_frame_is_presented(
     assert order == ["present", "save", "present", "present", "save", "present"]
     game = saved()
     assert game.game_world.current_floor == 2
-    assert game.recording == engine.recording == [*recording.header(3), "text >"]
+    assert game.recording == engine.recording == [*new_header(3), "text >"]
     assert lines_on_disk(engine) == engine.recording
 
 
@@ -126,7 +126,7 @@ def test_no_save_on_a_menu_nor_mid_walk_only_back_on_the_game(
     # Down the stairs, then the inventory at once, in one batch: not saved on it.
     script = Script([STAIRS, key(KeySym.I)], [], [key(KeySym.ESCAPE)], [], fail)
     main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
-    assert saved().recording == [*recording.header(3), "text >", "key i", "key escape"]
+    assert saved().recording == [*new_header(3), "text >", "key i", "key escape"]
 
 
 def test_a_long_stay_on_one_floor_saves_every_so_many_events(
@@ -139,7 +139,7 @@ def test_a_long_stay_on_one_floor_saves_every_so_many_events(
         handler = recording.handle_and_record(handler, typed("."))
         autosave.after_frame(handler)
         assert paths.save_path().exists() == (count >= 3)
-    assert len(saved().recording) == len(recording.header(1234)) + 6
+    assert len(saved().recording) == len(new_header(1234)) + 6
 
 
 def test_a_save_that_fails_is_said_and_play_goes_on(

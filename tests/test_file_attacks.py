@@ -243,7 +243,7 @@ def test_a_morgue_name_taken_by_a_dangling_link_is_passed_over(in_tmp: Path, eng
     outside = in_tmp / "outside.txt"
     (in_tmp / "morgue").mkdir()
     (in_tmp / "morgue" / "morgue-20261124-210000.txt").symlink_to(outside)
-    path = morgue.write(engine, ending)
+    path, _ = morgue.write(engine, ending)
     assert path.name == "morgue-20261124-210000-2.txt"
     assert not outside.exists()
     assert "Killed by" in path.read_text() or "Died" in path.read_text()

@@ -4,6 +4,7 @@ the way back to the menu; through the real handlers and the real main loop."""
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import os
 import shutil
@@ -185,7 +186,7 @@ def test_the_morgue_file_holds_each_section(in_tmp: Path) -> None:
     for i in range(30):
         engine.message_log.add_message(f"message {i}")
     engine.player.fighter.die()
-    path = morgue.write(engine, ending_of(engine, WHEN))
+    path, _ = morgue.write(engine, ending_of(engine, WHEN))
 
     assert path == paths.morgue_dir() / "morgue-20261121-230509.txt"
     lines = path.read_text("utf-8").splitlines()
@@ -199,7 +200,10 @@ def test_the_morgue_file_holds_each_section(in_tmp: Path) -> None:
     assert set(floor[0]) == {"#"}
     assert floor[5].startswith("#....@....")
     assert len(floor[5]) == 14  # Seen up to x = 13, the edge of the view.
-    assert "Recording" not in lines
+    recorded = lines[lines.index("Recording") + 2 :]
+    kept = path.with_suffix(".rec")
+    assert recorded[0] == f"Recording: {kept.name} (beside this file)"
+    assert recorded[1] == f"SHA-256: {hashlib.sha256(kept.read_bytes()).hexdigest()}"
 
 
 def test_the_morgue_names_the_level_the_character_was_working_toward() -> None:
@@ -226,9 +230,9 @@ def test_two_deaths_in_the_same_second_keep_both_files(in_tmp: Path) -> None:
     first, second = arena(seed=1), arena(seed=2)
     for engine in (first, second):
         engine.player.fighter.die()
-    one = morgue.write(first, ending_of(first, WHEN))
+    one, _ = morgue.write(first, ending_of(first, WHEN))
     before = one.read_text("utf-8")
-    two = morgue.write(second, ending_of(second, WHEN))
+    two, _ = morgue.write(second, ending_of(second, WHEN))
 
     assert one != two
     assert two.name == "morgue-20261121-230509-2.txt"
@@ -479,8 +483,8 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     assert story.startswith("Killed by ") and story.endswith(" on dungeon level 1.")
     assert story in str(me.notes["died"])
     kept = morgue_file.with_suffix(".rec")
-    assert lines[lines.index("Recording") + 2].startswith(f"{kept.name}, beside this file,")
-    assert f"python main.py --replay {kept}" in lines[lines.index("Recording") + 2]
+    assert lines[lines.index("Recording") + 2] == f"Recording: {kept.name} (beside this file)"
+    assert f"python main.py --replay {kept}" in lines[lines.index("Recording") + 5]
     script_kept = recording.read(kept)
     assert script_kept.seed == seed
 

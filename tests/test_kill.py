@@ -46,6 +46,7 @@ from controls.keys import Key
 from engine import Engine
 from replays import recording, replay
 from saving import paths, save_data
+from window import options
 
 # A minute or more: CI runs it (`python -m pytest`), `-m "not slow"` skips it.
 pytestmark = [*test_window.pytestmark, pytest.mark.slow]
@@ -99,7 +100,7 @@ def seeds(rng: random.Random) -> Iterator[int]:
 
 
 def walk_time(steps: int) -> float:
-    return steps / travel.STEPS_PER_SECOND + 0.15
+    return steps / options.STEPS_PER_SECOND + 0.15
 
 
 def descent_plan(rng: random.Random) -> Plan:

@@ -14,7 +14,7 @@ import actions
 import input_handlers
 import main
 import setup_game
-from controls import keys, travel
+from controls import keys
 from engine import Engine
 from saving import paths, save_data
 from screens.hall_of_fame_screen import HallOfFameScreen
@@ -338,6 +338,6 @@ def test_a_walk_is_drawn_step_by_step_and_a_key_stops_it(
     assert len(set(seen)) == 3  # Each frame showed the player a step further.
     assert script.timeouts[0] is None  # Idle: waits for input, however long.
     for timeout in script.timeouts[1:5]:  # Walking: never longer than one step.
-        assert timeout is not None and 0 <= timeout <= 1 / travel.STEPS_PER_SECOND
+        assert timeout is not None and 0 <= timeout <= 1 / options.STEPS_PER_SECOND
     assert script.timeouts[5] is None  # Stopped by the key: idle again.
-    assert travel.STEPS_PER_SECOND >= 30
+    assert options.STEPS_PER_SECOND >= 30

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, screen_rows, typed
+from conftest import key, new_header, screen_rows, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -46,7 +46,9 @@ def test_n_starts_a_new_game_with_the_menus_seed(in_tmp: Path) -> None:
     assert handler.engine.game_world.current_floor == 1
     # Its recording begins: in its own file, in the data folder.
     assert handler.engine.recording_file is not None
-    assert (in_tmp / "recordings" / handler.engine.recording_file).read_text() == "recording 3\nseed 77\n"
+    assert (in_tmp / "recordings" / handler.engine.recording_file).read_text() == "".join(
+        line + "\n" for line in new_header(77)
+    )
 
 
 @pytest.mark.parametrize("sym", [KeySym.Q, KeySym.ESCAPE])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import click, key, motion, play_events, replay_text, typed
+from conftest import after_header, click, key, motion, new_header, play_events, replay_text, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
@@ -24,6 +24,7 @@ from window import command_line
 
 SEED = 1234
 HEADER = f"recording 3\nseed {SEED}\n"
+NEW_HEADER = "".join(line + "\n" for line in new_header(SEED))
 
 
 def engine_of(handler: object) -> Engine:
@@ -143,7 +144,7 @@ BAD = {
     "unknown key name": ("recording 1\nseed 5\nkey l\nkey sprocket\n", 4, "unknown key name 'sprocket'"),
     "bad number": ("recording 1\nseed 5\n\nclick 3 4.5\n", 4, "'4.5' is not a whole number"),
     "bad seed": ("recording 1\nseed five\n", 2, "'five' is not a whole number"),
-    "wrong version": ("recording 4\nseed 5\n", 1, "format version 4; this game reads versions 1, 2, 3"),
+    "wrong version": ("recording 5\nseed 5\n", 1, "format version 5; this game reads versions 1, 2, 3, 4"),
     "empty file": ("", 1, "the file is empty"),
     "only comments": ("# nothing\n\n", 3, "the file is empty"),
     "not a recording": ("savegame\n", 1, "not a recording"),
@@ -226,8 +227,9 @@ def test_replay_is_the_game_the_keys_play() -> None:
     handler = play_events(handler, events)
     played = engine_of(handler)
     lines = played.recording
-    assert lines[:2] == ["recording 3", f"seed {SEED}"]
-    assert lines[2:] == ["key l", "key j", "move 3 3", "key i", "key escape", "key k"]
+    start = new_header(SEED)
+    assert lines[: len(start)] == start and start[:2] == ["recording 4", f"seed {SEED}"]
+    assert lines[len(start) :] == ["key l", "key j", "move 3 3", "key i", "key escape", "key k"]
     again = replay_text("\n".join(lines))
     assert picture(engine_of(again)) == picture(played)
     assert picture(direct) != picture(played)
@@ -263,8 +265,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
     for event in events:
         handler = main.handle_event(context, handler, event)
     expected = [
-        "recording 3",
-        f"seed {SEED}",
+        *new_header(SEED),
         "text >",
         f"move {x + 1} {y}",
         "key f2",
@@ -330,13 +331,13 @@ def test_an_unwritable_recording_loses_nothing(
     assert err.count("\n") == 1 and "could not write the recording" in err
     handler = main.handle_event(context, handler, key(KeySym.L))
     assert capsys.readouterr().err == ""  # Said once.
-    assert engine.recording[2:] == ["key l", "key l"]
+    assert after_header(engine.recording) == ["key l", "key l"]
     # Saved with the game: Continue starts a new file holding it all.
     autosave.save_game(handler)
     continued = engine_of(main.handle_event(context, setup_game.MainMenu(), key(KeySym.C)))
     assert continued.recording_file not in (None, engine.recording_file)
     text = (in_tmp / "recordings" / continued.recording_file).read_text()
-    assert text == HEADER + "key l\nkey l\n"
+    assert text == NEW_HEADER + "key l\nkey l\n"
 
 
 # A crash.
@@ -362,8 +363,8 @@ def test_a_crash_leaves_its_recording(
     err = capsys.readouterr().err
     assert "RuntimeError: a bug in waiting" in err
     first, second = in_tmp / "crash-001.rec", in_tmp / "crash-002.rec"
-    assert first.read_text() == HEADER + "key l\ntext .\n"
-    assert second.read_text() == HEADER + "key l\ntext .\nkey kp_5\n"
+    assert first.read_text() == NEW_HEADER + "key l\ntext .\n"
+    assert second.read_text() == NEW_HEADER + "key l\ntext .\nkey kp_5\n"
     assert "python main.py --replay crash-001.rec" in err
     assert "python main.py --replay crash-002.rec" in err
     # Replayed, the crash happens again, reported as in the game, and play goes on.

@@ -16,8 +16,10 @@ the way the recording is meant to:
   it with the mouse (pointer onto a monster in view, then a click).
 
 Each is also written as format 2 played it, in tests/recordings/format-2/:
-the same lines under `recording 2`, which a replay plays with the tutorial's
-inventory letters, by place.  The seed taken is the first whose game ends
+the same events under `recording 2`, which a replay plays with the tutorial's
+inventory letters, by place; and as format 3 in tests/recordings/format-3/:
+the same events without the header's keys and options, which a replay plays
+by the viewer's.  The seed taken is the first whose game ends
 the same either way (it never carries two of a kind when a letter is pressed).
 
 The tests (tests/test_recorded_games.py, tests/test_window_layouts.py) replay
@@ -43,11 +45,12 @@ import input_handlers
 from controls import keys
 from engine import Engine
 from entity import Actor, Item
-from replays import recording, replay, replay_lines
+from replays import recording, replay, replay_lines, rules
 from saving import paths
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "recordings"
 FORMAT_2 = FOLDER / "format-2"
+FORMAT_3 = FOLDER / "format-3"
 SEEDS = range(1, 500)
 
 # The vi keys, by direction: a recording a person can read.
@@ -222,9 +225,17 @@ def play(goal: Goal, seed: int) -> list[str] | None:
     return None
 
 
+def as_format(lines: list[str], version: int) -> list[str]:
+    """The lines of a recording as format `version` wrote them: before 4, without its rules."""
+    script = recording.parse("\n".join(lines), "<made>")
+    if version >= rules.SINCE_VERSION:
+        return recording.header(script.seed, version, script.rules) + lines[len(script.rules) + 2 :]
+    return recording.header(script.seed, version) + lines[len(script.rules) + 2 :]
+
+
 def replayed(lines: list[str], version: int) -> dict[str, object]:
     """Where the recorded game ends when replayed as format `version`."""
-    script = recording.parse("\n".join([f"{recording.FORMAT_NAME} {version}", *lines[1:]]), "<made>")
+    script = recording.parse("\n".join(as_format(lines, version)), "<made>")
     handler: Handler = replay.start(script)
     for event in script.events:
         handler = replay_lines.replay_line(handler, event)
@@ -238,7 +249,8 @@ def as_format_2_too(lines: list[str]) -> bool:
 
 def write(path: Path, version: int, comment: str, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = "\n".join([f"{recording.FORMAT_NAME} {version}", comment, *lines[1:]]) + "\n"
+    first, *rest = as_format(lines, version)
+    text = "\n".join([first, comment, *rest]) + "\n"
     path.write_text(text, encoding="utf-8")
 
 
@@ -254,7 +266,9 @@ def make(name: str) -> Path:
     comment = f"# {goal.about.capitalize()}: made by tools/make_recordings.py."
     write(path, recording.FORMAT_VERSION, comment, lines)
     write(FORMAT_2 / f"{name}.rec", 2, comment, lines)
-    print(f"{path} and {FORMAT_2.name}/{path.name}: seed {seed}, {len(lines) - 2} events")
+    write(FORMAT_3 / f"{name}.rec", 3, comment, lines)
+    events = len(as_format(lines, 3)) - 2
+    print(f"{path}, {FORMAT_2.name}/ and {FORMAT_3.name}/: seed {seed}, {events} events")
     return path
 
 

@@ -34,8 +34,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--terminal goes without --headless")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
+    if args.follow and args.replay is None:
+        parser.error("--follow goes with --replay FILE")
     if args.replay is not None and args.seed is not None:
         parser.error("--seed goes without --replay: a recording names its own seed")
+    if args.verify is not None and (args.replay is not None or args.seed is not None):
+        parser.error("--verify goes alone: it replays the file it names")
+    if args.daily and (args.replay or args.seed is not None or args.verify):
+        parser.error("--daily goes without --seed, --replay and --verify: its seed is the date's")
     return args
 
 
@@ -53,6 +59,11 @@ def _parser() -> argparse.ArgumentParser:
         "--seed",
         type=seed_value,
         help="make a new game reproducible: the same seed gives the same floors and monsters",
+    )
+    parser.add_argument(
+        "--daily",
+        action="store_true",
+        help="play today's daily dungeon (UTC's date): the same game for everyone today",
     )
     parser.add_argument(
         "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"
@@ -94,6 +105,19 @@ def _add_replay_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="play a recording (Space pauses, + and - change the speed, Escape stops), "
         "then go on playing",
+    )
+    parser.add_argument(
+        "--verify",
+        type=Path,
+        metavar="FILE",
+        help="replay a finished game's recording (or the one a morgue file names) with no "
+        "window, and say in one line whether it reaches exactly the ending it claims",
+    )
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="with --replay: watch a game as it is played, its recording read as it grows, "
+        "until it ends (Escape stops watching); it writes nothing of the followed game's",
     )
     parser.add_argument(
         "--headless",

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
-from controls import travel
 from controls.keys import KeyTables
 from saving import paths, savefile
 from window import palettes
@@ -85,16 +84,22 @@ class Remembered:
         return Placement(width, height, x, y)
 
 
-def option(label: str, names: Mapping[T, str], default: T) -> T:
-    """Declare an option of `Options`: the screen lists it under `label`."""
-    value: T = field(default=default, metadata={"setting": Choice(label, names)})
+def option(label: str, names: Mapping[T, str], default: T, changes_play: bool = False) -> T:
+    """Declare an option of `Options`: the screen lists it under `label`.
+
+    An option that `changes_play` (what a key does, not how the game looks) is
+    kept in each recording, which replays by its own (`replays.rules`).
+    """
+    metadata = {"setting": Choice(label, names), "changes_play": changes_play}
+    value: T = field(default=default, metadata=metadata)
     return value
 
 
 # The tile sizes the game has sheets of (`assets.TILESET_PATHS`), by their side in pixels.
 TILE_SIZES: Final[Mapping[int, str]] = {10: "10x10", 16: "16x16", 24: "24x24"}
 
-# Steps a walk takes a second (see `travel`).
+# Steps a walk takes a second (see `controls.travel`), the default first.
+STEPS_PER_SECOND: Final = 40
 WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 80: "very fast"}
 
 
@@ -105,8 +110,10 @@ class Options:
     tile_size: int = option("Tile size", TILE_SIZES, 10)
     palette: palettes.Palette = option("Colours", palettes.NAMES, palettes.TUTORIAL)
     fullscreen: bool = option("Fullscreen", {False: "off", True: "on"}, False)
-    walk_speed: int = option("Walk speed", WALK_SPEEDS, travel.STEPS_PER_SECOND)
-    gather_items: bool = option("Explore picks up items", {True: "on", False: "off"}, True)
+    walk_speed: int = option("Walk speed", WALK_SPEEDS, STEPS_PER_SECOND)
+    gather_items: bool = option(
+        "Explore picks up items", {True: "on", False: "off"}, True, changes_play=True
+    )
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata={"setting": Remembered()})
 
@@ -119,6 +126,15 @@ def settings() -> dict[str, Any]:
 def choices() -> dict[str, Choice[Any]]:
     """The options the options screen lists, by field name, in declaration order."""
     return {name: setting for name, setting in settings().items() if isinstance(setting, Choice)}
+
+
+def play_choices() -> dict[str, Choice[Any]]:
+    """The options that change what a key does, by field name: a recording keeps them."""
+    return {
+        each.name: each.metadata["setting"]
+        for each in dataclasses.fields(Options)
+        if each.metadata.get("changes_play")
+    }
 
 
 def to_text(options: Options) -> str:
@@ -214,11 +230,19 @@ class Settings:
 
     options: Options = dataclasses.field(default_factory=Options)
     keys: KeyTables = dataclasses.field(default_factory=KeyTables)
+    # Whether a change is kept in the player's options file: not for a replay's game.
+    keep: bool = True
+
+    def private(self) -> Settings:
+        """A copy whose changes apply to one game alone, the player's file left as it is."""
+        return Settings(self.options, self.keys, keep=False)
 
     def change(self, options: Options) -> str | None:
         """Use `options` from now on and keep them in the file; a line for the
         player if they could not be kept (they apply all the same)."""
         self.options = options
+        if not self.keep:
+            return None
         path = paths.options_path()
         try:
             save(options, path)

@@ -1,0 +1,208 @@
+"""`--replay FILE --follow`: watch a game while it is played, from its recording.
+
+The game appends each event's line to its recording as it acts on it, so a
+follower that reads the file again and again, and plays each new whole line
+through the real handlers (`replay_lines`), shows the player's game as it goes.
+It only reads the file (no lock, no write: its own game's files go to a
+replay folder), and ends with the game: the recording's last line, the ending
+it claims, is written at the death.
+
+A walk's steps are not in the recording, only where a key stopped it; the
+follower walks at its own pace and, if the player's walk turns out to have
+stopped sooner (a `steps N` line it has already walked past), or the file was
+rewritten (Continue rewrites it from the save), plays the whole file again
+from its start, at full speed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import tcod
+
+import color
+import exceptions
+import input_handlers
+from controls import keys
+from replays import recording, replay, replay_lines
+from replays.recording import Recorded, RecordingError, Steps
+from replays.recovery import MAX_FILE_BYTES
+from saving import safe_io
+from screens.game_over import Claim
+from window.options import Settings
+
+# How often the file is read again, in seconds: what a follower lags by, at most,
+# beyond the time to play what it read.
+POLL_SECONDS: Final = 0.05
+
+
+class FollowError(Exception):
+    """A followed file that can't be read or is not a recording; `str()` says why."""
+
+
+@dataclass
+class Follower:
+    """A game played from a recording that is still being written."""
+
+    path: Path
+    settings: Settings | None = None
+    lines: list[str] = field(default_factory=list)  # The file's whole lines played so far.
+    handler: input_handlers.BaseEventHandler | None = None
+    first: input_handlers.MainGameEventHandler | None = None  # Its game's first screen.
+    ended: bool = False  # The recording claims its game's ending: no line will follow.
+    restarts: int = 0  # How often the game was played again from the file's start.
+    walked: int = 0  # The steps walked since the last line played, ahead of the file.
+
+    def read(self) -> list[str]:
+        """The file's whole lines (a line being written is left for the next read)."""
+        try:
+            data = safe_io.read_bytes(self.path, MAX_FILE_BYTES)
+            return data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+            raise FollowError(f"{self.path}: cannot read it: {reason}") from None
+
+    def poll(self, finish_walks: bool = False) -> int:
+        """Read the file, and play the lines new since the last poll; how many were new.
+
+        `finish_walks`: take a walk's remaining steps at once, as a headless replay
+        does at its end, rather than at the window's pace (`step_walk`).
+        """
+        lines = self.read()
+        if lines[: len(self.lines)] != self.lines:  # Rewritten, not appended to.
+            self.restart(lines)
+            return len(lines)
+        new = lines[len(self.lines) :]
+        if self.handler is None:
+            self.restart(lines)
+        else:
+            self.play(new, len(self.lines))
+            self.lines = lines
+        while finish_walks and self.handler is not None and self.handler.walking:
+            self.step_walk()
+        return len(new)
+
+    def restart(self, lines: list[str]) -> None:
+        """Play the game again from the start of `lines`, at full speed."""
+        self.restarts += 1
+        self.lines = []
+        self.walked = 0
+        try:
+            script = recording.parse("".join(line + "\n" for line in lines), str(self.path))
+        except RecordingError as exc:
+            if len([line for line in lines if line.strip()]) < 2:
+                return  # The game has not written its first lines yet.
+            raise FollowError(str(exc)) from None
+        self.first = replay.start(script, self.settings)
+        self.handler = self.advanced(self.first, script.events)
+        self.ended = any(Claim.parse(line) is not None for line in lines[-1:])
+        self.lines = lines
+
+    def play(self, lines: list[str], number: int) -> None:
+        """Play `lines`, the file's from line `number` + 1 on."""
+        assert self.handler is not None
+        for offset, line in enumerate(lines, start=number + 1):
+            event = self.event_of(line, offset)
+            if event is None:
+                continue
+            if isinstance(event, Steps) and self.walked > event.count:
+                # Walked past where the player's walk stopped: play it all again.
+                self.restart(self.lines + lines)
+                return
+            self.handler = self.advanced(self.handler, [event])
+            self.walked = 0
+
+    def advanced(
+        self, handler: input_handlers.BaseEventHandler, events: list[Recorded]
+    ) -> input_handlers.BaseEventHandler:
+        """The screen after `events`, more to come (a walk they start goes on)."""
+        try:
+            return replay_lines.play_lines(handler, events, to_the_end=False)
+        except exceptions.BackToMainMenu:  # No recorded line leaves a finished game.
+            return handler
+
+    def event_of(self, line: str, number: int) -> Recorded | None:
+        """The event a line records; None for a comment (the claim ends the game)."""
+        text = line.strip()
+        if Claim.parse(text) is not None:
+            self.ended = True
+        if not text or text.startswith("#"):
+            return None
+        if len(text) > recording.MAX_LINE:
+            raise FollowError(f"{self.path}, line {number}: longer than {recording.MAX_LINE} characters")
+        try:
+            return recording.event_of(text)
+        except ValueError as exc:
+            raise FollowError(f"{self.path}, line {number}: {exc}") from None
+
+    def step_walk(self) -> None:
+        """Take the next step of a walk under way (the window's pace)."""
+        if self.handler is not None and self.handler.walking:
+            self.handler = self.handler.advance()
+            self.walked += 1
+
+    def status(self) -> str:
+        """The line the window shows while following."""
+        if self.ended:
+            return "The game is over. Esc: leave"
+        return f"Following {self.path.name}: {len(self.lines)} lines. Esc: stop watching"
+
+
+def wait_for_end(follower: Follower, give_up: float | None = None) -> None:
+    """Follow headless until the game ends (or `give_up` seconds pass with no new line)."""
+    quiet_since = time.monotonic()
+    while not follower.ended:
+        if follower.poll(finish_walks=True):
+            quiet_since = time.monotonic()
+        elif give_up is not None and time.monotonic() - quiet_since > give_up:
+            return
+        time.sleep(POLL_SECONDS)
+
+
+def watch(context: tcod.context.Context, console: tcod.console.Console, follower: Follower) -> None:
+    """Follow in the window until the viewer leaves (Escape, or closing it).
+
+    The file is read every `POLL_SECONDS`; a walk is drawn step by step at the
+    walk speed of the viewer's options.
+    """
+    next_poll = next_step = 0.0
+    problem: str | None = None
+    while True:
+        draw(context, console, follower, problem)
+        now = time.monotonic()
+        due = next_poll if follower.handler is None or not follower.handler.walking else min(next_poll, next_step)
+        for event in tcod.event.wait(None if problem else max(0.0, due - now)):
+            if isinstance(event, tcod.event.Quit) or _stops(event):
+                return
+        now = time.monotonic()
+        if problem is None and now >= next_poll:
+            next_poll = now + POLL_SECONDS
+            try:
+                follower.poll()
+            except FollowError as exc:
+                problem = str(exc)
+        if follower.handler is not None and follower.handler.walking and now >= next_step:
+            next_step = now + 1 / follower.handler.settings.options.walk_speed
+            follower.step_walk()
+
+
+def _stops(event: tcod.event.Event) -> bool:
+    """Whether a viewer's event stops following: Escape."""
+    if not isinstance(event, tcod.event.KeyDown) or keys.does_nothing(event):
+        return False
+    return keys.PLAYBACK_KEYS.get(keys.key_of(event)) is keys.Command.STOP_REPLAY
+
+
+def draw(
+    context: tcod.context.Context, console: tcod.console.Console, follower: Follower, problem: str | None
+) -> None:
+    """The followed game's screen, under a status line."""
+    console.clear()
+    if follower.handler is not None:
+        follower.handler.on_render(console)
+    status = follower.status() if problem is None else f"{problem[: console.width - 12]}. Esc: leave"
+    console.print(0, 0, status, fg=color.white, bg=color.black)
+    context.present(console, keep_aspect=True, integer_scaling=True)

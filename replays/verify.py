@@ -1,0 +1,185 @@
+"""`--verify FILE`: whether a recording, or the one a morgue file names, replays to
+exactly the ending it claims.
+
+A finished game's recording ends with its claim (`# ending depth=... cause=...`,
+written at the death); its morgue file and hall-of-fame entry name the recording
+and its SHA-256.  Verifying replays the recording headless, as `--replay` does,
+and checks that the replay records every line the file holds, no more and no
+less, and dies with the claimed ending.  It proves that the game was played by
+the rules, not who played it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from replays import recording, replay
+from replays.recording import RecordingError
+from saving import paths, safe_io
+from screens import hall_of_fame, morgue
+from screens.game_over import Claim, ending_of
+from window.options import Settings
+
+# A morgue file is a few kilobytes; a recording at most `recording.MAX_BYTES`.
+MAX_BYTES: Final = recording.MAX_BYTES
+MORGUE_START: Final = "Morgue file,"
+
+
+class NotVerified(Exception):
+    """A file that does not reach the ending it claims; `str()` says why."""
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A recording that reaches the ending it claims."""
+
+    claim: Claim
+    seed: int
+    events: int
+
+    def line(self, source: Path) -> str:
+        return (
+            f"verified: {source} reaches the ending it claims: {self.claim.story()} "
+            f"(seed {self.seed}, {self.events} events)"
+        )
+
+
+def read_text(path: Path) -> str:
+    """A file's text, read as a recording is (regular, bounded); NotVerified if not."""
+    try:
+        return safe_io.read_bytes(path, MAX_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+        raise NotVerified(f"{path}: cannot read it: {reason}") from None
+
+
+def verify(path: Path, settings: Settings | None = None) -> Verified:
+    """Verify a recording, or a morgue file's recording; NotVerified saying why not."""
+    text = read_text(path)
+    if not text.startswith(MORGUE_START):
+        return verify_text(text, str(path), settings)
+    named = morgue.read_kept(text)
+    if named is None:
+        raise NotVerified(f"{path}: the morgue file names no recording")
+    name, sha256, claim = named
+    if Path(name).name != name or not name.endswith(recording.SUFFIX) or claim is None:
+        raise NotVerified(f"{path}: the morgue file's Recording section is damaged")
+    return verify_text(kept_text(path.parent / name, sha256), name, settings, claim)
+
+
+def kept_text(path: Path, sha256: str) -> str:
+    """The text of a recording whose SHA-256 a morgue file or a score names."""
+    data = read_text(path).encode("utf-8")
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise NotVerified(f"{path}: its SHA-256 is not the one named for it: changed since")
+    return data.decode("utf-8")
+
+
+def claim_of(text: str, source: str) -> Claim:
+    """The ending a recording's last line claims."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    claim = Claim.parse(lines[-1]) if lines else None
+    if claim is None:
+        raise NotVerified(
+            f"{source}: claims no ending (its last line is no '# ending ...'): "
+            "cut short, or a game not over"
+        )
+    return claim
+
+
+def verify_text(
+    text: str, source: str, settings: Settings | None = None, expected: Claim | None = None
+) -> Verified:
+    """Replay a recording's text and check it against its claim (and `expected`'s)."""
+    try:
+        script = recording.parse(text, source)
+    except RecordingError as exc:
+        raise NotVerified(f"refused: {exc}") from None
+    claim = claim_of(text, source)
+    if expected is not None and claim != expected:
+        raise NotVerified(f"{source}: claims {claim.story()}, not {expected.story()}")
+    if claim.daily is not None and claim.daily != replay.daily_of(script):
+        raise NotVerified(f"{source}: seed {script.seed} is not the daily game of {claim.daily}")
+    lines = replayed_lines(script, settings, claim, source)
+    first_difference(text, lines, source)
+    return Verified(claim, script.seed, len(script.events))
+
+
+def replayed_lines(
+    script: recording.Script, settings: Settings | None, claim: Claim, source: str
+) -> list[str]:
+    """The recording the replayed game makes of itself; NotVerified unless it ends as claimed."""
+    with paths.replay_folder():
+        first = replay.start(script, settings)
+        replay.play_recording(first, script.events)
+    engine = first.engine
+    if engine.player.is_alive:
+        raise NotVerified(
+            f"{source}: the replay ends alive on dungeon level {engine.game_world.current_floor} "
+            f"after {engine.turns} turns, not as claimed: {claim.story()}"
+        )
+    reached = ending_of(engine, datetime.datetime.now()).claim
+    if reached != claim:
+        raise NotVerified(f"{source}: claims {claim.story()}; the replay reaches {reached.story()}")
+    return engine.recording
+
+
+def first_difference(text: str, replayed: list[str], source: str) -> None:
+    """NotVerified naming the first line of `text` the replayed game did not record.
+
+    Comments and blank lines are skipped, as a replay skips them (the claim is
+    checked by itself).
+    """
+    numbered = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if _event(line)]
+    again = [line for line in replayed if _event(line)]
+    for (number, line), recorded in zip(numbered, again, strict=False):
+        if line != recorded:
+            raise NotVerified(
+                f"{source}, line {number}: {line[:40]!r} is not what the game recorded there "
+                f"({recorded[:40]!r})"
+            )
+    if len(numbered) != len(again):
+        raise NotVerified(
+            f"{source}: {len(numbered)} lines of events, where the game recorded {len(again)}"
+        )
+
+
+def _event(line: str) -> bool:
+    """Whether a recording's line is one a replay plays (not blank, not a comment)."""
+    line = line.strip()
+    return bool(line) and not line.startswith("#")
+
+
+# What the hall of fame's recordings were found to be, by SHA-256 and claim:
+# each is replayed once a session.
+_verdicts: dict[tuple[str, Claim], bool] = {}
+
+
+def entry_verified(entry: hall_of_fame.Entry, settings: Settings | None = None) -> bool | None:
+    """Whether a hall-of-fame entry's recording, in the morgue folder, is the file
+    it names and replays to its ending; None for an entry that names none."""
+    if not entry.recording:
+        return None
+    try:
+        if Path(entry.recording).name != entry.recording:
+            raise NotVerified("not a file's name")
+        text = kept_text(paths.morgue_dir() / entry.recording, entry.sha256)
+    except NotVerified:
+        return False
+    key = (entry.sha256, entry.claim())
+    if key not in _verdicts:
+        try:
+            verify_text(text, entry.recording, settings, entry.claim())
+            _verdicts[key] = True
+        except NotVerified:
+            _verdicts[key] = False
+    return _verdicts[key]
+
+
+def entries_verified(entries: list[hall_of_fame.Entry], settings: Settings) -> list[bool | None]:
+    """`entry_verified` for each entry (the hall of fame screen's marks)."""
+    return [entry_verified(entry, settings) for entry in entries]

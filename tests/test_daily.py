@@ -1,0 +1,140 @@
+"""The daily dungeon: one game a date, the same for everyone, marked as a daily
+(and as another try) wherever the game tells its story; its score verifies."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import key, play_events, screen_rows, typed
+from tcod.event import KeySym
+
+import input_handlers
+import main
+import setup_game
+from engine import Engine
+from replays import daily, recording, verify
+from saving import paths
+from screens import hall_of_fame
+from screens.hall_of_fame_screen import HallOfFameScreen
+
+DATE = datetime.date(2026, 11, 25)
+
+
+def first_floor(engine: Engine) -> tuple[bytes, list[tuple[str, int, int]]]:
+    """What a first floor is: its tiles, and what stands where."""
+    things = sorted((entity.name, entity.x, entity.y) for entity in engine.game_map.entities)
+    return engine.game_map.tiles.tobytes(), things
+
+
+def test_two_daily_games_of_one_date_share_their_first_floor_and_another_dates_differs() -> None:
+    one = setup_game.new_daily_game(DATE)
+    two = setup_game.new_daily_game(DATE, tries_before=3)
+    other = setup_game.new_daily_game(DATE + datetime.timedelta(days=1))
+    assert first_floor(one) == first_floor(two)
+    assert first_floor(one) != first_floor(other)
+    assert np.array_equal(one.game_map.tiles, two.game_map.tiles)
+
+
+def test_the_seed_is_the_one_the_readme_defines() -> None:
+    digest = hashlib.sha256(b"daily 2026-11-25").digest()
+    assert daily.seed_of(DATE) == int.from_bytes(digest[:8], "big")
+    assert "SHA-256" in (Path(__file__).parent.parent / "README.md").read_text()
+
+
+def menu_on(date: datetime.date) -> setup_game.MainMenu:
+    return setup_game.MainMenu(today=lambda: date, verifier=verify.entries_verified)
+
+
+def character_screen(handler: input_handlers.BaseEventHandler) -> str:
+    return "\n".join(screen_rows(handler.handle_events(key(KeySym.C))))
+
+
+def test_the_menu_starts_the_days_game_and_a_second_is_another_try(in_tmp: Path) -> None:
+    first = menu_on(DATE).handle_events(key(KeySym.D))
+    assert isinstance(first, input_handlers.MainGameEventHandler)
+    assert first.engine.game_world.seed == daily.seed_of(DATE)
+    assert first.engine.recording[2] == "# daily 2026-11-25"
+    shown = character_screen(first)
+    assert "Daily 2026-11-25" in shown and "try" not in shown
+    second = menu_on(DATE).handle_events(key(KeySym.D))
+    assert isinstance(second, input_handlers.MainGameEventHandler)
+    assert "Daily 2026-11-25, try 2" in character_screen(second)
+    tomorrow = menu_on(DATE + datetime.timedelta(days=1)).handle_events(key(KeySym.D))
+    shown = character_screen(tomorrow)
+    assert "Daily 2026-11-26" in shown and "try" not in shown
+
+
+def date_that_dies_waiting() -> tuple[datetime.date, int]:
+    """A date whose daily game kills a player who only waits, and how many waits it takes."""
+    with paths.replay_folder():  # Where the deaths of the search leave their files.
+        return _search()
+
+
+def _search() -> tuple[datetime.date, int]:
+    for days in range(60):
+        date = DATE + datetime.timedelta(days=days)
+        handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(
+            setup_game.new_daily_game(date)
+        )
+        for waits in range(1, 200):
+            handler = play_events(handler, [typed(".")])
+            if not isinstance(handler, input_handlers.MainGameEventHandler):
+                return date, waits
+    raise AssertionError("no daily game dies waiting")
+
+
+def test_a_daily_death_says_so_everywhere_and_verifies(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    date, waits = date_that_dies_waiting()
+    menu_on(date).handle_events(key(KeySym.D))  # A first try, left.
+    handler = play_events(menu_on(date).handle_events(key(KeySym.D)), [typed(".")] * waits)
+    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    story = "\n".join(screen_rows(handler))
+    assert f"Daily {date}, try 2." in story
+    [morgue_file] = paths.morgue_dir().glob("*.txt")
+    assert f"\nDaily {date}, try 2.\n" in morgue_file.read_text()
+    [entry] = hall_of_fame.load(paths.scores_path())
+    assert (entry.daily, entry.daily_try) == (f"{date}", 2)
+    screen = menu_on(date).handle_events(key(KeySym.H))
+    assert isinstance(screen, HallOfFameScreen) and screen.marks == [True]
+    assert f"Daily {date}" in screen.lines()[1] and "(try 2)" in screen.lines()[1]
+
+    assert main.main(["--verify", str(morgue_file)]) == 0
+    assert f"Daily {date}: Killed by" in capsys.readouterr().out
+
+
+def test_a_recording_claiming_a_daily_of_another_seed_fails(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    date, waits = date_that_dies_waiting()
+    handler = play_events(menu_on(date).handle_events(key(KeySym.D)), [typed(".")] * waits)
+    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    kept = next(paths.morgue_dir().glob("*.rec"))
+    other = in_tmp / "other.rec"
+    other.write_text(kept.read_text().replace(f"# daily {date}", "# daily 2030-01-01"))
+    assert main.main(["--verify", str(other)]) == 1
+    assert f"is not the daily game of {date}" in capsys.readouterr().out
+    # Not claimed a daily by its header, the replay is no daily: its ending differs.
+    other.write_text(kept.read_text().replace(f"# daily {date}\n", ""))
+    assert main.main(["--verify", str(other)]) == 1
+    assert "not verified" in capsys.readouterr().out
+
+
+def test_daily_goes_without_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main.main(["--daily", "--seed", "3"])
+    assert "--daily goes without --seed" in capsys.readouterr().err
+
+
+def test_a_daily_game_saves_and_continues_as_one(in_tmp: Path) -> None:
+    handler = menu_on(DATE).handle_events(key(KeySym.D))
+    assert isinstance(handler, input_handlers.MainGameEventHandler)
+    handler.engine.save_as(paths.save_path())
+    loaded = setup_game.load_game(paths.save_path())
+    assert (loaded.game_world.daily, loaded.game_world.daily_try) == ("2026-11-25", 1)
+    assert recording.parse("\n".join(loaded.recording), "<save>").daily == "2026-11-25"

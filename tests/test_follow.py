@@ -1,0 +1,169 @@
+"""`--replay FILE --follow`: a follower reads a recording as the game writes it,
+and shows the player's game after each event, writing nothing of the player's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tcod
+from conftest import click, key, motion, typed
+from tcod.event import KeySym
+
+import input_handlers
+import setup_game
+from replays import follow, recording, replay_lines
+from saving import paths
+
+SEED = 7
+ROOT = Path(__file__).parent.parent
+
+
+def frame(handler: input_handlers.BaseEventHandler) -> np.ndarray:
+    """Every cell of the screen `handler` draws: character and colours."""
+    console = tcod.console.Console(80, 50, order="F")
+    handler.on_render(console)
+    return console.rgb.copy()
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Each file under `folder`, with its size and modification time."""
+    return {
+        str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+class Player:
+    """A game started from the menu, played one event at a time as the main loop
+    plays them (each walk to its end), its recording written as it goes."""
+
+    def __init__(self, seed: int = SEED) -> None:
+        self.handler = setup_game.MainMenu(seed=seed).handle_events(key(KeySym.N))
+        assert isinstance(self.handler, input_handlers.MainGameEventHandler)
+        self.file = paths.recordings_dir() / str(self.handler.engine.recording_file)
+
+    def press(self, event: recording.Recorded) -> None:
+        self.handler = replay_lines.finish_walk(replay_lines.replay_line(self.handler, event))
+
+
+def followed(follower: follow.Follower, in_tmp: Path) -> np.ndarray:
+    """The follower's frame once it has read the file, checking it wrote nothing."""
+    before = snapshot(in_tmp)
+    with paths.replay_folder():  # Where the follower's own game would write.
+        follower.poll(finish_walks=True)
+    assert snapshot(in_tmp) == before
+    assert follower.handler is not None
+    return frame(follower.handler)
+
+
+EVENTS: list[recording.Recorded] = [
+    typed("."), key(KeySym.L), key(KeySym.J), motion(30, 20), key(KeySym.I), key(KeySym.ESCAPE),
+    key(KeySym.X), typed("."), key(KeySym.C), key(KeySym.A), click(10, 10), key(KeySym.X),
+    key(KeySym.H), key(KeySym.K), typed(">"), key(KeySym.V), key(KeySym.ESCAPE), typed("."),
+]
+
+
+def test_a_follower_started_mid_game_shows_the_players_frame_after_each_event(in_tmp: Path) -> None:
+    player = Player()
+    for event in EVENTS[:5]:
+        player.press(event)
+    follower = follow.Follower(player.file)
+    assert np.array_equal(followed(follower, in_tmp), frame(player.handler))
+    for event in EVENTS[5:]:
+        player.press(event)
+        assert np.array_equal(followed(follower, in_tmp), frame(player.handler)), event
+    assert follower.restarts == 1 and not follower.ended
+
+
+def walking_player(in_tmp: Path) -> tuple[Player, follow.Follower]:
+    """A player whose explore is 3 steps along and goes on, and a follower of it."""
+    for seed in range(1, 100):
+        with paths.replay_folder():  # Games that don't do it leave nothing.
+            player = Player(seed)
+            player.handler = replay_lines.replay_line(player.handler, key(KeySym.X))
+            for _ in range(3):
+                player.handler = player.handler.advance()
+            if player.handler.walking:
+                break
+    else:
+        raise AssertionError("no seed explores 4 steps")
+    player = Player(seed)
+    follower = follow.Follower(player.file)
+    player.handler = replay_lines.replay_line(player.handler, key(KeySym.X))
+    for _ in range(3):
+        player.handler = player.handler.advance()
+    return player, follower
+
+
+def test_a_walk_the_player_stopped_sooner_is_played_again(in_tmp: Path) -> None:
+    """The follower walks on where the player's key stopped the walk; the `steps N`
+    line that comes after puts it right."""
+    player, follower = walking_player(in_tmp)
+    followed(follower, in_tmp)  # The follower walks the whole way.
+    # A key stops it, through the door the main loop sends keys through.
+    player.handler = recording.handle_and_record(player.handler, key(KeySym.SPACE))
+    assert player.file.read_text().endswith("key x\nsteps 3\n")
+    assert np.array_equal(followed(follower, in_tmp), frame(player.handler))
+    assert follower.restarts == 2
+
+
+def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
+    """Followed to its death: the claim, the recording's last line, ends it."""
+    text = (ROOT / "tests" / "recordings" / "death.rec").read_text()
+    script = recording.parse(text, "death.rec")
+    player = Player.__new__(Player)
+    player.handler = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
+    assert isinstance(player.handler, input_handlers.MainGameEventHandler)
+    player.file = paths.recordings_dir() / str(player.handler.engine.recording_file)
+    follower = follow.Follower(player.file)
+    for event in script.events:
+        player.press(event)
+        followed(follower, in_tmp)
+    assert isinstance(player.handler, input_handlers.GameOverEventHandler)
+    assert follower.ended
+    # Its own game-over window names where its morgue file went (a replay's folder): the
+    # story it tells is the player's.
+    assert isinstance(follower.handler, input_handlers.GameOverEventHandler)
+    assert follower.handler.record.ending.claim == player.handler.record.ending.claim
+    assert follower.handler.record.ending.summary_lines() == player.handler.record.ending.summary_lines()
+
+
+def test_headless_following_prints_where_the_game_ended(in_tmp: Path) -> None:
+    """A game that grows as the follower reads it, then dies: `--follow --headless`
+    ends with it and prints what `--replay --headless` prints."""
+    lines = (ROOT / "tests" / "recordings" / "death.rec").read_text().splitlines(keepends=True)
+    growing = in_tmp / "growing.rec"
+    growing.write_text("".join(lines[:6]))
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    command = [sys.executable, str(ROOT / "main.py"), "--replay", str(growing)]
+    follower = subprocess.Popen(
+        [*command, "--follow", "--headless"], stdout=subprocess.PIPE, text=True, env=env
+    )
+    with growing.open("a") as file:
+        for line in lines[6:]:
+            file.write(line)
+            file.flush()
+    out, _ = follower.communicate(timeout=60)
+    replayed = subprocess.run([*command, "--headless"], capture_output=True, text=True, env=env, check=True)
+    assert follower.returncode == 0
+    assert out == replayed.stdout
+
+
+@pytest.mark.parametrize("make", ["fifo", "binary", "bad line"])
+def test_a_hostile_file_is_refused(in_tmp: Path, make: str) -> None:
+    path = in_tmp / "hostile.rec"
+    match make:
+        case "fifo":
+            os.mkfifo(path)
+        case "binary":
+            path.write_bytes(b"recording 3\nseed 1\n\xff\xfe\n")
+        case "bad line":
+            path.write_text("recording 3\nseed 1\nkey nosuchkey\n")
+    with pytest.raises(follow.FollowError, match=r"hostile\.rec"), paths.replay_folder():
+        follow.Follower(path).poll()

@@ -1,0 +1,178 @@
+"""A recording means the same game everywhere: it keeps the keys and the
+options that change play (format 4), and replays and recoveries play by its
+own, whatever the viewer's `keys.txt` and `options.txt` say."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import key, typed
+from tcod.event import KeySym
+
+import input_handlers
+import main
+import setup_game
+from controls import key_file
+from replays import recording, replay, replay_lines, rules
+from saving import paths
+from window import options
+
+# The viewer's own files, each making the recording's keys mean something else.
+OTHER_OPTIONS = "gather_items = off\nwalk_speed = slow\n"
+OTHER_KEYS = "explore e\nwait s\nmove_east a\n"
+
+
+def explored(seed: int) -> list[str]:
+    """The recording of a game of `seed` played by the default keys and options:
+    exploring, waiting, stepping east."""
+    handler: input_handlers.BaseEventHandler = replay.start(recording.Script(seed, []))
+    for event in [key(KeySym.X), typed("."), key(KeySym.X), key(KeySym.L), key(KeySym.X), key(KeySym.X)]:
+        handler = replay_lines.finish_walk(replay_lines.replay_line(handler, event))
+    engine = replay.engine_of(handler)
+    assert engine is not None
+    return engine.recording
+
+
+@pytest.fixture
+def gathering() -> list[str]:
+    """A recording whose exploring picked an item up (the first such seed)."""
+    for seed in range(1, 200):
+        lines = explored(seed)
+        handler = replay_text_of(lines)
+        engine = replay.engine_of(handler)
+        assert engine is not None
+        if len(engine.player.inventory.items) > 2 and engine.turns > 5:
+            return lines
+    raise AssertionError("no game of seeds 1 to 199 picks an item up exploring")
+
+
+def replay_text_of(lines: list[str]) -> input_handlers.BaseEventHandler:
+    script = recording.parse("\n".join(lines), "<test>")
+    handler: input_handlers.BaseEventHandler = replay.start(script)
+    for event in script.events:
+        handler = replay_lines.replay_line(handler, event)
+    return replay_lines.finish_walk(handler)
+
+
+def headless_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], name: str, own: bool
+) -> dict[str, object]:
+    """Where `--replay --headless` ends the recording, for a viewer with (or
+    without) options and keys of their own."""
+    folder = tmp_path / name
+    folder.mkdir()
+    if own:
+        (folder / paths.OPTIONS_NAME).write_text(OTHER_OPTIONS)
+        (folder / paths.KEYS_NAME).write_text(OTHER_KEYS)
+    path = folder / "game.rec"
+    path.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main.main(["--replay", str(path), "--headless", "--data-dir", str(folder)]) == 0
+    out: dict[str, object] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_the_header_names_every_binding_and_play_option() -> None:
+    lines = explored(3)
+    script = recording.parse("\n".join(lines), "<test>")
+    assert lines[0] == "recording 4" and script.version == 4
+    assert "option gather_items on" in lines
+    assert "bind explore x o" in lines and "bind wait . kp_5 clear" in lines
+    # They make the default settings again, whatever the viewer's.
+    viewer = options.Settings(options.Options(gather_items=False), options.Settings().keys)
+    made = rules.settings_of(4, script.rules, viewer)
+    assert made.keys == options.Settings().keys and made.options.gather_items
+    assert not made.keep
+
+
+def test_the_same_recording_ends_the_same_under_other_options_and_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gathering: list[str]
+) -> None:
+    plain = headless_end(tmp_path, capsys, gathering, "plain", own=False)
+    other = headless_end(tmp_path, capsys, gathering, "other", own=True)
+    assert plain == other
+    assert len(plain["inventory"]) > 2  # type: ignore[arg-type]
+    # The viewer's files were read and left as they were.
+    assert (tmp_path / "other" / paths.OPTIONS_NAME).read_text() == OTHER_OPTIONS
+
+
+def test_a_format_3_recording_plays_by_the_viewers_keys_as_ever(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gathering: list[str]
+) -> None:
+    script = recording.parse("\n".join(gathering), "<test>")
+    old = recording.header(script.seed, 3) + gathering[2 + len(script.rules) :]
+    plain = headless_end(tmp_path, capsys, old, "plain", own=False)
+    other = headless_end(tmp_path, capsys, old, "other", own=True)
+    assert plain != other  # What the test above proves could fail.
+    assert plain == headless_end(tmp_path, capsys, gathering, "today", own=False)
+
+
+def test_a_game_continued_with_other_keys_records_the_change_where_it_happened(
+    in_tmp: Path,
+) -> None:
+    menu = setup_game.MainMenu(seed=3)
+    game = menu.handle_events(key(KeySym.N))
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    game.engine.save_as(str(paths.save_path()))
+    # The player gives `e` to exploring and turns picking up off, then continues.
+    (in_tmp / paths.KEYS_NAME).write_text("explore e\n")
+    tables, notice = key_file.load()
+    assert notice is None
+    settings = options.Settings(options.Options(gather_items=False), tables)
+    continued = setup_game.MainMenu(settings).handle_events(key(KeySym.C))
+    engine = replay.engine_of(continued)
+    assert engine is not None and engine.settings is settings
+    after = engine.recording[-2:]
+    assert after == ["option gather_items off", "bind explore e"]
+    # Replayed by anyone, the game goes on with those keys from there.
+    replayed = replay.engine_of(replay_text_of(engine.recording))
+    assert replayed is not None and replayed.settings.keys == tables
+    assert not replayed.settings.options.gather_items
+
+
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ("bind fly f", "'bind' takes a command"),
+        ("bind explore nokey", "unknown key"),
+        ("bind move_east >", "a move takes keys"),
+        ("option gather_items maybe", "option gather_items"),
+        ("option palette tutorial", "'option' takes one of gather_items"),
+    ],
+)
+def test_a_bad_rule_is_refused_naming_its_line(line: str, why: str) -> None:
+    with pytest.raises(recording.RecordingError, match=f"line 3: {why}"):
+        recording.parse(f"recording 4\nseed 1\n{line}\n", "<test>")
+
+
+def test_continue_recovers_by_the_recordings_keys_and_options(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], gathering: list[str]
+) -> None:
+    """Killed after its save, a game is recovered as its recording replays,
+    though the player has since changed their options and keys."""
+    script = recording.parse("\n".join(gathering), "<test>")
+    game = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    game.engine.save_as(str(paths.save_path()))
+    handler: input_handlers.BaseEventHandler = game
+    for event in script.events:  # Played, never saved: then the game is killed.
+        handler = replay_lines.replay_line(handler, event)
+    handler = replay_lines.finish_walk(handler)
+    played = replay.summary(handler)
+    (in_tmp / paths.OPTIONS_NAME).write_text(OTHER_OPTIONS)
+    (in_tmp / paths.KEYS_NAME).write_text(OTHER_KEYS)
+    settings, notice = main.read_settings(False)
+    assert notice is None and not settings.options.gather_items
+    recovered = setup_game.MainMenu(settings).handle_events(key(KeySym.C))
+    assert isinstance(recovered, input_handlers.PopupMessage)
+    assert replay.summary(recovered.parent) == played
+    engine = replay.engine_of(recovered)
+    assert engine is not None and engine.settings is settings  # The player's from now on.
+    assert engine.recording[-4:] == [
+        "option gather_items off",
+        "bind explore e",
+        "bind move_east a",
+        "bind wait s",
+    ]

@@ -1,0 +1,158 @@
+"""`--verify FILE`: a finished game's recording, or its morgue file, replays to
+exactly the ending it claims; changed, cut and hostile copies fail, saying why."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from conftest import key, play_events
+from tcod.event import KeySym
+
+import input_handlers
+import main
+import setup_game
+from replays import recording, verify
+from saving import paths
+from screens import hall_of_fame
+from screens.hall_of_fame_screen import HallOfFameScreen
+
+DEATH = Path(__file__).parent / "recordings" / "death.rec"
+
+
+def play_a_death() -> tuple[Path, Path]:
+    """A game started from the menu and played to its death with the keys of
+    tests/recordings/death.rec; its morgue file and the recording kept beside it."""
+    script = recording.read(DEATH)
+    handler = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
+    handler = play_events(handler, script.events)
+    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    [morgue_file] = paths.morgue_dir().glob("*.txt")
+    return morgue_file, morgue_file.with_suffix(".rec")
+
+
+def verified(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`python main.py --verify path`: its exit status and its one line."""
+    status = main.main(["--verify", str(path)])
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, out
+    return status, out.strip()
+
+
+def test_a_games_recording_and_morgue_file_verify(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    morgue_file, kept = play_a_death()
+    text = kept.read_text()
+    assert text.splitlines()[-1].startswith("# ending depth=1 level=1 xp=0 turns=")
+    # The game records what the test recording holds, but for its comment.
+    assert text.splitlines() == [line for line in DEATH.read_text().splitlines() if not line.startswith("# A")]
+    [game_file] = paths.recordings_dir().glob("*.rec")
+    assert game_file.read_text() == text
+    for path in (morgue_file, kept, game_file):
+        status, line = verified(path, capsys)
+        assert status == 0
+        assert line.startswith(f"main.py: verified: {path} reaches the ending it claims: Killed by ")
+    morgue_text = morgue_file.read_text()
+    assert f"SHA-256: {hashlib.sha256(kept.read_bytes()).hexdigest()}" in morgue_text
+    [entry] = hall_of_fame.load(paths.scores_path())
+    assert (entry.recording, entry.sha256) == (kept.name, hashlib.sha256(kept.read_bytes()).hexdigest())
+
+
+def changed(path: Path, number: int, line: str) -> None:
+    lines = path.read_text().splitlines()
+    lines[number] = line
+    path.write_text("".join(f"{line}\n" for line in lines))
+
+
+def test_a_changed_recording_fails_saying_why(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    morgue_file, kept = play_a_death()
+    original = kept.read_text()
+    wait = original.splitlines().index("text .")  # The first event, after the header.
+    copy = in_tmp / "copy.rec"
+
+    copy.write_text(original)
+    changed(copy, wait, "key g")  # Picking up nothing, which takes no turn, for a wait.
+    status, line = verified(copy, capsys)
+    assert status == 1
+    assert line.startswith(f"main.py: not verified: {copy}: the replay ends alive on dungeon level 1")
+
+    copy.write_text(original.replace("# ending", "key g\n# ending"))  # An event after the death.
+    status, line = verified(copy, capsys)
+    assert status == 1 and "lines of events, where the game recorded" in line
+
+    copy.write_text(original)
+    changed(copy, -1, original.splitlines()[-1].replace("xp=0", "xp=500"))
+    status, line = verified(copy, capsys)
+    assert status == 1 and "claims Killed by" in line and "500 XP, 17 turns; the replay reaches" in line
+
+    # A line added that the game would not have recorded: the pointer moved onto the tile it is on.
+    copy.write_text(original.replace("text .", "move 0 0\ntext .", 1))
+    status, line = verified(copy, capsys)
+    assert status == 1 and f"{copy}, line {wait + 1}: 'move 0 0' is not what the game recorded there" in line
+
+    # The morgue file names the recording's SHA-256: any change fails it.
+    changed(kept, wait, "text .")  # The same lines, rewritten...
+    assert verified(morgue_file, capsys)[0] == 0
+    kept.write_text(original.replace("\n", "\n# a comment\n", 1))  # ...then a comment added.
+    assert verified(kept, capsys)[0] == 0  # The same game, replayed ...
+    status, line = verified(morgue_file, capsys)
+    assert status == 1 and "its SHA-256 is not the one named for it" in line
+
+
+def test_a_cut_recording_fails(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, kept = play_a_death()
+    lines = kept.read_text().splitlines(keepends=True)
+    cut = in_tmp / "cut.rec"
+    cut.write_text("".join(lines[:-1]))
+    status, line = verified(cut, capsys)
+    assert status == 1 and "claims no ending" in line
+    cut.write_text("".join(lines[:-4] + lines[-1:]))  # The claim kept, the last events not.
+    status, line = verified(cut, capsys)
+    assert status == 1 and "the replay ends alive on dungeon level 1" in line
+    cut.write_text("".join(lines)[:-10])  # Cut mid-line.
+    assert verified(cut, capsys)[0] == 1
+
+
+@pytest.mark.parametrize("make", ["fifo", "big", "binary", "link", "not a recording", "bad line"])
+def test_a_hostile_file_is_refused_as_recordings_are(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], make: str
+) -> None:
+    path = in_tmp / "hostile.rec"
+    match make:
+        case "fifo":
+            os.mkfifo(path)
+        case "big":
+            path.write_text("recording 3\nseed 1\n" + "key j\n" * (recording.MAX_BYTES // 6))
+        case "binary":
+            path.write_bytes(b"recording 3\nseed 1\n\xff\xfe\x00")
+        case "link":
+            path.symlink_to("/dev/zero")
+        case "not a recording":
+            path.write_text("hello\n# ending depth=1 level=1 xp=0 turns=1 cause=Died\n")
+        case "bad line":
+            path.write_text("recording 3\nseed 1\nkey nosuchkey\n# ending depth=1 level=1 xp=0 turns=1 cause=Died\n")
+    status, line = verified(path, capsys)
+    assert status == 1 and line.startswith("main.py: not verified: ")
+    assert "cannot read it" in line or line.startswith("main.py: not verified: refused: ")
+
+
+def test_a_morgue_file_naming_a_path_is_refused(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    morgue_file, _ = play_a_death()
+    text = morgue_file.read_text().replace("Recording: morgue-", "Recording: ../morgue-")
+    morgue_file.write_text(text)
+    status, line = verified(morgue_file, capsys)
+    assert status == 1 and "Recording section is damaged" in line
+
+
+def test_the_hall_of_fame_marks_verified_games(in_tmp: Path) -> None:
+    _, kept = play_a_death()
+    menu = setup_game.MainMenu(verifier=verify.entries_verified)
+    screen = menu.handle_events(key(KeySym.H))
+    assert isinstance(screen, HallOfFameScreen)
+    assert screen.marks == [True]
+    assert screen.lines()[1].startswith("+  1. ")
+    kept.write_text(kept.read_text() + "\n")
+    screen = menu.handle_events(key(KeySym.H))
+    assert isinstance(screen, HallOfFameScreen) and screen.marks == [False]
+    assert screen.lines()[1].startswith("x  1. ")
