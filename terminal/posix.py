@@ -18,6 +18,8 @@ from typing import Any, Final
 from terminal import drawing
 from terminal.device import Input, TerminalError
 
+assert sys.platform != "win32"  # Type-checked, and only imported, off Windows (see `windows`).
+
 QUIT_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 WATCHED: Final = (signal.SIGWINCH, *QUIT_SIGNALS)
 
