@@ -4,6 +4,7 @@ its size, writing bytes, waiting for input, and giving it back (`Device`);
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from typing import Protocol
@@ -45,6 +46,28 @@ class Device(Protocol):
     def close(self) -> None:
         """Give the terminal back as it was: modes, screen, cursor, signal handlers."""
         ...
+
+
+def size_of(fd: int) -> tuple[int, int]:
+    """The columns and rows of the terminal at `fd`; none if it is gone."""
+    try:
+        columns, rows = os.get_terminal_size(fd)
+    except OSError:
+        return (0, 0)
+    return (columns, rows)
+
+
+def write_all(fd: int, data: bytes) -> bool:
+    """Write `data` whole to `fd`; False if the terminal is gone (hung up)."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except InterruptedError:
+            continue
+        except OSError:
+            return False
+    return True
 
 
 def open_device() -> Device:

@@ -16,7 +16,7 @@ from types import FrameType
 from typing import Any, Final
 
 from terminal import drawing
-from terminal.device import Input, TerminalError
+from terminal.device import Input, TerminalError, size_of, write_all
 
 assert sys.platform != "win32"  # Type-checked, and only imported, off Windows (see `windows`).
 
@@ -62,21 +62,11 @@ class PosixTerminal:
         return terminal
 
     def size(self) -> tuple[int, int]:
-        try:
-            columns, rows = os.get_terminal_size(self.fd_out)
-        except OSError:
-            return (0, 0)
-        return (columns, rows)
+        return size_of(self.fd_out)
 
     def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view and not self.gone:
-            try:
-                view = view[os.write(self.fd_out, view) :]
-            except InterruptedError:
-                continue
-            except OSError:  # The terminal hung up: the game saves and quits (`read`).
-                self.gone = True
+        # A terminal that hung up: nothing more is drawn, the game saves and quits (`read`).
+        self.gone = self.gone or not write_all(self.fd_out, data)
 
     def read(self, timeout: float | None) -> Input:
         try:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import msvcrt
-import os
 import signal
 import sys
 import time
@@ -20,7 +19,7 @@ from types import FrameType
 from typing import Any, Final
 
 from terminal import drawing
-from terminal.device import Input, TerminalError
+from terminal.device import Input, TerminalError, size_of, write_all
 
 assert sys.platform == "win32"  # Type-checked, and only imported, on Windows.
 
@@ -86,19 +85,10 @@ class WindowsConsole:
         self.quitting = True
 
     def size(self) -> tuple[int, int]:
-        try:
-            columns, rows = os.get_terminal_size(sys.stdout.fileno())
-        except OSError:
-            return (0, 0)
-        return (columns, rows)
+        return size_of(sys.stdout.fileno())
 
     def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view and not self.gone:
-            try:
-                view = view[os.write(sys.stdout.fileno(), view) :]
-            except OSError:
-                self.gone = True
+        self.gone = self.gone or not write_all(sys.stdout.fileno(), data)
 
     def read(self, timeout: float | None) -> Input:
         deadline = None if timeout is None else time.monotonic() + timeout
