@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import gc
 import sys
 import time
@@ -386,11 +387,18 @@ def play_in(
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
         front = front_end_of(screen)
+
+        def present(frame: tcod.console.Console) -> None:
+            front.present(frame, settings.options)
+
         menu = setup_game.MainMenu(
             settings,
             seed=args.seed,
-            progress=recovery.progress_bar(lambda frame: front.present(frame, settings.options), root_console),
-            verifier=verify.entries_verified,
+            progress=recovery.progress_bar(present, root_console),
+            verifier=functools.partial(
+                verify.entries_verified,
+                progress=recovery.progress_bar(present, root_console, "Verifying the hall of fame..."),
+            ),
         )
         first = menu.daily_game() if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)

@@ -16,6 +16,9 @@ from its start, at full speed.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +33,6 @@ from controls import keys
 from replays import recording, replay, replay_lines
 from replays.recording import Recorded, RecordingError, Steps
 from replays.recovery import MAX_FILE_BYTES
-from saving import safe_io
 from screens.game_over import Claim
 from window.options import Settings
 
@@ -56,14 +58,40 @@ class Follower:
     restarts: int = 0  # How often the game was played again from the file's start.
     walked: int = 0  # The steps walked since the last line played, ahead of the file.
 
-    def read(self) -> list[str]:
-        """The file's whole lines (a line being written is left for the next read)."""
+    read_to: int = 0  # The bytes of the file's whole lines read so far.
+    identity: tuple[int, int] | None = None  # The file read (device, inode): a rewrite makes a new one.
+
+    def read(self) -> tuple[list[str], bool]:
+        """The file's whole lines new since the last read (a line being written is left
+        for the next); or all of them, and True, if the file was rewritten since.
+
+        Only a regular file is read, at most `MAX_FILE_BYTES` of it, and only its new
+        bytes each time, so following costs the same on a long game, and over a network.
+        """
         try:
-            data = safe_io.read_bytes(self.path, MAX_FILE_BYTES)
-            return data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines()
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            try:
+                data, rewritten = self._new_bytes(fd)
+            finally:
+                os.close(fd)
+            return data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines(), rewritten
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
             raise FollowError(f"{self.path}: cannot read it: {reason}") from None
+
+    def _new_bytes(self, fd: int) -> tuple[bytes, bool]:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise OSError(errno.EFBIG, f"bigger than {MAX_FILE_BYTES:,} bytes")
+        rewritten = (info.st_dev, info.st_ino) != self.identity or info.st_size < self.read_to
+        if rewritten:
+            self.identity, self.read_to = (info.st_dev, info.st_ino), 0
+        os.lseek(fd, self.read_to, os.SEEK_SET)
+        data = os.read(fd, info.st_size - self.read_to)
+        self.read_to += data.rfind(b"\n") + 1
+        return data, rewritten
 
     def poll(self, finish_walks: bool = False) -> int:
         """Read the file, and play the lines new since the last poll; how many were new.
@@ -71,19 +99,16 @@ class Follower:
         `finish_walks`: take a walk's remaining steps at once, as a headless replay
         does at its end, rather than at the window's pace (`step_walk`).
         """
-        lines = self.read()
-        if lines[: len(self.lines)] != self.lines:  # Rewritten, not appended to.
-            self.restart(lines)
-            return len(lines)
-        new = lines[len(self.lines) :]
-        if self.handler is None:
+        lines, rewritten = self.read()
+        if self.handler is None or (rewritten and lines[: len(self.lines)] != self.lines):
             self.restart(lines)
         else:
-            self.play(new, len(self.lines))
-            self.lines = lines
+            if rewritten:
+                lines = lines[len(self.lines) :]  # The same lines, and more.
+            self.play(lines)
         while finish_walks and self.handler is not None and self.handler.walking:
             self.step_walk()
-        return len(new)
+        return len(lines)
 
     def restart(self, lines: list[str]) -> None:
         """Play the game again from the start of `lines`, at full speed."""
@@ -94,26 +119,26 @@ class Follower:
             script = recording.parse("".join(line + "\n" for line in lines), str(self.path))
         except RecordingError as exc:
             if len([line for line in lines if line.strip()]) < 2:
-                return  # The game has not written its first lines yet.
+                self.identity = None  # Its first lines are still to come: read it all again.
+                return
             raise FollowError(str(exc)) from None
         self.first = replay.start(script, self.settings)
         self.handler = self.advanced(self.first, script.events)
         self.ended = any(Claim.parse(line) is not None for line in lines[-1:])
         self.lines = lines
 
-    def play(self, lines: list[str], number: int) -> None:
-        """Play `lines`, the file's from line `number` + 1 on."""
-        assert self.handler is not None
-        for offset, line in enumerate(lines, start=number + 1):
-            event = self.event_of(line, offset)
-            if event is None:
-                continue
+    def play(self, lines: list[str]) -> None:
+        """Play `lines`, the file's next."""
+        for index, line in enumerate(lines):
+            event = self.event_of(line, len(self.lines) + 1)
             if isinstance(event, Steps) and self.walked > event.count:
                 # Walked past where the player's walk stopped: play it all again.
-                self.restart(self.lines + lines)
+                self.restart(self.lines + lines[index:])
                 return
-            self.handler = self.advanced(self.handler, [event])
-            self.walked = 0
+            self.lines.append(line)
+            if event is not None and self.handler is not None:
+                self.handler = self.advanced(self.handler, [event])
+                self.walked = 0
 
     def advanced(
         self, handler: input_handlers.BaseEventHandler, events: list[Recorded]
@@ -151,14 +176,10 @@ class Follower:
         return f"Following {self.path.name}: {len(self.lines)} lines. Esc: stop watching"
 
 
-def wait_for_end(follower: Follower, give_up: float | None = None) -> None:
-    """Follow headless until the game ends (or `give_up` seconds pass with no new line)."""
-    quiet_since = time.monotonic()
+def wait_for_end(follower: Follower) -> None:
+    """Follow headless until the game ends."""
     while not follower.ended:
-        if follower.poll(finish_walks=True):
-            quiet_since = time.monotonic()
-        elif give_up is not None and time.monotonic() - quiet_since > give_up:
-            return
+        follower.poll(finish_walks=True)
         time.sleep(POLL_SECONDS)
 
 

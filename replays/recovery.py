@@ -146,16 +146,16 @@ def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterat
 
 
 def progress_bar(
-    present: Callable[[tcod.console.Console], None], console: tcod.console.Console
+    present: Callable[[tcod.console.Console], None],
+    console: tcod.console.Console,
+    doing: str = "Recovering what was played after the last save...",
 ) -> Callable[[float], None]:
-    """A `Progress` that draws how far a long recovery has come, shown by `present`
-    (in the window, or the terminal)."""
+    """A `Progress` that draws how far a long recovery (or what it is `doing`) has come,
+    shown by `present` (in the window, or the terminal)."""
 
     def show(share: float) -> None:
         console.clear()
-        render_functions.render_progress(
-            console, "Recovering what was played after the last save...", share
-        )
+        render_functions.render_progress(console, doing, share)
         present(console)
 
     return show

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from replays import recording, replay
 from replays.recording import RecordingError
+from replays.recovery import PROGRESS_AFTER
 from saving import paths, safe_io
 from screens import hall_of_fame, morgue
 from screens.game_over import Claim, ending_of
@@ -180,6 +183,17 @@ def entry_verified(entry: hall_of_fame.Entry, settings: Settings | None = None) 
     return _verdicts[key]
 
 
-def entries_verified(entries: list[hall_of_fame.Entry], settings: Settings) -> list[bool | None]:
-    """`entry_verified` for each entry (the hall of fame screen's marks)."""
-    return [entry_verified(entry, settings) for entry in entries]
+def entries_verified(
+    entries: list[hall_of_fame.Entry],
+    settings: Settings,
+    progress: Callable[[float], None] | None = None,
+) -> list[bool | None]:
+    """`entry_verified` for each entry (the hall of fame screen's marks); once that
+    takes a while, `progress` is told the share done before each."""
+    start = time.monotonic()
+    marks = []
+    for done, entry in enumerate(entries):
+        if progress is not None and time.monotonic() - start > PROGRESS_AFTER:
+            progress(done / len(entries))
+        marks.append(entry_verified(entry, settings))
+    return marks

@@ -31,6 +31,11 @@ LEGEND: Final = (
 )
 
 
+def how_it_ended(entry: hall_of_fame.Entry) -> str:
+    """The cause, and which try of a daily game it was from the second on."""
+    return entry.cause + (f" (try {entry.daily_try})" if entry.daily_try > 1 else "")
+
+
 class HallOfFameScreen(Overlay):
     """The ten best games, over the screen it was opened from; any key closes it.
 
@@ -71,7 +76,7 @@ class HallOfFameScreen(Overlay):
         header = f"    {'Date':<16}  Level  Depth  {'XP':>5}  How it ended"
         lines = [
             f"{rank:>2}. {when(entry):<16}  {entry.character_level:>5}  {entry.depth:>5}  "
-            f"{entry.xp:>5}  {entry.cause}{'' if entry.daily_try < 2 else f' (try {entry.daily_try})'}"
+            f"{entry.xp:>5}  {how_it_ended(entry)}"
             for rank, entry in enumerate(self.entries, start=1)
         ]
         if self.marks is None:

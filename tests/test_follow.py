@@ -17,7 +17,7 @@ from tcod.event import KeySym
 import input_handlers
 import setup_game
 from replays import follow, recording, replay_lines
-from saving import paths
+from saving import paths, safe_io
 
 SEED = 7
 ROOT = Path(__file__).parent.parent
@@ -132,6 +132,22 @@ def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
     assert isinstance(follower.handler, input_handlers.GameOverEventHandler)
     assert follower.handler.record.ending.claim == player.handler.record.ending.claim
     assert follower.handler.record.ending.summary_lines() == player.handler.record.ending.summary_lines()
+
+
+def test_a_rewritten_recording_is_followed_on(in_tmp: Path) -> None:
+    """Continue rewrites the file whole (a new file under the name): the same
+    lines and more are followed on; other lines are played again from the start."""
+    player = Player()
+    for event in EVENTS[:4]:
+        player.press(event)
+    follower = follow.Follower(player.file)
+    followed(follower, in_tmp)
+    text = player.file.read_text()
+    safe_io.write_atomic(player.file, (text + "key j\n").encode())
+    assert follower.poll() == 1 and follower.restarts == 1
+    safe_io.write_atomic(player.file, text.replace("key l", "key h").encode())
+    follower.poll()
+    assert follower.restarts == 2 and follower.lines == text.replace("key l", "key h").splitlines()
 
 
 def test_headless_following_prints_where_the_game_ended(in_tmp: Path) -> None:

@@ -156,3 +156,12 @@ def test_the_hall_of_fame_marks_verified_games(in_tmp: Path) -> None:
     screen = menu.handle_events(key(KeySym.H))
     assert isinstance(screen, HallOfFameScreen) and screen.marks == [False]
     assert screen.lines()[1].startswith("x  1. ")
+
+
+def test_a_long_verification_shows_its_progress(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    play_a_death()
+    entries = hall_of_fame.load(paths.scores_path()) * 2
+    shown: list[float] = []
+    monkeypatch.setattr(verify, "PROGRESS_AFTER", -1.0)  # As if it had taken long already.
+    assert verify.entries_verified(entries, setup_game.MainMenu().settings, shown.append) == [True, True]
+    assert shown == [0.0, 0.5]

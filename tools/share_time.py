@@ -1,0 +1,147 @@
+"""Time what sharing games costs: `--verify` on a long finished game, and how far
+behind a follower (`--replay FILE --follow`) runs.
+
+    python tools/share_time.py              # a game of 10,000 events; 600 followed
+    python tools/share_time.py 20000 1000
+
+Plays a game on seed 1 with `recovery_time`'s seeded player (fights what it
+sees, drinks when hurt, wanders, opens screens, moves the mouse) for at least
+that many events, then lets it take the stairs down and wait beside what it
+meets until it dies.  Times `python main.py --verify` on its morgue file, as a
+player runs it (the whole process, three times).  Then plays a second game's
+first events at a player's pace (20 a second) while a follower in another
+process reads its recording, and prints how long after each line was written
+the follower had played it.  Prints one line per figure.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import tcod
+from recovery_time import Player, key  # tools/ is on the path when run from there
+from tcod.event import KeySym
+
+import input_handlers
+import setup_game
+from engine import Engine
+from replays import recording, replay_lines
+from saving import paths
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 1
+PACE = 20  # A quick player's events a second.
+
+FOLLOWER = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from replays import follow
+from saving import paths
+follower = follow.Follower(Path(sys.argv[2]))
+with paths.replay_folder():
+    while not follower.ended:
+        follower.poll(finish_walks=True)
+        print(time.monotonic(), len(follower.lines), flush=True)
+        time.sleep(follow.POLL_SECONDS)
+"""
+
+
+def play_to_death(events: int) -> Path:
+    """A game of at least `events` events, played to its death; its morgue file."""
+    handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED).handle_events(key(KeySym.N))
+    assert isinstance(handler, input_handlers.MainGameEventHandler)
+    engine = handler.engine
+    player = Player(SEED)
+    while engine.player.is_alive:
+        if len(engine.recording) > 3 * events:
+            raise SystemExit(f"the player still lives after {len(engine.recording)} events")
+        batch = player.events(handler)
+        if len(engine.recording) >= events and isinstance(handler, input_handlers.MainGameEventHandler):
+            batch = [towards_death(engine)]
+        for event in batch:
+            handler = replay_lines.finish_walk(recording.handle_and_record(handler, event))
+    return next(paths.morgue_dir().glob("*.txt"))
+
+
+def towards_death(engine: Engine) -> tcod.event.Event:
+    """Wait beside what comes, else explore, else go down."""
+    if engine.game_map.monsters_in_view:
+        return tcod.event.TextInput(text=".")
+    if (engine.player.x, engine.player.y) == engine.game_map.downstairs_location:
+        return tcod.event.TextInput(text=">")
+    return key(KeySym.X)
+
+
+def time_verify(morgue_file: Path) -> None:
+    events = len(recording.read(morgue_file.with_suffix(".rec")).events)
+    seconds, cpu = [], []
+    for _ in range(3):
+        start, used = time.perf_counter(), os.times()
+        subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "--verify", str(morgue_file)], check=True, capture_output=True
+        )
+        seconds.append(time.perf_counter() - start)
+        after = os.times()
+        cpu.append(after.children_user + after.children_system - used.children_user - used.children_system)
+    print(f"--verify of a finished game of {events} events: {statistics.median(seconds):.2f} s "
+          f"(median of 3 whole runs, {min(seconds):.2f} to {max(seconds):.2f}; "
+          f"CPU {statistics.median(cpu):.2f} s; load average {os.getloadavg()[0]:.1f})")
+
+
+def time_follower(events: int) -> None:
+    """Play `events` events at `PACE` while a follower reads them: its lag, line by line."""
+    handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED + 1).handle_events(key(KeySym.N))
+    assert isinstance(handler, input_handlers.MainGameEventHandler)
+    engine = handler.engine
+    path = paths.recordings_dir() / str(engine.recording_file)
+    follower = subprocess.Popen(
+        [sys.executable, "-c", FOLLOWER, str(ROOT), str(path)], stdout=subprocess.PIPE, text=True
+    )
+    time.sleep(2)  # Its start-up.
+    written: dict[int, float] = {}
+    player = Player(SEED + 1)
+    while len(written) < events and engine.player.is_alive:
+        for event in player.events(handler):
+            before = len(engine.recording)
+            handler = replay_lines.finish_walk(recording.handle_and_record(handler, event))
+            for line in range(before + 1, len(engine.recording) + 1):
+                written[line] = time.monotonic()
+        time.sleep(1 / PACE)
+    time.sleep(1)
+    follower.kill()
+    out, _ = follower.communicate()
+    seen = [(float(when), int(count)) for when, count in (line.split() for line in out.splitlines())]
+    lags = []
+    for line, when in written.items():
+        caught = next((at for at, count in seen if count >= line), None)
+        if caught is not None:
+            lags.append((caught - when) * 1000)
+    lags.sort()
+    print(f"a follower behind the player, over {len(lags)} lines written at {PACE} a second: "
+          f"median {statistics.median(lags):.0f} ms, 99th percentile {lags[int(len(lags) * 0.99)]:.0f} ms, "
+          f"most {lags[-1]:.0f} ms (it reads the file every 50 ms)")
+
+
+def main(events: int, followed: int) -> None:
+    player_files = paths.data_dir()
+    with tempfile.TemporaryDirectory(prefix="share-time-") as folder:
+        paths.use_data_dir(Path(folder))
+        try:
+            time_verify(play_to_death(events))
+            time_follower(followed)
+        finally:
+            paths.use_data_dir(player_files)
+
+
+if __name__ == "__main__":
+    main(*(int(arg) for arg in sys.argv[1:3])) if len(sys.argv) > 2 else main(10_000, 600)
