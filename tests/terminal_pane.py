@@ -40,7 +40,7 @@ class Pane:
 
     def __init__(self, folder: Path, columns: int = 80, rows: int = 50) -> None:
         self.folder = folder
-        self.server = f"game-{os.getpid()}-{next(_names)}"
+        self.server = ""
         self.columns, self.rows = columns, rows
 
     def start(self, *args: str, colorterm: str = "truecolor") -> None:
@@ -49,6 +49,7 @@ class Pane:
         script = f"stty -g > stty-before; {game}; echo $? > status; stty -g > stty-after; sleep 600"
         for name in ("status", "stty-before", "stty-after"):
             (self.folder / name).unlink(missing_ok=True)
+        self.server = f"game-{os.getpid()}-{next(_names)}"  # A server of its own each time.
         self.tmux(
             "new-session", "-d", "-s", "game", "-c", str(self.folder),
             "-x", str(self.columns), "-y", str(self.rows),
@@ -56,9 +57,9 @@ class Pane:
         )  # fmt: skip
 
     def tmux(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.server, *args], capture_output=True, text=True, check=True
-        )
+        done = subprocess.run(["tmux", "-L", self.server, *args], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
         return done.stdout
 
     def send(self, *keys: str) -> None:
@@ -88,6 +89,25 @@ class Pane:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{wanted!r} {'stayed' if gone else 'never came'}:\n" + "\n".join(screen))
             time.sleep(0.05)
+
+    def wait_for_screen(self, wanted: list[str]) -> None:
+        """Until the pane shows exactly `wanted`; AssertionError, with both, if it does
+        not in `PATIENCE` seconds."""
+        deadline = time.monotonic() + PATIENCE
+        while (screen := self.screen()) != wanted:
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    "the pane shows:\n" + "\n".join(screen) + "\nnot:\n" + "\n".join(wanted)
+                )
+            time.sleep(0.02)
+
+    def wait_for_change(self, screen: list[str]) -> None:
+        """Until the pane shows something other than `screen` (within `PATIENCE` seconds)."""
+        deadline = time.monotonic() + PATIENCE
+        while self.screen() == screen:
+            if time.monotonic() > deadline:
+                raise AssertionError("the screen never changed:\n" + "\n".join(screen))
+            time.sleep(0.02)
 
     def settled(self) -> list[str]:
         """The screen once it stopped changing (a walk ended)."""
@@ -126,7 +146,8 @@ class Pane:
         return self.tmux("display-message", "-p", "-t", "game", f"#{{{variable}}}").strip()
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True, check=False)
+        if self.server:
+            subprocess.run(["tmux", "-L", self.server, "kill-server"], capture_output=True, check=False)
 
 
 def find(screen: list[str], wanted: str) -> tuple[int, int] | None:
