@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import color
 import exceptions
+import message_log
 from words.grammar import plural, with_article
 
 if TYPE_CHECKING:
@@ -17,15 +18,16 @@ if TYPE_CHECKING:
     from entity import Actor, Entity, Item
 
 
-def describe_underfoot(engine: Engine) -> None:
-    """Say what lies where the player stepped: items, the stairs (the tutorial said nothing)."""
+def describe_underfoot(engine: Engine, items: bool = True) -> None:
+    """Say what lies where the player stepped: items (unless not `items`: a
+    gathering walk's pick-up names them next), the stairs (the tutorial said nothing)."""
     player, game_map = engine.player, engine.game_map
     names = [
         with_article(item.name)
         for item in game_map.items
         if item.x == player.x and item.y == player.y
     ]
-    if names:
+    if names and items:
         engine.message_log.add_message(f"You see here {' and '.join(names)}.")
     if (player.x, player.y) == game_map.downstairs_location:
         engine.message_log.add_message("There are stairs down here.")
@@ -65,7 +67,8 @@ class PickupAction(Action):
                 item.dropped_by_player = False
                 inventory.add(item)
 
-                self.engine.message_log.add_message(f"You picked up the {item.name}!")
+                # Differs from the tutorial: one line with the item's letter, as in DCSS.
+                self.engine.message_log.add_message(inventory.listed_as(item))
                 return
 
         raise exceptions.Impossible("There is nothing here to pick up.")
@@ -180,18 +183,26 @@ class MeleeAction(ActionWithDirection):
         attack_color = color.player_atk if is_player else color.enemy_atk
 
         if damage > 0:
-            self.engine.message_log.add_message(
-                f"{attack_desc} for {damage} {plural('hit point', damage)}.", attack_color
-            )
+            self.tell(f"{attack_desc} for {damage} {plural('hit point', damage)}.", attack_color, target)
             target.fighter.take_damage(damage, by=self.entity.name_with_article)
         else:
-            self.engine.message_log.add_message(
-                f"{attack_desc} but does no damage.", attack_color
-            )
+            self.tell(f"{attack_desc} but does no damage.", attack_color, target)
+
+    def tell(self, text: str, fg: tuple[int, int, int], target: Actor) -> None:
+        """Log the blow if the player can tell it happened: in it, or seeing either side."""
+        # Differs from the tutorial: a fight out of the player's view is not told.
+        if self.engine.game_map.sees(self.entity) or self.engine.game_map.sees(target):
+            self.engine.message_log.add_message(text, fg, about=message_log.about(self.entity, target))
 
 
 class MovementAction(ActionWithDirection):
-    """Step in that direction, if nothing blocks the way."""
+    """Step in that direction, if nothing blocks the way; the player is told
+    what lies there, but not of items `to_pick_up` (a gathering walk's, whose
+    pick-up names them next)."""
+
+    def __init__(self, entity: Actor, dx: int, dy: int, to_pick_up: bool = False):
+        super().__init__(entity, dx, dy)
+        self.to_pick_up = to_pick_up
 
     def perform(self) -> None:
         dest_x, dest_y = self.dest_xy
@@ -206,7 +217,7 @@ class MovementAction(ActionWithDirection):
 
         self.entity.move(self.dx, self.dy)
         if self.entity is self.engine.player:
-            describe_underfoot(self.engine)
+            describe_underfoot(self.engine, items=not self.to_pick_up)
 
 
 class BumpAction(ActionWithDirection):

@@ -142,6 +142,10 @@ class GameMap:
             if isinstance(entity, Actor) and entity.is_alive
         )
 
+    def sees(self, actor: Actor) -> bool:
+        """Whether the player knows what `actor` does: it is the player, or in view."""
+        return actor is self.engine.player or bool(self.visible[actor.x, actor.y])
+
     @property
     def monsters_in_view(self) -> list[Actor]:
         """The living monsters the player sees, in the map's order: what

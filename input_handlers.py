@@ -24,7 +24,7 @@ from actions import (
 )
 from components.inventory import LETTERS, stack_name
 from components.level import Level
-from controls import targeting, travel
+from controls import autofight, targeting, travel
 from controls.blast import blast_tiles, in_blast
 from controls.key_help import command_rows
 from controls.keys import (
@@ -40,10 +40,12 @@ from controls.keys import (
     HistoryJump,
     Key,
     cursor_step,
+    does_nothing,
     key_of,
     letter_index,
     target_step,
 )
+from replays.recording import Autofight
 from saving import paths
 from screens import death
 from screens.base import ActionOrHandler as ActionOrHandler
@@ -97,8 +99,8 @@ class EventHandler(BaseEventHandler):
             self.engine.message_log.add_message(exc.args[0], color.impossible)
             return False  # Skip enemy turn on exceptions.
 
-        self.engine.turns += 1
         self.engine.handle_enemy_turns()
+        self.engine.turns += 1  # After the monsters', so the turn's messages share its number.
 
         self.engine.update_fov()
         return True
@@ -159,7 +161,12 @@ class CharacterScreenEventHandler(AskUserEventHandler):
         super().on_render(console)
         player = self.engine.player
         files = str(paths.data_dir().resolve())  # The save, morgue files, ...
+        fighter = player.fighter
         lines = [
+            # Differs from the tutorial: HP, depth and turns too.
+            f"HP: {fighter.hp}/{fighter.max_hp}",
+            f"Dungeon level: {self.engine.game_world.current_floor}",
+            f"Turns: {self.engine.turns}",
             f"Level: {player.level.current_level}",
             # Differs from the tutorial: XP counts from the game's start.
             f"XP: {player.level.total_xp}",
@@ -422,11 +429,46 @@ class SelectIndexHandler(AskUserEventHandler):
 
 
 class LookHandler(SelectIndexHandler):
-    """Lets the player look around using the keyboard."""
+    """Lets the player look around using the keyboard; travel's key (`_`)
+    walks to the tile under the cursor."""
 
-    def on_index_selected(self, x: int, y: int) -> LookDescription:
+    def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         """Describe what stands on the chosen tile; any key comes back here."""
         return LookDescription(self, x, y)
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
+        if self.travels(event):
+            return self.travel(*self.engine.mouse_location)
+        return super().ev_keydown(event)
+
+    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
+        if self.travels(event):
+            return self.travel(*self.engine.mouse_location)
+        return super().ev_textinput(event)
+
+    def travels(self, event: tcod.event.KeyDown | tcod.event.TextInput) -> bool:
+        """Whether the event presses travel's key (`_`, or the key file's), which here
+        walks to the tile under the cursor."""
+        return not does_nothing(event) and self.settings.keys.main.get(key_of(event)) is Command.TRAVEL
+
+    def travel(self, x: int, y: int) -> BaseEventHandler:
+        """The walk to (x, y), stopping as walks stop; or the dungeon, the log saying why not."""
+        game = MainGameEventHandler(self.engine)
+        return game.start_walk(travel.Travel(x, y)) or game
+
+
+class TravelHandler(LookHandler):
+    """Travel (NetHack's `_`): a cursor, and Enter, a click or `_` again walks there."""
+
+    def __init__(self, engine: Engine):
+        super().__init__(engine)
+        engine.message_log.add_message(TRAVEL_PROMPT, color.needs_target)
+
+    def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
+        return self.travel(x, y)
+
+
+TRAVEL_PROMPT: Final = "Travel where? Move the cursor; Enter or _ walks there, Esc cancels."
 
 
 class LookDescription(Overlay):
@@ -589,6 +631,8 @@ class MainGameEventHandler(EventHandler):
                 return self.descend()
             case Command.EXPLORE:
                 return self.start_walk(travel.Explore(gather=self.settings.options.gather_items))
+            case Command.AUTOFIGHT:
+                return self.autofight_action(autofight.decide(self.engine, self.settings.options.autofight_stop))
             case Command.PICKUP:
                 return PickupAction(player)
             case Command.INVENTORY:
@@ -607,6 +651,8 @@ class MainGameEventHandler(EventHandler):
                 return HistoryViewer(self)
             case Command.LOOK:
                 return LookHandler(self.engine)
+            case Command.TRAVEL:
+                return TravelHandler(self.engine)
             case Command.HELP:
                 return HelpScreen(self)
             case Command.OPTIONS:
@@ -615,6 +661,27 @@ class MainGameEventHandler(EventHandler):
                 # Escape is what DCSS and Brogue players press to cancel: ask.
                 return ConfirmHandler(self, SAVE_AND_QUIT, save_and_quit)
         return None
+
+    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
+        if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or does_nothing(event):
+            return None
+        if isinstance(event, tcod.event.KeyDown) and event.sym in self.settings.keys.move:
+            return None
+        if self.settings.keys.main.get(key_of(event)) is not Command.AUTOFIGHT:
+            return None
+        return autofight.decide(self.engine, self.settings.options.autofight_stop)
+
+    def play_autofight(self, press: Autofight) -> BaseEventHandler:
+        if self.handle_action(self.autofight_action(press)):
+            return next_screen(self.engine)
+        return self
+
+    def autofight_action(self, press: Autofight) -> Action | None:
+        """The bump a press of autofight makes, or None: the log says why, and no turn passes."""
+        if press.direction is None:
+            self.engine.message_log.add_message(autofight.refusal(self.engine), color.impossible)
+            return None
+        return BumpAction(self.engine.player, *press.direction)
 
     def ev_mousebuttondown(
         self, event: tcod.event.MouseButtonDown
@@ -674,7 +741,8 @@ class WalkHandler(AskUserEventHandler):
     def stopped(self, reason: str | None = None) -> BaseEventHandler:
         """The screen after the walk, which says why it stopped, if it must."""
         if reason is not None:
-            self.engine.message_log.add_message(reason)
+            # Each stop is news of its own: two orcs coming into view are two lines.
+            self.engine.message_log.add_message(reason, stack=False)
         return next_screen(self.engine)
 
     def advance(self) -> BaseEventHandler:
@@ -687,7 +755,9 @@ class WalkHandler(AskUserEventHandler):
         if isinstance(self.next_step, travel.PickUp):
             action: Action = PickupAction(engine.player)
         else:
-            action = MovementAction(engine.player, *self.next_step)
+            dx, dy = self.next_step
+            to_pick_up = self.walk.picks_up_at(engine, engine.player.x + dx, engine.player.y + dy)
+            action = MovementAction(engine.player, dx, dy, to_pick_up)
         if not self.handle_action(action):
             return self.stopped()  # The action said why.
         self.walk_steps += 1
@@ -798,7 +868,8 @@ class HistoryViewer(Overlay):
             1,
             console.width - 2,
             console.height - 2,
-            self.engine.message_log.messages[: self.cursor + 1],
+            # Differs from the tutorial: marked with the floor and the turn.
+            self.engine.message_log.marked(self.engine.message_log.messages[: self.cursor + 1]),
         )
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:

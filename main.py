@@ -27,7 +27,7 @@ import input_handlers
 import setup_game
 from controls import key_file, keys
 from replays import follow, recording, recovery, replay, verify
-from saving import autosave, game_lock, paths
+from saving import autosave, game_lock, paths, safe_io
 from screens.save_failed import SaveFailedPopup
 from window import (
     assets,
@@ -41,6 +41,7 @@ from window import (
     windowed,
 )
 from window.front_end import FrontEnd, WindowFrontEnd
+from words import program
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
 SCREEN_HEIGHT: Final = display_area.ROWS
@@ -92,7 +93,10 @@ def main_loop(
     if menu is None:
         menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
     front = front_end_of(context)
-    Loop(front, root_console, handler, events or front.events, playback, menu).run()
+    try:
+        Loop(front, root_console, handler, events or front.events, playback, menu).run()
+    finally:
+        safe_io.sync_pending()  # What the last key press wrote.
 
 
 def front_end_of(screen: tcod.context.Context | FrontEnd) -> FrontEnd:
@@ -138,9 +142,11 @@ class Loop:
     def draw(self) -> None:
         self.console.clear()
         self.handler.on_render(console=self.console)
-        if self.playback is not None and not self.playback.finished:
-            self.console.print(0, 0, self.playback.status(), fg=color.white, bg=color.black)
+        status = None if self.playback is None else self.playback.status()
+        if status is not None:
+            self.console.print(0, 0, status, fg=color.white, bg=color.black)
         self.front.present(self.console, self.handler.settings.options)
+        safe_io.sync_pending()  # What the key press wrote: on disk, its answer on screen first.
         if self.playback is None:  # A replay's game is not the player's to save.
             autosave.after_frame(self.handler)
 
@@ -151,6 +157,8 @@ class Loop:
                 self.handler = replay.play_frame(self.handler, self.playback, self.front.events)
             else:
                 self.take_input()
+                if self.playback is not None:
+                    self.playback.handed_over = True  # The player has used the keys.
         except Exception:  # Handle exceptions in game (quitting is no Exception).
             error_report.report_error(self.handler, keep_recording=True)
             self.handler = self.handler.stop_walking()  # Or the same error comes again.
@@ -241,7 +249,7 @@ def play(args: argparse.Namespace) -> int:
         try:
             script = recording.read(args.replay)
         except recording.RecordingError as exc:
-            print(f"main.py: {exc}", file=sys.stderr)
+            print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
@@ -257,8 +265,8 @@ def play(args: argparse.Namespace) -> int:
         return 1
     except RuntimeError as exc:
         why = error_report.reason(exc)
-        print(f"main.py: cannot open a window ({why}); run it on a desktop, or with no screen "
-              "under Xvfb: xvfb-run python main.py", file=sys.stderr)
+        print(f"{program.name()}: cannot open a window ({why}); run it on a desktop, or with no screen "
+              f"under Xvfb: xvfb-run {program.command()}", file=sys.stderr)
         return 1
     with context:
         return run_window(context, tileset, settings, args, script, notice)
@@ -269,9 +277,9 @@ def verify_file(path: Path, settings: options.Settings) -> int:
     try:
         verified = verify.verify(path, settings)
     except verify.NotVerified as exc:
-        print(f"main.py: not verified: {exc}")
+        print(f"{program.name()}: not verified: {exc}")
         return 1
-    print(f"main.py: {verified.line(path)}")
+    print(f"{program.name()}: {verified.line(path)}")
     return 0
 
 
@@ -288,12 +296,12 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
                 return replay.report(follower.handler, follower.first, args.screen)
             follower.poll()
         except follow.FollowError as exc:
-            print(f"main.py: {exc}", file=sys.stderr)
+            print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
         try:
             context = open_window(assets.load(settings.options.tile_size), settings)
         except (assets.AssetError, RuntimeError) as exc:
-            print(f"main.py: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
+            print(f"{program.name()}: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
             return 1
         with context:
             follow.watch(context, tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F"), follower)
@@ -339,7 +347,7 @@ def run_window(
     try:
         game_lock.hold(paths.data_dir())
     except (game_lock.InUseError, OSError) as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
+        print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     icon.set_window_icon(context, tileset)
     play_in(context, settings, args, script, notice)
@@ -364,13 +372,13 @@ def run_terminal(
     try:
         game_lock.hold(paths.data_dir())
     except (game_lock.InUseError, OSError) as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
+        print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     try:
         with front_end.session() as front:
             play_in(front, settings, args, script, notice)
     except device.TerminalError as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
+        print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     return 0
 
@@ -402,14 +410,28 @@ def play_in(
         )
         first = menu.daily_game() if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
+        first_frame(screen, root_console, shown)
         if args.daily:  # Today's game at once; the menu after it.
             main_loop(screen, root_console, shown, menu=menu)
         else:
             main_loop(screen, root_console, shown)
     else:
         if notice is not None:
-            print(f"main.py: {notice}", file=sys.stderr)
+            print(f"{program.name()}: {notice}", file=sys.stderr)
         watch_replay(screen, root_console, settings, script)
+
+
+def first_frame(
+    context: tcod.context.Context | FrontEnd,
+    root_console: tcod.console.Console,
+    handler: input_handlers.BaseEventHandler,
+) -> None:
+    """Show the menu at once; then load what the first new game needs and the menu
+    doesn't, while the player reads it: numpy's random generators (OpenSSL with them)."""
+    root_console.clear()
+    handler.on_render(console=root_console)
+    front_end_of(context).present(root_console, handler.settings.options)
+    import numpy.random  # noqa: F401  # Loaded now, not by the first new game's key press.
 
 
 def watch_replay(

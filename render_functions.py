@@ -67,6 +67,16 @@ def render_dungeon_level(
     console.print(x=x, y=y, text=f"Dungeon level: {dungeon_level}")
 
 
+def render_character_level(
+    console: tcod.console.Console, level: int, xp_to_go: int, location: tuple[int, int]
+) -> None:
+    """The player's level and the experience the next one needs, on two rows from `location`."""
+    # Differs from the tutorial: the HUD showed HP and depth only.
+    x, y = location
+    console.print(x=x, y=y, text=f"Character level: {level}")
+    console.print(x=x, y=y + 1, text=f"XP to next: {xp_to_go}")
+
+
 def get_names_at_location(x: int, y: int, game_map: GameMap) -> str:
     """What the player sees at (x, y), top first ("Orc, badly wounded"); empty out of sight.
 

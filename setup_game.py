@@ -36,10 +36,11 @@ GAME_TITLE: Final = "Tombs of the Ancient Kings"
 CREDIT: Final = "After the Yet Another Roguelike Tutorial (2020), for tcod today"
 BACKGROUND_PATH: Final = Path(__file__).parent / "menu_background.png"
 
+CONTINUE_LINE: Final = "[C] Continue last game"
 MENU_LINES: Final = (
     "[N] Play a new game",
     "[D] Daily dungeon",
-    "[C] Continue last game",
+    CONTINUE_LINE,
     "[H] Hall of fame",
     "[O] Options",
     "[Q] Quit",
@@ -160,18 +161,28 @@ class MainMenu(input_handlers.BaseEventHandler):
 
         top = console.height // 2 - 2
         left = center - MENU_WIDTH // 2
+        lines = self.menu_lines()
         # Darken the backdrop behind the menu, so the text reads on any art.
-        box = console.rgb[left : left + MENU_WIDTH, top : top + len(MENU_LINES)]
+        box = console.rgb[left : left + MENU_WIDTH, top : top + len(lines)]
         box["bg"] //= 4
-        for i, text in enumerate(MENU_LINES):
+        for i, text in enumerate(lines):
             console.print(left, top + i, text, fg=color.menu_text)
         console.print(
             center,
-            top + len(MENU_LINES) + 1,
+            top + len(lines) + 1,
             "Press ? for help",
             fg=color.menu_text,
             alignment=tcod.constants.CENTER,
         )
+
+    @staticmethod
+    def menu_lines() -> tuple[str, ...]:
+        """The menu's choices: Continue only when there is a save (or its backup) to go on with."""
+        # Differs from the tutorial: no Continue offered with nothing to continue.
+        save = paths.save_path()
+        if os.path.lexists(save) or os.path.lexists(savefile.backup_path(save)):
+            return MENU_LINES
+        return tuple(line for line in MENU_LINES if line != CONTINUE_LINE)
 
     def ev_keydown(
         self, event: tcod.event.KeyDown

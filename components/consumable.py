@@ -17,16 +17,18 @@ from input_handlers import (
     SingleRangedAttackHandler,
 )
 from saving.save_fields import MAX_NUMBER, Fields, Int
+from words.grammar import listed
 
 if TYPE_CHECKING:
     from entity import Actor, Item
 
 
-def aim_prompt(item: Item, reach: str) -> str:
-    """What aiming says: the item, how far it reaches, and the keys that end
-    it ("Fireball Scroll, radius 3: Enter casts, Esc cancels").  The tutorial
-    said only "Select a target location."."""
-    return f"{item.name}, {reach}: Enter casts, Esc cancels"
+def aim_prompt(item: Item, reach: str, in_view: list[Actor]) -> str:
+    """What aiming says: the item, how far it reaches, what is in view to aim at,
+    and the keys that end it ("Fireball Scroll, radius 3, at an Orc and a Troll in
+    view: Enter casts, Esc cancels").  The tutorial said only "Select a target location."."""
+    names = [monster.name for monster in in_view]
+    return f"{item.name}, {reach}, at {listed(names)} in view: Enter casts, Esc cancels"
 
 
 class Consumable(BaseComponent):
@@ -69,7 +71,7 @@ class ConfusionConsumable(Consumable):
         return f"confuses, {self.number_of_turns} turns"
 
     def get_action(self, consumer: Actor) -> SingleRangedAttackHandler:
-        self.engine.message_log.add_message(aim_prompt(self.parent, "one creature in view"), color.needs_target)
+        self.engine.message_log.add_message(aim_prompt(self.parent, "one creature", self.engine.game_map.monsters_in_view), color.needs_target)
         return SingleRangedAttackHandler(
             self.engine,
             callback=lambda xy: actions.ItemAction(consumer, self.parent, xy),
@@ -109,7 +111,7 @@ class FireballDamageConsumable(Consumable):
         return f"{self.damage} damage, radius {self.radius}"
 
     def get_action(self, consumer: Actor) -> AreaRangedAttackHandler:
-        self.engine.message_log.add_message(aim_prompt(self.parent, f"radius {self.radius}"), color.needs_target)
+        self.engine.message_log.add_message(aim_prompt(self.parent, f"radius {self.radius}", self.engine.game_map.monsters_in_view), color.needs_target)
         return AreaRangedAttackHandler(
             self.engine,
             radius=self.radius,

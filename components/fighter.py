@@ -76,7 +76,9 @@ class Fighter(BaseComponent):
         self.parent.name = f"remains of {self.parent.name}"
         self.parent.render_order = RenderOrder.CORPSE
 
-        self.engine.message_log.add_message(death_message, death_message_color)
+        # Differs from the tutorial: a death out of the player's view is not told.
+        if self.engine.game_map.sees(self.parent):
+            self.engine.message_log.add_message(death_message, death_message_color, stack=False)
 
         self.engine.player.level.add_xp(self.parent.level.xp_given)
 

@@ -21,6 +21,7 @@ from components.base_component import BaseComponent
 from entity import Item
 from saving.save_fields import Bool, Field, Fields, Int, ListOf, OneOf
 from saving.savefile import DamagedSaveError
+from words.grammar import with_article
 
 if TYPE_CHECKING:
     from entity import Actor
@@ -140,6 +141,13 @@ class Inventory(BaseComponent):
             if any(carried is item for carried in stack):
                 return letter
         raise ValueError(f"the {item.name} is not carried")
+
+    def listed_as(self, item: Item) -> str:
+        """How a pick-up names `item` (DCSS's words): "b - a Health Potion",
+        "b - Health Potion (x2)" when it joined others of its kind."""
+        letter = self.letter_of(item)
+        stack = self.stack(letter)
+        return f"{letter} - {with_article(item.name) if len(stack) == 1 else stack_name(stack)}"
 
     def letter_for(self, item: Item) -> str:
         """The letter `item` would take if picked up now: its kind's, or the first free one."""

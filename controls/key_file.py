@@ -1,12 +1,14 @@
 """The player's own keys: `keys.txt` in the data folder, read over the defaults.
 
-Plain text as in DCSS's key files, one dungeon command a line followed by the
-keys that replace its defaults (`explore x e`), or `preset NAME`.  The file is
+Plain text as in DCSS's key files, one dungeon command a line followed by
+keys it takes beside its defaults (`explore e`), `clear COMMAND` to take a
+command's keys away first, or `preset NAME`.  The file is
 untrusted: a bad line is named and skipped, and the rest still applies.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -37,6 +39,7 @@ move_northwest y z
 
 # What a line can bind: a dungeon command, a direction to move, or waiting.
 WAIT: Final = "wait"
+CLEAR: Final = "clear"  # `clear COMMAND`: the command loses its keys, defaults and all.
 Action = Command | tuple[int, int] | str
 
 COMMAND_NAMES: Final[dict[str, Action]] = {
@@ -46,7 +49,8 @@ COMMAND_NAMES: Final[dict[str, Action]] = {
 }
 
 
-def _key_names() -> dict[str, Key]:
+@functools.cache  # Made when a key file is first read: most starts have none.
+def key_names() -> dict[str, Key]:
     """Every key by each of its names, in lower case: `up`, `kp_8`, `num8`, `pgup`."""
     names: dict[str, Key] = {}
     for sym in KeySym:
@@ -55,9 +59,6 @@ def _key_names() -> dict[str, Key]:
         names.setdefault(sym.name.lower(), sym)
         names.setdefault(key_name(sym).replace(" ", "").lower(), sym)
     return names
-
-
-KEY_NAMES: Final = _key_names()
 
 
 class KeyFileError(Exception):
@@ -100,7 +101,7 @@ def key_of(word: str) -> Key:
     if keys.is_symbol(word):
         return word
     try:
-        return KEY_NAMES[word.lower()]
+        return key_names()[word.lower()]
     except KeyError:
         raise ValueError(f"unknown key {word[:20]!r}") from None
 
@@ -121,6 +122,11 @@ def apply_line(bindings: Bindings, line: str, depth: int = 0) -> None:
             raise ValueError("'preset' takes one name")
         apply_text(bindings, read_preset(rest[0]), f"preset {rest[0]}", depth + 1)
         return
+    if word == CLEAR:
+        if len(rest) != 1 or rest[0] not in COMMAND_NAMES:
+            raise ValueError(f"'{CLEAR}' takes one command, such as '{CLEAR} wait'")
+        bindings.keys_of[COMMAND_NAMES[rest[0]]] = []
+        return
     if word not in COMMAND_NAMES:
         raise ValueError(f"unknown command {word[:20]!r}")
     if not rest:
@@ -133,7 +139,8 @@ def apply_line(bindings: Bindings, line: str, depth: int = 0) -> None:
         holder = bindings.holder(key)
         if holder is not None and holder != action:
             raise ValueError(f"{key_name(key)} is already {action_name(holder)}")
-    bindings.keys_of[action] = list(dict.fromkeys(wanted))
+    # Differs from before: the keys are added to the command's, not put in their place.
+    bindings.keys_of[action] = list(dict.fromkeys([*bindings.keys_of[action], *wanted]))
 
 
 def apply_text(bindings: Bindings, text: str, source: str, depth: int = 0) -> None:

@@ -3,10 +3,10 @@ so neither can disagree with what the keys do."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final, TypeVar
 
-from tcod.event import KeySym, Modifier, MouseButton
+from tcod.event import KeySym, Modifier, MouseButton, Scancode
 
 from controls.keys import (
     ANSWER_KEYS,
@@ -36,9 +36,10 @@ from controls.keys import (
 # A table's keys: keys, symbols, or both.
 K = TypeVar("K", bound=Key)
 
+# One row for both ends, as one row for both ways of each scroll: the help fits one screen.
 HISTORY_JUMP_HELP: Final[dict[HistoryJump, str]] = {
-    HistoryJump.TOP: "Jump to the top",
-    HistoryJump.BOTTOM: "Jump to the bottom",
+    HistoryJump.TOP: "Jump to either end",
+    HistoryJump.BOTTOM: "Jump to either end",
 }
 
 ANSWER_HELP: Final[dict[Answer, str]] = {
@@ -48,8 +49,8 @@ ANSWER_HELP: Final[dict[Answer, str]] = {
 
 
 def target_help(step: int) -> str:
-    """What a key of `TARGET_KEYS` does, told from its step."""
-    return "Next enemy in view" if step > 0 else "Previous enemy in view"
+    """What the keys of `TARGET_KEYS` do, on one row of the help."""
+    return "Next or previous enemy in view"
 
 
 def key_name(key: Key) -> str:
@@ -148,8 +149,7 @@ def _tile_rows() -> list[tuple[str, str]]:
 
 def _history_rows() -> list[tuple[str, str]]:
     """The message history's scrolling keys."""
-    history = {key: f"Scroll {abs(step)} {'up' if step < 0 else 'down'}"
-               for key, step in CURSOR_Y_KEYS.items()}
+    history = {key: f"Scroll {abs(step)} up or down" for key, step in CURSOR_Y_KEYS.items()}
     history.update({key: HISTORY_JUMP_HELP[jump] for key, jump in HISTORY_JUMP_KEYS.items()})
     return _keys_by_meaning(history)
 
@@ -183,3 +183,13 @@ def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
         ("Options", _option_rows()),
         ("Everywhere", _merge_rows(everywhere)),
     ]
+
+
+def layout_hint(key_at: Callable[[Scancode], KeySym] = lambda scancode: scancode.keysym) -> str | None:
+    """A line for the help when the keyboard is German or French (`key_at`: the key
+    the system's layout puts at a place on the keyboard), saying which preset fits."""
+    if key_at(Scancode.Y) == KeySym.Z:  # QWERTZ: Y and Z trade places.
+        return "German keyboard? keys.txt: preset qwertz"
+    if key_at(Scancode.Q) == KeySym.A:  # AZERTY.
+        return "French keyboard: keys as printed, no preset"
+    return None

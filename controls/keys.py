@@ -127,6 +127,8 @@ class Command(Enum):
 
     DESCEND = auto()
     EXPLORE = auto()
+    AUTOFIGHT = auto()
+    TRAVEL = auto()
     RUN = auto()
     WALK_TO = auto()
     PICKUP = auto()
@@ -163,6 +165,8 @@ class Command(Enum):
 COMMAND_HELP: Final[dict[Command, str]] = {
     Command.DESCEND: "Take the stairs down, or walk to them",
     Command.EXPLORE: "Explore, then walk to the stairs",
+    Command.AUTOFIGHT: "Fight the nearest monster in view",
+    Command.TRAVEL: "Travel to a tile (also from look mode)",
     Command.RUN: "Run that way",
     Command.WALK_TO: "Walk to the tile",
     Command.PICKUP: "Pick up the item underfoot",
@@ -200,6 +204,8 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     ">": Command.DESCEND,
     KeySym.X: Command.EXPLORE,  # Brogue's key.
     KeySym.O: Command.EXPLORE,  # DCSS's key.
+    KeySym.TAB: Command.AUTOFIGHT,  # DCSS's key.
+    "_": Command.TRAVEL,  # NetHack's key.
     KeySym.G: Command.PICKUP,
     KeySym.I: Command.INVENTORY,
     KeySym.Q: Command.QUAFF,  # NetHack's and DCSS's verbs.
@@ -214,6 +220,7 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     "=": Command.OPTIONS,  # Angband's key (`o` explores, as in DCSS).
     KeySym.ESCAPE: Command.QUIT,
 }
+
 
 
 @dataclass(frozen=True)

@@ -113,6 +113,10 @@ class Walk:
         """Whether the walk stops where the player now stands: on items or the stairs."""
         return underfoot(engine)
 
+    def picks_up_at(self, engine: Engine, x: int, y: int) -> bool:
+        """Whether the walk will pick up what lies at (x, y) once there; none does but exploring."""
+        return False
+
 
 def gatherable(engine: Engine) -> list[Item]:
     """The items seen lying about, but not those the player dropped, which stay put."""
@@ -145,6 +149,9 @@ class Explore(Walk):
                 engine.message_log.add_message(FULL)
             return []
         return items
+
+    def picks_up_at(self, engine: Engine, x: int, y: int) -> bool:
+        return any((item.x, item.y) == (x, y) for item in self.items_wanted(engine))
 
     def next_step(self, engine: Engine) -> Step | Stop:
         game_map, player = engine.game_map, engine.player

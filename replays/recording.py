@@ -25,6 +25,7 @@ from replays import rules
 from replays.rules import Rule
 from saving import paths, safe_io
 from window.options import Settings
+from words import program
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -82,6 +83,20 @@ class Steps:
 
 
 @dataclass(frozen=True)
+class Autofight:
+    """An `autofight DX DY` line: autofight's key bumped that way (`controls.autofight`);
+    `autofight` alone: it was refused, at no cost."""
+
+    direction: tuple[int, int] | None = None
+
+    def line(self) -> str:
+        if self.direction is None:
+            return "autofight"
+        dx, dy = self.direction
+        return f"autofight {dx} {dy}"
+
+
+@dataclass(frozen=True)
 class Resume:
     """A `resume` line: the game left on a menu goes on from its save, on the dungeon's screen."""
 
@@ -89,7 +104,7 @@ class Resume:
         return "resume"
 
 
-Recorded = RecordedEvent | Steps | Resume | Rule
+Recorded = RecordedEvent | Steps | Resume | Autofight | Rule
 RULE_WORDS: Final = ("bind ", "option ")
 
 
@@ -132,7 +147,7 @@ def line_of(event: tcod.event.Event | Recorded) -> str | None:
     Mouse events must be in tile coordinates, as `context.convert_event` leaves them.
     """
     match event:
-        case Steps() | Resume() | rules.Bind() | rules.SetOption():
+        case Steps() | Resume() | Autofight() | rules.Bind() | rules.SetOption():
             return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
@@ -191,11 +206,25 @@ def event_of(line: str) -> Recorded:
             if words:
                 raise ValueError("'resume' takes nothing")
             return Resume()
+        case "autofight":
+            return _autofight(words)
         case "bind" | "option":
             return rules.rule_of(command, words)
     raise ValueError(
-        f"unknown event {command[:20]!r} (key, text, click, move, steps, resume, bind or option)"
+        f"unknown event {command[:20]!r} (key, text, click, move, steps, resume, autofight, bind or option)"
     )
+
+
+def _autofight(words: list[str]) -> Autofight:
+    """The press of `autofight [DX DY]`: a bump to a neighbouring tile, or none."""
+    if not words:
+        return Autofight()
+    if len(words) != 2:
+        raise ValueError("'autofight' takes DX DY (each -1, 0 or 1), or nothing")
+    direction = _number(words[0], -1, 1), _number(words[1], -1, 1)
+    if direction == (0, 0):
+        raise ValueError("'autofight 0 0' bumps no neighbour")
+    return Autofight(direction)
 
 
 def _key_event(words: list[str]) -> tcod.event.KeyDown | tcod.event.TextInput:
@@ -348,7 +377,7 @@ def _warn(engine: Engine, exc: OSError) -> None:
     The lines stay with the game, so the next Continue starts a new file from them.
     """
     print(
-        f"main.py: could not write the recording {engine.recording_file}: "
+        f"{program.name()}: could not write the recording {engine.recording_file}: "
         f"{exc.strerror or exc}; it is kept with the game",
         file=sys.stderr,
     )
@@ -445,6 +474,11 @@ def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> Bas
     raises is recorded too, so that the recording replays the error.
     """
     engine = handler.engine_in_play()
+    press = handler.autofight_press(event)
+    if engine is not None and press is not None:
+        # Kept as what it did, not as the key (see `controls.autofight`).
+        record(engine, press.line())
+        return handler.play_autofight(press)
     line = None if engine is None else line_of(event)
     if keys.does_nothing(event):  # Not even stopping a walk.
         line = None

@@ -28,11 +28,14 @@ from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
 from window import display_area, error_report
 from window.options import Settings
+from words import program
 
 # Events a second in the window; + and - double and halve it within these bounds.
 DEFAULT_SPEED: Final = 8.0
 SLOWEST: Final = 0.5
 FASTEST: Final = 512.0
+
+TAKEN_OVER: Final = "The replay is over: the keys are yours now, the game goes on."
 
 # How many of the last messages the headless report lists.
 REPORT_MESSAGES: Final = 5
@@ -131,6 +134,8 @@ class Playback:
         self.speed = speed
         self.paused = False
         self.stopped = False
+        # Whether the player has pressed anything since the replay ended (`status`).
+        self.handed_over = False
         self.due = time.monotonic()
 
     @property
@@ -184,8 +189,11 @@ class Playback:
         self.due = max(self.due + 1 / self.speed, time.monotonic() - 1 / self.speed)
         return event
 
-    def status(self) -> str:
-        """The line the window shows while a recording plays."""
+    def status(self) -> str | None:
+        """The line the window shows while a recording plays; once it is over,
+        that the player has the keys, until they use them; then none."""
+        if self.finished:
+            return None if self.handed_over else TAKEN_OVER
         state = "paused" if self.paused else f"{self.speed:g} events/s"
         return (
             f"Replay {self.played}/{len(self.events)}, {state}. "
@@ -198,30 +206,29 @@ def play_frame(
     playback: Playback,
     events: Callable[..., Iterable[tcod.event.Event]] | None = None,
 ) -> input_handlers.BaseEventHandler:
-    """One frame of a replay in the window: the playback keys, then a walk's
-    next step or the next recorded event, when due.
+    """One frame of a replay in the window: the playback keys, then the next
+    recorded event when due.
+
+    A walk the event starts is taken with it, to where the recording has it
+    stop, as one event at the replay's speed (drawn step by step, 497 events
+    at 512 a second took two minutes).
 
     `events` waits for the player's keys, as `tcod.event.wait` (the default) does.
-
-    A walk is drawn step by step at the game's own pace; the recording says
-    only where it stopped.
     """
-    walking = handler.walking and playback.walk_goes_on(handler.walk_steps)
-    if walking and not playback.paused:
-        timeout: float | None = 1 / handler.settings.options.walk_speed
-    else:
-        timeout = playback.timeout()
-    source = events or tcod.event.wait
+    source, timeout = events or tcod.event.wait, playback.timeout()
     for event in source() if timeout is None else source(timeout):
         playback.control(event)
     if playback.stopped and handler.walking:
-        # Escape stops the replay and the walk it shows, as a key stops a walk
-        # in play (and is recorded so): the player's next key is theirs.
+        # Escape stops the replay and a walk it left under way, as a key stops
+        # a walk in play (and is recorded so): the player's next key is theirs.
         return replay_lines.replay_line(handler, Steps(handler.walk_steps))
-    if walking:
-        return handler if playback.paused or playback.finished else handler.advance()
     recorded = playback.next_event()
-    return handler if recorded is None else replay_lines.replay_line(handler, recorded)
+    if recorded is None:
+        return handler
+    handler = replay_lines.replay_line(handler, recorded)
+    while handler.walking and playback.walk_goes_on(handler.walk_steps):
+        handler = handler.advance()
+    return handler
 
 
 def replay_headless(path: Path, screen: Path | None, settings: Settings | None = None) -> int:
@@ -229,7 +236,7 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
     try:
         script = recording.read(path)
     except recording.RecordingError as exc:
-        print(f"main.py: {exc}", file=sys.stderr)
+        print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     # A replay must leave the player's files alone: what its game writes goes
     # to a folder of its own, then away.
@@ -246,7 +253,7 @@ def report(
 ) -> int:
     """Print where a headless replay ended (and write its last frame to `screen`); 0 if done."""
     if handler is None or first is None:
-        print("main.py: the recording holds no game yet", file=sys.stderr)
+        print(f"{program.name()}: the recording holds no game yet", file=sys.stderr)
         return 1
     console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
     handler.on_render(console)
@@ -256,7 +263,7 @@ def report(
             safe_io.write_atomic(screen, screen_text(console).encode("utf-8"))
         except OSError as exc:
             print(
-                f"main.py: cannot write the screen to {screen}: {error_report.reason(exc)}",
+                f"{program.name()}: cannot write the screen to {screen}: {error_report.reason(exc)}",
                 file=sys.stderr,
             )
             return 1

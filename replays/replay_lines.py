@@ -12,7 +12,7 @@ import tcod
 import exceptions
 import input_handlers
 from replays import recording, rules
-from replays.recording import Recorded, Steps
+from replays.recording import Autofight, Recorded, Steps
 from window import error_report
 
 
@@ -47,6 +47,12 @@ def replay_line(
         return handler.stop_walking()
     if not isinstance(recorded, tcod.event.MouseMotion):
         handler = finish_walk(handler)
+    if isinstance(recorded, Autofight):
+        engine = handler.engine_in_play()
+        if engine is None:
+            return handler
+        recording.record(engine, recorded.line())
+        return handler.play_autofight(recorded)
     return recording.handle_and_record(handler, recorded)
 
 

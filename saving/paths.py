@@ -12,10 +12,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
+
+from words import program
 
 SAVE_NAME: Final = "savegame.sav"
 RECORDINGS_FOLDER: Final = "recordings"
@@ -78,9 +79,9 @@ def prepare_data_dir(folder: Path) -> str | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return f"main.py: cannot use {folder} as the data folder: {exc.strerror or exc}"
+        return f"{program.name()}: cannot use {folder} as the data folder: {exc.strerror or exc}"
     if not os.access(folder, os.W_OK | os.X_OK):
-        return f"main.py: cannot write in the data folder {folder}"
+        return f"{program.name()}: cannot write in the data folder {folder}"
     use_data_dir(folder)
     return None
 
@@ -97,6 +98,8 @@ def replay_folder() -> Iterator[Path]:
     temporary folder, removed after: watching a death deletes no save of the
     player's, and quitting a replay saves over nothing.  The player's options,
     keys and screenshots stay in the data folder."""
+    import tempfile  # With shutil, bz2 and lzma: only for a replay, not at every start.
+
     global _replay_dir
     outer = _replay_dir  # A replay may verify another (the hall of fame's marks).
     with tempfile.TemporaryDirectory(prefix="replay-") as folder:

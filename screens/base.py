@@ -13,6 +13,7 @@ from controls.keys import does_nothing
 
 if TYPE_CHECKING:
     from engine import Engine
+    from replays.recording import Autofight
     from window.options import Settings
 
 
@@ -33,6 +34,15 @@ class BaseEventHandler:
 
     def stop_walking(self) -> BaseEventHandler:
         """The handler once what goes on without input has stopped."""
+        return self
+
+    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
+        """What autofight does, if `event` presses its key on this screen (the
+        dungeon's): what the press is recorded as, and then played (`play_autofight`)."""
+        return None
+
+    def play_autofight(self, press: Autofight) -> BaseEventHandler:
+        """Do what a press of autofight does (`autofight_press`); the next handler."""
         return self
 
     def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:

@@ -6,7 +6,7 @@ import tcod
 
 import color
 import render_functions
-from controls.key_help import help_sections
+from controls.key_help import help_sections, layout_hint
 from screens.base import Overlay
 
 
@@ -31,12 +31,13 @@ class HelpScreen(Overlay):
         for title, rows in sections:
             if (title, rows) not in narrow:
                 y += self.draw_section(console, 2, y, title, rows)
-        console.print(
-            console.width // 2,
-            console.height - 1,
-            "┤Press any key to close├",
-            alignment=tcod.constants.CENTER,
-        )
+        close = "┤Press any key to close├"
+        hint = layout_hint()
+        if hint is None:
+            console.print(console.width // 2, console.height - 1, close, alignment=tcod.constants.CENTER)
+        else:  # The hint on the left, the close on the right.
+            console.print(2, console.height - 1, f"┤{hint}├", fg=color.menu_title)
+            console.print(console.width - 2 - len(close), console.height - 1, close)
 
     @staticmethod
     def fits_half(rows: list[tuple[str, str]], half: int) -> bool:

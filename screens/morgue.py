@@ -3,7 +3,6 @@ write at every death, with the game's recording kept beside it for replay."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -12,6 +11,7 @@ from components.inventory import stack_name
 from replays import recording
 from saving import paths, safe_io
 from screens.game_over import Claim
+from words import program
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -164,13 +164,20 @@ def encoded(text: str) -> bytes:
 def keep_recording(data: bytes, morgue_path: Path) -> KeptRecording:
     """Keep the whole recording (its ending claimed, last) beside the morgue file,
     named as it is; say where, or why not."""
+    import hashlib  # OpenSSL: loaded when a hash is asked for, not by every start.
+
     kept = morgue_path.with_suffix(recording.SUFFIX)
     try:
         safe_io.write_new(kept, data)
     except OSError as exc:
         return KeptRecording("", "", f"The recording could not be kept here: {exc.strerror or exc}")
-    note = f"python main.py --replay {kept} replays it; --verify {morgue_path} checks it"
-    return KeptRecording(kept.name, hashlib.sha256(data).hexdigest(), note)
+    return KeptRecording(kept.name, hashlib.sha256(data).hexdigest(), replay_note(kept, morgue_path))
+
+
+def replay_note(kept: Path, morgue_path: Path) -> str:
+    """The morgue file's line on its recording: commands to paste that replay and check it."""
+    replay = program.command("--replay", program.quoted(kept))
+    return f"{replay} replays it; --verify {program.quoted(morgue_path)} checks it"
 
 
 def read_kept(text: str) -> tuple[str, str, Claim | None] | None:

@@ -138,12 +138,16 @@ def test_the_built_game_says_where_the_players_files_go(dist: Path, player_home:
     assert result.returncode == 0, result.stderr
     data = player_home / ".local" / "share" / GAME
     assert result.stdout.endswith(f"screenshots go in:\n  {data}\n")
+    # It names itself and the README the download carries beside it.
+    assert result.stdout.startswith(f"usage: {build.NAME} ")
+    readme = build.program_path(dist).parent / "README.md"
+    assert readme.is_file() and f"(see {readme})" in result.stdout
 
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder")
     result = run_built(dist, "--data-dir", str(blocker / "saves"), SDL_VIDEODRIVER="dummy")
     assert (result.returncode, result.stdout) == (1, "")
-    assert result.stderr == f"main.py: cannot use {blocker / 'saves'} as the data folder: Not a directory\n"
+    assert result.stderr == f"{build.NAME}: cannot use {blocker / 'saves'} as the data folder: Not a directory\n"
 
 
 @needs_a_screen

@@ -74,3 +74,12 @@ def test_macos_gets_a_windowed_app_with_the_games_icon() -> None:
         "dist", f"{setup_game.GAME_TITLE}.app", "Contents", "MacOS", build.NAME
     )
     assert build.archive_path(Path("dist"), "darwin").name.endswith(".tar.gz")
+
+
+@pytest.mark.parametrize("system", ["linux", "win32", "darwin"])
+def test_the_readme_goes_beside_the_program_where_its_help_says(system: str, tmp_path: Path) -> None:
+    program = build.program_path(tmp_path, system)
+    program.parent.mkdir(parents=True)
+    readme = build.add_readme(tmp_path, system)
+    assert readme == program.parent / "README.md"
+    assert readme.read_bytes() == (ROOT / "README.md").read_bytes()

@@ -208,7 +208,7 @@ def test_a_dangling_screenshot_link_is_passed_over_not_written_through(
     screenshot.take_screenshot(context, handler)
     assert not outside.exists()
     assert (in_tmp / "screenshot-002.png").read_bytes().startswith(b"\x89PNG")
-    assert engine.message_log.messages[-1].plain_text == "Screenshot saved as screenshot-002.png."
+    assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-002.png in {in_tmp.resolve()}."
 
 
 def test_continue_replaces_a_linked_recording_not_its_target(in_tmp: Path, engine: Engine) -> None:

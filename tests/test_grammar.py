@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from words.grammar import capitalized, counted, plural, with_article
+from words.grammar import capitalized, counted, listed, plural, with_article
 
 
 @pytest.mark.parametrize(
@@ -25,3 +25,10 @@ def test_capitalized_keeps_the_rest_as_it_was() -> None:
 def test_one_is_singular_any_other_count_plural(count: int, said: str) -> None:
     assert counted(count, "turn") == said
     assert plural("Orc", count) == ("Orc" if count == 1 else "Orcs")
+
+
+def test_listed_counts_and_joins_names_in_first_seen_order() -> None:
+    assert listed([]) == "nothing"
+    assert listed(["Orc"]) == "an Orc"
+    assert listed(["Orc", "Troll", "Orc"]) == "2 Orcs and a Troll"
+    assert listed(["Troll", "Orc", "Rat"]) == "a Troll, an Orc and a Rat"

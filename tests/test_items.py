@@ -110,7 +110,7 @@ def test_confusion_scroll_confuses_the_clicked_enemy() -> None:
 
     targeting = use(engine, scroll)
     assert isinstance(targeting, input_handlers.SingleRangedAttackHandler)
-    assert texts(engine)[-1] == "Confusion Scroll, one creature in view: Enter casts, Esc cancels"
+    assert texts(engine)[-1] == "Confusion Scroll, one creature, at an Orc in view: Enter casts, Esc cancels"
 
     assert isinstance(targeting.handle_events(click(7, 5)), MainGameEventHandler)
     assert "The eyes of the Orc look vacant, as it starts to stumble around!" in texts(engine)
@@ -244,10 +244,23 @@ def test_pickup_with_g() -> None:
     engine = arena()
     potion = entity_factories.health_potion.spawn(engine.game_map, 5, 5)
     MainGameEventHandler(engine).handle_events(key(KeySym.G))
-    assert texts(engine)[-1] == "You picked up the Health Potion!"
+    assert texts(engine)[-1] == f"{engine.player.inventory.letter_of(potion)} - a Health Potion"
     assert engine.player.inventory.items[-1] is potion
     assert potion.parent is engine.player.inventory
     assert potion not in engine.game_map.entities
+
+
+def test_a_pickup_is_one_line_naming_the_letter_and_the_stack_it_joined() -> None:
+    """DCSS's words: "c - a Health Potion", then "c - Health Potion (x2)"."""
+    engine = arena()
+    first = entity_factories.health_potion.spawn(engine.game_map, 5, 5)
+    second = entity_factories.health_potion.spawn(engine.game_map, 5, 5)
+    start = len(engine.message_log.messages)
+    handler = MainGameEventHandler(engine).handle_events(key(KeySym.G))
+    handler.handle_events(key(KeySym.G))
+    letter = engine.player.inventory.letter_of(first)
+    assert engine.player.inventory.letter_of(second) == letter
+    assert texts(engine, start) == [f"{letter} - a Health Potion", f"{letter} - Health Potion (x2)"]
 
 
 def test_pickup_with_nothing_underfoot() -> None:

@@ -48,25 +48,51 @@ def test_loading_a_key_file_changes_no_default_table() -> None:
     assert (dict(keys.MAIN_KEYS), dict(keys.MOVE_KEYS), list(keys.WAIT_KEYS)) == before
 
 
-def test_a_line_replaces_a_commands_keys_and_the_help_shows_them() -> None:
-    write("# My keys.\nexplore e   # Not x nor o.\n\nlook ; /\nwait s\n")
+def test_a_line_adds_to_a_commands_keys_and_the_help_shows_them() -> None:
+    write("# My keys.\nexplore e   # Beside x and o.\n\nlook ;\nwait s\n")
     tables = load()
-    assert tables.main[KeySym.E] is Command.EXPLORE
-    assert KeySym.X not in tables.main and KeySym.O not in tables.main
+    assert tables.main[KeySym.E] is tables.main[KeySym.X] is tables.main[KeySym.O] is Command.EXPLORE
     assert tables.main[";"] is Command.LOOK and tables.main["/"] is Command.LOOK
-    assert list(tables.wait) == [KeySym.S]
+    assert list(tables.wait) == [*keys.WAIT_KEYS, KeySym.S]
     dungeon = rows(tables, "In the dungeon")
-    assert dungeon[keys.COMMAND_HELP[Command.EXPLORE]] == "e"
-    assert dungeon[keys.COMMAND_HELP[Command.LOOK]] == ";, /"
-    assert dungeon["Wait a turn"] == "s"
-    # And the game answers them: e explores, ; looks, s waits.
+    assert dungeon[keys.COMMAND_HELP[Command.EXPLORE]] == "x, o, e"
+    assert dungeon[keys.COMMAND_HELP[Command.LOOK]] == "/, ;"
+    assert dungeon["Wait a turn"] == "., Num 5, Clear, s"
+    # And the game answers them: e explores, ; looks, s waits, and so do the defaults.
     engine = arena()
     engine.settings.keys = tables
     game = input_handlers.MainGameEventHandler(engine)
     assert game.handle_events(typed(";")).__class__ is input_handlers.LookHandler
     game.handle_events(key(KeySym.S))
-    assert engine.turns == 1
-    assert game.handle_events(key(KeySym.X)) is game  # x means nothing now.
+    game.handle_events(key(KeySym.KP_5))
+    assert engine.turns == 2
+
+
+def test_clear_takes_a_commands_keys_away_first() -> None:
+    write("clear explore\nexplore e\nclear wait\nwait s\nclear move_southeast\n")
+    tables = load()
+    assert tables.main[KeySym.E] is Command.EXPLORE
+    assert KeySym.X not in tables.main and KeySym.O not in tables.main
+    assert list(tables.wait) == [KeySym.S]
+    assert (1, 1) not in tables.move.values()
+    engine = arena()
+    engine.settings.keys = tables
+    game = input_handlers.MainGameEventHandler(engine)
+    assert game.handle_events(key(KeySym.X)) is game and engine.turns == 0  # x means nothing now.
+    # A freed key can be given to another command.
+    write("clear move_southeast\nexplore n\n")
+    assert load().main[KeySym.N] is Command.EXPLORE
+
+
+def test_a_preset_keeps_the_default_keys() -> None:
+    """`preset qwertz` once left Num 7 and Home doing nothing, `wait . s` Num 5."""
+    write("preset qwertz\nwait . s\n")
+    tables = load()
+    for sym in (KeySym.KP_7, KeySym.HOME, KeySym.Y, KeySym.Z):
+        assert tables.move[sym] == (-1, -1)
+    for waiting in keys.WAIT_KEYS:
+        assert waiting in tables.wait
+    assert tables.move == {**keys.MOVE_KEYS, KeySym.Z: (-1, -1)}
 
 
 @pytest.mark.parametrize(
@@ -78,6 +104,8 @@ def test_a_line_replaces_a_commands_keys_and_the_help_shows_them() -> None:
         ("explore", "'explore' needs at least one key"),
         ("move_north ^", "a move takes keys"),
         ("preset nowhere", "unknown preset 'nowhere'"),
+        ("clear", "'clear' takes one command"),
+        ("clear teleport", "'clear' takes one command"),
     ],
 )
 def test_a_bad_line_is_named_and_the_rest_applies(line: str, why: str) -> None:
@@ -153,3 +181,25 @@ def test_a_rebound_key_does_what_the_old_one_did() -> None:
     after.settings.keys = load()
     e_did = type(input_handlers.MainGameEventHandler(after).handle_events(key(KeySym.E)))
     assert e_did is x_did and [m.plain_text for m in after.message_log.messages] == said
+
+
+def test_the_help_points_a_german_or_french_keyboard_at_what_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcod.event import Scancode
+
+    from controls import key_help
+    from screens import help_screen
+
+    us = {Scancode.Y: KeySym.Y, Scancode.Q: KeySym.Q}
+    german = {**us, Scancode.Y: KeySym.Z}
+    french = {**us, Scancode.Q: KeySym.A}
+    assert key_help.layout_hint(us.__getitem__) is None
+    assert "preset qwertz" in (key_help.layout_hint(german.__getitem__) or "")
+    assert "French" in (key_help.layout_hint(french.__getitem__) or "")
+    # Shown on the help's bottom line, beside how to close it.
+    monkeypatch.setattr(help_screen, "layout_hint", lambda: key_help.layout_hint(german.__getitem__))
+    import tcod
+
+    console = tcod.console.Console(80, 50, order="F")
+    help_screen.HelpScreen(input_handlers.MainGameEventHandler(arena())).on_render(console)
+    bottom = "".join(chr(c) for c in console.rgb["ch"][:, 49])
+    assert "German keyboard? keys.txt: preset qwertz" in bottom and "Press any key to close" in bottom

@@ -14,7 +14,7 @@ import input_handlers
 import setup_game
 from components.level import Level
 from engine import Engine
-from saving import paths, save_data
+from saving import paths, save_data, savefile
 from screens.help_screen import HelpScreen
 
 
@@ -27,12 +27,25 @@ def test_menu_shows_title_choices_credit_and_help_hint() -> None:
     for line in (
         "TOMBS OF THE ANCIENT KINGS",
         "[N] Play a new game",
-        "[C] Continue last game",
         "[Q] Quit",
         "Press ? for help",
         setup_game.CREDIT,
     ):
         assert line in text
+
+
+def test_continue_is_shown_only_with_a_save_or_its_backup(in_tmp: Path) -> None:
+    assert "Continue" not in screen_text(setup_game.MainMenu())
+    engine = setup_game.new_game(seed=5)
+    engine.save_as(paths.save_path())
+    assert "[C] Continue last game" in screen_text(setup_game.MainMenu())
+    os.replace(paths.save_path(), savefile.backup_path(paths.save_path()))
+    assert "[C] Continue last game" in screen_text(setup_game.MainMenu())
+    os.remove(savefile.backup_path(paths.save_path()))
+    assert "Continue" not in screen_text(setup_game.MainMenu())
+    # The key still answers, saying why there is nothing to continue.
+    popup = setup_game.MainMenu().handle_events(key(KeySym.C))
+    assert isinstance(popup, input_handlers.PopupMessage) and "No saved game" in popup.text
 
 
 def test_background_is_160_by_100_pixels() -> None:

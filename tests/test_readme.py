@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -32,3 +33,28 @@ def test_readme_gives_the_two_set_up_commands() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "pip install -r requirements.txt && python main.py" in readme
     assert "pip install -r requirements-dev.txt && python -m pytest" in readme
+
+
+def test_the_readmes_set_up_works_in_a_fresh_virtual_environment(tmp_path: Path) -> None:
+    """The README's venv line, then its install line, as written, in bash; then the game
+    starts (`--help`: no window).  The environment sees the packages installed here
+    (`--system-site-packages`), so that pip, finding them, needs no network."""
+    import subprocess
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    venv_line = "python3 -m venv .venv && . .venv/bin/activate"
+    install = "pip install -r requirements.txt && python main.py"
+    assert venv_line in readme and readme.index(venv_line) < readme.index(install)
+    venv = tmp_path / "venv"
+    script = (
+        venv_line.replace(".venv", str(venv)).replace("-m venv", "-m venv --system-site-packages")
+        + f" && {install} --help"
+    )
+    result = subprocess.run(
+        ["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+             "PIP_NO_INDEX": "1", "SDL_VIDEODRIVER": "dummy"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Requirement already satisfied: tcod" in result.stdout and "\nusage: main.py " in result.stdout
+    assert (venv / "bin" / "python").exists()  # `python` is there, whatever the system calls it.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -381,7 +380,7 @@ def test_playback_keys() -> None:
     playback = replay.Playback([key(KeySym.L)] * 3, speed=8)
     playback.control(key(KeySym.SPACE))
     assert playback.paused and playback.timeout() is None and playback.next_event() is None
-    assert "paused" in playback.status()
+    assert "paused" in (playback.status() or "")
     playback.control(key(KeySym.SPACE))
     assert not playback.paused
     playback.control(key(KeySym.EQUALS, Modifier.LSHIFT))  # Its text acts, not its KeyDown.
@@ -427,11 +426,12 @@ def test_replay_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:
         assert "error:" in capsys.readouterr().err
 
 
-def test_playback_in_the_window_draws_a_walk_step_by_step(
+def test_playback_in_the_window_plays_a_walk_as_one_event(
     in_tmp: Path, context: tcod.context.Context, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A recorded walk is seen, not jumped: one frame per step, and the game
-    ends where the headless replay ends."""
+    """A recorded walk is one event at the replay's pace, not drawn step by step
+    at the walk's (which made a fast replay crawl), and the game ends where the
+    headless replay ends."""
     # Seed 10: no monster in view; one of the 6 turns picks up an item.
     text = "recording 1\nseed 10\nkey x\nsteps 6\nkey period\n"
     script = recording.parse(text, "walk.rec")
@@ -450,10 +450,10 @@ def test_playback_in_the_window_draws_a_walk_step_by_step(
     playback = replay.Playback(script.events, speed=replay.FASTEST)
     main.main_loop(context, console, handler, lambda: iter([tcod.event.Quit()]), playback)
     places = [place for i, place in enumerate(seen) if i == 0 or place != seen[i - 1]]
-    assert places[0] == start and len(places) >= 6  # The start, then each of the 5 steps.
+    assert len(places) == 2 and places[0] == start  # The start, then the walk's end.
+    assert handler.engine.turns == 7  # The walk's 6 steps and the wait.
+    assert len(seen) <= len(script.events) + 2  # A frame an event, and the first and last.
     assert len(handler.engine.player.inventory.items) == 3  # And the pick-up.
-    for (x0, y0), (x1, y1) in itertools.pairwise(places[:6]):
-        assert max(abs(x1 - x0), abs(y1 - y0)) == 1
     saved = setup_game.load_game(paths.SAVE_NAME)
     assert picture(saved) == picture(engine_of(replay_text(text)))
 
@@ -487,3 +487,28 @@ def test_escape_in_a_window_replay_stops_the_walk_it_shows(
     again = engine_of(replay_text("\n".join(engine.recording) + "\n"))
     assert again is not None
     assert (again.player.x, again.player.y) == (engine.player.x, engine.player.y)
+
+
+def test_a_window_replay_says_when_the_keys_are_the_players(
+    in_tmp: Path, context: tcod.context.Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the replay is over, the top line says the player has the keys, until the first key."""
+    script = recording.parse("recording 3\nseed 10\nkey l\nkey h\n", "two.rec")
+    handler = replay.start(script)
+    recording.start_file(handler.engine)
+    tops: list[str] = []
+    present = context.present
+
+    def watch(console: tcod.console.Console, **kwargs: object) -> None:
+        tops.append("".join(chr(c) for c in console.rgb["ch"][:, 0]).strip())
+        present(console, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "present", watch)
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    after: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.PERIOD)], [tcod.event.Quit()]])
+    playback = replay.Playback(script.events, speed=replay.FASTEST)
+    main.main_loop(context, console, handler, lambda: next(after), playback)
+    told = [i for i, top in enumerate(tops) if top.startswith(replay.TAKEN_OVER)]
+    assert told and tops[0].startswith("Replay 0/2")
+    assert len(told) == 1 and told[0] == len(tops) - 2  # Until the player's key.
+    assert replay.TAKEN_OVER not in tops[-1]

@@ -21,7 +21,7 @@ from window import options
 
 # The viewer's own files, each making the recording's keys mean something else.
 OTHER_OPTIONS = "gather_items = off\nwalk_speed = slow\n"
-OTHER_KEYS = "explore e\nwait s\nmove_east a\n"
+OTHER_KEYS = "clear explore\nexplore e\nclear wait\nwait s\nclear move_east\nmove_east a\n"
 
 
 def explored(seed: int) -> list[str]:
@@ -117,7 +117,7 @@ def test_a_game_continued_with_other_keys_records_the_change_where_it_happened(
     assert isinstance(game, input_handlers.MainGameEventHandler)
     game.engine.save_as(str(paths.save_path()))
     # The player gives `e` to exploring and turns picking up off, then continues.
-    (in_tmp / paths.KEYS_NAME).write_text("explore e\n")
+    (in_tmp / paths.KEYS_NAME).write_text("clear explore\nexplore e\n")
     tables, notice = key_file.load()
     assert notice is None
     settings = options.Settings(options.Options(gather_items=False), tables)

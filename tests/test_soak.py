@@ -37,6 +37,7 @@ import collections
 import enum
 import os
 import random
+import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,7 +111,7 @@ UNBOUND_KEYS: tuple[KeySym, ...] = (
     KeySym.F2,
     KeySym.F5,
     KeySym.F11,
-    KeySym.TAB,
+    KeySym.F3,
     KeySym.SPACE,
     KeySym.BACKSPACE,
     KeySym.DELETE,
@@ -177,6 +178,7 @@ class SoakPlayer:
         self.rng = rng
         self.pressed: collections.Counter[Key] = collections.Counter()
         self.escapes: collections.Counter[str] = collections.Counter()
+        self.forgot = False  # Whether C was pressed on the menu with no save.
 
     def modifier(self) -> Modifier:
         rng = self.rng
@@ -223,8 +225,9 @@ class SoakPlayer:
         if isinstance(handler, setup_game.MainMenu) and roll < 0.5:
             # Mostly go on with the saved game, as a player would.
             saved = Path(paths.SAVE_NAME).exists()
-            # (Or forget there is none: a popup says so.)
-            go_on = (saved and rng.random() < 0.9) or rng.random() < 0.15
+            # (Or forget there is none: a popup says so; surely the first time.)
+            go_on = (saved and rng.random() < 0.9) or rng.random() < 0.15 or not (saved or self.forgot)
+            self.forgot |= go_on and not saved
             return self.press(KeySym.C if go_on else KeySym.N)
         if isinstance(handler, input_handlers.GameOverEventHandler) and roll < 0.1:
             return self.press(KeySym.ESCAPE)
@@ -710,8 +713,10 @@ def test_soak(in_tmp: Path, soak_context: tcod.context.Context, monkeypatch: pyt
 def test_soak_replays_the_same_game(in_tmp: Path, soak_context: tcod.context.Context) -> None:
     """The reproduce line is honest: the same seed plays exactly the same game."""
     pictures = []
-    for run in ("first", "second"):
-        folder = in_tmp / run
+    for _ in ("first", "second"):
+        # One folder, emptied: its path is in the game's words (F12 says where it saved).
+        folder = in_tmp / "run"
+        shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir()
         os.chdir(folder)
         soak = Soak(12345, folder, soak_context)

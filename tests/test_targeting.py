@@ -392,6 +392,22 @@ def test_every_glyph_under_the_tint_stays_as_readable() -> None:
         assert after >= 0.9 * before, (chr(plain.rgb["ch"][x, y]), before, after)
 
 
+def test_aiming_names_what_is_in_view_counted() -> None:
+    """Two in view are said to be two (the prompt once said "one creature in view")."""
+    engine = arena()
+    spawn_orcs(engine, (3, 0), (0, 3))
+    troll = entity_factories.troll.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1] + 2)
+    engine.update_fov()
+    assert engine.game_map.visible[troll.x, troll.y]
+    aim(engine, entity_factories.confusion_scroll)
+    said = engine.message_log.messages[-1].plain_text
+    assert said == "Confusion Scroll, one creature, at 2 Orcs and a Troll in view: Enter casts, Esc cancels"
+    for template in (entity_factories.confusion_scroll, entity_factories.fireball_scroll):
+        alone = arena()
+        aim(alone, template)
+        assert ", at nothing in view: Enter casts" in alone.message_log.messages[-1].plain_text
+
+
 def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
     engine = arena()
     spawn_orcs(engine, (3, 0))
@@ -399,7 +415,7 @@ def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
     consumable = scroll.consumable
     assert isinstance(consumable, FireballDamageConsumable)
     said = engine.message_log.messages[-1].plain_text
-    assert said == f"{scroll.name}, radius {consumable.radius}: Enter casts, Esc cancels"
+    assert said == f"{scroll.name}, radius {consumable.radius}, at an Orc in view: Enter casts, Esc cancels"
     after = handler.handle_events(key(KeySym.ESCAPE))
     assert isinstance(after, MainGameEventHandler)
     assert engine.message_log.messages[-1].plain_text == "Cancelled."

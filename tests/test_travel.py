@@ -212,7 +212,10 @@ def test_explore_walks_to_the_items_it_sees_and_picks_each_up_in_a_turn() -> Non
     turns = engine.turns
     handler = handler.advance()
     assert engine.turns == turns + 1
-    assert texts(engine)[-1] == f"You picked up the {potion.name}!"
+    letter = engine.player.inventory.letter_of(potion)
+    assert texts(engine)[-1] == f"{letter} - a {potion.name}"
+    # One line a pick-up: the step onto the items did not name them first.
+    assert not any(text.startswith("You see here") for text in texts(engine))
     assert position(engine) == (20, 5)
     handler = handler.advance()
     assert engine.turns == turns + 2
@@ -600,12 +603,15 @@ def load_tool(name: str) -> Any:
 
 
 def test_walks_clear_a_floor_in_fewer_key_presses() -> None:
-    """tools/key_presses.py: the same floor, the same items gathered, far fewer keys."""
+    """tools/key_presses.py: the same floor, the same items gathered, far fewer keys;
+    autofight as deep, with no more."""
     tool = load_tool("key_presses")
-    single, walking = tool.clear_floor(6, walks=False), tool.clear_floor(6, walks=True)
-    assert single.descended and walking.descended
-    assert walking.carried == single.carried > 2
-    assert walking.presses < single.presses / 2
+    single, walking, fighting = (tool.play(6, player) for player in tool.PLAYERS.values())
+    assert single.floors == walking.floors == fighting.floors == 1
+    assert walking.carried == single.carried == fighting.carried > 2
+    assert walking.total < single.total / 2
+    assert fighting.total <= walking.total
+    assert fighting.fights > 0
 
 
 def test_each_hand_made_mutant_still_changes_one_line_of_travel() -> None:
@@ -672,3 +678,65 @@ def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
     engine.player.place(3, 5, engine.game_map)
     walk = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5)).advance()
     assert not recording.handle_and_record(walk, click(8, 8)).walking
+
+
+# --- Travel to a tile chosen with a cursor (NetHack's `_`) ------------------
+
+
+def test_underscore_opens_a_cursor_and_enter_walks_to_its_tile() -> None:
+    engine = walled_arena()
+    start = position(engine)
+    handler = press(MainGameEventHandler(engine), typed("_"))
+    assert isinstance(handler, input_handlers.TravelHandler)
+    assert texts(engine)[-1] == input_handlers.TRAVEL_PROMPT
+    for _ in range(3):
+        handler = press(handler, key(KeySym.L))
+    handler = press(handler, key(KeySym.J))
+    assert engine.turns == 0  # Moving the cursor costs nothing.
+    handler = press(handler, key(KeySym.RETURN))
+    assert isinstance(handler, MainGameEventHandler)
+    assert position(engine) == (start[0] + 3, start[1] + 1)
+    assert engine.turns == 3
+
+
+def test_underscore_in_look_mode_walks_to_the_cursor() -> None:
+    engine = walled_arena()
+    start = position(engine)
+    handler = press(MainGameEventHandler(engine), typed("/"))
+    assert isinstance(handler, input_handlers.LookHandler)
+    handler = press(press(handler, key(KeySym.H)), key(KeySym.H))
+    handler = press(handler, typed("_"))
+    handler, _ = walk_on(handler)
+    assert position(engine) == (start[0] - 2, start[1])
+    # `_` a second time, in travel's cursor, walks too.
+    handler = press(press(press(MainGameEventHandler(engine), typed("_")), key(KeySym.K)), typed("_"))
+    handler, _ = walk_on(handler)
+    assert position(engine) == (start[0] - 2, start[1] - 1)
+
+
+def test_travel_to_an_unknown_tile_or_with_a_monster_in_view_costs_nothing() -> None:
+    engine = walled_arena()
+    engine.game_map.explored[:] = False
+    engine.update_fov()
+    far = (engine.game_map.width - 2, engine.game_map.height - 2)
+    assert not engine.game_map.explored[far]
+    handler = press(MainGameEventHandler(engine), typed("_"))
+    handler = press(handler, click(*far))
+    assert isinstance(handler, MainGameEventHandler) and engine.turns == 0
+    assert texts(engine)[-1] == travel.NO_WAY
+    entity_factories.orc.spawn(engine.game_map, engine.player.x + 2, engine.player.y)
+    engine.update_fov()
+    handler = press(press(press(MainGameEventHandler(engine), typed("_")), key(KeySym.L)), typed("_"))
+    assert isinstance(handler, MainGameEventHandler) and engine.turns == 0
+    assert texts(engine)[-1] == "Not with an Orc in view."
+
+
+def test_a_travel_replays_exactly() -> None:
+    handler = live_game()
+    handler = played(handler, key(KeySym.X), steps=8)
+    handler = played(handler, key(KeySym.Z))
+    for event in (typed("_"), key(KeySym.H), key(KeySym.H), key(KeySym.RETURN)):
+        handler = played(handler, event)
+    engine = replay.engine_of(handler)
+    assert engine is not None and "text _" in engine.recording
+    assert state(replay_text("\n".join(engine.recording))) == state(handler)

@@ -9,7 +9,8 @@ Makes, for the machine it runs on (Linux, Windows or macOS):
 * ``dist/tombs-of-the-ancient-kings/``: the program
   ``tombs-of-the-ancient-kings`` (``.exe`` on Windows) beside an ``_internal``
   folder that holds Python, tcod, numpy, the tile sheet and the menu
-  background.  Copy the whole folder anywhere and run the program in it;
+  background, and the README.  Copy the whole folder anywhere and run the
+  program in it;
 * on macOS also ``dist/Tombs of the Ancient Kings.app``, that folder as an app;
 * ``dist/tombs-of-the-ancient-kings-<system>-<machine>.tar.gz`` (``.zip`` on
   Windows): the folder (the app on macOS) packed, to hand to players.
@@ -149,12 +150,20 @@ def build(dist: Path, work: Path) -> Path:
     spec = work / f"{NAME}.spec"
     spec.write_text(spec_text(), encoding="utf-8")
     subprocess.run(pyinstaller_command(spec, dist, work), check=True)
+    add_readme(dist)
     # What players get: the app on macOS, the program's folder elsewhere.
     packed = app_path(dist) if sys.platform == "darwin" else dist / NAME
     archive = shutil.make_archive(
         str(archive_base(dist)), ARCHIVE_FORMAT, root_dir=dist, base_dir=packed.name
     )
     return Path(archive)
+
+
+def add_readme(dist: Path, system: str = sys.platform) -> Path:
+    """Put the README beside the built program, where its `--help` says it is."""
+    readme = program_path(dist, system).parent / "README.md"
+    shutil.copyfile(ROOT / "README.md", readme)
+    return readme
 
 
 def size(path: Path) -> str:

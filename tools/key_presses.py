@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Count the key presses a floor takes: with single steps, and with walks.
+"""Count the key presses a floor takes: with single steps, with walks, and
+with walks and autofight.
 
-Usage: ``python tools/key_presses.py [SEED ...]``, from any folder.
+Usage: ``python tools/key_presses.py [--floors N] [SEED ...]``, from any folder.
 
-Two scripted players clear floor 1 of each seed (see every tile they can
-reach, kill every monster they meet, then take the stairs), through the
-game's real handlers:
+Three scripted players clear the first floors of each seed (see every tile
+they can reach, kill every monster they meet, then take the stairs), through
+the game's real handlers, until they die or have cleared `--floors` floors
+(default 1):
 
 * **single steps**, as the tutorial's game needed: one move key per step,
   each toward the nearest tile not yet seen or item seen (the shortest way
@@ -13,21 +15,29 @@ game's real handlers:
   stairs, then `>`;
 * **walks**: `x` to explore, which gathers the items, pressed again whenever
   a walk stops, then `>` `>` (the first walks to the stairs if not already
-  there).
+  there);
+* **autofight**: as the walker, but Tab (autofight) in place of each move key
+  toward a monster or into it; below half HP with no potion, where autofight
+  refuses, the move keys as the others.
 
-Both do the rest alike: a monster in view is walked to and bumped, one key a
-step; a health potion is drunk (`i` and its letter) at half HP or less.  They
-press the same keys for those, so the difference is what exploring,
-gathering and travelling cost.  Prints one line a seed and the total.
+The first two fight alike: a monster in view is walked to and bumped, one key
+a step (`.` when there is no way to it).  All three drink a health potion
+(`i` and its letter) at half HP or less.  So the differences are what
+exploring, gathering, travelling and autofight save.  Prints one line a seed,
+then for each player the median key presses a floor over the floors cleared,
+and the shares of its presses that were waits (`.`) and made with a monster in
+view (fighting).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
+import statistics
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,10 +51,11 @@ from tcod.event import KeySym, Modifier  # noqa: E402
 
 import input_handlers  # noqa: E402
 import setup_game  # noqa: E402
-from controls import keys, travel  # noqa: E402
+from controls import autofight, keys, travel  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from saving import paths  # noqa: E402
+from window.options import Options  # noqa: E402
 
 SEEDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 MOVES = {
@@ -53,6 +64,7 @@ MOVES = {
 }  # fmt: skip
 STAIRS = tcod.event.TextInput(text=">")
 LIMIT = 5000  # Presses: a player that gets no further gives up.
+STOP = Options().autofight_stop  # Autofight's default share of HP.
 
 
 def key(sym: KeySym) -> tcod.event.KeyDown:
@@ -61,40 +73,54 @@ def key(sym: KeySym) -> tcod.event.KeyDown:
 
 @dataclass
 class Result:
-    presses: int
+    presses: list[int]  # Key presses each floor cleared took.
     turns: int
-    descended: bool
+    floors: int  # Floors cleared: stairs taken.
     carried: int  # Items in the inventory at the end.
+    pressed: int  # Key presses in all, those of a floor it died on too.
+    waits: int  # Presses of `.`.
+    fights: int  # Presses with a monster in view.
+
+    @property
+    def total(self) -> int:
+        return sum(self.presses)
 
 
-def care_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | None:
-    """Drinking a potion when badly hurt, fighting: the keys both players
-    press alike, if one is due."""
+Event = tcod.event.KeyDown | tcod.event.TextInput
+WAIT = tcod.event.TextInput(text=".")
+
+
+def potion_key(engine: Engine) -> Event | None:
+    """`i` (then the potion's letter, see `play`) when at half HP or less with a potion."""
     player = engine.player
     names = [item.name for item in player.inventory.items]
     if player.fighter.hp <= player.fighter.max_hp // 2 and "Health Potion" in names:
-        return key(KeySym.I)  # Then the potion's letter (see `clear_floor`).
-    return fight_key(engine)
+        return key(KeySym.I)
+    return None
 
 
-def fight_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput | None:
+def fight_key(engine: Engine) -> Event | None:
     """A step toward (or a bump into) the nearest monster in view, if one is."""
-    monsters = engine.game_map.monsters_in_view
-    if not monsters:
+    target = autofight.nearest_monster(engine)
+    if target is None:
         return None
-    player, game_map = engine.player, engine.game_map
-    nearest = min(monsters, key=lambda m: max(abs(m.x - player.x), abs(m.y - player.y)))
-    step = travel.step_toward(game_map, travel.only(game_map, nearest.x, nearest.y), player.x, player.y)
-    return key(MOVES[step]) if step is not None else tcod.event.TextInput(text=".")
+    step = autofight.direction_to(engine, target)
+    return key(MOVES[step]) if step is not None else WAIT
+
+
+def care_key(engine: Engine) -> Event | None:
+    """Drinking a potion when badly hurt, fighting: the keys the first two
+    players press alike, if one is due."""
+    return potion_key(engine) or fight_key(engine)
 
 
 def wanted_items(engine: Engine) -> list[Item]:
-    """The items both players go for: those seen, while there is room."""
+    """The items the players go for: those seen, while there is room."""
     inventory = engine.player.inventory
     return travel.gatherable(engine) if len(inventory.items) < inventory.capacity else []
 
 
-def single_step_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
+def single_step_key(engine: Engine) -> Event:
     """The next key of the single-stepping player."""
     fight = care_key(engine)
     if fight is not None:
@@ -114,12 +140,8 @@ def single_step_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput
     return STAIRS if step is None else key(MOVES[step])
 
 
-def walking_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
-    """The next key of the player who walks: `x` until all is seen and
-    gathered, then `>`."""
-    fight = care_key(engine)
-    if fight is not None:
-        return fight
+def explore_key(engine: Engine) -> Event:
+    """`x` until all is seen and gathered, then `>`."""
     game_map, player = engine.game_map, engine.player
     goals = travel.frontier(game_map)
     items = wanted_items(engine)
@@ -132,52 +154,81 @@ def walking_key(engine: Engine) -> tcod.event.KeyDown | tcod.event.TextInput:
     return STAIRS
 
 
-def clear_floor(seed: int, walks: bool) -> Result:
-    """Play floor 1 of `seed` until the stairs are taken; the presses it took."""
+def walking_key(engine: Engine) -> Event:
+    """The next key of the player who walks."""
+    return care_key(engine) or explore_key(engine)
+
+
+def autofight_key(engine: Engine) -> Event:
+    """The next key of the player who walks and autofights: Tab while autofight
+    would act (it refuses below half HP, the default), else as the walker."""
+    care = potion_key(engine)
+    if care is not None:
+        return care
+    if autofight.decide(engine, STOP).direction is not None:
+        return key(KeySym.TAB)
+    return fight_key(engine) or explore_key(engine)
+
+
+PLAYERS: dict[str, Callable[[Engine], Event]] = {
+    "single steps": single_step_key,
+    "walks": walking_key,
+    "autofight": autofight_key,
+}
+
+
+def play(seed: int, player: Callable[[Engine], Event], floors: int = 1) -> Result:
+    """Play `seed` until `floors` floors are cleared or the player dies."""
     random.seed(seed)
     engine = setup_game.new_game(seed=seed)
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
-    presses = 0
-    while presses < LIMIT:
-        if engine.game_world.current_floor > 1 or not engine.player.is_alive:
-            break
-        event: tcod.event.KeyDown | tcod.event.TextInput
+    presses: list[int] = []
+    count = waits = fights = 0
+    while count < LIMIT and engine.player.is_alive and len(presses) < floors:
+        event: Event
         if isinstance(handler, input_handlers.LevelUpEventHandler):
             event = key(KeySym.A)
         elif isinstance(handler, input_handlers.InventoryActivateHandler):
             letters = {stack[0].name: letter for letter, stack in engine.player.inventory.listing()}
             event = key(keys.letter_key(letters["Health Potion"]))
         else:
-            event = walking_key(engine) if walks else single_step_key(engine)
+            event = player(engine)
+        waits += event == WAIT
+        fights += bool(engine.game_map.monsters_in_view)
+        floor = engine.game_world.current_floor
         handler = handler.handle_events(event)
-        presses += 1
+        count += 1
         while handler.walking:  # Its steps come by themselves, as in the main loop.
             handler = handler.advance()
+        if engine.game_world.current_floor > floor:
+            presses.append(count - sum(presses))
     carried = len(engine.player.inventory.items)
-    return Result(presses, engine.turns, engine.game_world.current_floor > 1, carried)
+    return Result(presses, engine.turns, len(presses), carried, count, waits, fights)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    seeds = [int(word) for word in (argv or [])] or list(SEEDS)
-    total_single = total_walks = cleared = 0
-    print("seed  single steps (turns, items)  walks (turns, items)")
-    for seed in seeds:
-        single, walking = clear_floor(seed, walks=False), clear_floor(seed, walks=True)
-        if single.descended and walking.descended:
-            cleared += 1
-            total_single += single.presses
-            total_walks += walking.presses
-            note = ""
-        else:
-            note = "  (died on floor 1: left out of the total)"
+    parser = argparse.ArgumentParser(description="Count the key presses a floor takes.")
+    parser.add_argument("--floors", type=int, default=1, help="floors to clear (default 1)")
+    parser.add_argument("seeds", type=int, nargs="*", default=list(SEEDS))
+    args = parser.parse_args(argv)
+    print("seed  " + "  ".join(f"{name} (floors, turns, items)" for name in PLAYERS))
+    results: dict[str, list[Result]] = {name: [] for name in PLAYERS}
+    for seed in args.seeds:
+        line = f"{seed:>4}"
+        for name, player in PLAYERS.items():
+            result = play(seed, player, args.floors)
+            results[name].append(result)
+            line += f"  {result.total:>{len(name)}} ({result.floors}, {result.turns:>5}, {result.carried})"
+        print(line)
+    for name, played in results.items():
+        floors = [presses for result in played for presses in result.presses]
+        total = sum(result.pressed for result in played)
+        waits = sum(result.waits for result in played)
+        fights = sum(result.fights for result in played)
+        median = statistics.median(floors) if floors else 0
         print(
-            f"{seed:>4}  {single.presses:>12} ({single.turns:>4}, {single.carried})  "
-            f"{walking.presses:>5} ({walking.turns:>4}, {walking.carried}){note}"
-        )
-    if cleared:
-        print(
-            f"floors cleared: {cleared}, key presses a floor: {total_single / cleared:.0f} "
-            f"with single steps, {total_walks / cleared:.0f} with walks"
+            f"{name}: floors cleared {len(floors)}, key presses a floor {median:.0f} (median), "
+            f"waits {waits / max(total, 1):.1%} and fighting {fights / max(total, 1):.1%} of presses"
         )
     return 0
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import setup_game
 from saving import paths, save_data
 from window import windowed
+from words import program
 
 
 def seed_value(text: str) -> int:
@@ -49,9 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     default = paths.default_data_dir(setup_game.GAME_TITLE)
     where = "the working directory" if default == Path() else str(default)
     parser = argparse.ArgumentParser(
+        prog=program.name(),
         description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
         # Unwrapped, so that the folder's name is never broken across lines.
-        epilog=f"Your own keys, if any, are read from {paths.KEYS_NAME} (see the README).\n"
+        epilog=f"Your own keys, if any, are read from {paths.KEYS_NAME} (see {program.quoted(program.readme())}).\n"
         f"It, the save, recordings, morgue files, scores and screenshots go in:\n  {where}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

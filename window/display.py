@@ -26,6 +26,7 @@ from window.display_area import (
     usable_area,
 )
 from window.options import Options, Placement
+from words import program
 
 
 def first_placement(tile: tuple[int, int], remembered: Placement | None) -> Placement | None:
@@ -151,4 +152,4 @@ def remember_window(context: tcod.context.Context, settings: options_module.Sett
         return
     notice = settings.change(dataclasses.replace(now, window=place))
     if notice is not None:
-        print(f"main.py: {notice}", file=sys.stderr)
+        print(f"{program.name()}: {notice}", file=sys.stderr)

@@ -10,6 +10,7 @@ import color
 import input_handlers
 from replays import recording
 from saving import paths, save_data, savefile
+from words import program
 
 
 def reason(exc: Exception) -> str:
@@ -40,11 +41,11 @@ def report_error(handler: input_handlers.BaseEventHandler, keep_recording: bool)
     try:
         path = recording.write_crash(engine)
     except OSError as exc:
-        print(f"main.py: could not keep the recording of this error: {reason(exc)}", file=sys.stderr)
+        print(f"{program.name()}: could not keep the recording of this error: {reason(exc)}", file=sys.stderr)
         return
     print(
-        f"main.py: the recording up to this error is in {path}; replay it with: "
-        f"python main.py --replay {path}",
+        f"{program.name()}: the recording up to this error is in {path}; replay it with: "
+        f"{program.command('--replay', program.quoted(path))}",
         file=sys.stderr,
     )
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
 from controls.keys import KeyTables
-from saving import paths, savefile
+from saving import paths, safe_io, savefile
 from window import palettes
 
 T = TypeVar("T")
@@ -102,6 +102,9 @@ TILE_SIZES: Final[Mapping[int, str]] = {10: "10x10", 16: "16x16", 24: "24x24"}
 STEPS_PER_SECOND: Final = 40
 WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 80: "very fast"}
 
+# Autofight refuses below this share of HP, in per cent (DCSS's `autofight_stop`, 50 by default).
+AUTOFIGHT_STOPS: Final[Mapping[int, str]] = {0: "never", 25: "25% HP", 50: "50% HP", 75: "75% HP"}
+
 
 @dataclass(frozen=True)
 class Options:
@@ -114,6 +117,8 @@ class Options:
     gather_items: bool = option(
         "Explore picks up items", {True: "on", False: "off"}, True, changes_play=True
     )
+    # Recordings keep what each press of autofight did, so not this (`controls.autofight`).
+    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 50)
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata={"setting": Remembered()})
 
@@ -191,8 +196,9 @@ def load(path: Path) -> Options:
 
 
 def save(options: Options, path: Path) -> None:
-    """Write the options to `path` atomically, as the save is written (`savefile.write`)."""
-    savefile.write(to_text(options).encode("utf-8"), path, 1, keep_backup=False)
+    """Write the options to `path` atomically (flushed to disk after the frame, `safe_io`)."""
+    safe_io.remove_temporaries(path)
+    safe_io.write_atomic(path, to_text(options).encode("utf-8"))
 
 
 def read() -> tuple[Options, str | None]:

@@ -27,7 +27,7 @@ def take_screenshot(
     folder = paths.data_dir() if folder is None else folder
     try:
         path = save_new(context, folder, handler)
-        text, fg = f"Screenshot saved as {path.name}.", color.white
+        text, fg = f"Screenshot saved as {path.name} in {path.parent.resolve()}.", color.white
     except (OSError, RuntimeError):
         text, fg = f"Could not save a screenshot in {folder.resolve()}.", color.error
     engine = handler.engine_in_play()

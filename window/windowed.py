@@ -18,6 +18,7 @@ from typing import Final
 from tcod.cffi import ffi, lib
 
 import setup_game
+from words import program
 
 LOG_NAME: Final = "game.log"
 MAX_BYTES: Final = 256 * 1024  # Some thousand lines: many games' worth of notes.
@@ -132,7 +133,7 @@ def run(start: Callable[[], int], folder: Path) -> int:
     try:
         print(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}: {setup_game.GAME_TITLE} starts")
         if log.problem is not None:
-            print(f"main.py: {log.problem}")
+            print(f"{program.name()}: {log.problem}")
         status = start()
         message = log.last_line
     except Exception:

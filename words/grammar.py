@@ -24,3 +24,15 @@ def plural(noun: str, count: int) -> str:
 def counted(count: int, noun: str) -> str:
     """A count and its noun: "1 turn", "3 turns"."""
     return f"{count} {plural(noun, count)}"
+
+
+def listed(names: list[str]) -> str:
+    """Names counted and joined as a sentence says them, in first-seen order:
+    "an Orc", "2 Orcs and a Troll", "nothing" for none."""
+    counts = dict.fromkeys(names, 0)
+    for name in names:
+        counts[name] += 1
+    words = [with_article(name) if count == 1 else counted(count, name) for name, count in counts.items()]
+    if not words:
+        return "nothing"
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

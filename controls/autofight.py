@@ -1,0 +1,68 @@
+"""Autofight (DCSS's Tab): attack the nearest monster in view if it is next to
+the player, else take one step toward it by the path walks take (`travel`).
+
+A press is one ordinary turn, a bump the player's own move keys could make; it
+does nothing, at no cost, with no monster in view or below a share of HP (the
+option `autofight_stop`, DCSS's).  A recording keeps what the press did (the
+bump's direction, or that it was refused), not the key, so that a game replays
+as it was played whatever the options of whoever replays it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from controls import travel
+from replays.recording import Autofight
+from words.grammar import with_article
+
+if TYPE_CHECKING:
+    from engine import Engine
+    from entity import Actor
+
+NO_TARGET: Final = "You see no monster to fight."
+TOO_HURT: Final = "You are too injured to fight blindly!"  # DCSS's words, near enough.
+
+
+def nearest_monster(engine: Engine) -> Actor | None:
+    """The monster in view fewest steps away (diagonals count one), first in the map's order."""
+    player = engine.player
+    monsters = engine.game_map.monsters_in_view
+    if not monsters:
+        return None
+    return min(monsters, key=lambda m: max(abs(m.x - player.x), abs(m.y - player.y)))
+
+
+def too_hurt(engine: Engine, stop_share: int) -> bool:
+    """Whether the player's HP are below `stop_share` per cent of their maximum."""
+    fighter = engine.player.fighter
+    return fighter.hp * 100 < fighter.max_hp * stop_share
+
+
+def direction_to(engine: Engine, target: Actor) -> tuple[int, int] | None:
+    """The bump toward `target`: at it when next to the player, else the first step of the path."""
+    player, game_map = engine.player, engine.game_map
+    dx, dy = target.x - player.x, target.y - player.y
+    if max(abs(dx), abs(dy)) == 1:
+        return dx, dy
+    return travel.step_toward(game_map, travel.only(game_map, target.x, target.y), player.x, player.y)
+
+
+def decide(engine: Engine, stop_share: int) -> Autofight:
+    """What a press of autofight does now."""
+    target = nearest_monster(engine)
+    if target is None or too_hurt(engine, stop_share):
+        return Autofight()
+    return Autofight(direction_to(engine, target))
+
+
+def refusal(engine: Engine) -> str:
+    """Why a press did nothing: no monster in view, no way to it, or else the
+    player's HP (the share in force need not be known to say so, so a
+    recording's refused press is told as it was)."""
+    target = nearest_monster(engine)
+    if target is None:
+        return NO_TARGET
+    if direction_to(engine, target) is None:
+        return f"There is no way to {with_article(target.name)}."
+    return TOO_HURT
