@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+import numpy as np
 import tcod
-
-# Imported with the game, not on first use: numpy loads `numpy.random` only
-# when first asked, which made the first new game's key press 10 ms slower.
-from numpy.random import Generator, default_rng
 
 import exceptions
 import render_functions
@@ -35,6 +32,9 @@ from saving.save_fields import (
 )
 from saving.savefile import DamagedSaveError
 from window.options import Settings
+
+if TYPE_CHECKING:
+    from numpy.random import Generator
 
 # How far the player sees.
 FOV_RADIUS = 8
@@ -70,7 +70,7 @@ class Engine:
         # The one random generator of the rules, seeded by the game's seed and
         # kept by the save: a rule drawing from the `random` module instead would
         # make replays and Continue drift from the game played.
-        self.rng = rng if rng is not None else default_rng()
+        self.rng = rng if rng is not None else np.random.default_rng()
         self.turns = 0
         self.kills: dict[str, int] = {}
         # The game's recording: its lines, and its file in the recordings folder.

@@ -27,7 +27,7 @@ import input_handlers
 import setup_game
 from controls import key_file, keys
 from replays import follow, recording, recovery, replay, verify
-from saving import autosave, game_lock, paths
+from saving import autosave, game_lock, paths, safe_io
 from screens.save_failed import SaveFailedPopup
 from window import (
     assets,
@@ -91,7 +91,10 @@ def main_loop(
     if menu is None:
         menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
     # tcod.event.wait is looked up now, so that tests can replace it.
-    Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
+    try:
+        Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
+    finally:
+        safe_io.sync_pending()  # What the last key press wrote.
 
 
 @dataclasses.dataclass
@@ -137,6 +140,7 @@ class Loop:
             self.console.print(0, 0, status, fg=color.white, bg=color.black)
         display.follow(self.context, self.handler.settings.options)
         self.context.present(self.console, keep_aspect=True, integer_scaling=True)
+        safe_io.sync_pending()  # What the key press wrote: on disk, its answer on screen first.
         if self.playback is None:  # A replay's game is not the player's to save.
             autosave.after_frame(self.handler)
 
@@ -350,6 +354,7 @@ def run_window(
         )
         first = menu.daily_game() if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
+        first_frame(context, root_console, shown)
         if args.daily:  # Today's game at once; the menu after it.
             main_loop(context, root_console, shown, menu=menu)
         else:
@@ -360,6 +365,17 @@ def run_window(
         watch_replay(context, root_console, settings, script)
     display.remember_window(context, settings)
     return 0
+
+
+def first_frame(
+    context: tcod.context.Context, root_console: tcod.console.Console, handler: input_handlers.BaseEventHandler
+) -> None:
+    """Show the menu at once; then load what the first new game needs and the menu
+    doesn't, while the player reads it: numpy's random generators (OpenSSL with them)."""
+    root_console.clear()
+    handler.on_render(console=root_console)
+    context.present(root_console, keep_aspect=True, integer_scaling=True)
+    import numpy.random  # noqa: F401  # Loaded now, not by the first new game's key press.
 
 
 def watch_replay(

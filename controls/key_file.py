@@ -8,6 +8,7 @@ untrusted: a bad line is named and skipped, and the rest still applies.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -48,7 +49,8 @@ COMMAND_NAMES: Final[dict[str, Action]] = {
 }
 
 
-def _key_names() -> dict[str, Key]:
+@functools.cache  # Made when a key file is first read: most starts have none.
+def key_names() -> dict[str, Key]:
     """Every key by each of its names, in lower case: `up`, `kp_8`, `num8`, `pgup`."""
     names: dict[str, Key] = {}
     for sym in KeySym:
@@ -57,9 +59,6 @@ def _key_names() -> dict[str, Key]:
         names.setdefault(sym.name.lower(), sym)
         names.setdefault(key_name(sym).replace(" ", "").lower(), sym)
     return names
-
-
-KEY_NAMES: Final = _key_names()
 
 
 class KeyFileError(Exception):
@@ -102,7 +101,7 @@ def key_of(word: str) -> Key:
     if keys.is_symbol(word):
         return word
     try:
-        return KEY_NAMES[word.lower()]
+        return key_names()[word.lower()]
     except KeyError:
         raise ValueError(f"unknown key {word[:20]!r}") from None
 

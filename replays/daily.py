@@ -9,7 +9,6 @@ and `--seed` plays it too (without being marked a daily).
 from __future__ import annotations
 
 import datetime
-import hashlib
 import re
 from pathlib import Path
 from typing import Final
@@ -28,6 +27,8 @@ def today() -> datetime.date:
 
 def seed_of(date: datetime.date) -> int:
     """The seed of `date`'s daily game (see the module's docstring)."""
+    import hashlib  # OpenSSL: loaded when a hash is asked for, not by every start.
+
     digest = hashlib.sha256(f"daily {date:{DATE_FORMAT}}".encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big")
 

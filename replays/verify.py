@@ -12,7 +12,6 @@ the rules, not who played it.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,6 +75,8 @@ def verify(path: Path, settings: Settings | None = None) -> Verified:
 
 def kept_text(path: Path, sha256: str) -> str:
     """The text of a recording whose SHA-256 a morgue file or a score names."""
+    import hashlib  # OpenSSL: loaded when a hash is asked for, not by every start.
+
     data = read_text(path).encode("utf-8")
     if hashlib.sha256(data).hexdigest() != sha256:
         raise NotVerified(f"{path}: its SHA-256 is not the one named for it: changed since")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Final
@@ -99,6 +98,8 @@ def replay_folder() -> Iterator[Path]:
     temporary folder, removed after: watching a death deletes no save of the
     player's, and quitting a replay saves over nothing.  The player's options,
     keys and screenshots stay in the data folder."""
+    import tempfile  # With shutil, bz2 and lzma: only for a replay, not at every start.
+
     global _replay_dir
     outer = _replay_dir  # A replay may verify another (the hall of fame's marks).
     with tempfile.TemporaryDirectory(prefix="replay-") as folder:

@@ -10,10 +10,15 @@ a folder the player (or anyone) may have filled with links:
 * `write_new` creates a file that did not exist: a name taken by anything,
   a link included (even one pointing nowhere), is `FileExistsError`.
 * `write_atomic` writes a whole file or nothing: a temporary file beside
-  it, synced to disk, renamed over the name.  A rename replaces a link
-  itself, never its target.  `write_temporary` is its first half, for a
-  caller with work to do before the rename; `remove_temporaries` clears those
-  of writes killed midway, `sync_folder` makes a rename survive a power cut.
+  it, renamed over the name.  A rename replaces a link itself, never its
+  target.  `write_temporary` is its first half, for a caller with work to do
+  before the rename; `remove_temporaries` clears those of writes killed
+  midway, `sync_folder` makes a rename survive a power cut.
+* The files `write_atomic` and `create_atomic` write are synced to disk
+  by `sync_pending`, which the main loop calls once the frame is presented:
+  a key press never waits for the disk.  A kill loses nothing meanwhile
+  (the system holds what was written); only a power cut within that frame
+  could.
 * `append` adds to a regular file, never through a link.
 * `write_first_free` writes a new file under the first free name of a
   numbered series (`numbered`): screenshots, morgue files, recordings.
@@ -30,13 +35,15 @@ import itertools
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 _BINARY = getattr(os, "O_BINARY", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+# Files written and not yet synced (`sync_pending`), in the order written.
+_unsynced: dict[Path, None] = {}
 
 
 def _refused(path: str | os.PathLike[str], reason: str) -> OSError:
@@ -60,6 +67,17 @@ def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
             if size > limit:  # It grew while being read.
                 raise _refused(path, f"bigger than {limit:,} bytes")
         return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_head(path: str | os.PathLike[str], size: int) -> bytes:
+    """The first `size` bytes (or fewer) of the regular file at `path`, never through a link."""
+    fd = _open_no_link(Path(path), os.O_RDONLY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _refused(path, "not a regular file")
+        return os.read(fd, size)
     finally:
         os.close(fd)
 
@@ -89,34 +107,86 @@ def write_new(path: Path, data: bytes) -> None:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Make `path` hold `data`, whole or not at all, replacing what had the name (never its target)."""
-    temp = write_temporary(path, data)
+    """Make `path` hold `data`, whole or not at all, replacing what had the name (never its target);
+    synced to disk by the next `sync_pending`."""
+    temp = write_temporary(path, data, sync=False)
     try:
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+    _unsynced[path] = None
 
 
-def write_temporary(path: Path, data: bytes) -> Path:
-    """A new file beside `path` holding `data`, synced to disk, under a temporary name.
+
+def sync_pending() -> None:
+    """Sync to disk the files written since the last call, and their folders' entries.
+
+    The main loop calls this after presenting a frame: the wait for the disk
+    comes after the key press's answer is on screen, not before."""
+    paths = list(_unsynced)
+    _unsynced.clear()
+    for path in paths:
+        try:
+            fd = _open_no_link(path, os.O_RDONLY)
+        except OSError:
+            continue  # Gone or replaced meanwhile: nothing of ours to sync.
+        try:
+            with contextlib.suppress(OSError):
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    for folder in dict.fromkeys(Path(os.path.abspath(path)).parent for path in paths):
+        sync_folder(folder)
+
+
+def write_temporary(path: Path, data: bytes, *, sync: bool = True) -> Path:
+    """A new file beside `path` holding `data`, synced to disk (unless not `sync`), under a temporary name.
 
     For a caller with work to do between writing and renaming it over `path`
     (`savefile` keeps a backup); the caller removes it if it never renames it.
     Named `.<name>.<random>.tmp` (`remove_temporaries`); on any failure here it is removed.
     """
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temp = _temporary_name(path)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o600)
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(data)
             file.flush()
-            os.fsync(file.fileno())
+            if sync:
+                os.fsync(file.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
     return Path(temp)
+
+
+def _temporary_name(path: Path) -> Path:
+    """A name for a temporary file beside `path`, `.<name>.<random>.tmp`, free with
+    all but certainty (`O_EXCL` makes sure); what `remove_temporaries` looks for."""
+    return path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+
+
+def link_atomic(source: Path, path: Path) -> None:
+    """Make `path` name the regular file `source` names, replacing what had
+    the name (never its target): a hard link, the file neither read nor copied.
+    Where hard links can't be made, `path` is written as a copy (`write_atomic`)."""
+    temp = _temporary_name(path)
+    try:
+        os.link(source, temp, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:  # No hard links on this file system.
+        write_atomic(path, read_bytes(source, os.stat(source).st_size))
+        return
+    try:
+        os.replace(temp, path)
+    finally:
+        # Gone once renamed; but a rename onto a link to the same file does nothing.
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
 
 
 def remove_temporaries(path: Path) -> None:
@@ -151,8 +221,9 @@ def create_atomic(path: Path, data: bytes) -> None:
     Written under a temporary name and hard-linked to `path` (which never
     replaces anything), so a kill leaves no half-written file under the name.
     Where hard links can't be made, the file is created and written in place.
+    Synced to disk by the next `sync_pending`.
     """
-    temp = write_temporary(path, data)
+    temp = write_temporary(path, data, sync=False)
     try:
         try:
             os.link(temp, path)
@@ -163,6 +234,7 @@ def create_atomic(path: Path, data: bytes) -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+    _unsynced[path] = None
 
 
 def numbered(stem: str, suffix: str, *, first_bare: bool = False) -> Iterator[str]:
@@ -179,15 +251,18 @@ def write_first_free(folder: Path, names: Iterable[str], data: bytes) -> Path:
     """Write `data`, whole (`create_atomic`), under the first of `names` not
     taken in `folder`; return its path.
 
-    A name taken by anything, a link pointing nowhere included, is skipped:
-    nothing is ever written over another file, nor through a link.
+    A name taken by anything, a link pointing nowhere included, is skipped
+    before anything is written: nothing is ever written over another file,
+    nor through a link.
     """
     for name in names:
         path = folder / name
+        if os.path.lexists(path):
+            continue
         try:
             create_atomic(path, data)
         except FileExistsError:
-            continue
+            continue  # Taken since it was looked at.
         return path
     raise AssertionError("unreachable: the names never end")
 

@@ -7,8 +7,8 @@ raises `savefile.DamagedSaveError` saying what is wrong before the game
 exists.  Any other exception from `from_data` is a bug in the game.
 
 Both walk the fields each saved class declares in its `saved_fields`
-(`save_fields`).  Format 7 saves each object as its fields by name; formats
-3 to 6 are read through one step each (`UPGRADES`) into the format after them.
+(`save_fields`).  Formats 7 and 8 save each object as its fields by name; formats
+3 to 7 are read through one step each (`UPGRADES`) into the format after them.
 """
 
 from __future__ import annotations
@@ -173,5 +173,10 @@ def upgrade_6_to_7(data: object) -> object:
     return data
 
 
+def upgrade_7_to_8(data: object) -> object:
+    """Format 8 holds format 7's data: only its compression changed (`savefile`)."""
+    return data
+
+
 # The step that reads each older format the game still loads into the next.
-UPGRADES: Final = {3: upgrade_3_to_4, 4: upgrade_4_to_5, 5: upgrade_5_to_6, 6: upgrade_6_to_7}
+UPGRADES: Final = {3: upgrade_3_to_4, 4: upgrade_4_to_5, 5: upgrade_5_to_6, 6: upgrade_6_to_7, 7: upgrade_7_to_8}

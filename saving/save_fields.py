@@ -37,7 +37,8 @@ from saving.savefile import DamagedSaveError, UnsaveableGameError
 
 # The layout of the data.  Bump it whenever a field is added without a
 # default, removed, or changes meaning, with a step in `save_data.UPGRADES`.
-FORMAT_VERSION: Final = 7
+# (Format 8 is format 7's data, compressed by zlib: see `savefile`.)
+FORMAT_VERSION: Final = 8
 
 # Bounds generous for any game played, tight enough that no value can make
 # the game allocate, loop or draw without bound.
@@ -50,6 +51,7 @@ MAX_TILES: Final = 80 * 43  # A map's tiles (`game_map.MAP_WIDTH` by `MAP_HEIGHT
 MAX_LINE: Final = 200
 MAX_TURNS: Final = 10**9
 MAX_RECORDING: Final = 1_000_000  # Lines: one per key press, click or move.
+HEAD_LINES: Final = 2  # A recording's format and seed.
 
 Fields = dict[str, "Field"]
 NO_DEFAULT: Final = object()
@@ -112,15 +114,31 @@ def from_data(cls: type, data: object) -> Any:
 
 
 def save(game: object, path: str | os.PathLike[str], *, keep_backup: bool = True) -> None:
-    """Save `game` to `path` (see `savefile.write`), after loading the save
-    back as it will be: a game the save could not bring back is never
-    written (`UnsaveableGameError`), as it would be lost at the next load."""
-    blob = savefile.dumps(write(game), FORMAT_VERSION)
+    """Save `game` to `path` (see `savefile.write`), once its data is known to
+    load: a game the save could not bring back is never written
+    (`UnsaveableGameError`), as it would be lost at the next load.
+
+    The data is read as a load reads it, from memory: the pickle and its
+    compression give back what they were given, so reading the file back
+    would check nothing more, at twice the cost."""
+    data = write(game)
     try:
-        from_data(type(game), savefile.loads(blob, FORMAT_VERSION))
+        savefile.check_plain(data)
+        from_data(type(game), _recordings_cut(game, data))
     except savefile.SaveError as exc:
         raise UnsaveableGameError(str(exc)) from exc
-    savefile.write(blob, path, FORMAT_VERSION, keep_backup=keep_backup)
+    savefile.write(savefile.dumps(data, FORMAT_VERSION), path, FORMAT_VERSION, keep_backup=keep_backup)
+
+
+def _recordings_cut(game: object, data: dict[str, object]) -> dict[str, object]:
+    """`data` with its recording cut to its first lines (its format and seed), for the
+    check before a save: each line was checked once, as it came (`recording.line_of`
+    made it, or a load read it), not again at every save; `Recording.write` counts them."""
+    cut = dict(data)
+    for name, field in fields_of(type(game)).items():
+        if isinstance(field, Recording) and isinstance(cut.get(name), str):
+            cut[name] = "\n".join(cast(str, cut[name]).split("\n", HEAD_LINES)[:HEAD_LINES])
+    return cut
 
 
 class Record:
@@ -496,18 +514,21 @@ class Recording(Field):
     string to check, not a hundred thousand objects."""
 
     def write(self, value: Any, owner: Any) -> object:
-        if any("\n" in line for line in value):
+        text = "\n".join(value)
+        if value and text.count("\n") != len(value) - 1:
             raise UnsaveableGameError("a line of its recording holds a line break.")
-        return "\n".join(value)
+        if len(value) > MAX_RECORDING:
+            raise UnsaveableGameError(f"its recording is longer than {MAX_RECORDING:,} lines.")
+        return text
 
     def read(self, value: object, what: str, owner: Any) -> object:
         text = Text(MAX_RECORDING * (MAX_LINE + 1)).read(value, what, owner)
         lines = text.split("\n") if text else []
-        if len(lines) > MAX_RECORDING or any(len(line) > MAX_LINE for line in lines):
+        if len(lines) > MAX_RECORDING or max(map(len, lines), default=0) > MAX_LINE:
             raise DamagedSaveError(f"{what} has more lines, or longer, than any game's")
         if lines:  # Its format and seed, as a replay reads them: a seed `--seed` takes.
             try:
-                recording.parse("\n".join(lines[:2]), what)
+                recording.parse("\n".join(lines[:HEAD_LINES]), what)
             except recording.RecordingError as exc:
                 raise DamagedSaveError(str(exc)) from None
         return lines

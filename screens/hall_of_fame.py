@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from saving import paths, savefile
+from saving import paths, safe_io, savefile
 from screens.game_over import Claim
 
 if TYPE_CHECKING:
@@ -161,7 +161,8 @@ def save(path: Path, entries: list[Entry]) -> None:
     text = json.dumps(
         {"version": FORMAT_VERSION, "games": [asdict(entry) for entry in entries]}, indent=1
     )
-    savefile.write(text.encode("utf-8"), path, FORMAT_VERSION, keep_backup=False)
+    safe_io.remove_temporaries(path)
+    safe_io.write_atomic(path, text.encode("utf-8"))
 
 
 def keep_damaged(path: Path) -> str:

@@ -3,7 +3,6 @@ write at every death, with the game's recording kept beside it for replay."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -165,6 +164,8 @@ def encoded(text: str) -> bytes:
 def keep_recording(data: bytes, morgue_path: Path) -> KeptRecording:
     """Keep the whole recording (its ending claimed, last) beside the morgue file,
     named as it is; say where, or why not."""
+    import hashlib  # OpenSSL: loaded when a hash is asked for, not by every start.
+
     kept = morgue_path.with_suffix(recording.SUFFIX)
     try:
         safe_io.write_new(kept, data)

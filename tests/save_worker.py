@@ -118,13 +118,12 @@ def real_saves() -> list[bytes]:
 
 def wrap(pickled: bytes, version: int = VERSION) -> bytes:
     """`pickled` as a save file, with a valid header and checksum."""
-    return savefile.MAGIC + struct.pack(">H", version) + lzma.compress(
-        pickled, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC32
-    )
+    return savefile.pack(pickled, version)
 
 
 def payload_of(blob: bytes) -> bytes:
-    return lzma.decompress(blob[10:])
+    version = struct.unpack(">H", blob[8:10])[0]
+    return zlib.decompress(blob[10:]) if version >= savefile.ZLIB_SINCE else lzma.decompress(blob[10:])
 
 
 # --- Mutations --------------------------------------------------------------
@@ -419,7 +418,8 @@ def crafted_corpus() -> dict[str, Callable[[], bytes | None]]:
         "huge map, 16000x16000": lambda: with_map(width=16000, height=16000),
         "map bigger than the cap, its tiles there": lambda: with_map(
             width=600, height=600, tiles=b"\x00" * (600 * 600 * 22)),
-        "xz bomb": lambda: wrap(b"\x80\x05" + b"N" * (savefile.MAX_PAYLOAD + 10)),
+        "zlib bomb": lambda: wrap(b"\x80\x05" + b"N" * (savefile.MAX_PAYLOAD + 10)),
+        "xz bomb (format 7)": lambda: wrap(b"\x80\x05" + b"N" * (savefile.MAX_PAYLOAD + 10), 7),
         "xz asking for a 1.5 GiB dictionary": huge_dictionary,
         "a 100 MB file": lambda: None,
         "FIFO named savegame.sav": lambda: None,
@@ -432,8 +432,8 @@ def crafted_corpus() -> dict[str, Callable[[], bytes | None]]:
 
 
 def huge_dictionary() -> bytes:
-    """A save whose xz block says its dictionary is 1.5 GiB (header checksum fixed)."""
-    blob = bytearray(wrap(b"\x80\x05N."))
+    """A save of format 7 (xz) whose xz block says its dictionary is 1.5 GiB (header checksum fixed)."""
+    blob = bytearray(wrap(b"\x80\x05N.", 7))
     block = 10 + 12  # Our header, then the xz stream's.
     size = (blob[block] + 1) * 4
     props = blob.index(b"\x21\x01", block + 2, block + size) + 2  # LZMA2, one byte of properties.

@@ -15,6 +15,7 @@ from conftest import click, key, motion, typed
 from tcod.event import KeySym
 
 import input_handlers
+import main
 import setup_game
 from replays import follow, recording, replay_lines
 from saving import paths, safe_io
@@ -183,3 +184,29 @@ def test_a_hostile_file_is_refused(in_tmp: Path, make: str) -> None:
             path.write_text("recording 3\nseed 1\nkey nosuchkey\n")
     with pytest.raises(follow.FollowError, match=r"hostile\.rec"), paths.replay_folder():
         follow.Follower(path).poll()
+
+
+def test_following_in_the_window_shows_the_game_and_escape_leaves(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--replay FILE --follow` in a real window (SDL's dummy driver): it draws the
+    player's game under its status line and leaves on Escape, taking no lock and
+    writing nothing in the data folder, where the player's game is."""
+    player = Player()
+    for event in EVENTS[:3]:
+        player.press(event)
+    presented: list[str] = []
+    real_present = tcod.context.Context.present
+
+    def present(context: tcod.context.Context, console: tcod.console.Console, **kwargs: object) -> None:
+        presented.append("".join(chr(c) for c in console.rgb["ch"][:, 0]).strip())
+        real_present(context, console, **kwargs)  # type: ignore[arg-type]
+
+    waits = iter([[], [], [key(KeySym.ESCAPE)]])
+    monkeypatch.setattr(tcod.context.Context, "present", present)
+    monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: next(waits))
+    before = snapshot(in_tmp)
+    assert main.main(["--replay", str(player.file), "--follow"]) == 0
+    assert snapshot(in_tmp) == before
+    assert presented[-1].startswith(f"Following {player.file.name}: ")
+    assert not (in_tmp / "game.lock").exists()

@@ -6,7 +6,7 @@
 A new game, and long ones: ten floors down, the message log full (its last
 `message_log.HISTORY` messages kept), and a recording of 20,000 events (a long
 game's) or 100,000 (five times that).  Each is saved as quitting and the autosave save it
-(`Engine.save_as`: the check that the save loads back, the pickle, xz, the
+(`Engine.save_as`: the check that its data loads, the pickle, zlib, the
 atomic write) into a temporary folder; prints the median and the slowest
 save in milliseconds, and the file's size.
 """

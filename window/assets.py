@@ -1,12 +1,14 @@
 """The images the game reads at start-up: the tile sheets and the menu's background.
 
-Every sheet is checked before the window opens, so that choosing another tile
-size in play can't fail; a missing or broken file stops the game with one line
-saying which and why (`AssetError`).
+Every sheet is looked for before the window opens, so that choosing another
+tile size in play finds it; only the one in use is decoded, the others when
+chosen.  A missing or broken file stops the game with one line saying which
+and why (`AssetError`).
 """
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 from typing import Final
@@ -43,13 +45,15 @@ def load_tileset(path: Path = TILESET_PATHS[10]) -> tcod.tileset.Tileset:
 
 
 def load(size: int) -> tcod.tileset.Tileset:
-    """The tile sheet of tiles `size` pixels a side, once every other asset is known to read."""
-    tilesets = {}
+    """The tile sheet of tiles `size` pixels a side, once every other asset is known to be there."""
     for each, path in TILESET_PATHS.items():
-        try:
-            tilesets[each] = load_tileset(path)
-        except (OSError, RuntimeError) as exc:
-            raise AssetError(f"{program.name()}: cannot read the tile sheet {path}: {error_report.reason(exc)}") from exc
+        if each != size and not (path.is_file() and os.access(path, os.R_OK)):
+            raise AssetError(f"{program.name()}: cannot read the tile sheet {path}: it is missing or unreadable")
+    try:
+        tileset = load_tileset(TILESET_PATHS[size])
+    except (OSError, RuntimeError) as exc:
+        why = error_report.reason(exc)
+        raise AssetError(f"{program.name()}: cannot read the tile sheet {TILESET_PATHS[size]}: {why}") from exc
     where = f"{program.name()}: cannot read the menu background {setup_game.BACKGROUND_PATH}"
     try:
         setup_game.background_image()
@@ -57,4 +61,4 @@ def load(size: int) -> tcod.tileset.Tileset:
         raise AssetError(f"{where}: {error_report.reason(exc)}") from exc
     except RuntimeError as exc:  # tcod says no more than "Pointer must not be NULL."
         raise AssetError(f"{where}: not a PNG image it can read") from exc
-    return tilesets[size]
+    return tileset

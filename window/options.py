@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
 from controls.keys import KeyTables
-from saving import paths, savefile
+from saving import paths, safe_io, savefile
 from window import palettes
 
 T = TypeVar("T")
@@ -196,8 +196,9 @@ def load(path: Path) -> Options:
 
 
 def save(options: Options, path: Path) -> None:
-    """Write the options to `path` atomically, as the save is written (`savefile.write`)."""
-    savefile.write(to_text(options).encode("utf-8"), path, 1, keep_backup=False)
+    """Write the options to `path` atomically (flushed to disk after the frame, `safe_io`)."""
+    safe_io.remove_temporaries(path)
+    safe_io.write_atomic(path, to_text(options).encode("utf-8"))
 
 
 def read() -> tuple[Options, str | None]:
