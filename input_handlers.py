@@ -160,7 +160,7 @@ class CharacterScreenEventHandler(AskUserEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
         player = self.engine.player
-        files = str(paths.data_dir().resolve())  # The save, morgue files, ...
+        files = paths.shown(paths.data_dir().resolve())  # The save, morgue files, ...
         fighter = player.fighter
         lines = [
             # Differs from the tutorial: HP, depth and turns too.

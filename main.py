@@ -26,7 +26,7 @@ import exceptions
 import input_handlers
 import setup_game
 from controls import key_file, keys
-from replays import follow, recording, recovery, replay, verify
+from replays import follow, recording, recovery, replay, take_over, verify
 from saving import autosave, game_lock, paths, safe_io
 from screens.save_failed import SaveFailedPopup
 from window import (
@@ -78,13 +78,13 @@ def main_loop(
     handler: input_handlers.BaseEventHandler,
     events: EventSource | None = None,
     playback: replay.Playback | None = None,
-    menu: setup_game.MainMenu | None = None,
+    menu: input_handlers.BaseEventHandler | None = None,
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
     `events` gives each frame's events; by default `tcod.event.wait`.  With a `playback`,
-    its events are played first, at its pace.  A finished game goes back to the main menu
-    the loop started with (so the next new game keeps its `--seed`), `menu` if given, or to a new one.
+    its events are played first, at its pace.  A finished game goes back to `menu`, or the
+    main menu the loop started with (so the next new game keeps its `--seed`), or a new one.
     """
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
@@ -153,6 +153,9 @@ class Loop:
                 self.take_input()
                 if self.playback is not None:
                     self.playback.handed_over = True  # The player has used the keys.
+        except exceptions.BackToMainMenu:  # The recording left its finished game.
+            self.end_replay()
+            self.handler = self.menu
         except Exception:  # Handle exceptions in game (quitting is no Exception).
             error_report.report_error(self.handler, keep_recording=True)
             self.handler = self.handler.stop_walking()  # Or the same error comes again.
@@ -182,11 +185,27 @@ class Loop:
                 continue
             before = self.handler
             converted = self.context.convert_event(event)
-            self.handler = handle_event(self.context, self.handler, converted, self.menu)
+            if self.playback is not None and take_over.plays_on(self.handler, converted):
+                # Played on after a replay: asked first, and the key only asks.
+                self.handler = take_over.ask(self.handler, self.menu.settings, self.end_replay)
+            else:
+                self.handler = handle_event(self.context, self.handler, converted, self.menu)
+            if self.playback is not None and self.handler is self.menu:
+                self.end_replay()  # The replayed game is over: the player's own menu.
             screen_changed_by_key = isinstance(event, tcod.event.KeyDown) and self.handler is not before
 
+    def end_replay(self) -> None:
+        """From now on, the player's: the data folder, saving as a game in play does."""
+        paths.leave_replay_folder()
+        self.playback = None
+
     def saved_to_quit(self) -> bool:
-        """Save the game in play to quit; or, when that fails, say why and stay."""
+        """Save the game in play to quit; or, when that fails, say why and stay.
+
+        A replay's game, not taken over (`take_over`), is not the player's: nothing is saved.
+        """
+        if self.playback is not None:
+            return True
         # Continue starts on the screen a loaded game starts on: so must the replay.
         self.handler = autosave.back_to_start(self.handler)
         try:
@@ -384,12 +403,14 @@ def watch_replay(
     settings: options.Settings,
     script: recording.Script,
 ) -> None:
-    """`--replay FILE` in the window: the replayed game is recorded anew as it plays,
-    and saved on quitting, in a folder of its own; the player's game is left as it was."""
+    """`--replay FILE` in the window: the replayed game is recorded anew as it plays, in a
+    folder of its own, the player's game left as it was; played on, it becomes the
+    player's (`take_over`); over, it leaves for the player's own main menu."""
+    menu = setup_game.MainMenu(settings, progress=recovery.progress_bar(context, root_console))
     with paths.replay_folder():
         handler = replay.start(script, settings)
         recording.start_file(handler.engine)
-        main_loop(context, root_console, handler, playback=replay.Playback(script.events))
+        main_loop(context, root_console, handler, playback=replay.Playback(script.events), menu=menu)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 import tcod
 
 import color
+from saving import paths
 from saving.save_fields import (
     MAX_STAT,
     MAX_TURNS,
@@ -102,6 +103,7 @@ class MessageLog:
         concerns (`about`: the actors of a fight, where they stand), so that
         two orcs' blows are told apart.
         """
+        text = paths.printable(text)  # A path in it may hold a byte that isn't UTF-8.
         last = self.messages[-1] if self.messages else None
         # Differs from the tutorial: repeats stack only when the same event (`about`).
         if stack and last is not None and text == last.plain_text and about == last.about:

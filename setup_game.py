@@ -30,6 +30,7 @@ from saving import paths, save_data, savefile
 from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
+from screens.question import Question
 from window.options import Settings
 
 GAME_TITLE: Final = "Tombs of the Ancient Kings"
@@ -46,6 +47,8 @@ MENU_LINES: Final = (
     "[Q] Quit",
 )
 MENU_WIDTH: Final = 24
+# Asked before a new game replaces the one in progress (whose save it overwrites).
+ABANDON: Final = "Abandon your saved game? (y/n)"
 
 
 @functools.cache
@@ -202,10 +205,12 @@ class MainMenu(input_handlers.BaseEventHandler):
             case keys.Command.CONTINUE:
                 return self.continue_game()
             case keys.Command.NEW_GAME:
-                engine = new_game(self.seed, self.settings)
-                recording.start_file(engine)
-                return input_handlers.MainGameEventHandler(engine)
+                if os.path.lexists(paths.save_path()):
+                    return Question(self, ABANDON, self.start_new_game)  # No keeps it.
+                return self.start_new_game()
             case keys.Command.DAILY:
+                if os.path.lexists(paths.save_path()):
+                    return Question(self, ABANDON, self.daily_game)  # No keeps it.
                 return self.daily_game()
             case keys.Command.HALL_OF_FAME:
                 return HallOfFameScreen.from_file(self, self.verifier)
@@ -214,6 +219,12 @@ class MainMenu(input_handlers.BaseEventHandler):
             case keys.Command.OPTIONS:
                 return OptionsScreen(self)
         return None
+
+    def start_new_game(self) -> input_handlers.BaseEventHandler:
+        """A new game, with its own recording, in the dungeon."""
+        engine = new_game(self.seed, self.settings)
+        recording.start_file(engine)
+        return input_handlers.MainGameEventHandler(engine)
 
     def daily_game(self) -> input_handlers.BaseEventHandler:
         """Today's daily game; marked as another try if the player's recordings

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from tcod.event import KeySym
+from tcod.event import KeySym, Modifier
 
 from controls import keys
 from controls.key_help import DIRECTION_NAMES, key_name
@@ -106,6 +106,19 @@ def key_of(word: str) -> Key:
         raise ValueError(f"unknown key {word[:20]!r}") from None
 
 
+def reachable(key: Key) -> Key:
+    """`key`, if the dungeon ever sees it pressed; ValueError naming why not: a modifier
+    alone means nothing (`keys.does_nothing`), and the main loop keeps the keys of every screen."""
+    if isinstance(key, str):
+        return key
+    if key in keys.MODIFIER_KEYS:
+        raise ValueError(f"{key_name(key)} alone does nothing: a modifier acts only with another key")
+    for (held, modifier), command in keys.GLOBAL_KEYS.items():
+        if held == key and modifier == Modifier.NONE:
+            raise ValueError(f"{key_name(key)} is {command.name.lower()} on every screen: it never reaches the dungeon")
+    return key
+
+
 def action_name(action: Action) -> str:
     """The name a key file gives `action`."""
     for name, named in COMMAND_NAMES.items():
@@ -132,7 +145,7 @@ def apply_line(bindings: Bindings, line: str, depth: int = 0) -> None:
     if not rest:
         raise ValueError(f"'{word}' needs at least one key")
     action = COMMAND_NAMES[word]
-    wanted = [key_of(name) for name in rest]
+    wanted = [reachable(key_of(name)) for name in rest]
     if isinstance(action, tuple) and any(isinstance(key, str) for key in wanted):
         raise ValueError("a move takes keys, not symbols (Shift with a move key runs)")
     for key in wanted:
@@ -180,7 +193,7 @@ def read_text(path: Path) -> str | None:
     if len(data) > MAX_BYTES:
         raise KeyFileError(f"{path} is bigger than {MAX_BYTES} bytes")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # A byte-order mark (Windows Notepad's) is nothing.
     except UnicodeDecodeError:
         raise KeyFileError(f"{path} is not text") from None
 

@@ -32,10 +32,11 @@ import input_handlers
 from controls import keys
 from replays import recording, replay, replay_lines
 from replays.recording import Recorded, RecordingError, Steps
-from replays.recovery import MAX_FILE_BYTES
 from screens.game_over import Claim
 from window.options import Settings
 
+# The biggest recording file followed: a game of a million events, the most a save holds.
+MAX_FILE_BYTES: Final = 32 << 20
 # How often the file is read again, in seconds: what a follower lags by, at most,
 # beyond the time to play what it read.
 POLL_SECONDS: Final = 0.05

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 import tcod.event
 from tcod.event import KeySym, Modifier, MouseButton
 
+import color
 from controls import keys
 from replays import rules
 from replays.rules import Rule
@@ -39,6 +40,10 @@ FORMAT_VERSION: Final = 4
 READABLE_VERSIONS: Final = (1, 2, 3, 4)
 LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
+NOT_WRITTEN: Final = (
+    "The recording could not be written ({reason}): it is kept with the game and saved "
+    "with it, but a crash before the next save would lose what is played until then."
+)
 # The comment after the seed that says a game is the daily game of a date
 # (`replays.daily`): a comment, so every format reads it.
 DAILY_PREFIX: Final = "# daily "
@@ -372,15 +377,19 @@ def _text(lines: list[str]) -> str:
 
 
 def _warn(engine: Engine, exc: OSError) -> None:
-    """Say on stderr that the file can't be written, and forget it.
+    """Say, in the message log and on stderr, that the file can't be written, and forget it:
+    said once, since a game with no file writes none.
 
-    The lines stay with the game, so the next Continue starts a new file from them.
+    The lines stay with the game, so the next save keeps them and the next
+    Continue starts a new file from them.
     """
+    reason = exc.strerror or str(exc)
     print(
         f"{program.name()}: could not write the recording {engine.recording_file}: "
-        f"{exc.strerror or exc}; it is kept with the game",
+        f"{reason}; it is kept with the game",
         file=sys.stderr,
     )
+    engine.message_log.add_message(NOT_WRITTEN.format(reason=reason), color.error)
     engine.recording_file = None
 
 

@@ -13,9 +13,9 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 import tcod
 
@@ -23,11 +23,16 @@ import input_handlers
 import render_functions
 from engine import Engine
 from replays import recording, replay_lines, rules
-from saving import paths
+from saving import paths, save_fields
 from window.options import Settings
 
-# The biggest recording file read: a game of a million events, the most a save holds.
-MAX_FILE_BYTES: Final = 32 << 20
+# At most this many events after the save are played: five times the most
+# the game lets pass between two saves (`autosave.CHECKPOINT_LINES`), so that a
+# file grown by other means costs seconds, not minutes.
+MAX_UNSAVED: Final = 50_000
+# Lines kept free under the save's cap on a recording, for the lines the game
+# adds after a recovery (its keys and options, `resume`): it can be saved again.
+SPARE_LINES: Final = 1_000
 # A recovery that takes longer than this shows its progress, every `PROGRESS_EVERY` events.
 PROGRESS_AFTER: Final = 0.5
 PROGRESS_EVERY: Final = 500
@@ -37,69 +42,120 @@ Progress = Callable[[float], None]
 
 
 @dataclass(frozen=True)
+class Unsaved:
+    """What a game's recording file holds after its save: the events to play,
+    and a line for the player about what was left out, if anything was."""
+
+    events: list[recording.Recorded] = field(default_factory=list)
+    left_out: str | None = None
+    # The file is no part of this game (a link, another game's recording): left as it is.
+    foreign: bool = False
+
+
+@dataclass(frozen=True)
 class Recovered:
-    """A game brought back: the screen it is on, and what was played after its save."""
+    """A game brought back: the screen it is on, what was played after its save,
+    and what of the file was left out, if anything."""
 
     handler: input_handlers.BaseEventHandler
     events: int
     turns: int
+    left_out: str | None = None
 
     def message(self) -> str:
         """What the player is told."""
-        if self.turns == 0:
-            return f"Recovered what was done after the last save ({self.events} key presses)."
-        turns = "1 turn" if self.turns == 1 else f"{self.turns} turns"
-        return f"Recovered {turns} played after the last save."
+        if self.events == 0:
+            said = ""
+        elif self.turns == 0:
+            said = f"Recovered what was done after the last save ({self.events} key presses)."
+        else:
+            turns = "1 turn" if self.turns == 1 else f"{self.turns} turns"
+            said = f"Recovered {turns} played after the last save."
+        return "\n".join(text for text in (said, self.left_out) if text)
 
 
-def unsaved_lines(engine: Engine) -> list[str]:
-    """The whole lines of the game's recording file after those its save holds.
+def unsaved(engine: Engine) -> Unsaved:
+    """The events of the game's recording file after the lines its save holds.
 
-    Empty when the file holds nothing more, can't be read, or is not this
-    save's recording carried on (its first lines differ from the save's).
+    Read line by line, in memory that does not grow with the file: a line cut
+    short (the last, after a power cut), too long or damaged ends them, and so
+    does the cap (`cap`).  None when the file holds nothing more or can't be
+    read; none, and `foreign`, when it is a link or not this save's recording
+    carried on (its first lines differ), which is then left as it is.
     """
     if engine.recording_file is None:
-        return []
-    lines = whole_lines(paths.recordings_dir() / engine.recording_file)
-    saved = engine.recording
-    if len(lines) <= len(saved) or lines[: len(saved)] != saved:
-        return []
-    return lines[len(saved) :]
-
-
-def whole_lines(path: Path) -> list[str]:
-    """The lines of a file that end in a line break; none for a file that can't be read.
-
-    Only a regular file is read, at most `MAX_FILE_BYTES` of it.
-    """
+        return Unsaved()
+    path = paths.recordings_dir() / engine.recording_file
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+        with open_recording(path) as file:
+            if not all(_next_line(file) == line for line in engine.recording):
+                return Unsaved(left_out=OTHER_GAMES.format(name=path.name), foreign=True)
+            return _events_after(file, cap(engine))
+    except LinkedRecording:
+        return Unsaved(left_out=LINKED.format(name=path.name), foreign=True)
     except OSError:
-        return []
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
-            return []
-        data = os.read(fd, MAX_FILE_BYTES + 1)
-    except OSError:
-        return []
-    finally:
-        os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        return []
-    text = data[: data.rfind(b"\n") + 1].decode("utf-8", errors="replace")
-    return text.splitlines()
+        return Unsaved()  # Gone or unreadable: written anew from the save's lines.
 
 
-def events_of(lines: list[str]) -> list[recording.Recorded]:
-    """The events of `lines`, up to the first that is not one (damaged)."""
-    events = []
-    for line in lines:
+def cap(engine: Engine) -> int:
+    """The most events played after the save: `MAX_UNSAVED`, fewer near the save's cap."""
+    room = save_fields.MAX_RECORDING - SPARE_LINES - len(engine.recording)
+    return max(0, min(MAX_UNSAVED, room))
+
+
+def _events_after(file: BinaryIO, most: int) -> Unsaved:
+    """The events of the lines left in `file`, up to the first that is not one, or `most`."""
+    events: list[recording.Recorded] = []
+    while (line := _next_line(file)) is not None:
+        if len(events) == most:
+            return Unsaved(events, f"The recording goes on past {most:,} events after the last "
+                           "save: those were played, the rest left out.")
         try:
             events.append(recording.event_of(line))
         except ValueError:
             break
-    return events
+    return Unsaved(events)
+
+
+def _next_line(file: BinaryIO) -> str | None:
+    """The next whole line of `file`, without its line break; None at its end, or
+    for a line cut short or longer than any recording's."""
+    raw = file.readline(recording.MAX_LINE + 2)
+    if not raw.endswith(b"\n"):
+        return None
+    return raw[:-1].decode("utf-8", errors="replace")
+
+
+LINKED: Final = (
+    "The recording {name} is a link, not a file: it was left as it is, nothing after the "
+    "last save was recovered, and this game is recorded in a new file."
+)
+OTHER_GAMES: Final = (
+    "The recording {name} does not carry on this save's game: it was left as it is, and "
+    "this game is recorded in a new file."
+)
+
+
+class LinkedRecording(Exception):
+    """The recording's name is a symbolic link: never followed."""
+
+
+def open_recording(path: Path) -> BinaryIO:
+    """The recording file at `path` open for reading: only a regular file, never
+    through a link (LinkedRecording), never waiting on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        if path.is_symlink():
+            raise LinkedRecording() from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+    except OSError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 def recover(engine: Engine, progress: Progress | None = None) -> Recovered | None:
@@ -111,7 +167,8 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
     """
     player = engine.settings
     engine.settings = recording.settings_recorded(engine.recording, player)
-    events = events_of(unsaved_lines(engine))
+    found = unsaved(engine)
+    events = found.events
     turns = engine.turns
     file_name, engine.recording_file = engine.recording_file, None  # Its lines are there.
     try:
@@ -120,9 +177,11 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
         )
     finally:
         go_on_with(engine, player)
-        engine.recording_file = file_name
+        engine.recording_file = None if found.foreign else file_name
     recording.resume_file(engine)
-    return Recovered(handler, len(events), engine.turns - turns) if events else None
+    if not events and found.left_out is None:
+        return None
+    return Recovered(handler, len(events), engine.turns - turns, found.left_out)
 
 
 def go_on_with(engine: Engine, player: Settings) -> None:

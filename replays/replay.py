@@ -35,7 +35,7 @@ DEFAULT_SPEED: Final = 8.0
 SLOWEST: Final = 0.5
 FASTEST: Final = 512.0
 
-TAKEN_OVER: Final = "The replay is over: the keys are yours now, the game goes on."
+TAKEN_OVER: Final = "The replay is over: a key of the game asks to play on from here as your own."
 
 # How many of the last messages the headless report lists.
 REPORT_MESSAGES: Final = 5
@@ -229,6 +229,10 @@ def play_frame(
 
 def replay_headless(path: Path, screen: Path | None, settings: Settings | None = None) -> int:
     """`--replay FILE --headless`: one line of JSON about where the game ended."""
+    if screen is not None and paths.is_players_file(screen):
+        print(f"main.py: --screen will not write over {screen}, a file of the game's "
+              "in the data folder: name another file", file=sys.stderr)
+        return 1
     try:
         script = recording.read(path)
     except recording.RecordingError as exc:

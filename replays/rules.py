@@ -56,10 +56,10 @@ def rule_of(command: str, words: list[str]) -> Rule:
     """The rule of a `bind` or `option` line's words; ValueError saying what is wrong."""
     if command == "option":
         choices = options.play_choices()
-        if len(words) != 2 or words[0] not in choices:
+        if len(words) < 2 or words[0] not in choices:
             raise ValueError(f"'option' takes one of {', '.join(choices)} and its value")
-        try:
-            return SetOption(words[0], choices[words[0]].parse(words[1]))
+        try:  # A value's name may hold a space ("25% HP").
+            return SetOption(words[0], choices[words[0]].parse(" ".join(words[1:])))
         except options.OptionsError as exc:
             raise ValueError(f"option {words[0]}: {exc}") from None
     if not words or words[0] not in key_file.COMMAND_NAMES:

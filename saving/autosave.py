@@ -96,8 +96,10 @@ def after_frame(handler: input_handlers.BaseEventHandler) -> None:
     except Exception as exc:
         traceback.print_exc()
         engine.mark_saved()  # Not again at every frame.
+        reason = getattr(exc, "strerror", None) or exc
+        kept = "its recording keeps it" if engine.recording_file is not None else (
+            "but nothing keeps it: neither the save nor the recording could be written"
+        )
         engine.message_log.add_message(
-            f"The game could not be saved ({getattr(exc, 'strerror', None) or exc}); "
-            "play on: its recording keeps it.",
-            color.error,
+            f"The game could not be saved ({reason}); play on: {kept}.", color.error
         )

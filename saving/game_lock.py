@@ -1,12 +1,14 @@
 """One game per data folder: a lock that the system lets go of however the game ends.
 
 Two copies of the game on one data folder would overwrite each other's save
-(and a death in one would delete the other's).  So the game locks the file
-`game.lock` in its data folder before it opens the window, and holds it
-until it ends.  The lock is the system's own (`fcntl.flock`, or
-`msvcrt.locking` on Windows), taken on the open file, not the file's being
-there: when a game ends in any way, killed included, the system releases it,
-so the next game takes it over; the file itself is left in place.
+(and a death in one would delete the other's).  So the game locks its data
+folder before it opens the window, and holds it until it ends.  The lock is
+the system's own (`fcntl.flock`), taken on the open folder itself, so no file
+can be deleted or replaced by a link to get around it or stop the game; on
+Windows, where a folder can't be locked, it is `msvcrt.locking` on the file
+`game.lock` in it, which Windows lets no one delete while it is open.  When a
+game ends in any way, killed included, the system releases the lock, so the
+next game takes it over.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def hold(folder: Path) -> None:
     """Lock `folder` for this game until it ends; InUseError when another game has it.
 
     Holding it already, this does nothing; a lock held on another folder is
-    let go first.  OSError when the lock file can't be made.
+    let go first.  OSError when the folder (on Windows, the lock file) can't be opened.
     """
     global _held
     folder = folder.resolve()
@@ -46,8 +48,7 @@ def hold(folder: Path) -> None:
         if _held.folder == folder:
             return
         release()
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(folder / LOCK_NAME, flags, 0o644)
+    fd = _open(folder)
     try:
         _lock(fd)
     except OSError:
@@ -70,12 +71,22 @@ def release() -> None:
 if sys.platform == "win32":
     import msvcrt
 
+    def _open(folder: Path) -> int:
+        """The lock file in `folder`, made if missing (a folder can't be locked on Windows)."""
+        if (folder / LOCK_NAME).is_symlink():
+            raise OSError(f"{folder / LOCK_NAME} is a link; remove it")
+        return os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+
     def _lock(fd: int) -> None:
         """Lock the file's first byte, or fail at once."""
         msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
 
 else:
     import fcntl
+
+    def _open(folder: Path) -> int:
+        """The folder itself, open to be locked."""
+        return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
 
     def _lock(fd: int) -> None:
         """Lock the whole file, or fail at once."""

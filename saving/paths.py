@@ -110,6 +110,12 @@ def replay_folder() -> Iterator[Path]:
             _replay_dir = outer
 
 
+def leave_replay_folder() -> None:
+    """The replayed game is the player's now (`take_over`): its files go to the data folder."""
+    global _replay_dir
+    _replay_dir = None
+
+
 def save_path() -> Path:
     """The game in progress: `savegame.sav`, as the tutorial names it."""
     return games_dir() / SAVE_NAME
@@ -128,6 +134,32 @@ def morgue_dir() -> Path:
 def scores_path() -> Path:
     """The hall of fame."""
     return games_dir() / SCORES_NAME
+
+
+def is_players_file(path: Path) -> bool:
+    """Whether `path` is one of the player's files in the data folder (the save and
+    the files beside it, the options, the keys, the scores, a recording or a
+    morgue file), which output the player asks for must never write over."""
+    try:
+        target = path.resolve()
+        folder = _data_dir.resolve()
+    except (OSError, RuntimeError):
+        return True  # Where it leads can't be told: not risked.
+    if target.parent in (folder / RECORDINGS_FOLDER, folder / MORGUE_FOLDER):
+        return True
+    named = (SAVE_NAME, SCORES_NAME, OPTIONS_NAME, KEYS_NAME, "game.lock")
+    return target.parent == folder and target.name.startswith(named)
+
+
+def shown(path: Path | str) -> str:
+    """A path as any screen or terminal can print it: a byte of its name that
+    is not UTF-8 (which the system allows) shows as U+FFFD, never an error."""
+    return printable(str(path))
+
+
+def printable(text: str) -> str:
+    """`text` with what can't be written as UTF-8 (a file name's stray bytes) as U+FFFD."""
+    return os.fsencode(text).decode("utf-8", "replace") if not text.isascii() else text
 
 
 def options_path() -> Path:

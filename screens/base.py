@@ -10,6 +10,7 @@ import tcod
 import render_functions
 from actions import Action
 from controls.keys import does_nothing
+from saving import paths
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -141,7 +142,7 @@ class PopupMessage(Overlay):
 
     def __init__(self, parent_handler: BaseEventHandler, text: str):
         super().__init__(parent_handler)
-        self.text = text
+        self.text = paths.printable(text)  # A path in it may hold a byte that isn't UTF-8.
 
     def on_render(self, console: tcod.console.Console) -> None:
         """The parent dimmed, and the message in its own framed window."""

@@ -152,6 +152,21 @@ def test_a_save_that_fails_is_said_and_play_goes_on(
     assert autosave.due(handler) is None  # Not again at every frame.
 
 
+@pytest.mark.parametrize("with_file", [True, False])
+def test_a_failed_save_says_whether_the_recording_keeps_the_game(
+    engine: Engine, in_tmp: Path, with_file: bool
+) -> None:
+    if with_file:
+        recording.start_file(engine)
+    else:
+        engine.recording_file = None  # Its file could not be written.
+    paths.save_path().mkdir()
+    autosave.after_frame(input_handlers.MainGameEventHandler(engine))
+    said = engine.message_log.messages[-1].plain_text
+    assert said.endswith("play on: its recording keeps it.") == with_file
+    assert said.endswith("neither the save nor the recording could be written.") != with_file
+
+
 def test_each_recorded_line_reaches_the_file_at_once(engine: Engine) -> None:
     recording.start_file(engine)
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)

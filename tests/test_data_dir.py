@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 import tcod
+from conftest import stroke
+from tcod.event import KeySym
 from test_level import window_lines
 
 import main
 import setup_game
 from engine import Engine
 from input_handlers import CharacterScreenEventHandler
+from replays.replay import screen_text
 from saving import paths
 from window import command_line
 
@@ -136,3 +139,34 @@ def test_the_character_screen_says_where_the_files_are(engine: Engine, tmp_path:
     where = lines.index("Files kept in:")
     assert "".join(lines[where + 1 :]) == str(folder)
     assert all(len(line) <= 36 for line in lines[where + 1 :]), "the window would leave the screen"
+
+
+@pytest.mark.parametrize("as_", ["--data-dir", "working folder"])
+def test_a_folder_whose_name_is_not_utf8_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], as_: str
+) -> None:
+    """Any name the system gives works: a byte that isn't UTF-8 shows as U+FFFD
+    on the options and character screens, where it once crashed the game."""
+    folder = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/data\xff"))
+    folder.mkdir()
+    frames: list[str] = []
+    batches = [[stroke(KeySym.O)], [stroke(KeySym.ESCAPE)], [stroke(KeySym.N)], [stroke(KeySym.C)],
+               [stroke(KeySym.ESCAPE)], [tcod.event.Quit()]]
+    monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: batches.pop(0))
+    real_render = main.Loop.draw
+
+    def draw(loop: main.Loop) -> None:
+        real_render(loop)
+        frames.append(screen_text(loop.console))
+
+    monkeypatch.setattr(main.Loop, "draw", draw)
+    if as_ == "--data-dir":
+        argv = ["--data-dir", str(folder)]
+    else:
+        monkeypatch.chdir(folder)
+        argv = []
+    assert main.main(argv) == 0
+    assert "Traceback" not in capsys.readouterr().err
+    assert any("Kept in" in frame and "data\ufffd" in frame for frame in frames)  # The options.
+    assert any("Files kept in:" in frame and "\ufffd" in frame for frame in frames)  # The character screen.
+    assert (folder / paths.SAVE_NAME).exists()

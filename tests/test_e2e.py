@@ -92,6 +92,13 @@ class Menu(setup_game.MainMenu):
             self.engine = result.engine
         return result
 
+    def start_new_game(self) -> input_handlers.BaseEventHandler:
+        """A new game, asked for again over a saved one (`y` to "Abandon your saved game?")."""
+        result = super().start_new_game()
+        assert isinstance(result, input_handlers.EventHandler)
+        self.engine = result.engine
+        return result
+
 
 class Player:
     """What a script sees (the frame last drawn) and what it can reach (the game)."""
@@ -465,6 +472,8 @@ def replay(
 
     def script(me: Player) -> Script:
         yield [key(KeySym.N)]
+        if setup_game.ABANDON in me.screen():  # The game before's save.
+            yield [key(KeySym.Y)]
         for event in keys:
             yield [event]
         for _ in range(2):
@@ -547,6 +556,8 @@ def open_screen(screen: str) -> Callable[[Player], Script]:
             yield [tcod.event.Quit()]
             return
         yield [key(KeySym.N)]
+        if setup_game.ABANDON in me.screen():  # The game before's save.
+            yield [key(KeySym.Y)]
         engine = me.engine
         player = engine.player
         if screen.startswith("game over"):

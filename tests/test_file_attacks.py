@@ -28,7 +28,7 @@ import input_handlers
 import main
 import setup_game
 from engine import Engine
-from replays import recording
+from replays import recording, recovery
 from saving import game_lock, paths, save_data, save_fields, savefile
 from screens import game_over, morgue
 from window import screenshot
@@ -175,6 +175,27 @@ def test_a_second_game_on_a_data_folder_says_so_and_a_killed_ones_lock_is_taken_
     assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
 
 
+@pytest.mark.parametrize("lock_file", ["link", "deleted"])
+def test_a_linked_or_deleted_game_lock_changes_nothing(tmp_path: Path, lock_file: str) -> None:
+    """The folder itself is locked: a `game.lock` made a link (once an [Errno 40]
+    at start) or deleted (once a way for a second copy in) plays no part."""
+    target = tmp_path / "elsewhere"
+    target.write_text("the player's")
+    if lock_file == "link":
+        (tmp_path / game_lock.LOCK_NAME).symlink_to(target)
+    other = subprocess.Popen([sys.executable, "-c", HOLD, str(tmp_path)], cwd=Path(main.__file__).parent,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout is not None and other.stdout.readline() == "held\n"
+        (tmp_path / game_lock.LOCK_NAME).unlink(missing_ok=True)
+        refused(in_child(lambda: game_lock.hold(tmp_path)), "InUseError")
+    finally:
+        other.kill()
+        other.communicate()
+    assert in_child(lambda: game_lock.hold(tmp_path))["result"] == "value"
+    assert target.read_text() == "the player's"
+
+
 def test_holding_another_data_folder_lets_go_of_the_first(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
@@ -183,7 +204,7 @@ def test_holding_another_data_folder_lets_go_of_the_first(tmp_path: Path) -> Non
     def first_is_free_after_holding_second() -> bool:
         game_lock.hold(first)
         game_lock.hold(second)
-        fd = os.open(first / game_lock.LOCK_NAME, os.O_RDWR)
+        fd = os.open(first, os.O_RDONLY)  # The folder itself is locked.
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # Fails while anyone holds it.
             return True
@@ -211,7 +232,7 @@ def test_a_dangling_screenshot_link_is_passed_over_not_written_through(
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-002.png in {in_tmp.resolve()}."
 
 
-def test_continue_replaces_a_linked_recording_not_its_target(in_tmp: Path, engine: Engine) -> None:
+def test_continue_leaves_a_linked_recording_and_its_target_alone(in_tmp: Path, engine: Engine) -> None:
     recording.start_file(engine)
     assert engine.recording_file is not None
     engine.save_as(paths.SAVE_NAME)
@@ -221,9 +242,15 @@ def test_continue_replaces_a_linked_recording_not_its_target(in_tmp: Path, engin
     game_file.unlink()
     game_file.symlink_to(target)
     continued = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
-    assert isinstance(continued, input_handlers.MainGameEventHandler)
+    assert isinstance(continued, input_handlers.PopupMessage)  # Naming the link.
+    assert continued.text == recovery.LINKED.format(name=game_file.name)
     assert target.read_bytes() == b"the player's own file"
-    assert not game_file.is_symlink() and game_file.read_text().startswith("recording ")
+    assert game_file.is_symlink()
+    game = continued.parent
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert game.engine.recording_file not in (None, game_file.name)
+    kept = in_tmp / "recordings" / game.engine.recording_file
+    assert kept.read_text().splitlines() == game.engine.recording
 
 
 def test_a_backup_name_taken_by_a_folder_costs_the_save_nothing(

@@ -104,6 +104,8 @@ def test_a_preset_keeps_the_default_keys() -> None:
         ("explore", "'explore' needs at least one key"),
         ("move_north ^", "a move takes keys"),
         ("preset nowhere", "unknown preset 'nowhere'"),
+        ("quit F12", "F12 is screenshot on every screen: it never reaches the dungeon"),
+        ("help lshift", "Lshift alone does nothing: a modifier acts only with another key"),
         ("clear", "'clear' takes one command"),
         ("clear teleport", "'clear' takes one command"),
     ],
@@ -181,6 +183,13 @@ def test_a_rebound_key_does_what_the_old_one_did() -> None:
     after.settings.keys = load()
     e_did = type(input_handlers.MainGameEventHandler(after).handle_events(key(KeySym.E)))
     assert e_did is x_did and [m.plain_text for m in after.message_log.messages] == said
+
+
+def test_a_byte_order_mark_is_read_as_nothing() -> None:
+    paths.keys_path().write_bytes(b"\xef\xbb\xbfexplore x e\r\n")
+    tables, notice = key_file.load()
+    assert notice is None
+    assert tables.main[KeySym.E] is keys.Command.EXPLORE
 
 
 def test_the_help_points_a_german_or_french_keyboard_at_what_fits(monkeypatch: pytest.MonkeyPatch) -> None:

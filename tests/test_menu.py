@@ -16,6 +16,7 @@ from components.level import Level
 from engine import Engine
 from saving import paths, save_data, savefile
 from screens.help_screen import HelpScreen
+from screens.question import Question
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:
@@ -199,3 +200,44 @@ def test_a_save_that_is_not_a_file_is_refused_at_once(in_tmp: Path, kind: str) -
     assert isinstance(handler, input_handlers.PopupMessage)
     assert "not a regular file" in handler.text
     assert os.path.lexists(in_tmp / "savegame.sav.bad")
+
+
+@pytest.mark.parametrize("answer", [KeySym.N, KeySym.ESCAPE, KeySym.Q])
+def test_new_game_asks_before_abandoning_a_saved_game_and_keeps_it_by_default(
+    in_tmp: Path, answer: KeySym
+) -> None:
+    old = setup_game.new_game(5)
+    old.save_as(str(paths.save_path()))
+    before = paths.save_path().read_bytes()
+    menu = setup_game.MainMenu(seed=77)
+    asked = menu.handle_events(key(KeySym.N))
+    assert isinstance(asked, Question) and asked.text == "Abandon your saved game? (y/n)"
+    assert asked.engine_in_play() is None  # No game's keys: none recorded.
+    after = asked.handle_events(key(answer))
+    assert after is (asked if answer is KeySym.Q else menu)  # Only y and n (or Esc) answer.
+    assert paths.save_path().read_bytes() == before
+    assert not (in_tmp / "recordings").exists()  # No game started.
+
+
+def test_yes_abandons_the_saved_game_for_a_new_one(in_tmp: Path) -> None:
+    setup_game.new_game(5).save_as(str(paths.save_path()))
+    asked = setup_game.MainMenu(seed=77).handle_events(key(KeySym.N))
+    game = asked.handle_events(key(KeySym.Y))
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert game.engine.game_world.seed == 77
+
+
+def test_the_daily_game_asks_too(in_tmp: Path) -> None:
+    setup_game.new_game(5).save_as(str(paths.save_path()))
+    menu = setup_game.MainMenu()
+    asked = menu.handle_events(key(KeySym.D))
+    assert isinstance(asked, Question) and asked.text == setup_game.ABANDON
+    assert asked.handle_events(key(KeySym.N)) is menu
+    game = menu.handle_events(key(KeySym.D)).handle_events(key(KeySym.Y))
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert game.engine.game_world.seed != 5
+
+
+def test_new_game_asks_nothing_without_a_saved_game(in_tmp: Path) -> None:
+    game = setup_game.MainMenu(seed=77).handle_events(key(KeySym.N))
+    assert isinstance(game, input_handlers.MainGameEventHandler)

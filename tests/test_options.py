@@ -63,11 +63,34 @@ def test_the_smallest_window_remembered_is_one_pixel() -> None:
         (b"walk_speed = warp\n", "line 1: 'warp' is none of slow, medium, fast, very fast"),
         (b"fullscreen = on\nvolume = 11\n", "line 2: not an option"),
         (b"fullscreen = on\nfullscreen = off\n", "line 2: set twice"),
-        (b"fullscreen\n", "line 1: not an option"),
-        (b"window = 0x0+0+0\n", "line 1: '0x0+0+0' is an empty window"),
-        (b"window = 5x0+0+0\n", "line 1: '5x0+0+0' is an empty window"),
-        (b"window = 0x5+0+0\n", "line 1: '0x5+0+0' is an empty window"),
-        (b"window = big\n", "line 1: 'big' is not a size and place like 1600x1000+160+40"),
+        (b"fullscreen = on\nfullscreen\n", "line 2: not an option"),
+        (b"fullscreen = on\nwindow = 0x0+0+0\n", "line 2: '0x0+0+0' is an empty window"),
+        (b"fullscreen = on\nwindow = 5x0+0+0\n", "line 2: '5x0+0+0' is an empty window"),
+        (b"fullscreen = on\nwindow = 0x5+0+0\n", "line 2: '0x5+0+0' is an empty window"),
+        (b"fullscreen = on\nwindow = big\n", "line 2: 'big' is not a size and place like 1600x1000+160+40"),
+    ],
+)
+def test_a_bad_line_costs_its_option_only(content: bytes, why: str) -> None:
+    path = paths.options_path()
+    path.write_bytes(content)
+    settings, notice = options.read()
+    good = options.Options(fullscreen=True) if content.startswith(b"fullscreen = on") else options.Options()
+    assert settings == good
+    assert notice == (
+        f"Some lines of the options file {path} were not used ({why}): those options keep "
+        "their defaults; the file is copied as options.txt.bad."
+    )
+    assert path.read_bytes() == path.with_name("options.txt.bad").read_bytes() == content
+
+
+def test_a_byte_order_mark_is_read_as_nothing() -> None:
+    paths.options_path().write_bytes(b"\xef\xbb\xbfwalk_speed = very fast\r\nfullscreen = on\r\n")
+    assert options.read() == (options.Options(walk_speed=80, fullscreen=True), None)
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
         (b"\xff\xfe fullscreen = on\n", "not text"),
         (b"# " + b"x" * options.MAX_BYTES + b"\n", "too big"),
     ],
@@ -194,6 +217,6 @@ def test_a_damaged_file_gets_a_popup_over_the_menu(monkeypatch: pytest.MonkeyPat
     assert main.main(["--seed", "7"]) == 0
     [popup] = seen
     assert isinstance(popup, input_handlers.PopupMessage)
-    assert "was damaged" in popup.text and "the defaults apply" in popup.text
+    assert "were not used" in popup.text and "keep their defaults" in popup.text
     assert isinstance(popup.parent, setup_game.MainMenu) and popup.parent.seed == 7
     assert paths.options_path().with_name("options.txt.bad").exists()

@@ -330,6 +330,10 @@ def test_an_unwritable_recording_loses_nothing(
     assert err.count("\n") == 1 and "could not write the recording" in err
     handler = main.handle_event(context, handler, key(KeySym.L))
     assert capsys.readouterr().err == ""  # Said once.
+    said = [message.plain_text for message in engine.message_log.messages]
+    assert [text for text in said if text.startswith("The recording could not be written (")] == [
+        recording.NOT_WRITTEN.format(reason="Is a directory")
+    ]
     assert after_header(engine.recording) == ["key l", "key l"]
     # Saved with the game: Continue starts a new file holding it all.
     autosave.save_game(handler)
@@ -407,7 +411,10 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     handler = replay.start(script)
     recording.start_file(handler.engine)
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    after: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.L)], [tcod.event.Quit()]])  # Played on after the replay, then quit.
+    # Played on after the replay (asked first: yes), then quit.
+    after: Iterator[list[tcod.event.Event]] = iter(
+        [[key(KeySym.L)], [key(KeySym.Y)], [key(KeySym.SPACE)], [key(KeySym.L)], [tcod.event.Quit()]]
+    )
     playback = replay.Playback(script.events, speed=replay.FASTEST)
     main.main_loop(context, console, handler, lambda: next(after), playback)
     assert playback.finished
@@ -454,8 +461,8 @@ def test_playback_in_the_window_plays_a_walk_as_one_event(
     assert handler.engine.turns == 7  # The walk's 6 steps and the wait.
     assert len(seen) <= len(script.events) + 2  # A frame an event, and the first and last.
     assert len(handler.engine.player.inventory.items) == 3  # And the pick-up.
-    saved = setup_game.load_game(paths.SAVE_NAME)
-    assert picture(saved) == picture(engine_of(replay_text(text)))
+    assert picture(handler.engine) == picture(engine_of(replay_text(text)))
+    assert not (in_tmp / paths.SAVE_NAME).exists()  # A replay not played on is not saved.
 
 
 def test_the_recording_caps_take_what_is_at_them() -> None:

@@ -8,8 +8,10 @@ its recording gives, in every attribute.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -24,7 +26,7 @@ import main
 import setup_game
 from engine import Engine
 from replays import recording, recovery, replay, replay_lines
-from saving import autosave, paths, save_data, savefile
+from saving import autosave, paths, save_data, save_fields, savefile
 from window import error_report
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -204,17 +206,20 @@ def test_a_recording_that_does_not_carry_on_the_save_is_left_out() -> None:
     play(handler, random_events()[:20])
     engine.save_as(paths.save_path())
     path = recording_path(engine)
-    path.write_text("recording 1\nseed 99\nkey l\nkey l\nkey l\n" * 3)
+    other = "recording 1\nseed 99\nkey l\nkey l\nkey l\n" * 3
+    path.write_text(other)
     handler = continued()
-    assert isinstance(handler, input_handlers.MainGameEventHandler)
-    assert picture(handler.engine) == picture(engine)
-    assert path.read_text().splitlines() == engine.recording  # The save's, again.
+    assert isinstance(handler, input_handlers.PopupMessage)
+    assert handler.text == recovery.OTHER_GAMES.format(name=path.name)
+    game = the_game(handler)
+    assert picture(game) == picture(engine)
+    assert path.read_text() == other  # Another game's file, left as it is.
+    assert recording_path(game) != path  # This game's goes on in a new one.
+    assert recording_path(game).read_text().splitlines() == engine.recording
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "huge"])
 def test_a_recording_file_that_is_no_recording_is_not_read(kind: str) -> None:
-    import os
-
     engine, _ = new_game()
     path = recording_path(engine)
     path.unlink()
@@ -222,10 +227,17 @@ def test_a_recording_file_that_is_no_recording_is_not_read(kind: str) -> None:
         os.mkfifo(path)
     elif kind == "folder":
         path.mkdir()
-    else:
-        with path.open("wb") as file:
-            file.truncate(recovery.MAX_FILE_BYTES + 1)
-    assert recovery.unsaved_lines(save_data.load(paths.save_path())) == []
+    else:  # The save's lines, then a line of 40 MiB: read 202 bytes of it, no more.
+        path.write_bytes("".join(line + "\n" for line in engine.recording).encode() + b"x" * (40 << 20))
+    loaded = save_data.load(paths.save_path())
+    tracemalloc.start()
+    try:
+        found = recovery.unsaved(loaded)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found.events == [] and found.left_out is None
+    assert peak < 1 << 20
 
 
 def test_a_long_recovery_shows_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -316,3 +328,50 @@ def test_the_resume_line_reads_back() -> None:
     assert recording.line_of(recording.Resume()) == "resume"
     with pytest.raises(ValueError, match="'resume' takes nothing"):
         recording.event_of("resume 3")
+
+
+def test_recovery_stops_at_its_cap_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file grown past any game's stay between saves: the first events are
+    played, the rest left out, in one line; memory and time stay bounded."""
+    monkeypatch.setattr(recovery, "MAX_UNSAVED", 40)
+    engine, _ = new_game()
+    with recording_path(engine).open("a") as file:
+        file.write("key f2\n" * 10_000)
+    handler = continued()
+    assert isinstance(handler, input_handlers.PopupMessage)
+    assert handler.text.splitlines()[-1] == (
+        "The recording goes on past 40 events after the last save: those were played, "
+        "the rest left out."
+    )
+    game = the_game(handler)
+    assert len(game.recording) == len(engine.recording) + 40
+    assert recording_path(game).read_text().splitlines() == game.recording  # The file agrees again.
+
+
+def test_a_recovered_game_can_always_be_saved_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Near the save's cap on a recording's lines, fewer events are played, so
+    that the recovered game, and what it adds, can be saved and loaded."""
+    engine, _ = new_game()
+    monkeypatch.setattr(save_fields, "MAX_RECORDING", len(engine.recording) + recovery.SPARE_LINES + 30)
+    with recording_path(engine).open("a") as file:
+        file.write("key f2\n" * 200)
+    game = the_game(continued())
+    assert len(game.recording) == len(engine.recording) + 30
+    game.save_as(paths.save_path())
+    assert save_data.load(paths.save_path()).recording == game.recording
+
+
+def test_a_linked_recording_is_refused_by_name_and_left_as_it_is() -> None:
+    engine, handler = new_game()
+    play(handler, random_events()[:30])  # Never saved: in the file only.
+    path = recording_path(engine)
+    target = path.with_name("elsewhere.rec")
+    os.replace(path, target)
+    path.symlink_to(target.name)
+    handler = continued()
+    assert isinstance(handler, input_handlers.PopupMessage)
+    assert handler.text == recovery.LINKED.format(name=path.name)
+    saved = save_data.load(paths.save_path()).recording
+    assert path.is_symlink() and len(target.read_text().splitlines()) > len(saved)
+    game = the_game(handler)
+    assert recording_path(game) != path and recording_path(game).read_text().splitlines() == game.recording

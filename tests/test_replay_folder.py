@@ -13,14 +13,18 @@ import shutil
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tcod
-from conftest import key, typed
+from conftest import key, new_header, typed
 from tcod.event import KeySym
 
 import main
+import setup_game
+from replays import recording, replay, take_over
 from saving import paths
+from window import options
 
 RECORDINGS = Path(__file__).parent / "recordings"
 # Files the player may see change: the options keep where the window was, and
@@ -99,3 +103,138 @@ def test_a_headless_replay_leaves_the_players_files_as_they_were(
     assert main.main(["--replay", str(ended), "--headless", "--data-dir", str(folder)]) == 0
     capsys.readouterr()
     assert files_of(folder) == before
+
+
+def test_playing_on_after_a_replay_asks_then_makes_a_game_continue_finds(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = players_folder(in_tmp)
+    asked: list[str] = []
+    real_ask = take_over.ask
+
+    def ask(*args: Any) -> Any:
+        question = real_ask(*args)
+        asked.append(question.text)
+        return question
+
+    monkeypatch.setattr(take_over, "ask", ask)
+    # A step east: asked, and only asked; yes, and the notice closed; the step; Escape, yes: saved and quit.
+    after = [[key(KeySym.L)], [key(KeySym.Y)], [key(KeySym.SPACE)], [key(KeySym.L)], [key(KeySym.ESCAPE)], [key(KeySym.Y)]]
+    monkeypatch.setattr(tcod.event, "wait", Watcher(*after))
+    rec = in_tmp / "scroll.rec"
+    shutil.copy(RECORDINGS / "scroll.rec", rec)
+    assert main.main(["--replay", str(rec), "--data-dir", str(folder)]) == 0
+    assert asked == [take_over.ASK.format(replaces=take_over.REPLACES)]
+    assert "Game saved." in capsys.readouterr().out
+    # Continue finds it: the replayed game and the step played on.
+    continued = setup_game.MainMenu().handle_events(key(KeySym.C))
+    engine = replay.engine_of(continued)
+    assert engine is not None
+    script = recording.read(rec)
+    assert engine.game_world.seed == script.seed
+    # The key that asked did nothing: after the recording's last line, one step, then quitting.
+    recorded = rec.read_text().splitlines()
+    assert engine.recording[-4:] == [recorded[-1], "key l", "key escape", "resume"]
+    # Its recording is in the player's folder, beside theirs, and replays it.
+    assert engine.recording_file is not None
+    kept = folder / "recordings" / engine.recording_file
+    assert kept.read_text().splitlines() == engine.recording
+    assert (folder / "recordings" / "game-001.rec").read_bytes() == b"recording 2\nseed 1\n"
+
+
+def test_no_to_playing_on_leaves_the_replay_saving_nothing(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = players_folder(in_tmp)
+    before = files_of(folder)
+    monkeypatch.setattr(tcod.event, "wait", Watcher([key(KeySym.ESCAPE)], [key(KeySym.N)], [key(KeySym.L)]))
+    rec = in_tmp / "scroll.rec"
+    shutil.copy(RECORDINGS / "scroll.rec", rec)
+    assert main.main(["--replay", str(rec), "--data-dir", str(folder)]) == 0
+    assert files_of(folder) == before
+    assert "Game saved." not in capsys.readouterr().out
+
+
+def test_a_replay_that_leaves_its_finished_game_goes_to_the_players_menu(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recording's own Enter on the game-over screen: no error, the
+    player's own menu, whose Continue finds the player's game."""
+    folder = players_folder(in_tmp)
+    before = files_of(folder)
+    seen: list[str] = []
+
+    def watch(*args: Any, **kwargs: Any) -> None:
+        seen.append(type(args[2]).__name__)
+        main_loop(*args, **kwargs)
+
+    main_loop = main.main_loop
+    # A new game on the player's menu: asked, since they have a save; yes.
+    monkeypatch.setattr(tcod.event, "wait", Watcher([key(KeySym.N)], [key(KeySym.Y)]))
+    rec = in_tmp / "death.rec"
+    rec.write_text((RECORDINGS / "death.rec").read_text() + "key return\n")
+    monkeypatch.setattr(main, "main_loop", watch)
+    menus: list[Path] = []
+    real_new_game = setup_game.new_game
+
+    def new_game(*args: Any, **kwargs: Any) -> Any:
+        menus.append(paths.games_dir())
+        return real_new_game(*args, **kwargs)
+
+    monkeypatch.setattr(setup_game, "new_game", new_game)
+    assert main.main(["--replay", str(rec), "--data-dir", str(folder)]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+    # The replay's game was made in its own folder; `n` on the menu after, in the player's.
+    assert len(menus) == 2 and menus[0] != folder and menus[1] == folder
+    assert files_of(folder) != before  # The new game, the player's own.
+
+
+@pytest.mark.parametrize("headless", [False, True])
+@pytest.mark.parametrize("version", [3, 4])
+def test_options_changed_in_a_replayed_game_are_not_the_players(
+    in_tmp: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    headless: bool,
+    version: int,
+) -> None:
+    folder = players_folder(in_tmp)
+    (folder / paths.OPTIONS_NAME).write_text("palette = tutorial\ngather_items = on\n")
+    before = (folder / paths.OPTIONS_NAME).read_bytes()
+    # The recorded game opens the options and changes the first two, then closes them.
+    header = new_header(5) if version == 4 else recording.header(5, version)
+    lines = [*header, "text =", "key right", "key down", "key right", "key escape", "key l"]
+    rec = in_tmp / "options.rec"
+    rec.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(tcod.event, "wait", Watcher())
+    argv = ["--replay", str(rec), "--data-dir", str(folder)] + (["--headless"] if headless else [])
+    assert main.main(argv) == 0
+    capsys.readouterr()
+    text = (folder / paths.OPTIONS_NAME).read_text()
+    if headless:
+        assert (folder / paths.OPTIONS_NAME).read_bytes() == before
+    else:  # Only where the window was is kept.
+        assert "palette = tutorial" in text and "gather_items = on" in text
+        assert options.load(folder / paths.OPTIONS_NAME)[0].tile_size == options.Options().tile_size
+
+
+@pytest.mark.parametrize(
+    "name", [paths.SAVE_NAME, f"{paths.SAVE_NAME}.bak", paths.OPTIONS_NAME, "recordings/game-001.rec"]
+)
+def test_the_screen_never_goes_over_a_players_file(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    folder = players_folder(in_tmp)
+    (folder / paths.OPTIONS_NAME).write_text("fullscreen = on\n")
+    before = files_of(folder) | {paths.OPTIONS_NAME: (folder / paths.OPTIONS_NAME).read_bytes()}
+    rec = in_tmp / "death.rec"
+    shutil.copy(RECORDINGS / "death.rec", rec)
+    monkeypatch.chdir(folder)  # As the player types it, in their data folder.
+    assert main.main(["--replay", str(rec), "--headless", "--screen", name]) == 1
+    assert capsys.readouterr().err == (
+        f"main.py: --screen will not write over {name}, a file of the game's in the data folder: "
+        "name another file\n"
+    )
+    assert files_of(folder) | {paths.OPTIONS_NAME: (folder / paths.OPTIONS_NAME).read_bytes()} == before
+    assert main.main(["--replay", str(rec), "--headless", "--screen", "last-frame.txt"]) == 0
+    assert "You died" in (folder / "last-frame.txt").read_text()

@@ -65,6 +65,7 @@ from equipment_types import EquipmentType
 from replays import replay_lines
 from replays.replay import engine_of
 from saving import autosave, paths, save_data
+from screens.question import Question
 from window import assets
 
 SOAK_EVENTS = int(os.environ.get("SOAK_EVENTS", "20000"))
@@ -219,6 +220,8 @@ class SoakPlayer:
     def choose_event(self, handler: input_handlers.BaseEventHandler) -> tcod.event.Event:
         rng = self.rng
         roll = rng.random()
+        if isinstance(handler, Question):  # "Abandon your saved game?": yes, as N meant.
+            return self.press(KeySym.Y)
         if not self.escapes[type(handler).__name__]:
             return self.press(KeySym.ESCAPE)  # Escape on every screen: first thing, once.
         # Glance at the screen: start a game from the menu, leave the game-over screen.

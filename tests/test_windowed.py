@@ -52,6 +52,23 @@ def test_the_log_moves_aside_as_it_grows_and_keeps_the_latest_lines(tmp_path: Pa
     assert log.last_line == "line 059"
 
 
+@pytest.mark.parametrize("in_the_way", ["game.log.1", "game.log.2"])
+def test_a_folder_in_the_way_of_rotation_keeps_the_log_bounded(tmp_path: Path, in_the_way: str) -> None:
+    (tmp_path / in_the_way).mkdir()
+    (tmp_path / in_the_way / "mine.txt").write_text("the player's")
+    log = windowed.LogFile(tmp_path / "game.log", max_bytes=200, backups=2)
+    for number in range(200):
+        print(f"line {number:03d}", file=log)
+    log.close()
+    assert (tmp_path / "game.log").stat().st_size <= 200
+    assert (tmp_path / in_the_way / "mine.txt").read_text() == "the player's"  # Left as it is.
+    text = (tmp_path / "game.log").read_text()
+    assert "line 199" in text
+    assert f"main.py: log rotation: {in_the_way} is in the way" in "".join(
+        path.read_text() for path in tmp_path.glob("game.log*") if path.is_file()
+    )
+
+
 def test_the_log_goes_on_from_the_last_run(tmp_path: Path) -> None:
     for text in ("first run", "second run"):
         log = windowed.LogFile(tmp_path / "game.log")

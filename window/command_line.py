@@ -46,7 +46,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def _parser() -> argparse.ArgumentParser:
     default = paths.default_data_dir(setup_game.GAME_TITLE)
-    where = "the working directory" if default == Path() else str(default)
+    where = "the working directory" if default == Path() else paths.shown(default)
     parser = argparse.ArgumentParser(
         prog=program.name(),
         description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",

@@ -118,7 +118,7 @@ class Options:
         "Explore picks up items", {True: "on", False: "off"}, True, changes_play=True
     )
     # Recordings keep what each press of autofight did, so not this (`controls.autofight`).
-    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 50)
+    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 50, changes_play=True)
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata={"setting": Remembered()})
 
@@ -152,13 +152,12 @@ def to_text(options: Options) -> str:
     return "\n".join(lines) + "\n"
 
 
-def parse(text: str) -> Options:
-    """The options a file's text sets, the rest at their defaults.
-
-    OptionsError, naming the line, if any line is not one this game writes.
-    """
+def parse(text: str) -> tuple[Options, list[str]]:
+    """The options a file's text sets, the rest at their defaults; and each line
+    that is not one this game writes, named with why (that option keeps its default)."""
     known = settings()
     values: dict[str, Any] = {}
+    problems: list[str] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
@@ -171,26 +170,26 @@ def parse(text: str) -> Options:
                 raise OptionsError("set twice")
             values[name] = known[name].parse(value)
         except OptionsError as exc:
-            raise OptionsError(f"line {number}: {exc}") from None
-    return Options(**values)
+            problems.append(f"line {number}: {exc}")
+    return Options(**values), problems
 
 
-def load(path: Path) -> Options:
-    """The options in `path`, or the defaults if there is no file yet.
-
-    OptionsError for a file that is not one, OSError for one that can't be read.
+def load(path: Path) -> tuple[Options, list[str]]:
+    """The options in `path` (or the defaults if there is no file yet), and its lines that
+    could not be used.  OptionsError for a file that is not one, OSError for one that can't be read.
     """
     try:
         # Only a regular file (a FIFO would hang the game), and only so much of it.
         data = savefile.read_file(path)
     except FileNotFoundError:
-        return Options()
+        return Options(), []
     except savefile.SaveError as exc:
         raise OptionsError("not a regular file of an options file's size") from exc
     if len(data) > MAX_BYTES:
         raise OptionsError("too big")
     try:
-        return parse(data.decode("utf-8"))
+        # A byte-order mark (Windows Notepad's) is read as nothing.
+        return parse(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise OptionsError("not text") from exc
 
@@ -202,16 +201,16 @@ def save(options: Options, path: Path) -> None:
 
 
 def read() -> tuple[Options, str | None]:
-    """The player's options, and a line for the player if their file could not be used.
+    """The player's options, and a line for the player if their file could not all be used.
 
-    A damaged file is moved aside, so that the next save does not overwrite
-    what the player wrote.
+    A damaged file is moved aside, and a file with lines the game can't use is
+    copied aside, so that the next save does not overwrite what the player wrote.
     """
     path = paths.options_path()
+    bad = path.with_name(path.name + ".bad")
     try:
-        return load(path), None
+        chosen, problems = load(path)
     except OptionsError as exc:
-        bad = path.with_name(path.name + ".bad")
         try:
             os.replace(path, bad)
         except OSError as move_error:
@@ -227,6 +226,21 @@ def read() -> tuple[Options, str | None]:
         return Options(), (
             f"Could not read the options file {path} ({exc.strerror or exc}): the defaults apply."
         )
+    if not problems:
+        return chosen, None
+    return chosen, _lines_not_used(path, bad, problems)
+
+
+def _lines_not_used(path: Path, bad: Path, problems: list[str]) -> str:
+    """What the player is told of lines of their file that were not used; the file copied aside."""
+    said = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+    try:
+        safe_io.write_atomic(bad, savefile.read_file(path))
+    except (OSError, savefile.SaveError) as exc:
+        kept = f"it could not be copied aside ({getattr(exc, 'strerror', None) or exc})"
+    else:
+        kept = f"the file is copied as {bad.name}"
+    return f"Some lines of the options file {path} were not used ({said}): those options keep their defaults; {kept}."
 
 
 @dataclasses.dataclass

@@ -29,7 +29,7 @@ def take_screenshot(
         path = save_new(context, folder, handler)
         text, fg = f"Screenshot saved as {path.name} in {path.parent.resolve()}.", color.white
     except (OSError, RuntimeError):
-        text, fg = f"Could not save a screenshot in {folder.resolve()}.", color.error
+        text, fg = f"Could not save a screenshot in {paths.shown(folder.resolve())}.", color.error
     engine = handler.engine_in_play()
     if engine is None:
         return input_handlers.PopupMessage(handler, text)

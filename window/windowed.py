@@ -4,6 +4,7 @@ failure to start, which would otherwise show nothing at all."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
@@ -70,21 +71,32 @@ class LogFile(io.TextIOBase):
         return None
 
     def _rotate(self) -> None:
-        """game.log becomes game.log.1, game.log.1 becomes game.log.2, ...; a new log begins."""
+        """game.log becomes game.log.1, game.log.1 becomes game.log.2, ...; a new log begins.
+
+        A backup's name taken by something that can't be replaced (a folder)
+        costs the log that would have gone there, never the log's bound.
+        """
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-        try:
-            for number in range(self.backups, 0, -1):
-                older = self.path.with_name(f"{self.path.name}.{number - 1}") if number > 1 else self.path
-                if older.exists() or older.is_symlink():
-                    # Renames the name itself: a link is moved, never followed.
-                    os.replace(older, self.path.with_name(f"{self.path.name}.{number}"))
-            if self.backups == 0:
-                self.path.unlink(missing_ok=True)
-        except OSError:
-            pass  # Then the old log stays, and _open appends to it or says why it can't.
+        in_the_way: list[str] = []
+        for number in range(self.backups, 0, -1):
+            older = self.path.with_name(f"{self.path.name}.{number - 1}") if number > 1 else self.path
+            newer = self.path.with_name(f"{self.path.name}.{number}")
+            if not (older.exists() or older.is_symlink()) or (older.is_dir() and not older.is_symlink()):
+                continue  # Nothing there, or a folder, which is not the game's to move.
+            try:  # Renames the name itself: a link is moved, never followed.
+                os.replace(older, newer)
+            except OSError as exc:
+                in_the_way.append(f"{newer.name} is in the way ({exc.strerror or exc}): {older.name} was dropped")
+                with contextlib.suppress(OSError):
+                    older.unlink()
+        if self.backups == 0:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
         self.problem = self._open()
+        for line in in_the_way:
+            self.write(f"main.py: log rotation: {line}\n")
 
     def write(self, text: str) -> int:
         """Append `text`; always says all of it was written."""

@@ -1,0 +1,63 @@
+"""Playing on from a replay in the window: its game becomes the player's own.
+
+Once the playback has ended (run out, or stopped with Escape), the first key
+or click that would act on the replayed game asks first; `y` makes the game
+the player's: its files go to the data folder from then on (a recording of its
+own, and a save that Continue finds, replacing the one there), and it plays
+by the player's keys and options.  `n` leaves the
+replay, saving nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Final
+
+import tcod
+
+import input_handlers
+from controls import keys
+from replays import recording, recovery
+from saving import paths
+from screens.question import Notice, Question
+from window.options import Settings
+
+ASK: Final = "Play on from here as your own game?{replaces} (y/n; n leaves the replay)"
+REPLACES: Final = " It replaces your saved game."
+TAKEN: Final = "This game is yours now: it is saved as you play, and Continue finds it."
+
+
+def plays_on(handler: input_handlers.BaseEventHandler, event: tcod.event.Event) -> bool:
+    """Whether `event` would act on the replayed game: a key, a symbol or a
+    click its recording would keep (a pointer move only points)."""
+    if handler.engine_in_play() is None or isinstance(event, tcod.event.MouseMotion):
+        return False
+    return not keys.does_nothing(event) and recording.line_of(event) is not None
+
+
+def ask(
+    handler: input_handlers.BaseEventHandler, player: Settings, leave_folder: Callable[[], None]
+) -> Question:
+    """The question, over the replayed game; `n` (or Escape) leaves the replay."""
+    has_save = os.path.lexists(paths.data_dir() / paths.SAVE_NAME)
+    text = ASK.format(replaces=REPLACES if has_save else "")
+
+    def leave() -> input_handlers.BaseEventHandler:
+        raise SystemExit()
+
+    return Question(handler, text, lambda: take_over(handler, player, leave_folder), leave)
+
+
+def take_over(
+    handler: input_handlers.BaseEventHandler, player: Settings, leave_folder: Callable[[], None]
+) -> input_handlers.BaseEventHandler:
+    """Make the replayed game the player's, and say so; it is saved after the next frame (`autosave`)."""
+    engine = handler.engine_in_play()
+    assert engine is not None, "asked only over a game in play"
+    leave_folder()
+    engine.recording_file = None  # The replay's, in the folder left behind.
+    recovery.go_on_with(engine, player)
+    recording.start_file(engine)
+    engine.saved_at = None
+    return Notice(handler, TAKEN)
