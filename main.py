@@ -40,6 +40,7 @@ from window import (
     screenshot,
     windowed,
 )
+from window.front_end import FrontEnd, WindowFrontEnd
 from words import program
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
@@ -50,16 +51,16 @@ EventSource = Callable[..., Iterable[tcod.event.Event]]
 
 
 def handle_event(
-    context: tcod.context.Context,
+    context: tcod.context.Context | None,
     handler: input_handlers.BaseEventHandler,
     event: tcod.event.Event,
     menu: input_handlers.BaseEventHandler | None = None,
 ) -> input_handlers.BaseEventHandler:
-    """Keys that mean the same on every screen first, then the handler's own.
+    """Keys that mean the same on every screen first (in the window), then the handler's own.
 
     A finished game goes back to `menu` (by default a new main menu).
     """
-    if isinstance(event, tcod.event.KeyDown):
+    if context is not None and isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:
                 notice = display.toggle_fullscreen(context, handler.settings)
@@ -73,7 +74,7 @@ def handle_event(
 
 
 def main_loop(
-    context: tcod.context.Context,
+    context: tcod.context.Context | FrontEnd,
     root_console: tcod.console.Console,
     handler: input_handlers.BaseEventHandler,
     events: EventSource | None = None,
@@ -82,7 +83,8 @@ def main_loop(
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
-    `events` gives each frame's events; by default `tcod.event.wait`.  With a `playback`,
+    `context` is the window's, or another front end (the terminal's).
+    `events` gives each frame's events; by default the front end's.  With a `playback`,
     its events are played first, at its pace.  A finished game goes back to `menu`, or the
     main menu the loop started with (so the next new game keeps its `--seed`), or a new one.
     """
@@ -90,11 +92,24 @@ def main_loop(
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
     if menu is None:
         menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
-    # tcod.event.wait is looked up now, so that tests can replace it.
+    front = front_end_of(context)
     try:
-        Loop(context, root_console, handler, events or tcod.event.wait, playback, menu).run()
+        Loop(front, root_console, handler, events or front.events, playback, menu).run()
     finally:
         safe_io.sync_pending()  # What the last key press wrote.
+
+
+def front_end_of(screen: tcod.context.Context | FrontEnd) -> FrontEnd:
+    """The front end of the window's context, or the front end given."""
+    return WindowFrontEnd(screen) if isinstance(screen, tcod.context.Context) else screen
+
+
+def presenter(
+    screen: tcod.context.Context | FrontEnd, settings: options.Settings
+) -> Callable[[tcod.console.Console], None]:
+    """Shows a frame drawn outside the loop (a progress bar) where the game plays."""
+    front = front_end_of(screen)
+    return lambda frame: front.present(frame, settings.options)
 
 
 @dataclasses.dataclass
@@ -110,7 +125,7 @@ class Loop:
     game beside the last save (`error_report.save_beside`).
     """
 
-    context: tcod.context.Context
+    front: FrontEnd
     console: tcod.console.Console
     handler: input_handlers.BaseEventHandler
     events: EventSource
@@ -138,8 +153,7 @@ class Loop:
         status = None if self.playback is None else self.playback.status()
         if status is not None:
             self.console.print(0, 0, status, fg=color.white, bg=color.black)
-        display.follow(self.context, self.handler.settings.options)
-        self.context.present(self.console, keep_aspect=True, integer_scaling=True)
+        self.front.present(self.console, self.handler.settings.options)
         safe_io.sync_pending()  # What the key press wrote: on disk, its answer on screen first.
         if self.playback is None:  # A replay's game is not the player's to save.
             autosave.after_frame(self.handler)
@@ -148,7 +162,7 @@ class Loop:
         """A replay's next frame or the player's input; an error in it is told, and play goes on."""
         try:
             if self.playback is not None and not self.playback.finished:
-                self.handler = replay.play_frame(self.handler, self.playback)
+                self.handler = replay.play_frame(self.handler, self.playback, self.front.events)
             else:
                 self.take_input()
                 if self.playback is not None:
@@ -184,12 +198,13 @@ class Loop:
                 screen_changed_by_key = False
                 continue
             before = self.handler
-            converted = self.context.convert_event(event)
+            context = self.front.context
+            converted = event if context is None else context.convert_event(event)
             if self.playback is not None and take_over.plays_on(self.handler, converted):
                 # Played on after a replay: asked first, and the key only asks.
                 self.handler = take_over.ask(self.handler, self.menu.settings, self.end_replay)
             else:
-                self.handler = handle_event(self.context, self.handler, converted, self.menu)
+                self.handler = handle_event(context, self.handler, converted, self.menu)
             if self.playback is not None and self.handler is self.menu:
                 self.end_replay()  # The replayed game is over: the player's own menu.
             screen_changed_by_key = isinstance(event, tcod.event.KeyDown) and self.handler is not before
@@ -266,6 +281,8 @@ def play(args: argparse.Namespace) -> int:
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
+    if args.terminal:
+        return run_terminal(settings, args, script, notice)
     notice = fitting_tiles(settings, notice)
     try:
         tileset = assets.load(settings.options.tile_size)
@@ -360,45 +377,88 @@ def run_window(
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     icon.set_window_icon(context, tileset)
-    root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-    if script is None:
-        menu = setup_game.MainMenu(
-            settings,
-            seed=args.seed,
-            progress=recovery.progress_bar(context, root_console),
-            verifier=functools.partial(
-                verify.entries_verified,
-                progress=recovery.progress_bar(context, root_console, "Verifying the hall of fame..."),
-            ),
-        )
-        first = menu.daily_game() if args.daily else menu
-        shown = first if notice is None else input_handlers.PopupMessage(first, notice)
-        first_frame(context, root_console, shown)
-        if args.daily:  # Today's game at once; the menu after it.
-            main_loop(context, root_console, shown, menu=menu)
-        else:
-            main_loop(context, root_console, shown)
-    else:
-        if notice is not None:
-            print(f"{program.name()}: {notice}", file=sys.stderr)
-        watch_replay(context, root_console, settings, script)
+    play_in(context, settings, args, script, notice)
     display.remember_window(context, settings)
     return 0
 
 
+def run_terminal(
+    settings: options.Settings,
+    args: argparse.Namespace,
+    script: recording.Script | None,
+    notice: str | None,
+) -> int:
+    """`--terminal`: play in the terminal the game was started from, as in the window.
+
+    1 (with one line on stderr) where there is no terminal, or another copy of the
+    game plays in the data folder.
+    """
+    # Imported only here: a window's start-up pays nothing for the terminal.
+    from terminal import device, front_end
+
+    try:
+        game_lock.hold(paths.data_dir())
+    except (game_lock.InUseError, OSError) as exc:
+        print(f"{program.name()}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        with front_end.session() as front:
+            play_in(front, settings, args, script, notice)
+    except device.TerminalError as exc:
+        print(f"{program.name()}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def play_in(
+    screen: tcod.context.Context | FrontEnd,
+    settings: options.Settings,
+    args: argparse.Namespace,
+    script: recording.Script | None,
+    notice: str | None,
+) -> None:
+    """In the window (its context) or another front end: the main menu (over the
+    options' `notice`, if any), today's daily game (`--daily`), or the replay of `script`."""
+    root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+    if script is None:
+        present = presenter(screen, settings)
+        menu = setup_game.MainMenu(
+            settings,
+            seed=args.seed,
+            progress=recovery.progress_bar(present, root_console),
+            verifier=functools.partial(
+                verify.entries_verified,
+                progress=recovery.progress_bar(present, root_console, "Verifying the hall of fame..."),
+            ),
+        )
+        first = menu.daily_game() if args.daily else menu
+        shown = first if notice is None else input_handlers.PopupMessage(first, notice)
+        first_frame(screen, root_console, shown)
+        if args.daily:  # Today's game at once; the menu after it.
+            main_loop(screen, root_console, shown, menu=menu)
+        else:
+            main_loop(screen, root_console, shown)
+    else:
+        if notice is not None:
+            print(f"{program.name()}: {notice}", file=sys.stderr)
+        watch_replay(screen, root_console, settings, script)
+
+
 def first_frame(
-    context: tcod.context.Context, root_console: tcod.console.Console, handler: input_handlers.BaseEventHandler
+    context: tcod.context.Context | FrontEnd,
+    root_console: tcod.console.Console,
+    handler: input_handlers.BaseEventHandler,
 ) -> None:
     """Show the menu at once; then load what the first new game needs and the menu
     doesn't, while the player reads it: numpy's random generators (OpenSSL with them)."""
     root_console.clear()
     handler.on_render(console=root_console)
-    context.present(root_console, keep_aspect=True, integer_scaling=True)
+    front_end_of(context).present(root_console, handler.settings.options)
     import numpy.random  # noqa: F401  # Loaded now, not by the first new game's key press.
 
 
 def watch_replay(
-    context: tcod.context.Context,
+    screen: tcod.context.Context | FrontEnd,
     root_console: tcod.console.Console,
     settings: options.Settings,
     script: recording.Script,
@@ -406,11 +466,11 @@ def watch_replay(
     """`--replay FILE` in the window: the replayed game is recorded anew as it plays, in a
     folder of its own, the player's game left as it was; played on, it becomes the
     player's (`take_over`); over, it leaves for the player's own main menu."""
-    menu = setup_game.MainMenu(settings, progress=recovery.progress_bar(context, root_console))
+    menu = setup_game.MainMenu(settings, progress=recovery.progress_bar(presenter(screen, settings), root_console))
     with paths.replay_folder():
         handler = replay.start(script, settings)
         recording.start_file(handler.engine)
-        main_loop(context, root_console, handler, playback=replay.Playback(script.events), menu=menu)
+        main_loop(screen, root_console, handler, playback=replay.Playback(script.events), menu=menu)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

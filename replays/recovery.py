@@ -205,15 +205,16 @@ def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterat
 
 
 def progress_bar(
-    context: tcod.context.Context,
+    present: Callable[[tcod.console.Console], None],
     console: tcod.console.Console,
     doing: str = "Recovering what was played after the last save...",
 ) -> Callable[[float], None]:
-    """A `Progress` that draws how far a long recovery (or what it is `doing`) has come, in the window."""
+    """A `Progress` that draws how far a long recovery (or what it is `doing`) has come,
+    shown by `present` (in the window, or the terminal)."""
 
     def show(share: float) -> None:
         console.clear()
         render_functions.render_progress(console, doing, share)
-        context.present(console, keep_aspect=True, integer_scaling=True)
+        present(console)
 
     return show

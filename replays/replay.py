@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final
 
@@ -204,6 +204,7 @@ class Playback:
 def play_frame(
     handler: input_handlers.BaseEventHandler,
     playback: Playback,
+    events: Callable[..., Iterable[tcod.event.Event]] | None = None,
 ) -> input_handlers.BaseEventHandler:
     """One frame of a replay in the window: the playback keys, then the next
     recorded event when due.
@@ -211,8 +212,11 @@ def play_frame(
     A walk the event starts is taken with it, to where the recording has it
     stop, as one event at the replay's speed (drawn step by step, 497 events
     at 512 a second took two minutes).
+
+    `events` waits for the player's keys, as `tcod.event.wait` (the default) does.
     """
-    for event in tcod.event.wait(playback.timeout()):
+    source, timeout = events or tcod.event.wait, playback.timeout()
+    for event in source() if timeout is None else source(timeout):
         playback.control(event)
     if playback.stopped and handler.walking:
         # Escape stops the replay and a walk it left under way, as a key stops

@@ -158,7 +158,7 @@ def test_escape_on_the_game_over_window_goes_to_the_menu_and_closing_quits(
     with pytest.raises(exceptions.BackToMainMenu):
         screen.handle_events(key(KeySym.ESCAPE))
     menu = setup_game.MainMenu()
-    assert main.handle_event(None, screen, key(KeySym.RETURN), menu) is menu  # type: ignore[arg-type]
+    assert main.handle_event(None, screen, key(KeySym.RETURN), menu) is menu
     assert screen.handle_events(key(KeySym.X)) is screen  # A key that means nothing.
     with pytest.raises(exceptions.QuitWithoutSaving):
         screen.handle_events(tcod.event.Quit())

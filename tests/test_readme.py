@@ -58,3 +58,13 @@ def test_the_readmes_set_up_works_in_a_fresh_virtual_environment(tmp_path: Path)
     assert result.returncode == 0, result.stderr
     assert "Requirement already satisfied: tcod" in result.stdout and "\nusage: main.py " in result.stdout
     assert (venv / "bin" / "python").exists()  # `python` is there, whatever the system calls it.
+
+
+def test_readme_names_every_command_a_key_file_takes() -> None:
+    from controls import key_file
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = readme[readme.index("The commands are") :].split("(as the help", 1)[0]
+    for name in key_file.COMMAND_NAMES:
+        if not name.startswith("move_") or name in ("move_north", "move_southeast"):
+            assert f"`{name}`" in listed, name

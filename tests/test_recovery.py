@@ -251,9 +251,11 @@ def test_a_long_recovery_shows_its_progress(monkeypatch: pytest.MonkeyPatch) -> 
     assert shown == sorted(shown) and shown[0] >= 0 and shown[-1] < 1
 
 
-def test_the_progress_bar_is_drawn(context: tcod.context.Context) -> None:
+def test_the_progress_bar_is_drawn() -> None:
     console = tcod.console.Console(80, 50, order="F")
-    recovery.progress_bar(context, console)(0.25)
+    presented: list[tcod.console.Console] = []
+    recovery.progress_bar(presented.append, console)(0.25)
+    assert presented == [console]
     assert "Recovering" in "".join(chr(c) for c in console.rgb["ch"][:, 23])
     bar = [tuple(int(v) for v in bg) for bg in console.rgb["bg"][:, 25]]
     assert bar[20:30] == [color.bar_filled] * 10

@@ -31,6 +31,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if (args.headless or args.screen) and args.replay is None:
         parser.error("--headless and --screen go with --replay FILE")
+    if args.terminal and args.headless:
+        parser.error("--terminal goes without --headless")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
     if args.follow and args.replay is None:
@@ -74,6 +76,11 @@ def _parser() -> argparse.ArgumentParser:
         default=default,
         metavar="DIR",
         help="keep the files named below in DIR instead (made if missing)",
+    )
+    parser.add_argument(
+        "--terminal",
+        action="store_true",
+        help="play in this terminal, with no window (over SSH too); 80x50 or bigger",
     )
     _add_replay_options(parser)
     parser.add_argument(

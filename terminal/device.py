@@ -1,0 +1,81 @@
+"""What the terminal front end needs of the terminal, the same on every system:
+its size, writing bytes, waiting for input, and giving it back (`Device`);
+`open_device` opens this system's (`posix` or `windows`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class TerminalError(Exception):
+    """No terminal to play in; `str()` says why, in one line."""
+
+
+@dataclass
+class Input:
+    """What waiting for the terminal brought: bytes typed, a resize, a request to quit
+    (Ctrl+C sent as a signal, SIGTERM, SIGHUP), or the end of input (a closed terminal)."""
+
+    data: bytes = b""
+    resized: bool = False
+    quit: bool = False
+    ended: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.data) or self.resized or self.quit or self.ended
+
+
+class Device(Protocol):
+    """A terminal in raw mode, on the alternate screen, until `close`."""
+
+    def size(self) -> tuple[int, int]:
+        """Columns and rows."""
+        ...
+
+    def write(self, data: bytes) -> None:
+        """Send `data` whole; a terminal gone (SIGHUP) is not an error: nothing is drawn."""
+        ...
+
+    def read(self, timeout: float | None) -> Input:
+        """Wait up to `timeout` seconds (None: without end) for input, a resize or a signal."""
+        ...
+
+    def close(self) -> None:
+        """Give the terminal back as it was: modes, screen, cursor, signal handlers."""
+        ...
+
+
+def size_of(fd: int) -> tuple[int, int]:
+    """The columns and rows of the terminal at `fd`; none if it is gone."""
+    try:
+        columns, rows = os.get_terminal_size(fd)
+    except OSError:
+        return (0, 0)
+    return (columns, rows)
+
+
+def write_all(fd: int, data: bytes) -> bool:
+    """Write `data` whole to `fd`; False if the terminal is gone (hung up)."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except InterruptedError:
+            continue
+        except OSError:
+            return False
+    return True
+
+
+def open_device() -> Device:
+    """This system's terminal, made ready to play in; TerminalError if there is none."""
+    if sys.platform == "win32":
+        from terminal import windows
+
+        return windows.WindowsConsole.open()
+    from terminal import posix
+
+    return posix.PosixTerminal.open()

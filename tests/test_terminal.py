@@ -1,0 +1,179 @@
+"""`python main.py --terminal` in a real terminal (tmux): played, resized, hung up on.
+
+Skipped only where tmux is missing (`.ci/run` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import tcod
+from terminal_pane import ROOT, Pane, have_tmux, next_key
+
+import setup_game
+from controls import keys
+from input_handlers import BaseEventHandler, MainGameEventHandler
+from replays import replay, replay_lines
+from saving import paths
+from terminal import key_parser
+from window import options
+
+pytestmark = pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
+
+SEED = 8  # A game the simple player of `next_key` takes to floor 3.
+FLOOR = 3
+
+
+@pytest.fixture
+def pane(tmp_path: Path) -> Iterator[Pane]:
+    """A tmux pane of 80x50, its data folder walking at the fastest speed."""
+    data = tmp_path / "data"
+    data.mkdir()
+    fast = options.Options(walk_speed=max(options.WALK_SPEEDS))
+    (data / paths.OPTIONS_NAME).write_text(options.to_text(fast))
+    pane = Pane(tmp_path)
+    try:
+        yield pane
+    finally:
+        pane.close()
+
+
+def data_dir(pane: Pane) -> str:
+    return f"--data-dir={pane.folder / 'data'}"
+
+
+def waits(pressed: list[str]) -> int:
+    """How many times in a row the player last waited."""
+    count = 0
+    while count < len(pressed) and pressed[-1 - count] == ".":
+        count += 1
+    return count
+
+
+def lines(text: str) -> list[str]:
+    """A frame's text (`replay.screen_text`) as the pane shows it: 50 lines, trailing blanks cut."""
+    return [line.rstrip() for line in text.split("\n")][:50]
+
+
+def keys_to_floor(seed: int, floor: int) -> list[tuple[str, list[str]]]:
+    """The keys `next_key` presses from the start of game `seed` until `floor`, played
+    headless, each with the screen it leaves once its walk, if any, has ended."""
+    handler: BaseEventHandler = MainGameEventHandler(setup_game.new_game(seed))
+    console = tcod.console.Console(80, 50, order="F")
+    played: list[tuple[str, list[str]]] = []
+    pressed: list[str] = []
+    while True:
+        console.clear()
+        handler.on_render(console)
+        if pressed:
+            played.append((pressed[-1], lines(replay.screen_text(console))))
+        engine = handler.engine_in_play()
+        assert engine is not None and engine.player.is_alive, "the simple player died"
+        if engine.game_world.current_floor == floor:
+            return played
+        assert len(pressed) < 1000, "the simple player is stuck"
+        pressed.append(next_key(replay.screen_text(console).split("\n"), waits(pressed)))
+        for event in key_parser.Parser().feed(pressed[-1].encode()):
+            if not keys.does_nothing(event):
+                handler = replay_lines.replay_line(handler, event)
+        handler = replay_lines.finish_walk(handler)
+
+
+def play(pane: Pane, played: list[tuple[str, list[str]]]) -> None:
+    """Type the keys into the pane, each once the screen shows what the key before it
+    left (its walk ended), as a player's would be."""
+    for each, screen in played:
+        pane.type(each)
+        pane.wait_for_screen(screen)
+
+
+def test_a_game_to_floor_3_then_saved_and_continued(pane: Pane, tmp_path: Path) -> None:
+    """The issue's "done when": floor 3 in an 80x50 terminal, saved, continued; on
+    the way, the help and the inventory; then its recording replays headless to the
+    very screen the terminal showed."""
+    played = keys_to_floor(SEED, FLOOR)
+    pane.start(f"--seed={SEED}", data_dir(pane))
+    pane.wait_for("Play a new game")
+    pane.type("n")
+    first = pane.wait_for("Dungeon level: 1")
+    assert "@" in "\n".join(first[:43])
+    pane.type("?")
+    pane.wait_for("Show this help")
+    pane.send("Escape")
+    pane.wait_for("Show this help", gone=True)
+    pane.type("i")
+    pane.wait_for("Select an item to use")
+    pane.send("Escape")
+    pane.wait_for("Select an item to use", gone=True)
+    play(pane, played)  # Each screen the same as the headless game's.
+    pane.send("Escape")
+    pane.wait_for("Save and quit?")
+    pane.type("y")
+    assert pane.exit_status() == 0
+    assert (pane.folder / "stty-before").read_text() == (pane.folder / "stty-after").read_text()
+    assert pane.shows("alternate_on") == "0" and pane.shows("cursor_flag") == "1"
+
+    [made] = (pane.folder / "data" / paths.RECORDINGS_FOLDER).glob("*.rec")
+    out = tmp_path / "last-screen.txt"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--replay", str(made), "--headless", "--screen", str(out),
+         "--data-dir", str(tmp_path / "elsewhere")],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert json.loads(done.stdout)["floor"] == FLOOR
+    assert lines(out.read_text()) == played[-1][1]
+
+    pane.close()
+    pane.start(data_dir(pane))
+    pane.wait_for("Continue last game")
+    pane.type("c")
+    pane.wait_for(f"Dungeon level: {FLOOR}")
+
+
+def test_a_terminal_too_small_is_told_so_and_the_game_waits_for_a_bigger_one(pane: Pane) -> None:
+    pane.start(data_dir(pane), colorterm="")  # 256 colours.
+    first = pane.wait_for("Play a new game")
+    row = next(y for y, line in enumerate(first) if "Play a new game" in line)
+    pane.resize(70, 40)
+    pane.wait_for("The game needs a terminal of 80x50; this one is 70x40. Make it bigger.")
+    pane.type("n")  # Unseen: does nothing.
+    pane.resize(100, 60)
+    screen = pane.wait_for("Play a new game")
+    # Centred: 10 columns in, 5 rows down.
+    assert screen[:5] == [""] * 5 and screen[5 + row].index("[N]") == 10 + first[row].index("[N]")
+    assert "Dungeon level" not in pane.text()
+    pane.send("C-c")  # Quits, as closing the window does.
+    assert pane.exit_status() == 0
+    assert (pane.folder / "stty-before").read_text() == (pane.folder / "stty-after").read_text()
+    assert pane.shows("alternate_on") == "0" and pane.shows("cursor_flag") == "1"
+
+
+def test_a_hang_up_saves_the_game(pane: Pane) -> None:
+    """SIGHUP (an SSH session dropped) and SIGTERM save and quit, as closing the window does."""
+    pane.start(f"--seed={SEED}", data_dir(pane))
+    pane.wait_for("Play a new game")
+    pane.type("n")
+    start = pane.wait_for("Dungeon level: 1")
+    pane.type("l")  # A step, or a bump: one frame, no walk.
+    pane.wait_for_change(start)
+    before = pane.settled()
+    os.kill(pane.game_pid(), signal.SIGHUP)
+    assert pane.exit_status() == 0
+    save = pane.folder / "data" / paths.SAVE_NAME
+    assert save.exists()
+    pane.close()
+    pane.start(data_dir(pane))
+    pane.wait_for("Continue last game")
+    pane.type("c")
+    assert pane.wait_for("Dungeon level: 1")[:43] == before[:43]
+    saved = save.stat().st_mtime_ns
+    os.kill(pane.game_pid(), signal.SIGTERM)
+    assert pane.exit_status() == 0
+    assert save.stat().st_mtime_ns != saved

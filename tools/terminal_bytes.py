@@ -1,0 +1,121 @@
+"""Measure what `--terminal` sends: bytes per frame, and the time a frame costs.
+
+    python tools/terminal_bytes.py                       # tests/recordings/descent.rec
+    python tools/terminal_bytes.py some-game.rec
+
+Plays a recording through the real handlers, with no window, drawing every frame
+the terminal would draw (each event's, and each step of a walk) into the
+terminal's `drawing.Screen`, in 24-bit colour and in 256 colours.  Prints, for
+each: the first frame of the dungeon, a step (a frame where the player moved one
+tile on the same floor), a new floor (the frame after the stairs), and any frame
+sent whole (what a resized terminal gets); the median and the largest, in bytes.
+Then the time a frame costs, median: drawing the console (the game's own work, as
+in the window) and turning it into bytes.  Its folder's files go to a temporary
+folder, then away.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import tcod
+
+import input_handlers
+from replays import recording, replay, replay_lines
+from saving import paths
+from terminal import drawing
+
+DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "recordings" / "descent.rec"
+
+
+@dataclass
+class Figures:
+    """Bytes per kind of frame, and the times, for one colour mode."""
+
+    screen: drawing.Screen
+    bytes: dict[str, list[int]] = field(default_factory=lambda: {"first": [], "step": [], "floor": [], "whole": []})
+    render: list[float] = field(default_factory=list)
+    encode: list[float] = field(default_factory=list)
+
+
+class Meter:
+    """Draws each frame of the game into both screens and files its bytes by kind."""
+
+    def __init__(self) -> None:
+        self.console = tcod.console.Console(80, 50, order="F")
+        self.modes = {"24-bit": Figures(drawing.Screen(truecolor=True)), "256": Figures(drawing.Screen(truecolor=False))}
+        self.where: tuple[int, int, int] | None = None
+
+    def frame(self, handler: input_handlers.BaseEventHandler) -> None:
+        start = time.perf_counter()
+        self.console.clear()
+        handler.on_render(self.console)
+        rendered = time.perf_counter() - start
+        engine = handler.engine_in_play()
+        where = None if engine is None else (engine.game_world.current_floor, engine.player.x, engine.player.y)
+        kind = self.kind(where)
+        self.where = where
+        for figures in self.modes.values():
+            start = time.perf_counter()
+            sent = figures.screen.frame(self.console.rgb.T)
+            figures.encode.append(time.perf_counter() - start)
+            figures.render.append(rendered)
+            if kind is not None:
+                figures.bytes[kind].append(len(sent))
+            whole = drawing.Screen(figures.screen.truecolor).frame(self.console.rgb.T)
+            figures.bytes["whole"].append(len(whole))
+
+    def kind(self, where: tuple[int, int, int] | None) -> str | None:
+        if where is None or self.where is None:
+            return "first" if where is not None and self.where is None else None
+        if where[0] != self.where[0]:
+            return "floor"
+        if max(abs(where[1] - self.where[1]), abs(where[2] - self.where[2])) == 1:
+            return "step"
+        return None
+
+
+def play(path: Path, meter: Meter) -> None:
+    """Every line of the recording, a frame after each, and after each step of a walk."""
+    script = recording.read(path)
+    handler: input_handlers.BaseEventHandler = replay.start(script)
+    meter.frame(handler)
+    for recorded in script.events:
+        # A walk's steps: all of them, or as many as a `steps N` line says.
+        limit = recorded.count if isinstance(recorded, recording.Steps) else None
+        while handler.walking and (limit is None or handler.walk_steps < limit):
+            handler = handler.advance()
+            meter.frame(handler)
+        try:
+            handler = replay_lines.replay_line(handler, recorded)
+        except (SystemExit, Exception):
+            break
+        meter.frame(handler)
+
+
+def main() -> None:
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
+    meter = Meter()
+    with paths.replay_folder():
+        play(path, meter)
+    for mode, figures in meter.modes.items():
+        print(f"{mode} colour:")
+        for kind, sizes in figures.bytes.items():
+            if sizes:
+                print(f"  {kind:5}: median {statistics.median(sizes):>6.0f} B, largest {max(sizes):>6} B ({len(sizes)} frames)")
+        print(
+            f"  a frame: {statistics.median(figures.render) * 1000:.2f} ms drawing the console, "
+            f"{statistics.median(figures.encode) * 1000:.2f} ms its bytes (median of {len(figures.encode)})"
+        )
+
+
+if __name__ == "__main__":
+    main()
