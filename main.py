@@ -91,7 +91,11 @@ def main_loop(
     # The menu, or the menu under the popup of an options file that was damaged.
     start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
     if menu is None:
-        menu = start if isinstance(start, setup_game.MainMenu) else setup_game.MainMenu(handler.settings)
+        menu = (
+            start
+            if isinstance(start, setup_game.MainMenu)
+            else setup_game.MainMenu(handler.settings)
+        )
     front = front_end_of(context)
     try:
         Loop(front, root_console, handler, events or front.events, playback, menu).run()
@@ -207,7 +211,9 @@ class Loop:
                 self.handler = handle_event(context, self.handler, converted, self.menu)
             if self.playback is not None and self.handler is self.menu:
                 self.end_replay()  # The replayed game is over: the player's own menu.
-            screen_changed_by_key = isinstance(event, tcod.event.KeyDown) and self.handler is not before
+            screen_changed_by_key = (
+                isinstance(event, tcod.event.KeyDown) and self.handler is not before
+            )
 
     def end_replay(self) -> None:
         """From now on, the player's: the data folder, saving as a game in play does."""
@@ -292,8 +298,11 @@ def play(args: argparse.Namespace) -> int:
         return 1
     except RuntimeError as exc:
         why = error_report.reason(exc)
-        print(f"{program.name()}: cannot open a window ({why}); run it on a desktop, or with no screen "
-              f"under Xvfb: xvfb-run {program.command()}", file=sys.stderr)
+        print(
+            f"{program.name()}: cannot open a window ({why}); run it on a desktop, or with no screen "
+            f"under Xvfb: xvfb-run {program.command()}",
+            file=sys.stderr,
+        )
         return 1
     with context:
         return run_window(context, tileset, settings, args, script, notice)
@@ -311,9 +320,9 @@ def verify_file(path: Path, settings: options.Settings) -> int:
 
 
 def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
-    """`--replay FILE --follow`: watch a game still being played, headless or in the
-    window.  No lock is taken on the data folder and nothing is written in it: the
-    followed game may be playing there."""
+    """`--replay FILE --follow`: watch a game still being played, headless, in the
+    window or in the terminal (`--terminal`).  No lock is taken on the data folder
+    and nothing is written in it: the followed game may be playing there."""
     follower = follow.Follower(args.replay, settings)
     with paths.replay_folder():
         try:
@@ -325,13 +334,33 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
         except follow.FollowError as exc:
             print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
+        console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+        if args.terminal:
+            return follow_in_terminal(console, follower)
         try:
             context = open_window(assets.load(settings.options.tile_size), settings)
         except (assets.AssetError, RuntimeError) as exc:
-            print(f"{program.name()}: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
+            print(
+                f"{program.name()}: cannot open a window: {error_report.reason(exc)}",
+                file=sys.stderr,
+            )
             return 1
         with context:
-            follow.watch(context, tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F"), follower)
+            follow.watch(WindowFrontEnd(context), console, follower)
+    return 0
+
+
+def follow_in_terminal(console: tcod.console.Console, follower: follow.Follower) -> int:
+    """`--follow --terminal`: watch in the terminal, as over SSH; 1 (with one line on
+    stderr) where there is no terminal."""
+    from terminal import device, front_end  # Only here, as in `run_terminal`.
+
+    try:
+        with front_end.session() as front:
+            follow.watch(front, console, follower)
+    except device.TerminalError as exc:
+        print(f"{program.name()}: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -428,7 +457,9 @@ def play_in(
             progress=recovery.progress_bar(present, root_console),
             verifier=functools.partial(
                 verify.entries_verified,
-                progress=recovery.progress_bar(present, root_console, "Verifying the hall of fame..."),
+                progress=recovery.progress_bar(
+                    present, root_console, "Verifying the hall of fame..."
+                ),
             ),
         )
         first = menu.daily_game() if args.daily else menu
@@ -466,11 +497,14 @@ def watch_replay(
     """`--replay FILE` in the window: the replayed game is recorded anew as it plays, in a
     folder of its own, the player's game left as it was; played on, it becomes the
     player's (`take_over`); over, it leaves for the player's own main menu."""
-    menu = setup_game.MainMenu(settings, progress=recovery.progress_bar(presenter(screen, settings), root_console))
+    menu = setup_game.MainMenu(
+        settings, progress=recovery.progress_bar(presenter(screen, settings), root_console)
+    )
     with paths.replay_folder():
         handler = replay.start(script, settings)
         recording.start_file(handler.engine)
         main_loop(screen, root_console, handler, playback=replay.Playback(script.events), menu=menu)
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

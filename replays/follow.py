@@ -33,7 +33,8 @@ from controls import keys
 from replays import recording, replay, replay_lines
 from replays.recording import Recorded, RecordingError, Steps
 from screens.game_over import Claim
-from window.options import Settings
+from window.front_end import FrontEnd
+from window.options import Options, Settings
 
 # The biggest recording file followed: a game of a million events, the most a save holds.
 MAX_FILE_BYTES: Final = 32 << 20
@@ -60,7 +61,9 @@ class Follower:
     walked: int = 0  # The steps walked since the last line played, ahead of the file.
 
     read_to: int = 0  # The bytes of the file's whole lines read so far.
-    identity: tuple[int, int] | None = None  # The file read (device, inode): a rewrite makes a new one.
+    identity: tuple[int, int] | None = (
+        None  # The file read (device, inode): a rewrite makes a new one.
+    )
 
     def read(self) -> tuple[list[str], bool]:
         """The file's whole lines new since the last read (a line being written is left
@@ -70,14 +73,18 @@ class Follower:
         bytes each time, so following costs the same on a long game, and over a network.
         """
         try:
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            fd = os.open(
+                self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+            )
             try:
                 data, rewritten = self._new_bytes(fd)
             finally:
                 os.close(fd)
             return data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines(), rewritten
         except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+            reason = (
+                exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+            )
             raise FollowError(f"{self.path}: cannot read it: {reason}") from None
 
     def _new_bytes(self, fd: int) -> tuple[bytes, bool]:
@@ -158,7 +165,9 @@ class Follower:
         if not text or text.startswith("#"):
             return None
         if len(text) > recording.MAX_LINE:
-            raise FollowError(f"{self.path}, line {number}: longer than {recording.MAX_LINE} characters")
+            raise FollowError(
+                f"{self.path}, line {number}: longer than {recording.MAX_LINE} characters"
+            )
         try:
             return recording.event_of(text)
         except ValueError as exc:
@@ -184,8 +193,9 @@ def wait_for_end(follower: Follower) -> None:
         time.sleep(POLL_SECONDS)
 
 
-def watch(context: tcod.context.Context, console: tcod.console.Console, follower: Follower) -> None:
-    """Follow in the window until the viewer leaves (Escape, or closing it).
+def watch(front: FrontEnd, console: tcod.console.Console, follower: Follower) -> None:
+    """Follow in the window or the terminal (`front`) until the viewer leaves
+    (Escape, or closing the window or the terminal).
 
     The file is read every `POLL_SECONDS`; a walk is drawn step by step at the
     walk speed of the viewer's options.
@@ -193,10 +203,14 @@ def watch(context: tcod.context.Context, console: tcod.console.Console, follower
     next_poll = next_step = 0.0
     problem: str | None = None
     while True:
-        draw(context, console, follower, problem)
+        draw(front, console, follower, problem)
         now = time.monotonic()
-        due = next_poll if follower.handler is None or not follower.handler.walking else min(next_poll, next_step)
-        for event in tcod.event.wait(None if problem else max(0.0, due - now)):
+        due = (
+            next_poll
+            if follower.handler is None or not follower.handler.walking
+            else min(next_poll, next_step)
+        )
+        for event in front.events(None if problem else max(0.0, due - now)):
             if isinstance(event, tcod.event.Quit) or _stops(event):
                 return
         now = time.monotonic()
@@ -219,12 +233,15 @@ def _stops(event: tcod.event.Event) -> bool:
 
 
 def draw(
-    context: tcod.context.Context, console: tcod.console.Console, follower: Follower, problem: str | None
+    front: FrontEnd, console: tcod.console.Console, follower: Follower, problem: str | None
 ) -> None:
     """The followed game's screen, under a status line."""
     console.clear()
     if follower.handler is not None:
         follower.handler.on_render(console)
-    status = follower.status() if problem is None else f"{problem[: console.width - 12]}. Esc: leave"
+    status = (
+        follower.status() if problem is None else f"{problem[: console.width - 12]}. Esc: leave"
+    )
     console.print(0, 0, status, fg=color.white, bg=color.black)
-    context.present(console, keep_aspect=True, integer_scaling=True)
+    options = follower.settings.options if follower.settings is not None else Options()
+    front.present(console, options)

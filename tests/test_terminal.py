@@ -177,3 +177,56 @@ def test_a_hang_up_saves_the_game(pane: Pane) -> None:
     os.kill(pane.game_pid(), signal.SIGTERM)
     assert pane.exit_status() == 0
     assert save.stat().st_mtime_ns != saved
+
+
+def replayed_screen(recorded: Path, tmp_path: Path) -> list[str]:
+    """The last screen of a headless replay of `recorded`, as the pane would show it."""
+    out = tmp_path / "replayed-screen.txt"
+    subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "--replay", str(recorded), "--headless", "--screen", str(out),
+         "--data-dir", str(tmp_path / "elsewhere")],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    return lines(out.read_text())
+
+
+def under_status(screen: list[str], status: str) -> list[str]:
+    """`screen` with the follower's status line drawn over the start of its first row."""
+    return [(status + screen[0].ljust(80)[len(status) :]).rstrip(), *screen[1:]]
+
+
+def unplaced(screen: list[str]) -> list[str]:
+    """`screen` without where its morgue file went: each game's own (temporary) folder."""
+    return [
+        line[: line.index("Morgue file:")] if "Morgue file:" in line else line for line in screen
+    ]
+
+
+def test_following_in_the_terminal_shows_the_game_as_a_headless_replay_does(
+    pane: Pane, tmp_path: Path
+) -> None:
+    """`--replay FILE --follow --terminal`, as over SSH: started while the game is being
+    written, it shows each point of it as a headless replay of the same lines does, ends
+    with the game, and Escape gives the terminal back.  It writes nothing in the file."""
+    recorded = (ROOT / "tests" / "recordings" / "death.rec").read_text().splitlines(keepends=True)
+    growing = tmp_path / "growing.rec"
+    half = len(recorded) // 2
+    growing.write_text("".join(recorded[:half]))
+    expected = under_status(
+        replayed_screen(growing, tmp_path),
+        f"Following growing.rec: {half} lines. Esc: stop watching",
+    )
+    pane.start("--replay", str(growing), "--follow", data_dir(pane))
+    pane.wait_for_screen(expected)
+    with growing.open("a") as file:
+        for line in recorded[half:]:
+            file.write(line)
+            file.flush()
+    pane.wait_for("The game is over. Esc: leave")
+    ended = under_status(replayed_screen(growing, tmp_path), "The game is over. Esc: leave")
+    assert unplaced(pane.settled()) == unplaced(ended)
+    pane.send("Escape")
+    assert pane.exit_status() == 0
+    assert growing.read_text() == "".join(recorded)
+    assert (pane.folder / "stty-before").read_text() == (pane.folder / "stty-after").read_text()
+    assert pane.shows("alternate_on") == "0" and pane.shows("cursor_flag") == "1"
