@@ -198,6 +198,11 @@ class Window:
             self.x("xdotool", "key", "--window", self.id, name)
             time.sleep(KEY_GAP)
 
+    def press_to_quit(self, name: str) -> None:
+        """Type the key that ends the game, then `wait_exit`: the window may be gone
+        before xdotool sends the key's release, a BadWindow error that is no failure."""
+        self.x("xdotool", "key", "--window", self.id, name, check=False)
+
     def screenshot(self, name: str, keep: bool = True) -> NDArray[np.uint8]:
         """The window's pixels, (height, width, 3); also kept as `name`.png."""
         if keep:
@@ -382,7 +387,7 @@ def play_in_a_real_window(display: str, game_folder: Path) -> None:
         window.press("Escape")  # Asks first.
         window.screen_after("save and quit?", continued)
         assert window.process.poll() is None, "Escape quit without asking"
-        window.press("y")
+        window.press_to_quit("y")
         assert window.wait_exit() == 0, window.output()
         assert save.stat().st_mtime_ns != saved_at, "Escape, y in the game did not save"
         setup_game.load_game(str(save))  # Whole and loadable.

@@ -214,7 +214,8 @@ def test_the_message_box_shows_on_a_real_screen_until_the_player_says_ok(tmp_pat
 
         window = wait_for("the message box", box)
         assert game.poll() is None, "the game did not wait for the player's OK"
-        subprocess.run(["xdotool", "key", "--window", window, "Return"], env={**os.environ, "DISPLAY": display_name}, check=True)
+        # Not checked: the box may close on the key's press, before xdotool sends its release.
+        subprocess.run(["xdotool", "key", "--window", window, "Return"], env={**os.environ, "DISPLAY": display_name}, check=False)
         out, err = game.communicate(timeout=TIMEOUT)
         assert (game.returncode, out, err) == (1, "", "")
     finally:
