@@ -117,7 +117,12 @@ class Window:
     TITLE = setup_game.GAME_TITLE
 
     def __init__(
-        self, display: str, folder: Path, run: int, program: Sequence[str] = (sys.executable, str(MAIN))
+        self,
+        display: str,
+        folder: Path,
+        run: int,
+        program: Sequence[str] = (sys.executable, str(MAIN)),
+        arguments: Sequence[str] | None = None,  # By default `--seed SEED`.
     ) -> None:
         self.display = display
         self.folder = folder
@@ -128,7 +133,7 @@ class Window:
         self.out, self.err = folder / f"run{run}.out", folder / f"run{run}.err"
         self.log = self.out.open("w"), self.err.open("w")
         self.process = subprocess.Popen(
-            [*program, "--seed", str(SEED)],
+            [*program, *(("--seed", str(SEED)) if arguments is None else arguments)],
             cwd=folder,
             env=self.env,
             stdin=subprocess.DEVNULL,
