@@ -20,7 +20,7 @@ from saving.save_fields import (
     Link,
     ListOf,
     Maybe,
-    Part,
+    Row,
     Text,
 )
 
@@ -76,7 +76,7 @@ class Message:
 
 
 class MessageLog:
-    saved_fields: ClassVar[Fields] = {"messages": ListOf(Part(Message), MAX_MESSAGES), "engine": Link()}
+    saved_fields: ClassVar[Fields] = {"messages": ListOf(Row(Message), MAX_MESSAGES), "engine": Link()}
 
     def __init__(self, engine: Engine | None = None) -> None:
         self.messages: list[Message] = []

@@ -7,8 +7,9 @@ raises `savefile.DamagedSaveError` saying what is wrong before the game
 exists.  Any other exception from `from_data` is a bug in the game.
 
 Both walk the fields each saved class declares in its `saved_fields`
-(`save_fields`).  Formats 7 and 8 save each object as its fields by name; formats
-3 to 7 are read through one step each (`UPGRADES`) into the format after them.
+(`save_fields`).  From format 7 each object is saved as its fields by name
+(from format 9 a message as a row of them); formats 3 to 8 are read through
+one step each (`UPGRADES`) into the format after them.
 """
 
 from __future__ import annotations
@@ -178,5 +179,13 @@ def upgrade_7_to_8(data: object) -> object:
     return data
 
 
+def upgrade_8_to_9(data: object) -> object:
+    """Format 9 saves each message as a row of its fields; `save_fields.Row`
+    reads format 8's records by name as well."""
+    return data
+
+
 # The step that reads each older format the game still loads into the next.
-UPGRADES: Final = {3: upgrade_3_to_4, 4: upgrade_4_to_5, 5: upgrade_5_to_6, 6: upgrade_6_to_7, 7: upgrade_7_to_8}
+UPGRADES: Final = {
+    3: upgrade_3_to_4, 4: upgrade_4_to_5, 5: upgrade_5_to_6, 6: upgrade_6_to_7, 7: upgrade_7_to_8, 8: upgrade_8_to_9
+}

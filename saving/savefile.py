@@ -204,6 +204,11 @@ def _unplain(code: int) -> SaveError:
     return RefusedSaveError(f"the pickle opcode {names[code]}") if code in names else DamagedSaveError()
 
 
+# Plain data's containers, by exact type: the unpickler makes no other (`_Unpickler`),
+# and a load refuses any other where one is read (`save_fields`).
+_PLAIN_CONTAINERS: Final = frozenset((list, tuple, dict))
+
+
 def check_plain(data: object) -> None:
     """Refuse data nested deeper than `MAX_NESTING`, a list or dict in two places
     (a small file could make the loader walk every path through them), or a
@@ -213,10 +218,10 @@ def check_plain(data: object) -> None:
     for _ in range(MAX_NESTING):
         below: list[object] = []
         for value in level:
-            if not isinstance(value, list | tuple | dict):
+            if type(value) not in _PLAIN_CONTAINERS:
                 continue
             if id(value) in seen:
-                if isinstance(value, tuple):
+                if type(value) is tuple:
                     continue  # The pickler shares equal tuples; reading one twice costs nothing.
                 raise DamagedSaveError("a list or record is shared with another part of the save")
             seen.add(id(value))
@@ -224,12 +229,12 @@ def check_plain(data: object) -> None:
                 if any(type(key) is not str for key in value):
                     raise RefusedSaveError("a dict key that is not a name")
                 below.extend(value.values())
-            else:
+            elif isinstance(value, list | tuple):
                 below.extend(value)
         if not below:
             return
         level = below
-    if any(type(value) in (list, tuple, dict) for value in level):
+    if any(type(value) in _PLAIN_CONTAINERS for value in level):
         raise RefusedSaveError("data nested deeper than any game's")
 
 

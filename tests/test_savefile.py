@@ -31,6 +31,7 @@ import components.equippable
 import entity_factories
 import game_map
 import input_handlers
+import message_log
 import setup_game
 import tile_types
 from components.ai import ConfusedEnemy
@@ -40,7 +41,7 @@ from engine import Engine
 from entity import Actor, Entity, Item
 from equipment_types import EquipmentType
 from message_log import Message
-from saving import autosave, paths, save_data, save_fields, savefile
+from saving import autosave, paths, safe_io, save_data, save_fields, savefile
 from saving.save_fields import Bool, Choice, Fields, Int, ListOf, Maybe, OneOf, Point, Text
 from saving.savefile import DamagedSaveError, RefusedSaveError
 
@@ -649,6 +650,18 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         lambda d: d["message_log"]["messages"].append({"plain_text": "hi", "fg": (1, 2, 3)}),
         "of the messages of the message_log has no count",
     ),
+    "a message's row cut short": (
+        lambda d: d["message_log"]["messages"].append(("hi", (1, 2, 3), 1)),
+        "of the messages of the message_log is not a group of 6 values",
+    ),
+    "a message's row with a count of none": (
+        lambda d: d["message_log"]["messages"].insert(0, ("hi", (1, 2, 3), 0, 0, 0, None)),
+        "the count of entry 0 of the messages of the message_log is not a whole number from 1",
+    ),
+    "a message's row with a colour beyond 255": (
+        lambda d: d["message_log"]["messages"].insert(0, ("hi", (1, 2, 256), 1, 0, 0, None)),
+        "the fg of entry 0 of the messages of the message_log is not a whole number from 0 to 255",
+    ),
     "a list shared twice": (share_a_list, "is shared with another part"),
     "a mind shared by two monsters": (share_a_mind, "is shared with another part"),
 }
@@ -676,6 +689,93 @@ def test_a_refused_save_changes_nothing_in_the_running_game() -> None:
     with pytest.raises(DamagedSaveError):
         load_bytes(wrap(data))
     assert describe_game(engine) == before
+
+
+# --- Messages, saved as rows ---------------------------------------------
+
+
+def test_a_message_is_saved_as_a_row_of_its_fields_in_the_order_its_class_declares() -> None:
+    engine = played_engine()
+    rows = game_data_of(engine)["message_log"]["messages"]
+    messages = engine.message_log.messages
+    assert rows == [tuple(getattr(message, name) for name in Message.saved_fields) for message in messages]
+
+
+def test_every_field_of_every_message_comes_back(save_path: Path) -> None:
+    engine = played_engine()
+    engine.message_log.add_message("You hit the orc.", (1, 2, 3), about="orc 3,4")
+    save_data.save(engine, save_path)
+    loaded = save_data.load(save_path).message_log.messages
+    assert [vars(message) for message in loaded] == [vars(message) for message in engine.message_log.messages]
+    assert all(type(message) is Message for message in loaded)
+
+
+def test_a_message_saved_by_name_as_format_8_did_still_loads() -> None:
+    engine = played_engine()
+    data = game_data_of(engine)
+    data["message_log"]["messages"] = [dict(zip(Message.saved_fields, row, strict=True)) for row in
+                                       data["message_log"]["messages"]]
+    loaded = load_bytes(wrap(data)).message_log.messages
+    assert [vars(message) for message in loaded] == [vars(message) for message in engine.message_log.messages]
+
+
+def test_only_a_class_of_plain_values_is_saved_as_a_row() -> None:
+    class Note:
+        saved_fields: ClassVar[Fields] = {"text": Text(), "owner": save_fields.Link()}
+
+    class Checked:
+        saved_fields: ClassVar[Fields] = {"text": Text()}
+
+        def check_loaded(self, what: str) -> None: ...
+
+    for cls in (Note, Checked):
+        with pytest.raises(TypeError, match="can't be saved as a row"):
+            save_fields.Row(cls)
+
+
+# --- A long game's save: the work it does, not the time it takes ----------
+
+
+def long_game(events: int) -> Engine:
+    """A new game whose recording holds `events` more lines, and a full log."""
+    engine = make_engine()
+    engine.recording += ["key h", "key j", "key l"] * (events // 3)
+    for turn in range(message_log.HISTORY):
+        engine.message_log.add_message(f"Turn {turn}.")
+    return engine
+
+
+def test_a_long_games_save_is_checked_from_memory_and_keeps_its_backup_unread(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check that a save loads reads its data as a load does, from memory:
+    no file read back, no pickle unpickled; the save replaced becomes the
+    backup as it is on disk; and the recording's lines, each checked as it
+    came, are not checked again (only its format and seed)."""
+    engine = long_game(100_000)
+    engine.save_as(save_path)
+    first = save_path.stat().st_ino
+
+    def refused(*args: object) -> None:
+        raise AssertionError("a save read a file back")
+
+    checked: list[list[str]] = []
+    real_read = save_fields.Recording.read
+
+    def spy(self: save_fields.Recording, value: object, what: str, owner: Any) -> object:
+        lines = real_read(self, value, what, owner)
+        assert isinstance(lines, list)
+        checked.append(lines)
+        return lines
+
+    for module, name in ((savefile, "read_file"), (savefile, "_unpickle"), (safe_io, "read_bytes")):
+        monkeypatch.setattr(module, name, refused)
+    monkeypatch.setattr(save_fields.Recording, "read", spy)
+    engine.save_as(save_path)
+    assert savefile.backup_path(save_path).stat().st_ino == first
+    assert [len(lines) for lines in checked] == [save_fields.HEAD_LINES]
+    monkeypatch.undo()
+    assert save_data.load(save_path).recording == engine.recording
 
 
 # --- Saving ---------------------------------------------------------------
