@@ -21,7 +21,7 @@ import input_handlers
 import main
 import setup_game
 from controls import keys
-from controls.key_help import HISTORY_JUMP_HELP, chord_name, help_sections, key_name
+from controls.key_help import ASKING, GOING, HISTORY_JUMP_HELP, chord_name, help_sections, key_name
 from controls.keys import (
     ANSWER_KEYS,
     COMMAND_HELP,
@@ -103,10 +103,16 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
     history |= {(key_name(k), HISTORY_JUMP_HELP[jump]) for k, jump in HISTORY_JUMP_KEYS.items()}
     return {
         "Main menu": {(key_name(k), COMMAND_HELP[c]) for k, c in MENU_KEYS.items()},
-        "In the dungeon": {(key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items()}
+        "In the dungeon": {(key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items() if c in GOING}
         | {(key_name(k), "Wait a turn") for k in WAIT_KEYS}
         | {(f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])}
         | {(f"{b.name.title()} click", COMMAND_HELP[c]) for b, c in MAIN_BUTTONS.items()},
+        "Items and screens": {
+            (key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items() if c not in (*GOING, *ASKING)
+        },
+        "Asking, for play without sight": {
+            (key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items() if c in ASKING
+        },
         "Moving (also moves a cursor)": {
             (key_name(k), f"Move {DIRECTIONS[d]}") for k, d in MOVE_KEYS.items()
         },
@@ -228,7 +234,12 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
 
     for name, _ in listed["Main menu"]:
         assert press(setup_game.MainMenu(), name) is not None, name
-    for section in ("In the dungeon", "Moving (also moves a cursor)"):
+    for section in (
+        "In the dungeon",
+        "Items and screens",
+        "Asking, for play without sight",
+        "Moving (also moves a cursor)",
+    ):
         for name, _ in listed[section]:
             said = [(m.full_text, m.count) for m in engine.message_log.messages]
             done = press(input_handlers.MainGameEventHandler(engine), name)

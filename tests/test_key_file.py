@@ -49,20 +49,20 @@ def test_loading_a_key_file_changes_no_default_table() -> None:
 
 
 def test_a_line_adds_to_a_commands_keys_and_the_help_shows_them() -> None:
-    write("# My keys.\nexplore e   # Beside x and o.\n\nlook ;\nwait s\n")
+    write("# My keys.\nexplore e   # Beside x and o.\n\nlook *\nwait s\n")
     tables = load()
     assert tables.main[KeySym.E] is tables.main[KeySym.X] is tables.main[KeySym.O] is Command.EXPLORE
-    assert tables.main[";"] is Command.LOOK and tables.main["/"] is Command.LOOK
+    assert tables.main["*"] is Command.LOOK and tables.main["/"] is Command.LOOK
     assert list(tables.wait) == [*keys.WAIT_KEYS, KeySym.S]
     dungeon = rows(tables, "In the dungeon")
     assert dungeon[keys.COMMAND_HELP[Command.EXPLORE]] == "x, o, e"
-    assert dungeon[keys.COMMAND_HELP[Command.LOOK]] == "/, ;"
+    assert rows(tables, "Items and screens")[keys.COMMAND_HELP[Command.LOOK]] == "/, *"
     assert dungeon["Wait a turn"] == "., Num 5, Clear, s"
-    # And the game answers them: e explores, ; looks, s waits, and so do the defaults.
+    # And the game answers them: e explores, * looks, s waits, and so do the defaults.
     engine = arena()
     engine.settings.keys = tables
     game = input_handlers.MainGameEventHandler(engine)
-    assert game.handle_events(typed(";")).__class__ is input_handlers.LookHandler
+    assert game.handle_events(typed("*")).__class__ is input_handlers.LookHandler
     game.handle_events(key(KeySym.S))
     game.handle_events(key(KeySym.KP_5))
     assert engine.turns == 2
