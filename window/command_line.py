@@ -33,6 +33,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--headless and --screen go with --replay FILE")
     if args.terminal and args.headless:
         parser.error("--terminal goes without --headless")
+    if args.screen_reader and (args.headless or args.follow):
+        parser.error("--screen-reader goes without --headless and --follow")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
     if args.follow and args.replay is None:
@@ -81,6 +83,12 @@ def _parser() -> argparse.ArgumentParser:
         "--terminal",
         action="store_true",
         help="play in this terminal, with no window (over SSH too); 80x50 or bigger",
+    )
+    parser.add_argument(
+        "--screen-reader",
+        action="store_true",
+        help="play in this terminal as lines of text a screen reader reads (NVDA, Orca, "
+        "VoiceOver), with no map; also an option",
     )
     _add_replay_options(parser)
     parser.add_argument(
