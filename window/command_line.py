@@ -127,7 +127,8 @@ def _add_replay_options(parser: argparse.ArgumentParser) -> None:
         "--follow",
         action="store_true",
         help="with --replay: watch a game as it is played, its recording read as it grows, "
-        "until it ends (Escape stops watching); it writes nothing of the followed game's",
+        "until it ends (Escape stops watching), in a window, or with --terminal over SSH; "
+        "it writes nothing of the followed game's",
     )
     parser.add_argument(
         "--headless",
