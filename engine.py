@@ -150,5 +150,5 @@ class Engine:
         )
 
         render_functions.render_names_at_mouse_location(
-            console=console, x=21, y=44, engine=self
+            console, *render_functions.NAMES_AT, engine=self
         )

@@ -56,7 +56,7 @@ from screens.game_over import daily_name
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
-from words import descriptions
+from words import descriptions, questions
 
 if TYPE_CHECKING:
     from components.fighter import Fighter
@@ -159,10 +159,14 @@ class CharacterScreenEventHandler(AskUserEventHandler):
 
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
+        self.draw_side_window(console, self.TITLE, self.lines())
+
+    def lines(self) -> list[str]:
+        """The window's lines, one a fact."""
         player = self.engine.player
         files = paths.shown(paths.data_dir().resolve())  # The save, morgue files, ...
         fighter = player.fighter
-        lines = [
+        return [
             # Differs from the tutorial: HP, depth and turns too.
             f"HP: {fighter.hp}/{fighter.max_hp}",
             f"Dungeon level: {self.engine.game_world.current_floor}",
@@ -178,7 +182,6 @@ class CharacterScreenEventHandler(AskUserEventHandler):
             "Files kept in:",
             *(files[i : i + 36] for i in range(0, len(files), 36)),
         ]
-        self.draw_side_window(console, self.TITLE, lines)
 
     def daily_lines(self) -> list[str]:
         """A daily game's date (and try), under its seed."""
@@ -214,8 +217,13 @@ class LevelUpEventHandler(AskUserEventHandler):
 
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
+        # Differs from the tutorial: 35 wide at least, wider from 100 HP on.
+        self.draw_side_window(console, self.TITLE, self.lines(), min_width=35)
+
+    def lines(self) -> list[str]:
+        """The window's lines: the greeting, then each choice with its letter."""
         fighter = self.engine.player.fighter
-        lines = [
+        return [
             "Congratulations! You level up!",
             "Select an attribute to increase.",
             "",
@@ -224,8 +232,6 @@ class LevelUpEventHandler(AskUserEventHandler):
                 for i, choice in enumerate(LEVEL_UP_CHOICES)
             ),
         ]
-        # Differs from the tutorial: 35 wide at least, wider from 100 HP on.
-        self.draw_side_window(console, self.TITLE, lines, min_width=35)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         index = letter_index(event.sym)
@@ -384,6 +390,9 @@ class SelectIndexHandler(AskUserEventHandler):
         x, y = self.engine.mouse_location
         console.rgb["bg"][x, y] = color.white
         console.rgb["fg"][x, y] = color.black
+        # What the cursor is on, and where from the player: what the screen reader says.
+        line = questions.at_cursor(self.engine, x, y)[: render_functions.NAMES_WIDTH]
+        console.print(*render_functions.NAMES_AT, f"{line:<{render_functions.NAMES_WIDTH}}", fg=color.white)
 
     def draw_marks(self, console: tcod.console.Console) -> None:
         """Mark what choosing the tile under the cursor would affect; nothing by default."""
@@ -488,6 +497,34 @@ class LookDescription(Overlay):
         width = render_functions.text_window_width(title, lines)
         x = console.width - width if self.x < console.width // 2 else 0
         render_functions.draw_text_window(console, x, 0, title, lines)
+
+
+class AnswerScreen(Overlay):
+    """The answer to one of the questions of `words.questions` (what is in view,
+    around me, where am I, status), beside the map.  Any key closes it and does
+    what it does in the dungeon, so that questions and moves follow one another."""
+
+    parent: EventHandler
+
+    def __init__(self, parent: EventHandler, question: Command):
+        super().__init__(parent)
+        self.title, answer = questions.QUESTIONS[question]
+        self.lines = answer(parent.engine)  # Asked now: the game stands still while it shows.
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)
+        self.parent.draw_side_window(console, self.title, self.lines)
+
+    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
+        if isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) and not does_nothing(event):
+            return self.parent.handle_events(event)
+        return super().handle_events(event)
+
+    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
+        return self.parent.autofight_press(event)
+
+    def play_autofight(self, press: Autofight) -> BaseEventHandler:
+        return self.parent.play_autofight(press)
 
 
 SAVE_AND_QUIT = "Save and quit? (y/n)"
@@ -657,6 +694,8 @@ class MainGameEventHandler(EventHandler):
                 return HelpScreen(self)
             case Command.OPTIONS:
                 return OptionsScreen(self)
+            case Command.IN_VIEW | Command.AROUND | Command.WHERE | Command.STATUS as question:
+                return AnswerScreen(self, question)
             case Command.QUIT:
                 # Escape is what DCSS and Brogue players press to cancel: ask.
                 return ConfirmHandler(self, SAVE_AND_QUIT, save_and_quit)

@@ -157,7 +157,7 @@ class Loop:
         status = None if self.playback is None else self.playback.status()
         if status is not None:
             self.console.print(0, 0, status, fg=color.white, bg=color.black)
-        self.front.present(self.console, self.handler.settings.options)
+        self.front.present(self.console, self.handler.settings.options, self.handler)
         safe_io.sync_pending()  # What the key press wrote: on disk, its answer on screen first.
         if self.playback is None:  # A replay's game is not the player's to save.
             autosave.after_frame(self.handler)
@@ -287,7 +287,7 @@ def play(args: argparse.Namespace) -> int:
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
-    if args.terminal:
+    if args.terminal or reads_aloud(args, settings):
         return run_terminal(settings, args, script, notice)
     notice = fitting_tiles(settings, notice)
     try:
@@ -306,6 +306,14 @@ def play(args: argparse.Namespace) -> int:
         return 1
     with context:
         return run_window(context, tileset, settings, args, script, notice)
+
+
+def reads_aloud(args: argparse.Namespace, settings: options.Settings) -> bool:
+    """Whether to play as lines of text for a screen reader: `--screen-reader`, or the
+    option, when the game is started from a terminal (else in the window)."""
+    from_terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    chosen = settings.options.screen_reader and not (args.terminal or args.windowed)
+    return args.screen_reader or (chosen and from_terminal)
 
 
 def verify_file(path: Path, settings: options.Settings) -> int:
@@ -417,7 +425,8 @@ def run_terminal(
     script: recording.Script | None,
     notice: str | None,
 ) -> int:
-    """`--terminal`: play in the terminal the game was started from, as in the window.
+    """`--terminal`: play in the terminal the game was started from, as in the window;
+    or as lines for a screen reader (`reads_aloud`).
 
     1 (with one line on stderr) where there is no terminal, or another copy of the
     game plays in the data folder.
@@ -431,7 +440,7 @@ def run_terminal(
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     try:
-        with front_end.session() as front:
+        with front_end.session(screen_reader=reads_aloud(args, settings)) as front:
             play_in(front, settings, args, script, notice)
     except device.TerminalError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
@@ -484,7 +493,7 @@ def first_frame(
     doesn't, while the player reads it: numpy's random generators (OpenSSL with them)."""
     root_console.clear()
     handler.on_render(console=root_console)
-    front_end_of(context).present(root_console, handler.settings.options)
+    front_end_of(context).present(root_console, handler.settings.options, handler)
     import numpy.random  # noqa: F401  # Loaded now, not by the first new game's key press.
 
 

@@ -77,6 +77,11 @@ def render_character_level(
     console.print(x=x, y=y + 1, text=f"XP to next: {xp_to_go}")
 
 
+# Where the line naming what is under the mouse or the look cursor is drawn, and its width.
+NAMES_AT: Final = (21, 44)
+NAMES_WIDTH: Final = 59
+
+
 def get_names_at_location(x: int, y: int, game_map: GameMap) -> str:
     """What the player sees at (x, y), top first ("Orc, badly wounded"); empty out of sight.
 

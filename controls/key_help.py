@@ -3,7 +3,7 @@ so neither can disagree with what the keys do."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Final, TypeVar
 
 from tcod.event import KeySym, Modifier, MouseButton, Scancode
@@ -118,14 +118,31 @@ def command_rows(table: Mapping[K, Command]) -> list[tuple[str, str]]:
     return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
 
 
+# The dungeon's commands that go somewhere or fight, and the questions
+# (`words.questions`): each a section of the help, the other commands another.
+GOING: Final = (Command.DESCEND, Command.EXPLORE, Command.AUTOFIGHT, Command.TRAVEL)
+ASKING: Final = (Command.IN_VIEW, Command.AROUND, Command.WHERE, Command.STATUS)
+
+
+def _commands_rows(tables: KeyTables, commands: Collection[Command]) -> list[tuple[str, str]]:
+    """The rows of the dungeon's `commands`, with the keys in force."""
+    return command_rows({key: command for key, command in tables.main.items() if command in commands})
+
+
 def _dungeon_rows(tables: KeyTables) -> list[tuple[str, str]]:
-    """The dungeon's keys in force, then running and the mouse."""
+    """The dungeon's keys in force that go somewhere or fight, then waiting, running and the mouse."""
     wait = {key: "Wait a turn" for key in tables.wait}
     run = (f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])
     buttons = [
         (button_name(button), COMMAND_HELP[command]) for button, command in MAIN_BUTTONS.items()
     ]
-    return command_rows(tables.main) + _keys_by_meaning(wait) + [run, *buttons]
+    return _commands_rows(tables, GOING) + _keys_by_meaning(wait) + [run, *buttons]
+
+
+def _screen_rows(tables: KeyTables) -> list[tuple[str, str]]:
+    """The dungeon's other keys in force: items, screens, saving."""
+    others = {command for command in tables.main.values() if command not in (*GOING, *ASKING)}
+    return _commands_rows(tables, others)
 
 
 def _tile_rows() -> list[tuple[str, str]]:
@@ -174,6 +191,8 @@ def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
         # Short enough to sit beside the menu's keys on the help screen.
         ("Moving (also moves a cursor)", _keys_by_meaning(move)),
         ("In the dungeon", _dungeon_rows(tables)),
+        ("Items and screens", _screen_rows(tables)),
+        ("Asking, for play without sight", _commands_rows(tables, ASKING)),
         ("Choosing a tile", _tile_rows()),
         ("Message history", _history_rows()),
         ("After a death", command_rows(GAME_OVER_KEYS)),

@@ -159,6 +159,10 @@ class Command(Enum):
     STOP_REPLAY = auto()
     OPTIONS = auto()
     CLOSE = auto()
+    IN_VIEW = auto()
+    AROUND = auto()
+    WHERE = auto()
+    STATUS = auto()
 
 
 # What the help screen and the README say each command does.
@@ -170,7 +174,7 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.RUN: "Run that way",
     Command.WALK_TO: "Walk to the tile",
     Command.PICKUP: "Pick up the item underfoot",
-    Command.INVENTORY: "Use an item from the inventory",
+    Command.INVENTORY: "Use an item you carry",
     Command.QUAFF: "Quaff a potion",
     Command.READ: "Read a scroll",
     Command.WEAR: "Wear or wield, or take off",
@@ -197,6 +201,10 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.STOP_REPLAY: "Stop, then play on",
     Command.OPTIONS: "Change the options",
     Command.CLOSE: "Close the screen",
+    Command.IN_VIEW: "What is in view",
+    Command.AROUND: "What is around you",
+    Command.WHERE: "Where you are",
+    Command.STATUS: "Health, level, gear",
 }
 
 
@@ -219,6 +227,11 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     KeySym.F1: Command.HELP,
     "=": Command.OPTIONS,  # Angband's key (`o` explores, as in DCSS).
     KeySym.ESCAPE: Command.QUIT,
+    # The questions a player who can't see the map asks (`words.questions`).
+    ";": Command.IN_VIEW,  # NetHack's farlook key.
+    KeySym.A: Command.AROUND,
+    ":": Command.WHERE,  # NetHack's and DCSS's "look here".
+    "@": Command.STATUS,  # DCSS's key.
 }
 
 

@@ -70,12 +70,19 @@ def write_all(fd: int, data: bytes) -> bool:
     return True
 
 
-def open_device() -> Device:
-    """This system's terminal, made ready to play in; TerminalError if there is none."""
+def open_device(lines: bool = False) -> Device:
+    """This system's terminal, made ready to play in; TerminalError if there is none.
+
+    With `lines`, for a screen reader: no alternate screen and the cursor kept, so that
+    what is written scrolls as lines do and stays in the shell's screen after the game.
+    """
+    from terminal import drawing
+
+    enter, leave = (drawing.LINES_ENTER, drawing.LINES_LEAVE) if lines else (drawing.ENTER, drawing.LEAVE)
     if sys.platform == "win32":
         from terminal import windows
 
-        return windows.WindowsConsole.open()
+        return windows.WindowsConsole.open(enter, leave)
     from terminal import posix
 
-    return posix.PosixTerminal.open()
+    return posix.PosixTerminal.open(enter, leave)

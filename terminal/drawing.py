@@ -26,6 +26,9 @@ ESC: Final = "\x1b"
 ENTER: Final = f"{ESC}[?1049h{ESC}[?25l{ESC}[?7l{ESC}={ESC}[0m{ESC}[2J"
 # Given back: colours, wrapping, the numpad, the cursor, the shell's screen.
 LEAVE: Final = f"{ESC}[0m{ESC}[?7h{ESC}>{ESC}[?25h{ESC}[?1049l"
+# For lines a screen reader reads (`screen_reader`): only the numpad's own keys, and back.
+LINES_ENTER: Final = f"{ESC}="
+LINES_LEAVE: Final = f"{ESC}>\r\n"
 # A clear screen, for a frame sent whole.
 CLEAR: Final = f"{ESC}[0m{ESC}[2J"
 

@@ -24,51 +24,27 @@ from window.display_area import COLUMNS, ROWS
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from screens.base import BaseEventHandler
+    from window.front_end import FrontEnd
     from window.options import Options
 
 
 @dataclass
-class TerminalFrontEnd:
-    """The game in a terminal: what the window's front end does, with ANSI escapes."""
+class TerminalKeys:
+    """The keys pressed in a terminal, as the window's events; what every front end in
+    a terminal shares (this one, and the screen reader's: `screen_reader`)."""
 
     device: Device
-    screen: drawing.Screen
     parser: key_parser.Parser = field(default_factory=key_parser.Parser)
-    shown: NDArray[np.void] | None = None  # The last frame, to draw again after a resize.
-    size: tuple[int, int] = (0, 0)  # The terminal's size when last drawn.
-    fits: bool = True  # Whether the game fits the terminal (80x50 or more).
+    fits: bool = True  # Whether the game fits the terminal: keys are dropped while not.
     quitting: bool = False  # Whether the terminal is gone and the game was told to quit.
 
     @property
     def context(self) -> tcod.context.Context | None:
         return None
 
-    def present(self, console: tcod.console.Console, options: Options | None = None) -> None:
-        """Send what changed since the last frame (all of it after a resize)."""
-        # Rows first, as a terminal draws them; the console is the window's, columns first.
-        cells = console.rgb if console.rgb.shape == (ROWS, COLUMNS) else console.rgb.T
-        self.shown = cells.copy()
-        self.draw()
-
     def draw(self) -> None:
-        size = self.device.size()
-        if size != self.size:
-            self.placed(size)
-        if self.fits and self.shown is not None:
-            self.device.write(self.screen.frame(self.shown))
-
-    def placed(self, size: tuple[int, int]) -> None:
-        """Clear a terminal of a new size: the game centred in it, or the line asking
-        for a bigger one."""
-        self.size = size
-        columns, rows = size
-        self.fits = columns >= COLUMNS and rows >= ROWS
-        self.screen.forget()
-        if not self.fits:
-            self.device.write(drawing.too_small(columns, rows, (COLUMNS, ROWS)))
-            return
-        self.screen.left, self.screen.top = (columns - COLUMNS) // 2, (rows - ROWS) // 2
-        self.device.write(drawing.CLEAR.encode())
+        """Show the game again after a resize."""
 
     def events(self, timeout: float | None = None) -> list[tcod.event.Event]:
         """The keys pressed, as events; waiting without end, or up to `timeout` seconds.
@@ -114,19 +90,66 @@ class TerminalFrontEnd:
         return [tcod.event.Quit()]
 
 
+@dataclass
+class TerminalFrontEnd(TerminalKeys):
+    """The game in a terminal: what the window's front end does, with ANSI escapes."""
+
+    screen: drawing.Screen = field(kw_only=True)
+    shown: NDArray[np.void] | None = None  # The last frame, to draw again after a resize.
+    size: tuple[int, int] = (0, 0)  # The terminal's size when last drawn.
+
+    def present(
+        self,
+        console: tcod.console.Console,
+        options: Options | None = None,
+        screen: BaseEventHandler | None = None,
+    ) -> None:
+        """Send what changed since the last frame (all of it after a resize)."""
+        # Rows first, as a terminal draws them; the console is the window's, columns first.
+        cells = console.rgb if console.rgb.shape == (ROWS, COLUMNS) else console.rgb.T
+        self.shown = cells.copy()
+        self.draw()
+
+    def draw(self) -> None:
+        size = self.device.size()
+        if size != self.size:
+            self.placed(size)
+        if self.fits and self.shown is not None:
+            self.device.write(self.screen.frame(self.shown))
+
+    def placed(self, size: tuple[int, int]) -> None:
+        """Clear a terminal of a new size: the game centred in it, or the line asking
+        for a bigger one."""
+        self.size = size
+        columns, rows = size
+        self.fits = columns >= COLUMNS and rows >= ROWS
+        self.screen.forget()
+        if not self.fits:
+            self.device.write(drawing.too_small(columns, rows, (COLUMNS, ROWS)))
+            return
+        self.screen.left, self.screen.top = (columns - COLUMNS) // 2, (rows - ROWS) // 2
+        self.device.write(drawing.CLEAR.encode())
+
+
 @contextlib.contextmanager
-def session() -> Iterator[TerminalFrontEnd]:
-    """The terminal made ready to play in, and always given back, however the game ends.
+def session(screen_reader: bool = False) -> Iterator[FrontEnd]:
+    """The terminal made ready to play in, and always given back, however the game ends;
+    the game drawn, or with `screen_reader` told as lines (`screen_reader`).
 
     What the game prints meanwhile ("Game saved.", an error's report) would land in
     the middle of the drawing: it is held, and printed once the terminal is back.
     """
-    device = open_device()
+    device = open_device(lines=screen_reader)
     held_out, held_err = io.StringIO(), io.StringIO()
     real_out, real_err = sys.stdout, sys.stderr
     try:
         sys.stdout, sys.stderr = held_out, held_err
-        yield TerminalFrontEnd(device, drawing.Screen(drawing.is_truecolor(os.environ)))
+        if screen_reader:
+            from terminal.screen_reader import ScreenReaderFrontEnd
+
+            yield ScreenReaderFrontEnd(device)
+        else:
+            yield TerminalFrontEnd(device, screen=drawing.Screen(drawing.is_truecolor(os.environ)))
     finally:
         sys.stdout, sys.stderr = real_out, real_err
         device.close()

@@ -40,11 +40,12 @@ class PosixTerminal:
     saved_handlers: dict[int, Any]
     saved_wakeup: int
     gone: bool = False
+    leave: str = drawing.LEAVE  # Written on closing: the modes `enter` set, given back.
 
     @classmethod
-    def open(cls) -> PosixTerminal:
-        """Raw mode, signals watched, the alternate screen; TerminalError where stdin
-        or stdout is no terminal."""
+    def open(cls, enter: str = drawing.ENTER, leave: str = drawing.LEAVE) -> PosixTerminal:
+        """Raw mode, signals watched, `enter`'s modes (the alternate screen); TerminalError
+        where stdin or stdout is no terminal."""
         fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
         if not (os.isatty(fd_in) and os.isatty(fd_out)):
             raise TerminalError("--terminal needs a terminal for its input and output")
@@ -58,7 +59,8 @@ class PosixTerminal:
         # Raw: each key as it is pressed, no echo, Ctrl+C and Ctrl+Z as keys (no
         # signal, no suspending a game on the alternate screen).
         tty.setraw(fd_in, termios.TCSADRAIN)
-        terminal.write(drawing.ENTER.encode())
+        terminal.leave = leave
+        terminal.write(enter.encode())
         return terminal
 
     def size(self) -> tuple[int, int]:
@@ -88,7 +90,7 @@ class PosixTerminal:
         return got
 
     def close(self) -> None:
-        self.write(drawing.LEAVE.encode())
+        self.write(self.leave.encode())
         with contextlib.suppress(termios.error):  # A terminal gone has nothing to give back.
             termios.tcsetattr(self.fd_in, termios.TCSADRAIN, self.saved_modes)
         signal.set_wakeup_fd(self.saved_wakeup)

@@ -62,9 +62,10 @@ class WindowsConsole:
     size_seen: tuple[int, int]
     quitting: bool = False
     gone: bool = False
+    leave: str = drawing.LEAVE  # Written on closing: the modes `enter` set, given back.
 
     @classmethod
-    def open(cls) -> WindowsConsole:
+    def open(cls, enter: str = drawing.ENTER, leave: str = drawing.LEAVE) -> WindowsConsole:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise TerminalError("--terminal needs a console for its input and output")
         output = kernel32.GetStdHandle(STD_OUTPUT_HANDLE)
@@ -78,7 +79,8 @@ class WindowsConsole:
         console.size_seen = console.size()
         for signum in QUIT_SIGNALS:
             console.saved_handlers[signum] = signal.signal(signum, console.asked_to_quit)
-        console.write(drawing.ENTER.encode())
+        console.leave = leave
+        console.write(enter.encode())
         return console
 
     def asked_to_quit(self, signum: int, frame: FrameType | None) -> None:
@@ -113,7 +115,7 @@ class WindowsConsole:
         return text
 
     def close(self) -> None:
-        self.write(drawing.LEAVE.encode())
+        self.write(self.leave.encode())
         kernel32.SetConsoleMode(self.output, self.saved_mode)
         kernel32.SetConsoleOutputCP(self.saved_code_page)
         for signum, handler in self.saved_handlers.items():

@@ -23,6 +23,8 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 # How long to wait for the screen to show what a test expects before failing:
 # a bound on a hang, never a measure (the machine may be busy).
 PATIENCE: Final = 30.0
+# Lines kept of what scrolled off the pane's top.
+HISTORY: Final = 100_000
 # A screen unchanged this long has settled: a walk under way changes it every step.
 SETTLED: Final = 0.4
 
@@ -43,14 +45,17 @@ class Pane:
         self.server = ""
         self.columns, self.rows = columns, rows
 
-    def start(self, *args: str, colorterm: str = "truecolor") -> None:
-        """Run the game with `args` (after `--terminal`); `status` will hold its exit status."""
-        game = " ".join([sys.executable, str(ROOT / "main.py"), "--terminal", *args])
+    def start(self, *args: str, colorterm: str = "truecolor", front: str = "--terminal") -> None:
+        """Run the game with `args` (after `front`, `--terminal` or `--screen-reader`);
+        `status` will hold its exit status."""
+        game = " ".join([sys.executable, str(ROOT / "main.py"), front, *args])
         script = f"stty -g > stty-before; {game}; echo $? > status; stty -g > stty-after; sleep 600"
         for name in ("status", "stty-before", "stty-after"):
             (self.folder / name).unlink(missing_ok=True)
         self.server = f"game-{os.getpid()}-{next(_names)}"  # A server of its own each time.
         self.tmux(
+            # Lines a screen reader reads scroll: all of a game's are kept.
+            "start-server", ";", "set-option", "-g", "history-limit", str(HISTORY), ";",
             "new-session", "-d", "-s", "game", "-c", str(self.folder),
             "-x", str(self.columns), "-y", str(self.rows),
             "-e", f"COLORTERM={colorterm}", "sh", "-c", script,
@@ -69,11 +74,17 @@ class Pane:
 
     def type(self, text: str) -> None:
         """Type `text` literally (`>` and `?` are no key names to tmux)."""
-        self.tmux("send-keys", "-t", "game", "-l", text)
+        # A `;` that ends an argument ends a tmux command, unless escaped.
+        self.tmux("send-keys", "-t", "game", "-l", text[:-1] + "\\;" if text.endswith(";") else text)
 
     def screen(self) -> list[str]:
         """The pane's lines as shown now, trailing blanks cut."""
         return [line.rstrip() for line in self.tmux("capture-pane", "-p", "-t", "game").split("\n")][: self.rows]
+
+    def history(self) -> list[str]:
+        """Every line the pane has shown, those scrolled off the top first, trailing blanks cut."""
+        text = self.tmux("capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "game")
+        return [line.rstrip() for line in text.split("\n")]
 
     def text(self) -> str:
         return "\n".join(self.screen())

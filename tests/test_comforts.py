@@ -21,7 +21,7 @@ import input_handlers
 import main
 import setup_game
 from controls import keys
-from controls.key_help import HISTORY_JUMP_HELP, chord_name, help_sections, key_name
+from controls.key_help import ASKING, GOING, HISTORY_JUMP_HELP, chord_name, help_sections, key_name
 from controls.keys import (
     ANSWER_KEYS,
     COMMAND_HELP,
@@ -103,10 +103,16 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
     history |= {(key_name(k), HISTORY_JUMP_HELP[jump]) for k, jump in HISTORY_JUMP_KEYS.items()}
     return {
         "Main menu": {(key_name(k), COMMAND_HELP[c]) for k, c in MENU_KEYS.items()},
-        "In the dungeon": {(key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items()}
+        "In the dungeon": {(key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items() if c in GOING}
         | {(key_name(k), "Wait a turn") for k in WAIT_KEYS}
         | {(f"{(RUN_MODIFIER.name or '').title()}+direction", COMMAND_HELP[Command.RUN])}
         | {(f"{b.name.title()} click", COMMAND_HELP[c]) for b, c in MAIN_BUTTONS.items()},
+        "Items and screens": {
+            (key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items() if c not in (*GOING, *ASKING)
+        },
+        "Asking, for play without sight": {
+            (key_name(k), COMMAND_HELP[c]) for k, c in MAIN_KEYS.items() if c in ASKING
+        },
         "Moving (also moves a cursor)": {
             (key_name(k), f"Move {DIRECTIONS[d]}") for k, d in MOVE_KEYS.items()
         },
@@ -228,7 +234,12 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
 
     for name, _ in listed["Main menu"]:
         assert press(setup_game.MainMenu(), name) is not None, name
-    for section in ("In the dungeon", "Moving (also moves a cursor)"):
+    for section in (
+        "In the dungeon",
+        "Items and screens",
+        "Asking, for play without sight",
+        "Moving (also moves a cursor)",
+    ):
         for name, _ in listed[section]:
             said = [(m.full_text, m.count) for m in engine.message_log.messages]
             done = press(input_handlers.MainGameEventHandler(engine), name)
@@ -331,29 +342,92 @@ def test_slash_without_shift_still_looks(engine: Engine) -> None:
     assert isinstance(handler.handle_events(typed("/")), input_handlers.LookHandler)
 
 
+def help_pages(handler: input_handlers.BaseEventHandler) -> list[list[str]]:
+    """The lines of each of the help's pages, turned with Space, and the handler
+    the Space after the last page goes to."""
+    help_screen: input_handlers.BaseEventHandler = HelpScreen(handler)
+    shown: list[list[str]] = []
+    while help_screen is not handler:
+        assert isinstance(help_screen, HelpScreen) and len(shown) < 10
+        console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+        help_screen.on_render(console)
+        shown.append(screen_lines(console))
+        help_screen = help_screen.handle_events(key(KeySym.SPACE))
+    return shown
+
+
 @pytest.mark.parametrize("screen", [menu, game])
 def test_help_screen_fits_in_80x50(
     screen: Callable[[Engine], input_handlers.BaseEventHandler], engine: Engine
 ) -> None:
-    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    HelpScreen(screen(engine)).on_render(console)
-    lines = screen_lines(console)
+    every_page = help_pages(screen(engine))
     sections = help_sections(KeyTables())
-    assert sections[0][0] in lines[1]
+    assert sections[0][0] in every_page[0][1]
     # Each section's title, then its rows on the lines below it: alone on the
     # line, or in one of two columns the short sections flow down.
     places = []
     for section, rows in sections:
-        [(y, x)] = [(y, line.index(section)) for y, line in enumerate(lines) if section in line]
-        places.append((y, x))
+        [(page, y, x)] = [
+            (page, y, line.index(section))
+            for page, lines in enumerate(every_page)
+            for y, line in enumerate(lines)
+            if section in line
+        ]
+        places.append((page, y, x))
         for i, (names, meaning) in enumerate(rows, start=1):
-            row = lines[y + i][x:]
+            row = every_page[page][y + i][x:]
             assert row.lstrip().startswith(names) and meaning in row, (y + i, row)
         assert y + len(rows) < main.SCREEN_HEIGHT - 1  # Above the bottom frame.
     assert len(set(places)) == len(places)
-    assert "Press any key to close" in lines[-1]
-    for line in lines[1:-1]:  # No text runs over the frame's sides, at the console's edges.
-        assert line[0] == "│" and line[-1] == "│", line
+    for lines in every_page:
+        assert "any key" in lines[-1] or "Space for more" in lines[-1]
+        for line in lines[1:-1]:  # No text runs over the frame's sides, at the console's edges.
+            assert line[0] == "│" and line[-1] == "│", line
+
+
+def test_keys_that_outgrow_a_page_turn_to_a_second_with_space(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game that adds commands gets a second page, not rows over the frame:
+    Space and Page Down turn forward, Page Up back, Space past the last page
+    and any other key close it, as NetHack's and DCSS's long help."""
+    from screens import help_screen
+
+    sections = help_sections(KeyTables())
+    more = [(f"{title} again", rows) for title, rows in sections]
+    monkeypatch.setattr(help_screen, "help_sections", lambda tables: sections + more)
+    parent = game(engine)
+    every_page = help_pages(parent)
+    assert len(every_page) >= 2
+    assert "Page 1 of" in every_page[0][-1] and "Space for more" in every_page[0][-1]
+    for title, _ in sections + more:
+        assert sum(title in line for lines in every_page for line in lines) >= 1, title
+    screen = HelpScreen(parent)
+    assert screen.handle_events(key(KeySym.PAGEDOWN)) is screen and screen.page == 1
+    assert screen.handle_events(key(KeySym.PAGEUP)) is screen and screen.page == 0
+    assert screen.handle_events(key(KeySym.PAGEUP)) is parent  # Nothing before the first page.
+    assert HelpScreen(parent).handle_events(key(KeySym.X)) is parent
+
+
+def test_the_help_pages_keep_every_section_inside_the_frame() -> None:
+    """However many sections, each lands whole between the top and bottom frames
+    of a page, none over another."""
+    from screens.help_screen import pages
+
+    rows = [("k", "a meaning")] * 7
+    wide = [("k", "a meaning " * 5)] * 3
+    sections = [(f"narrow {n}", rows) for n in range(20)] + [(f"wide {n}", wide) for n in range(9)]
+    placed = pages(sections, 80, 50)
+    assert len(placed) > 2
+    assert sorted(title for page in placed for _, _, title, _ in page) == sorted(t for t, _ in sections)
+    for page in placed:
+        taken: set[tuple[int, int]] = set()
+        for x, y, title, section_rows in page:
+            assert y >= 1 and y + len(section_rows) < 50 - 1
+            columns = {x} if title.startswith("narrow") else {2, 40}  # The wide span both.
+            lines = {(column, line) for column in columns for line in range(y, y + 1 + len(section_rows))}
+            assert not lines & taken
+            taken |= lines
 
 
 def test_main_menu_says_press_question_mark_for_help() -> None:

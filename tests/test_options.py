@@ -210,6 +210,27 @@ def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> No
     assert not window.fullscreen
 
 
+
+def test_a_display_that_refuses_fullscreen_says_so_and_the_game_goes_on(
+    context: tcod.context.Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SDL fails to switch where the display has no mode for it: Alt+Enter says
+    why and leaves the option as it was; a frame that follows the options goes on."""
+
+    def refuse(window: tcod.sdl.video.Window, fullscreen: bool) -> None:
+        raise RuntimeError("Couldn't find any matching video modes")
+
+    monkeypatch.setattr(tcod.sdl.video.Window, "fullscreen", property(lambda window: False, refuse))
+    menu = setup_game.MainMenu()
+    popup = main.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
+    assert isinstance(popup, input_handlers.PopupMessage) and popup.parent is menu
+    assert "would not switch to fullscreen: Couldn't find any matching video modes" in popup.text
+    assert menu.settings.options.fullscreen is False
+    assert not paths.options_path().exists() or "fullscreen = on" not in paths.options_path().read_text()
+    # Fullscreen chosen on the options screen: the loop draws on, in the window.
+    menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=True)
+    main.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+
 def test_a_damaged_file_gets_a_popup_over_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
     paths.options_path().write_text("walk_speed = warp\n")
     seen: list[input_handlers.BaseEventHandler] = []

@@ -21,7 +21,7 @@ from window import options
 
 # The viewer's own files, each making the recording's keys mean something else.
 OTHER_OPTIONS = "gather_items = off\nwalk_speed = slow\n"
-OTHER_KEYS = "clear explore\nexplore e\nclear wait\nwait s\nclear move_east\nmove_east a\n"
+OTHER_KEYS = "clear explore\nexplore e\nclear wait\nwait s\nclear move_east\nmove_east f\n"
 
 
 def explored(seed: int) -> list[str]:
@@ -173,6 +173,6 @@ def test_continue_recovers_by_the_recordings_keys_and_options(
     assert engine.recording[-4:] == [
         "option gather_items off",
         "bind explore e",
-        "bind move_east a",
+        "bind move_east f",
         "bind wait s",
     ]

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import tcod
 from conftest import give, key
+from tcod.event import KeySym
 
 import entity_factories
 import input_handlers
@@ -22,6 +23,7 @@ from controls import key_help
 from controls.keys import KeyTables
 from engine import Engine
 from saving import paths
+from screens.base import BaseEventHandler
 from screens.help_screen import HelpScreen
 
 W, H = main.SCREEN_WIDTH, main.SCREEN_HEIGHT
@@ -128,8 +130,13 @@ def test_the_map_dims_behind_the_games_windows(screen: Callable[[Engine], input_
 def test_the_help_puts_each_meaning_just_right_of_its_sections_keys(engine: Engine) -> None:
     """Read across: at most two columns after a section's longest keys (at half
     the screen, a short key once stood 37 columns from what it does)."""
-    console = render(HelpScreen(input_handlers.MainGameEventHandler(engine)))
-    rows = ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(H)]
+    parent = input_handlers.MainGameEventHandler(engine)
+    screen: BaseEventHandler = HelpScreen(parent)
+    rows: list[str] = []
+    while isinstance(screen, HelpScreen):  # Every page, turned with Space.
+        console = render(screen)
+        rows += ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(H)]
+        screen = screen.handle_events(key(KeySym.SPACE))
     checked = 0
     for _, section in key_help.help_sections(KeyTables()):
         longest = max(len(keys) for keys, _ in section)

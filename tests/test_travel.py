@@ -614,6 +614,17 @@ def test_walks_clear_a_floor_in_fewer_key_presses() -> None:
     assert fighting.fights > 0
 
 
+
+def test_a_diver_takes_the_stairs_once_seen_in_fewer_key_presses() -> None:
+    """tools/key_presses.py's diving strategy: the same floor left by the same
+    stairs, sooner, with part of it unseen."""
+    tool = load_tool("key_presses")
+    clearing = tool.play(6, tool.autofight_key)
+    diving = tool.play(6, tool.autofight_key, strategy=tool.DIVE)
+    assert clearing.floors == diving.floors == 1
+    assert diving.turns < clearing.turns
+    assert diving.total < clearing.total
+
 def test_each_hand_made_mutant_still_changes_one_line_of_travel() -> None:
     """tools/travel_mutants.py (whose every mutant these tests kill) keeps up with travel.py."""
     source = (Path(__file__).resolve().parent.parent / "controls" / "travel.py").read_text()

@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """Count the key presses a floor takes: with single steps, with walks, and
-with walks and autofight.
+with walks and autofight; clearing each floor, or diving.
 
 Usage: ``python tools/key_presses.py [--floors N] [SEED ...]``, from any folder.
 
-Three scripted players clear the first floors of each seed (see every tile
-they can reach, kill every monster they meet, then take the stairs), through
-the game's real handlers, until they die or have cleared `--floors` floors
+Three scripted players play the first floors of each seed through the game's
+real handlers, until they die or have taken the stairs `--floors` times
 (default 1):
 
 * **single steps**, as the tutorial's game needed: one move key per step,
@@ -19,6 +18,10 @@ the game's real handlers, until they die or have cleared `--floors` floors
 * **autofight**: as the walker, but Tab (autofight) in place of each move key
   toward a monster or into it; below half HP with no potion, where autofight
   refuses, the move keys as the others.
+
+Each plays by two strategies: **clear** (see every tile it can reach, gather
+every item seen, kill every monster it meets, then take the stairs) and
+**dive** (the same until the stairs have been seen, then take them).
 
 The first two fight alike: a monster in view is walked to and bumped, one key
 a step (`.` when there is no way to it).  All three drink a health potion
@@ -40,12 +43,14 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import numpy as np  # noqa: E402
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
@@ -56,6 +61,9 @@ from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from saving import paths  # noqa: E402
 from window.options import Options  # noqa: E402
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 SEEDS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 MOVES = {
@@ -87,6 +95,19 @@ class Result:
 
 
 Event = tcod.event.KeyDown | tcod.event.TextInput
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """How much of a floor a player sees before taking the stairs."""
+
+    name: str
+    dives: bool  # Takes the stairs once seen, rather than once all is seen and gathered.
+
+
+CLEAR = Strategy("clear", dives=False)
+DIVE = Strategy("dive", dives=True)
+STRATEGIES = (CLEAR, DIVE)
 WAIT = tcod.event.TextInput(text=".")
 
 
@@ -114,25 +135,41 @@ def care_key(engine: Engine) -> Event | None:
     return potion_key(engine) or fight_key(engine)
 
 
-def wanted_items(engine: Engine) -> list[Item]:
+def done_exploring(engine: Engine, strategy: Strategy) -> bool:
+    """Whether a diver has seen the stairs: nothing else on the floor is wanted then."""
+    return strategy.dives and travel.stairs_known(engine.game_map)
+
+
+def wanted_items(engine: Engine, strategy: Strategy) -> list[Item]:
     """The items the players go for: those seen, while there is room."""
     inventory = engine.player.inventory
-    return travel.gatherable(engine) if len(inventory.items) < inventory.capacity else []
+    if done_exploring(engine, strategy) or len(inventory.items) >= inventory.capacity:
+        return []
+    return travel.gatherable(engine)
 
 
-def single_step_key(engine: Engine) -> Event:
+def goals(engine: Engine, strategy: Strategy, items: list[Item]) -> NDArray[np.bool_]:
+    """Where the player still goes on this floor: the edge of the unseen and `items`."""
+    game_map = engine.game_map
+    if done_exploring(engine, strategy):
+        wanted = np.zeros_like(game_map.explored)
+    else:
+        wanted = travel.frontier(game_map)
+    for item in items:
+        wanted[item.x, item.y] = True
+    return wanted
+
+
+def single_step_key(engine: Engine, strategy: Strategy) -> Event:
     """The next key of the single-stepping player."""
     fight = care_key(engine)
     if fight is not None:
         return fight
     game_map, player = engine.game_map, engine.player
-    items = wanted_items(engine)
+    items = wanted_items(engine, strategy)
     if any((item.x, item.y) == (player.x, player.y) for item in items):
         return key(KeySym.G)
-    goals = travel.frontier(game_map)
-    for item in items:
-        goals[item.x, item.y] = True
-    step = travel.step_toward(game_map, goals, player.x, player.y)
+    step = travel.step_toward(game_map, goals(engine, strategy, items), player.x, player.y)
     if step is None:
         step = travel.step_toward(
             game_map, travel.only(game_map, *game_map.downstairs_location), player.x, player.y
@@ -140,26 +177,23 @@ def single_step_key(engine: Engine) -> Event:
     return STAIRS if step is None else key(MOVES[step])
 
 
-def explore_key(engine: Engine) -> Event:
-    """`x` until all is seen and gathered, then `>`."""
+def explore_key(engine: Engine, strategy: Strategy) -> Event:
+    """`x` until all is seen and gathered (diving: until the stairs are seen), then `>`."""
     game_map, player = engine.game_map, engine.player
-    goals = travel.frontier(game_map)
-    items = wanted_items(engine)
-    for item in items:
-        goals[item.x, item.y] = True
-    if travel.step_toward(game_map, goals, player.x, player.y) or any(
+    items = wanted_items(engine, strategy)
+    if travel.step_toward(game_map, goals(engine, strategy, items), player.x, player.y) or any(
         (item.x, item.y) == (player.x, player.y) for item in items
     ):
         return key(KeySym.X)
     return STAIRS
 
 
-def walking_key(engine: Engine) -> Event:
+def walking_key(engine: Engine, strategy: Strategy) -> Event:
     """The next key of the player who walks."""
-    return care_key(engine) or explore_key(engine)
+    return care_key(engine) or explore_key(engine, strategy)
 
 
-def autofight_key(engine: Engine) -> Event:
+def autofight_key(engine: Engine, strategy: Strategy) -> Event:
     """The next key of the player who walks and autofights: Tab while autofight
     would act (it refuses below half HP, the default), else as the walker."""
     care = potion_key(engine)
@@ -167,18 +201,19 @@ def autofight_key(engine: Engine) -> Event:
         return care
     if autofight.decide(engine, STOP).direction is not None:
         return key(KeySym.TAB)
-    return fight_key(engine) or explore_key(engine)
+    return fight_key(engine) or explore_key(engine, strategy)
 
 
-PLAYERS: dict[str, Callable[[Engine], Event]] = {
+Player = Callable[[Engine, Strategy], Event]
+PLAYERS: dict[str, Player] = {
     "single steps": single_step_key,
     "walks": walking_key,
     "autofight": autofight_key,
 }
 
 
-def play(seed: int, player: Callable[[Engine], Event], floors: int = 1) -> Result:
-    """Play `seed` until `floors` floors are cleared or the player dies."""
+def play(seed: int, player: Player, floors: int = 1, strategy: Strategy = CLEAR) -> Result:
+    """Play `seed` until the stairs are taken `floors` times or the player dies."""
     random.seed(seed)
     engine = setup_game.new_game(seed=seed)
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
@@ -192,7 +227,7 @@ def play(seed: int, player: Callable[[Engine], Event], floors: int = 1) -> Resul
             letters = {stack[0].name: letter for letter, stack in engine.player.inventory.listing()}
             event = key(keys.letter_key(letters["Health Potion"]))
         else:
-            event = player(engine)
+            event = player(engine, strategy)
         waits += event == WAIT
         fights += bool(engine.game_map.monsters_in_view)
         floor = engine.game_world.current_floor
@@ -206,30 +241,37 @@ def play(seed: int, player: Callable[[Engine], Event], floors: int = 1) -> Resul
     return Result(presses, engine.turns, len(presses), carried, count, waits, fights)
 
 
+def report(strategy: Strategy, seeds: Sequence[int], floors: int) -> None:
+    """Play each seed by `strategy` with each player: a line a seed, then a line a player."""
+    print(f"{strategy.name}: seed  " + "  ".join(f"{name} (floors, turns, items)" for name in PLAYERS))
+    results: dict[str, list[Result]] = {name: [] for name in PLAYERS}
+    for seed in seeds:
+        line = f"{strategy.name}: {seed:>4}"
+        for name, player in PLAYERS.items():
+            result = play(seed, player, floors, strategy)
+            results[name].append(result)
+            line += f"  {result.total:>{len(name)}} ({result.floors}, {result.turns:>5}, {result.carried})"
+        print(line)
+    for name, played in results.items():
+        cleared = [presses for result in played for presses in result.presses]
+        total = sum(result.pressed for result in played)
+        waits = sum(result.waits for result in played)
+        fights = sum(result.fights for result in played)
+        median = statistics.median(cleared) if cleared else 0
+        print(
+            f"{strategy.name}, {name}: floors cleared {len(cleared)}, "
+            f"key presses a floor {median:.0f} (median), waits {waits / max(total, 1):.1%} "
+            f"and fighting {fights / max(total, 1):.1%} of presses"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Count the key presses a floor takes.")
     parser.add_argument("--floors", type=int, default=1, help="floors to clear (default 1)")
     parser.add_argument("seeds", type=int, nargs="*", default=list(SEEDS))
     args = parser.parse_args(argv)
-    print("seed  " + "  ".join(f"{name} (floors, turns, items)" for name in PLAYERS))
-    results: dict[str, list[Result]] = {name: [] for name in PLAYERS}
-    for seed in args.seeds:
-        line = f"{seed:>4}"
-        for name, player in PLAYERS.items():
-            result = play(seed, player, args.floors)
-            results[name].append(result)
-            line += f"  {result.total:>{len(name)}} ({result.floors}, {result.turns:>5}, {result.carried})"
-        print(line)
-    for name, played in results.items():
-        floors = [presses for result in played for presses in result.presses]
-        total = sum(result.pressed for result in played)
-        waits = sum(result.waits for result in played)
-        fights = sum(result.fights for result in played)
-        median = statistics.median(floors) if floors else 0
-        print(
-            f"{name}: floors cleared {len(floors)}, key presses a floor {median:.0f} (median), "
-            f"waits {waits / max(total, 1):.1%} and fighting {fights / max(total, 1):.1%} of presses"
-        )
+    for strategy in STRATEGIES:
+        report(strategy, args.seeds, args.floors)
     return 0
 
 

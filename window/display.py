@@ -86,10 +86,22 @@ def follow(context: tcod.context.Context, options: Options) -> None:
     if window is None:
         return
     if window.fullscreen != options.fullscreen:
-        window.fullscreen = options.fullscreen
+        switch_fullscreen(window, options.fullscreen)
     atlas = context.sdl_atlas
     if atlas is not None and atlas.tileset.tile_width != options.tile_size:
         change_tiles(context, window, options.tile_size)
+
+
+def switch_fullscreen(window: tcod.sdl.video.Window, fullscreen: bool) -> str | None:
+    """Make the window fullscreen or not; None, or why the display refused (it stays as it was).
+
+    A display may refuse (SDL fails with no mode to switch to): the game goes on in its window.
+    """
+    try:
+        window.fullscreen = fullscreen
+    except RuntimeError as exc:
+        return str(exc)
+    return None
 
 
 def change_tiles(context: tcod.context.Context, window: tcod.sdl.video.Window, size: int) -> None:
@@ -122,9 +134,14 @@ def nearest_placement(tile: tuple[int, int], now: Placement, area: Area | None) 
 def toggle_fullscreen(context: tcod.context.Context, settings: options_module.Settings) -> str | None:
     """Alt+Enter: fullscreen or not, an option kept as the options screen keeps it.
 
-    None, or the notice of an options file that could not be written.
+    None, or the notice of a display that refused (the option is left as it
+    was) or of an options file that could not be written.
     """
     now = settings.options
+    window = context.sdl_window
+    refused = None if window is None else switch_fullscreen(window, not now.fullscreen)
+    if refused is not None:
+        return f"The display would not switch to {'a window' if now.fullscreen else 'fullscreen'}: {refused}"
     notice = settings.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
     follow(context, settings.options)
     return notice

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import tcod
 
 from window import display
 from window.options import Options
+
+if TYPE_CHECKING:
+    from screens.base import BaseEventHandler
 
 
 class FrontEnd(Protocol):
@@ -25,8 +28,11 @@ class FrontEnd(Protocol):
         (fullscreen, screenshot) do nothing and events need no converting."""
         ...
 
-    def present(self, console: tcod.console.Console, options: Options) -> None:
-        """Show the frame drawn in `console`, following the options that apply here."""
+    def present(
+        self, console: tcod.console.Console, options: Options, screen: BaseEventHandler | None = None
+    ) -> None:
+        """Show the frame drawn in `console`, following the options that apply here;
+        `screen` drew it (a front end that speaks says what changed on it)."""
         ...
 
     def events(self, timeout: float | None = None) -> Iterable[tcod.event.Event]:
@@ -40,7 +46,9 @@ class WindowFrontEnd:
 
     context: tcod.context.Context
 
-    def present(self, console: tcod.console.Console, options: Options) -> None:
+    def present(
+        self, console: tcod.console.Console, options: Options, screen: BaseEventHandler | None = None
+    ) -> None:
         display.follow(self.context, options)
         self.context.present(console, keep_aspect=True, integer_scaling=True)
 

@@ -119,6 +119,8 @@ class Options:
     )
     # Recordings keep what each press of autofight did, so not this (`controls.autofight`).
     autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 50, changes_play=True)
+    # Read at start-up: started from a terminal, the game plays as text (`--screen-reader`).
+    screen_reader: bool = option("Screen reader", {False: "off", True: "on"}, False)
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata={"setting": Remembered()})
 

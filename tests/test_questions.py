@@ -1,0 +1,201 @@
+"""The questions a player who can't see the map asks (`words.questions`): each
+answer checked against the game's state, and the same in the window (its answer
+screen, its look cursor's line) as the screen reader says it (`terminal.reading`).
+
+Monsters and items are taken from the templates, whatever they are, so a new
+monster or item breaks none of these tests.
+"""
+
+from __future__ import annotations
+
+import conftest
+import pytest
+from conftest import key, screen_rows, stroke
+from tcod.event import KeySym
+
+import entity_factories
+import input_handlers
+import render_functions
+import tile_types
+from controls.keys import MAIN_KEYS, Command
+from engine import Engine
+from entity import Actor, Item
+from terminal.reading import WIDTH, Narrator
+from words import descriptions, questions
+
+MONSTERS = [value for value in vars(entity_factories).values() if isinstance(value, Actor) and value.name != "Player"]
+ITEMS = [value for value in vars(entity_factories).values() if isinstance(value, Item)]
+PLAYER = (6, 6)
+STAIRS = (12, 10)  # In view of the player.
+
+
+def arena() -> Engine:
+    engine = conftest.arena(20, 15, PLAYER)
+    engine.game_map.downstairs_location = STAIRS
+    engine.update_fov()
+    return engine
+
+
+def key_for(command: Command) -> str | KeySym:
+    return next(binding for binding, bound in MAIN_KEYS.items() if bound is command)
+
+
+@pytest.mark.parametrize(
+    ("dx", "dy", "words"),
+    [(0, 0, "here"), (5, 0, "5 east"), (-1, -2, "2 north 1 west"), (0, 3, "3 south"), (2, 1, "1 south 2 east")],
+)
+def test_a_place_is_told_in_steps_north_first(dx: int, dy: int, words: str) -> None:
+    assert questions.offset_words(dx, dy) == words
+
+
+def test_in_view_lists_monsters_then_items_then_the_stairs_nearest_first() -> None:
+    engine = arena()
+    far, near = MONSTERS[0].spawn(engine.game_map, 12, 6), MONSTERS[-1].spawn(engine.game_map, 6, 4)
+    potion = ITEMS[0].spawn(engine.game_map, 9, 9)
+    far.fighter.hp = 1
+    engine.update_fov()
+    px, py = PLAYER
+    assert questions.in_view(engine) == [
+        f"{near.name}, 2 north, uninjured",
+        f"{far.name}, 6 east, {descriptions.health_words(far.fighter)}",
+        f"{potion.name}, 3 south 3 east",
+        f"Stairs down, {questions.offset_words(STAIRS[0] - px, STAIRS[1] - py)}",
+    ]
+
+
+def test_in_view_leaves_out_what_is_out_of_sight() -> None:
+    engine = arena()
+    engine.game_map.tiles[10, :] = tile_types.wall  # A wall across the arena, east of the player.
+    MONSTERS[0].spawn(engine.game_map, 14, 6)
+    engine.update_fov()
+    assert questions.in_view(engine) == ["Nothing in view."]
+
+
+def test_around_names_the_eight_neighbours_clockwise_from_north() -> None:
+    engine = conftest.arena(20, 15, (1, 1))  # In the top-left corner, walls north and west.
+    monster = MONSTERS[0].spawn(engine.game_map, 2, 2)
+    engine.update_fov()
+    lines = questions.around(engine)
+    assert [line.split(":")[0] for line in lines[:8]] == [
+        "North", "Northeast", "East", "Southeast", "South", "Southwest", "West", "Northwest",
+    ]  # fmt: skip
+    assert lines[0] == "North: wall"
+    assert lines[3] == f"Southeast: floor; {descriptions.short_description(monster)}"
+    assert lines[8] == "Open: east, southeast, south."
+
+
+def test_around_tells_a_corridor_and_its_doorway_into_a_room() -> None:
+    engine = conftest.arena(20, 15, (3, 7))
+    game_map = engine.game_map
+    game_map.tiles[:, :] = tile_types.wall
+    game_map.tiles[5:10, 4:10] = tile_types.floor  # A room.
+    game_map.tiles[1:5, 7] = tile_types.floor  # A corridor from the west, into the room.
+    game_map.explored[:, :] = True
+    engine.update_fov()
+    lines = dict(line.split(": ", 1) for line in questions.around(engine)[:8])
+    assert lines["West"] == "corridor"
+    assert lines["East"] == "doorway"
+    assert questions.where(engine)[1] == "You are in a corridor."
+
+
+def test_where_tells_the_floor_the_place_the_stairs_and_what_is_here() -> None:
+    engine = arena()
+    potion = ITEMS[0].spawn(engine.game_map, *PLAYER)
+    engine.update_fov()
+    floor, place, stairs, here = questions.where(engine)
+    assert floor == f"Floor {engine.game_world.current_floor}, column 7 of 20, row 7 of 15."
+    assert place == "You are in a room."
+    assert stairs == "The stairs down: 4 south 6 east."
+    assert here == f"Here: {descriptions.short_description(potion)}."
+
+
+def test_where_says_stairs_not_yet_seen_are_not_found() -> None:
+    engine = arena()
+    engine.game_map.explored[STAIRS] = False
+    engine.game_map.visible[STAIRS] = False
+    assert questions.where(engine)[2] == "The stairs down: not found yet."
+
+
+def test_status_tells_the_players_numbers_and_gear() -> None:
+    engine = arena()
+    player = engine.player
+    player.fighter.hp -= 3
+    level = player.level
+    assert questions.status(engine) == [
+        f"HP {player.fighter.hp} of {player.fighter.max_hp}.",
+        f"Level {level.current_level}, {level.experience_to_next_level - level.current_xp} XP to the next.",
+        f"Attack {player.fighter.power}, defense {player.fighter.defense}.",
+        f"Wielding {player.equipment.weapon.name if player.equipment.weapon else 'nothing'}; "
+        f"wearing {player.equipment.armor.name if player.equipment.armor else 'nothing'}.",
+    ]
+
+
+@pytest.mark.parametrize("command", list(questions.QUESTIONS))
+def test_the_window_shows_each_answer_as_the_screen_reader_says_it(command: Command) -> None:
+    engine = arena()
+    MONSTERS[0].spawn(engine.game_map, 8, 7)
+    ITEMS[0].spawn(engine.game_map, 4, 4)
+    engine.update_fov()
+    title, answer = questions.QUESTIONS[command]
+    game = input_handlers.MainGameEventHandler(engine)
+    narrator = Narrator()
+    narrator.news(game)
+    screen = game.handle_events(stroke(key_for(command)))
+    assert isinstance(screen, input_handlers.AnswerScreen)
+    assert narrator.news(screen) == [f"{title}:", *answer(engine)]
+    window = "\n".join(screen_rows(screen))
+    for line in answer(engine):
+        assert line in window
+    assert all(len(line) < 80 for line in answer(engine))
+
+
+def test_a_key_on_an_answer_closes_it_and_does_what_it_does_in_the_dungeon() -> None:
+    engine = arena()
+    screen = input_handlers.MainGameEventHandler(engine).handle_events(stroke(key_for(Command.STATUS)))
+    around = screen.handle_events(stroke(key_for(Command.AROUND)))
+    assert isinstance(around, input_handlers.AnswerScreen) and around.title == "Around you"
+    moved = around.handle_events(key(KeySym.L))
+    assert isinstance(moved, input_handlers.MainGameEventHandler)
+    assert (engine.player.x, engine.player.y) == (PLAYER[0] + 1, PLAYER[1])
+
+
+def test_the_look_cursor_says_in_the_window_what_the_screen_reader_says() -> None:
+    engine = arena()
+    monster = MONSTERS[0].spawn(engine.game_map, 8, 5)
+    engine.update_fov()
+    look = input_handlers.MainGameEventHandler(engine).handle_events(stroke("/"))
+    narrator = Narrator()
+    assert narrator.news(look)[-1] == "You; floor; here"
+    for sym in (KeySym.L, KeySym.L, KeySym.K):
+        look = look.handle_events(key(sym))
+        said = narrator.news(look)
+        x, y = render_functions.NAMES_AT
+        shown = screen_rows(look)[y][x:].rstrip()
+        assert said == [shown]
+    assert said == [f"{descriptions.short_description(monster)}; floor; 1 north 2 east"]
+
+
+def test_the_narrator_says_only_what_changed() -> None:
+    engine = arena()
+    game = input_handlers.MainGameEventHandler(engine)
+    narrator = Narrator()
+    assert narrator.news(game) == [engine.message_log.messages[-1].full_text]
+    assert narrator.news(game) == []
+    engine.player.fighter.hp -= 2
+    engine.message_log.add_message("A test happened.")
+    fighter = engine.player.fighter
+    assert narrator.news(game) == ["A test happened.", f"HP {fighter.hp} of {fighter.max_hp}."]
+    engine.message_log.add_message("A test happened.")
+    assert narrator.news(game) == ["A test happened. (x2)"]
+    monster = MONSTERS[0].spawn(engine.game_map, 9, 2)
+    engine.update_fov()
+    assert narrator.news(game) == [f"{monster.name} comes into view, 4 north 3 east."]
+    assert narrator.news(game) == []
+
+
+def test_every_line_said_is_under_80_characters() -> None:
+    engine = arena()
+    engine.message_log.add_message("word " * 60)
+    said = Narrator().news(input_handlers.MainGameEventHandler(engine))
+    assert said and all(len(line) <= WIDTH for line in said)
+    assert " ".join(said).split() == ("word " * 60).split()

@@ -1,0 +1,90 @@
+"""Every screen as the screen reader says it (`terminal.reading`): menus with their
+letters, the choice or cursor in focus said again as it moves, nothing said twice."""
+
+from __future__ import annotations
+
+import conftest
+from conftest import key, stroke
+from tcod.event import KeySym
+
+import input_handlers
+import setup_game
+from terminal.reading import Narrator
+from window import options
+
+
+def arena() -> input_handlers.MainGameEventHandler:
+    return input_handlers.MainGameEventHandler(conftest.arena(20, 15, (5, 5)))
+
+
+def test_the_main_menu_is_read_with_its_letters() -> None:
+    said = Narrator().news(setup_game.MainMenu())
+    assert said[0] == setup_game.GAME_TITLE
+    assert "[N] Play a new game" in said and "[Q] Quit" in said
+
+
+def test_the_inventory_is_read_with_its_letters() -> None:
+    game = arena()
+    narrator = Narrator()
+    narrator.news(game)
+    inventory = game.handle_events(key(KeySym.I))
+    assert isinstance(inventory, input_handlers.InventoryEventHandler)
+    assert narrator.news(inventory) == [inventory.TITLE, *inventory.item_lines()]
+    assert inventory.item_lines()[0].startswith("(a) ")
+    inventory.handle_events(key(KeySym.Z))  # No item: the log says so, and only that is said.
+    assert narrator.news(inventory) == ["Invalid entry."]
+
+
+def test_the_level_up_choice_is_read_with_its_letters() -> None:
+    game = arena()
+    level = game.engine.player.level
+    level.add_xp(level.experience_to_next_level)
+    screen = input_handlers.next_screen(game.engine)
+    assert isinstance(screen, input_handlers.LevelUpEventHandler)
+    said = Narrator().news(screen)
+    assert screen.TITLE in said
+    assert [line[:3] for line in said[-3:]] == ["a) ", "b) ", "c) "]
+
+
+def test_the_history_reads_one_message_at_a_time() -> None:
+    game = arena()
+    log = game.engine.message_log
+    log.add_message("First.")
+    log.add_message("Second.")
+    narrator = Narrator()
+    narrator.news(game)
+    history = game.handle_events(key(KeySym.V))
+    said = narrator.news(history)
+    assert said[-1] == f"Second. (turn {log.messages[-1].turn})"
+    history.handle_events(key(KeySym.UP))
+    assert narrator.news(history) == [f"First. (turn {log.messages[-2].turn})"]
+
+
+def test_the_options_say_the_option_chosen_as_it_moves_and_changes() -> None:
+    game = arena()
+    narrator = Narrator()
+    narrator.news(game)
+    screen = game.handle_events(stroke("="))
+    first, second = list(options.choices().values())[:2]
+    now = game.engine.settings.options
+    assert narrator.news(screen)[-1] == f"{first.label}: {first.format(now.tile_size)}"
+    screen.handle_events(key(KeySym.DOWN))
+    assert narrator.news(screen) == [f"{second.label}: {second.format(now.palette)}"]
+
+
+def test_the_help_reads_every_key_with_what_it_does() -> None:
+    game = arena()
+    said = Narrator().news(game.handle_events(stroke("?")))
+    assert ";: What is in view" in said and "Tab: Fight the nearest monster in view" in said
+
+
+def test_a_question_is_read_and_the_game_over_story_too() -> None:
+    game = arena()
+    narrator = Narrator()
+    narrator.news(game)
+    assert narrator.news(game.handle_events(key(KeySym.ESCAPE))) == [input_handlers.SAVE_AND_QUIT]
+    game.engine.player.fighter.hp = 0
+    over = input_handlers.next_screen(game.engine)
+    said = narrator.news(over)
+    assert "Game over" in said and any(line.startswith("Enter, Esc") for line in said)
+    assert all(len(line) < 80 for line in said)

@@ -1,0 +1,169 @@
+"""`python main.py --screen-reader`: the game as lines a screen reader reads.
+
+In a real terminal (tmux), a blind-style player reaches floor 2 from the answers
+to the questions alone (what is in view, where am I), exploring, fighting with
+autofight or a bump, and `>`; no map is ever drawn.  Skipped only where tmux is
+missing (`.ci/run` installs it).  The front end's writes are checked directly too.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from terminal_pane import PATIENCE, SETTLED, STEP_KEYS, Pane, have_tmux
+
+import input_handlers
+import setup_game
+from controls import autofight
+from terminal.device import Input
+from terminal.screen_reader import ScreenReaderFrontEnd
+from window import options
+
+SEED = 8
+HEALTH = "(uninjured|lightly wounded|wounded|badly wounded|almost dead)"
+# A monster's line in the answer to `;`: "Orc, 3 south 2 west, uninjured".
+MONSTER = re.compile(rf"^([\w ]+), ((?:\d+ \w+ ?)+|here), {HEALTH}")
+STEPS = re.compile(r"(\d+) (north|south|east|west)")
+SIGN = {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}
+
+
+class Device:
+    """A terminal that keeps what is written to it."""
+
+    def __init__(self) -> None:
+        self.written = b""
+
+    def size(self) -> tuple[int, int]:
+        return (80, 24)
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def read(self, timeout: float | None) -> Input:
+        return Input(ended=True)
+
+    def close(self) -> None:
+        pass
+
+
+def test_each_new_line_goes_on_a_line_of_its_own_the_cursor_at_its_start() -> None:
+    front = ScreenReaderFrontEnd(Device())
+    engine = setup_game.new_game(SEED)
+    game = input_handlers.MainGameEventHandler(engine)
+    front.present(None, screen=game)  # type: ignore[arg-type]  # The console is not read.
+    written = front.device.written.decode()  # type: ignore[attr-defined]
+    assert written.startswith("\r\n" + engine.message_log.messages[-1].full_text)
+    assert written.endswith("\r") and "\x1b" not in written
+    front.present(None, screen=game)  # type: ignore[arg-type]
+    assert front.device.written.decode() == written  # type: ignore[attr-defined]  # Nothing changed.
+
+
+class Reader:
+    """What a blind player hears: the pane's lines, each read once, in order."""
+
+    def __init__(self, pane: Pane) -> None:
+        self.pane = pane
+        self.read = 0
+
+    def new_lines(self) -> list[str]:
+        lines = self.pane.history()
+        while lines and not lines[-1]:
+            lines.pop()
+        new, self.read = lines[self.read :], len(lines)
+        return new
+
+    def press(self, key: str) -> list[str]:
+        """Press `key`, then what was said once nothing more comes (a walk has ended)."""
+        self.pane.type(key) if len(key) == 1 else self.pane.send(key)
+        heard: list[str] = []
+        quiet_since = time.monotonic()
+        deadline = quiet_since + PATIENCE
+        while time.monotonic() - quiet_since < SETTLED * 2:
+            assert time.monotonic() < deadline, "the game never went quiet"
+            time.sleep(0.05)
+            new = self.new_lines()
+            if new:
+                heard += new
+                quiet_since = time.monotonic()
+        return heard
+
+    def ask(self, key: str, title: str) -> list[str]:
+        """The answer to a question: the lines after its title."""
+        self.pane.type(key)
+        deadline = time.monotonic() + PATIENCE
+        heard: list[str] = []
+        while f"{title}:" not in heard:
+            assert time.monotonic() < deadline, f"no answer to {key}: {heard}"
+            time.sleep(0.05)
+            heard += self.new_lines()
+        time.sleep(0.1)  # The answer is written at once: its last lines, if not yet read.
+        heard += self.new_lines()
+        return heard[heard.index(f"{title}:") + 1 :]
+
+
+def step_toward(offset: str) -> str:
+    """The vi key of one step toward a place told as "2 north 1 west"."""
+    dx = dy = 0
+    for count, direction in STEPS.findall(offset):
+        sx, sy = SIGN[direction]
+        dx, dy = dx + sx * int(count), dy + sy * int(count)
+    return STEP_KEYS[((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))]
+
+
+def blind_key(in_view: list[str], where: list[str], heard: list[str]) -> str:
+    """What a player who can't see the map presses next: the first choice of a
+    level-up; at a monster in view, autofight, or a bump toward it when autofight
+    refuses (HP low); else the stairs once found (`>` walks there, then takes them),
+    else explore."""
+    if "Level Up" in heard:
+        return "a"
+    monsters = [found for line in in_view if (found := MONSTER.match(line))]
+    if monsters:
+        refused = any(line.startswith((autofight.TOO_HURT, "There is no way")) for line in heard)
+        return step_toward(monsters[0].group(2)) if refused else "Tab"
+    stairs = next(line for line in where if line.startswith("The stairs down"))
+    return "x" if "not found" in stairs else ">"
+
+
+@pytest.fixture
+def pane(tmp_path: Path) -> Iterator[Pane]:
+    data = tmp_path / "data"
+    data.mkdir()
+    fast = options.Options(walk_speed=max(options.WALK_SPEEDS))
+    (data / "options.txt").write_text(options.to_text(fast))
+    pane = Pane(tmp_path)
+    try:
+        yield pane
+    finally:
+        pane.close()
+
+
+@pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
+def test_a_blind_player_reaches_floor_2_from_the_questions_alone(pane: Pane) -> None:
+    pane.start(f"--data-dir={pane.folder / 'data'}", f"--seed={SEED}", front="--screen-reader")
+    pane.wait_for("[N] Play a new game")
+    reader = Reader(pane)
+    reader.new_lines()
+    heard = reader.press("n")
+    assert any("welcome" in line for line in heard), heard
+    pressed: list[str] = []
+    for _ in range(400):
+        where = reader.ask(":", "Where you are")
+        if where[0].startswith("Floor 2,"):
+            break
+        key = blind_key(reader.ask(";", "In view"), where, heard)
+        pressed.append(key)
+        heard = reader.press(key)
+        assert not any("You died" in line for line in heard), pressed
+    else:
+        raise AssertionError(f"not on floor 2 after {pressed}")
+    assert set(pressed) <= {"x", "Tab", ">", "a", *STEP_KEYS.values()}
+    said = pane.history()
+    assert all(len(line) < 80 for line in said)
+    assert not any(char in line for line in said for char in "#█▒")  # No map was drawn.
+    assert pane.shows("alternate_on") == "0"  # The shell's own screen: it scrolls.
+    assert pane.shows("cursor_x") == "0"  # At the start of the newest line.
