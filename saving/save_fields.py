@@ -278,8 +278,13 @@ def Point() -> Group:  # Reads as the field it makes.
     return Group(Int(0, MAX_SIDE), Int(0, MAX_SIDE))
 
 
-def Color() -> Group:
-    return Group(Int(0, 255), Int(0, 255), Int(0, 255))
+class Color(Field):
+    """A colour (r, g, b), each from 0 to 255: one check, not three fields' (a full log holds a thousand)."""
+
+    def read(self, value: object, what: str, owner: Any) -> object:
+        if type(value) is not tuple or len(value) != 3 or not all(type(c) is int and 0 <= c <= 255 for c in value):
+            raise DamagedSaveError(f"{what} is not a colour: three whole numbers from 0 to 255")
+        return value
 
 
 @dataclasses.dataclass

@@ -660,7 +660,7 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     ),
     "a message's row with a colour beyond 255": (
         lambda d: d["message_log"]["messages"].insert(0, ("hi", (1, 2, 256), 1, 0, 0, None)),
-        "the fg of entry 0 of the messages of the message_log is not a whole number from 0 to 255",
+        "the fg of entry 0 of the messages of the message_log is not a colour: three whole numbers from 0 to 255",
     ),
     "a list shared twice": (share_a_list, "is shared with another part"),
     "a mind shared by two monsters": (share_a_mind, "is shared with another part"),
