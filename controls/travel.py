@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from engine import Engine
+    from entity import Entity
     from game_map import GameMap
 
 # A straight step costs 2, a diagonal one 3: paths go straight where they can,
@@ -261,14 +262,19 @@ class Watch:
             return "You are hurt."
         monsters = game_map.monsters_in_view
         if monsters:
-            return f"{capitalized(with_article(monsters[0].name))} comes into view."
+            return comes_into_view(monsters[0])
         newly_seen = game_map.visible & ~self.explored
         for item in game_map.items if self.items else []:
             if newly_seen[item.x, item.y]:
-                return f"{capitalized(with_article(item.name))} comes into view."
+                return comes_into_view(item)
         if newly_seen[game_map.downstairs_location]:
             return "The stairs come into view."
         return None
+
+
+def comes_into_view(entity: Entity) -> str:
+    """The news of a monster or item seen: "An Orc comes into view."."""
+    return f"{capitalized(with_article(entity.name))} comes into view."
 
 
 def refusal(engine: Engine) -> str | None:

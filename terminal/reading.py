@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 import input_handlers as screens
 import setup_game
+from controls import travel
 from controls.key_help import help_sections
 from controls.targeting import enemies_in_view
 from screens.hall_of_fame_screen import HallOfFameScreen
@@ -151,8 +152,14 @@ class Narrator:
             lines.append(f"HP {fighter.hp} of {fighter.max_hp}.")
         in_view = enemies_in_view(engine)
         for actor in in_view:
-            if actor not in self.seen:
-                lines.append(f"{actor.name} comes into view, {questions.offset_from_player(actor, engine)}.")
+            if actor in self.seen:
+                continue
+            news = travel.comes_into_view(actor)
+            told = f"{news.removesuffix('.')}, {questions.offset_from_player(actor, engine)}."
+            if news in lines:  # A walk stopped for it: where it is, in the same line.
+                lines[lines.index(news)] = told
+            else:
+                lines.append(told)
         self.seen = in_view
         return lines
 

@@ -17,11 +17,13 @@ import entity_factories
 import input_handlers
 import render_functions
 import tile_types
+from controls import travel
 from controls.keys import MAIN_KEYS, Command
 from engine import Engine
 from entity import Actor, Item
 from terminal.reading import WIDTH, Narrator
 from words import descriptions, questions
+from words.grammar import capitalized, with_article
 
 MONSTERS = [value for value in vars(entity_factories).values() if isinstance(value, Actor) and value.name != "Player"]
 ITEMS = [value for value in vars(entity_factories).values() if isinstance(value, Item)]
@@ -189,8 +191,19 @@ def test_the_narrator_says_only_what_changed() -> None:
     assert narrator.news(game) == ["A test happened. (x2)"]
     monster = MONSTERS[0].spawn(engine.game_map, 9, 2)
     engine.update_fov()
-    assert narrator.news(game) == [f"{monster.name} comes into view, 4 north 3 east."]
+    assert narrator.news(game) == [f"{capitalized(with_article(monster.name))} comes into view, 4 north 3 east."]
     assert narrator.news(game) == []
+
+
+def test_a_walk_stopped_by_a_monster_says_where_it_is_once() -> None:
+    engine = arena()
+    game = input_handlers.MainGameEventHandler(engine)
+    narrator = Narrator()
+    narrator.news(game)
+    monster = MONSTERS[0].spawn(engine.game_map, 9, 2)
+    engine.update_fov()
+    engine.message_log.add_message(travel.comes_into_view(monster))  # As the walk's stop says it.
+    assert narrator.news(game) == [f"{capitalized(with_article(monster.name))} comes into view, 4 north 3 east."]
 
 
 def test_every_line_said_is_under_80_characters() -> None:

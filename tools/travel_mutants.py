@@ -40,7 +40,10 @@ MUTANTS: Final = {
         "                engine.message_log.add_message(FULL)\n            return items\n",
     ),
     "gathering stops for items": ("self.stops_for_items = not gather", "self.stops_for_items = gather"),
-    "a monster in view is no news": ("        if monsters:\n            return f", "        if False:\n            return f"),
+    "a monster in view is no news": (
+        "        if monsters:\n            return comes_into_view",
+        "        if False:\n            return comes_into_view",
+    ),
     "no harm is hurt": ("if engine.player.fighter.hp < self.hp:", "if engine.player.fighter.hp <= self.hp:"),
     "items seen always news": ("for item in game_map.items if self.items else []:", "for item in game_map.items:"),
     "the stairs seen no news": ("        if newly_seen[game_map.downstairs_location]:\n", "        if False:\n"),
