@@ -9,19 +9,22 @@ missing (`.ci/run` installs it).  The front end's writes are checked directly to
 from __future__ import annotations
 
 import re
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import tcod
 from terminal_pane import PATIENCE, SETTLED, STEP_KEYS, Pane, have_tmux
 
 import input_handlers
+import main
 import setup_game
 from controls import autofight
 from terminal.device import Input
 from terminal.screen_reader import ScreenReaderFrontEnd
-from window import options
+from window import command_line, options
 
 SEED = 8
 HEALTH = "(uninjured|lightly wounded|wounded|badly wounded|almost dead)"
@@ -51,15 +54,17 @@ class Device:
 
 
 def test_each_new_line_goes_on_a_line_of_its_own_the_cursor_at_its_start() -> None:
-    front = ScreenReaderFrontEnd(Device())
+    device = Device()
+    front = ScreenReaderFrontEnd(device)
     engine = setup_game.new_game(SEED)
     game = input_handlers.MainGameEventHandler(engine)
-    front.present(None, screen=game)  # type: ignore[arg-type]  # The console is not read.
-    written = front.device.written.decode()  # type: ignore[attr-defined]
+    console = tcod.console.Console(80, 50, order="F")
+    front.present(console, engine.settings.options, game)
+    written = device.written.decode()
     assert written.startswith("\r\n" + engine.message_log.messages[-1].full_text)
     assert written.endswith("\r") and "\x1b" not in written
-    front.present(None, screen=game)  # type: ignore[arg-type]
-    assert front.device.written.decode() == written  # type: ignore[attr-defined]  # Nothing changed.
+    front.present(console, engine.settings.options, game)
+    assert device.written.decode() == written  # Nothing changed: nothing more is said.
 
 
 class Reader:
@@ -167,3 +172,24 @@ def test_a_blind_player_reaches_floor_2_from_the_questions_alone(pane: Pane) -> 
     assert not any(char in line for line in said for char in "#█▒")  # No map was drawn.
     assert pane.shows("alternate_on") == "0"  # The shell's own screen: it scrolls.
     assert pane.shows("cursor_x") == "0"  # At the start of the newest line.
+
+
+@pytest.mark.parametrize(
+    ("argv", "option", "tty", "reads"),
+    [
+        (["--screen-reader"], False, False, True),
+        ([], True, True, True),  # The option, started from a terminal.
+        ([], True, False, False),  # Not from a terminal: the window.
+        (["--terminal"], True, True, False),  # Asked to draw.
+        ([], False, True, False),
+    ],
+)
+def test_the_option_plays_aloud_only_when_started_from_a_terminal(
+    argv: list[str], option: bool, tty: bool, reads: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: tty)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: tty)
+    settings = options.Settings(options.Options(screen_reader=option))
+    args = command_line.parse_args(argv)
+    args.windowed = False  # As a game run from source is.
+    assert main.reads_aloud(args, settings) is reads
