@@ -1,4 +1,5 @@
-"""The game saves itself: as it starts, at each descent, and every so many events.
+"""The game saves itself: as it starts, at each descent, and every so many events;
+after a crash, beside the last save (`save_beside`).
 
 As Angband has done since 2009, taking the stairs saves the game; so does
 starting one, and a long stay on one floor every `CHECKPOINT_LINES` lines
@@ -16,6 +17,7 @@ recording replay to the same game.
 
 from __future__ import annotations
 
+import sys
 import traceback
 from typing import Final
 
@@ -23,7 +25,7 @@ import color
 import input_handlers
 from engine import Engine
 from replays import recording
-from saving import paths
+from saving import paths, save_fields, savefile
 
 # Events recorded on one floor between two saves.  Replaying this many takes
 # about a second (`recovery`).
@@ -103,3 +105,20 @@ def after_frame(handler: input_handlers.BaseEventHandler) -> None:
         engine.message_log.add_message(
             f"The game could not be saved ({reason}); play on: {kept}.", color.error
         )
+
+
+def save_beside(handler: input_handlers.BaseEventHandler) -> None:
+    """After a crash, save the game that failed beside the last good save, if it can be.
+
+    That game may be what is broken, so it never replaces the save the player
+    can Continue; it goes to `savegame.sav.crash`, for a bug report or by hand.
+    """
+    path = savefile.crash_path(paths.save_path())
+    try:
+        engine = handler.engine_in_play()
+        if engine is not None:
+            save_fields.save(engine, path, keep_backup=False)
+            print(f"The game that failed was saved as {path}; the last save is untouched.",
+                  file=sys.stderr)
+    except Exception:
+        traceback.print_exc()

@@ -21,6 +21,7 @@ from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
 from screens.question import Question
+from window import title
 from words import descriptions, questions
 
 if TYPE_CHECKING:
@@ -53,8 +54,8 @@ def read_screen(screen: screens.BaseEventHandler) -> Reading | None:
         case screens.AnswerScreen():
             return Reading([f"{screen.title}:", *screen.lines])
         case screens.LookDescription():
-            title, lines = descriptions.describe_tile(screen.x, screen.y, screen.parent.engine)
-            return Reading([f"{title}:", *lines, CLOSE])
+            name, lines = descriptions.describe_tile(screen.x, screen.y, screen.parent.engine)
+            return Reading([f"{name}:", *lines, CLOSE])
         case screens.SelectIndexHandler():
             engine = screen.engine
             lines = [LOOKING] if type(screen) is screens.LookHandler else []
@@ -78,7 +79,7 @@ def read_screen(screen: screens.BaseEventHandler) -> Reading | None:
         case HallOfFameScreen():
             return Reading([screen.TITLE, *screen.lines(), CLOSE])
         case setup_game.MainMenu():
-            return Reading([setup_game.GAME_TITLE, *screen.menu_lines(), "Press ? for help."])
+            return Reading([title.GAME_TITLE, *title.menu_lines(), "Press ? for help."])
         case screens.Overlay():
             return read_screen(screen.parent)
     return None
@@ -96,8 +97,8 @@ def read_history(screen: screens.HistoryViewer) -> Reading:
 def read_help(screen: HelpScreen) -> Reading:
     """Every key, a section at a time: "keys: meaning"."""
     lines = [screen.TITLE]
-    for title, rows in help_sections(screen.settings.keys):
-        lines += [f"{title}:", *(f"{keys}: {meaning}" for keys, meaning in rows)]
+    for heading, rows in help_sections(screen.settings.keys):
+        lines += [f"{heading}:", *(f"{keys}: {meaning}" for keys, meaning in rows)]
     return Reading([*lines, CLOSE])
 
 

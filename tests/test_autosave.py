@@ -18,7 +18,7 @@ import setup_game
 from engine import Engine
 from replays import recording
 from saving import autosave, paths, save_data
-from window import options
+from window import loop, options
 
 STAIRS = typed(">")
 
@@ -62,7 +62,7 @@ def test_a_new_game_is_saved_after_its_first_frame(
         seen.append(paths.save_path().exists())
         return []
 
-    main.main_loop(
+    loop.main_loop(
         context, root_console, setup_game.MainMenu(seed=7), Script([key(KeySym.N)], look, fail)
     )
     assert seen == [True]
@@ -105,7 +105,7 @@ def test_taking_the_stairs_saves_after_the_frame_is_presented(
 
     monkeypatch.setattr(context, "present", present)
     monkeypatch.setattr(engine, "save_as", save_as)
-    main.main_loop(
+    loop.main_loop(
         context, root_console, input_handlers.MainGameEventHandler(engine), Script([], [STAIRS], [], fail)
     )
     # Saved as it started (after its first frame), then after the descent's frame only.
@@ -125,7 +125,7 @@ def test_no_save_on_a_menu_nor_mid_walk_only_back_on_the_game(
     on_the_stairs(engine)
     # Down the stairs, then the inventory at once, in one batch: not saved on it.
     script = Script([STAIRS, key(KeySym.I)], [], [key(KeySym.ESCAPE)], [], fail)
-    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
     assert saved().recording == [*new_header(3), "text >", "key i", "key escape"]
 
 

@@ -33,13 +33,12 @@ from test_window import (
     virtual_screen,
 )
 
-import setup_game
 from saving import paths
-from window import assets
+from window import assets, title
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "tools" / "build.py"
-GAME = setup_game.GAME_TITLE
+GAME = title.GAME_TITLE
 
 pytestmark = [
     pytest.mark.slow,

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from test_build import load_module
 
-import setup_game
-from window import assets
+from window import assets, title
 
 ROOT = Path(__file__).resolve().parent.parent
 build = load_module("build")
@@ -67,11 +66,11 @@ def test_macos_gets_a_windowed_app_with_the_games_icon() -> None:
     assert spec["exe"].kwargs["console"] is False
     app = spec["app"]
     assert app.args == (spec["coll"],)
-    assert app.kwargs["name"] == f"{setup_game.GAME_TITLE}.app"
+    assert app.kwargs["name"] == f"{title.GAME_TITLE}.app"
     for icns in (app.kwargs["icon"], spec["exe"].kwargs["icon"]):
         assert Path(icns).read_bytes()[:4] == b"icns", f"{icns} is not a macOS icon"
     assert build.program_path(Path("dist"), "darwin") == Path(
-        "dist", f"{setup_game.GAME_TITLE}.app", "Contents", "MacOS", build.NAME
+        "dist", f"{title.GAME_TITLE}.app", "Contents", "MacOS", build.NAME
     )
     assert build.archive_path(Path("dist"), "darwin").name.endswith(".tar.gz")
 

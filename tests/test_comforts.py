@@ -52,7 +52,7 @@ from controls.keys import (
 from engine import Engine
 from screens.help_screen import HelpScreen
 from screens.save_failed import SaveFailedPopup
-from window import assets, command_line, error_report, options, screenshot
+from window import assets, command_line, error_report, loop, options, screenshot, title
 
 ROOT = Path(__file__).resolve().parent.parent
 TILE = 10  # Pixels per tile side in the game's tile sheet.
@@ -400,8 +400,8 @@ def test_keys_that_outgrow_a_page_turn_to_a_second_with_space(
     every_page = help_pages(parent)
     assert len(every_page) >= 2
     assert "Page 1 of" in every_page[0][-1] and "Space for more" in every_page[0][-1]
-    for title, _ in sections + more:
-        assert sum(title in line for lines in every_page for line in lines) >= 1, title
+    for heading, _ in sections + more:
+        assert sum(heading in line for lines in every_page for line in lines) >= 1, heading
     screen = HelpScreen(parent)
     assert screen.handle_events(key(KeySym.PAGEDOWN)) is screen and screen.page == 1
     assert screen.handle_events(key(KeySym.PAGEUP)) is screen and screen.page == 0
@@ -422,9 +422,9 @@ def test_the_help_pages_keep_every_section_inside_the_frame() -> None:
     assert sorted(title for page in placed for _, _, title, _ in page) == sorted(t for t, _ in sections)
     for page in placed:
         taken: set[tuple[int, int]] = set()
-        for x, y, title, section_rows in page:
+        for x, y, heading, section_rows in page:
             assert y >= 1 and y + len(section_rows) < 50 - 1
-            columns = {x} if title.startswith("narrow") else {2, 40}  # The wide span both.
+            columns = {x} if heading.startswith("narrow") else {2, 40}  # The wide span both.
             lines = {(column, line) for column in columns for line in range(y, y + 1 + len(section_rows))}
             assert not lines & taken
             taken |= lines
@@ -462,15 +462,15 @@ def test_alt_enter_toggles_fullscreen_on_every_screen(
     handler = screen(engine)
     show(context, handler)
     assert window(context).fullscreen is False
-    assert main.handle_event(context, handler, key(KeySym.RETURN, alt)) is handler
+    assert loop.handle_event(context, handler, key(KeySym.RETURN, alt)) is handler
     assert window(context).fullscreen is True
-    assert main.handle_event(context, handler, key(KeySym.KP_ENTER, alt | Modifier.NUM)) is handler
+    assert loop.handle_event(context, handler, key(KeySym.KP_ENTER, alt | Modifier.NUM)) is handler
     assert window(context).fullscreen is False
 
 
 def test_enter_without_alt_is_not_fullscreen(context: tcod.context.Context, engine: Engine) -> None:
     look = input_handlers.LookHandler(engine)
-    after = main.handle_event(context, look, key(KeySym.RETURN))
+    after = loop.handle_event(context, look, key(KeySym.RETURN))
     assert isinstance(after, input_handlers.LookDescription)  # Enter selected the tile.
     assert window(context).fullscreen is False
 
@@ -496,7 +496,7 @@ def test_main_starts_as_the_options_say(
     ) -> None:
         seen.append((window(context).fullscreen, handler))
 
-    monkeypatch.setattr(main, "main_loop", main_loop)
+    monkeypatch.setattr(loop, "main_loop", main_loop)
     assert main.main(argv) == 0
     [(was_fullscreen, handler)] = seen
     assert was_fullscreen is fullscreen
@@ -518,10 +518,10 @@ def test_f12_in_game_saves_numbered_screenshots(
     console = show(context, handler)
     frame = assets.load_tileset().render(console)[:, :, :3]
 
-    assert main.handle_event(context, handler, key(KeySym.F12)) is handler
+    assert loop.handle_event(context, handler, key(KeySym.F12)) is handler
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     show(context, handler)
-    assert main.handle_event(context, handler, key(KeySym.F12, Modifier.NUM)) is handler
+    assert loop.handle_event(context, handler, key(KeySym.F12, Modifier.NUM)) is handler
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-002.png in {in_tmp.resolve()}."
 
     assert sorted(p.name for p in in_tmp.iterdir()) == ["screenshot-001.png", "screenshot-002.png"]
@@ -545,7 +545,7 @@ def test_f12_draws_the_frame_itself_never_reading_the_renderer_back(
     monkeypatch.setattr(context, "save_screenshot", crash)
     handler = input_handlers.MainGameEventHandler(engine)
     console = show(context, handler)
-    assert main.handle_event(context, handler, key(KeySym.F12)) is handler
+    assert loop.handle_event(context, handler, key(KeySym.F12)) is handler
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     frame = assets.load_tileset().render(console)[:, :, :3]
     assert np.array_equal(load_png(in_tmp / "screenshot-001.png"), frame)
@@ -557,7 +557,7 @@ def test_f12_never_overwrites_a_screenshot(
     (in_tmp / "screenshot-001.png").write_bytes(b"the player's own")
     handler = input_handlers.MainGameEventHandler(engine)
     show(context, handler)
-    main.handle_event(context, handler, key(KeySym.F12))
+    loop.handle_event(context, handler, key(KeySym.F12))
     assert (in_tmp / "screenshot-001.png").read_bytes() == b"the player's own"
     assert load_png(in_tmp / "screenshot-002.png").shape == (WINDOW[1], WINDOW[0], 3)
     assert "screenshot-002.png" in engine.message_log.messages[-1].plain_text
@@ -566,14 +566,14 @@ def test_f12_never_overwrites_a_screenshot(
 def test_f12_in_the_menu_says_so_in_a_popup(in_tmp: Path, context: tcod.context.Context) -> None:
     menu_screen = setup_game.MainMenu()
     show(context, menu_screen)
-    popup = main.handle_event(context, menu_screen, key(KeySym.F12))
+    popup = loop.handle_event(context, menu_screen, key(KeySym.F12))
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.parent is menu_screen
     assert popup.text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     assert load_png(in_tmp / "screenshot-001.png").shape == (WINDOW[1], WINDOW[0], 3)
     # The popup's own screenshot goes on to the next number.
     show(context, popup)
-    again = main.handle_event(context, popup, key(KeySym.F12))
+    again = loop.handle_event(context, popup, key(KeySym.F12))
     assert isinstance(again, input_handlers.PopupMessage)
     assert (in_tmp / "screenshot-002.png").is_file()
     assert again.handle_events(key(KeySym.X)) is popup
@@ -593,7 +593,7 @@ def test_a_screenshot_that_cannot_be_written_is_reported(
 def test_shift_f12_is_not_a_screenshot(in_tmp: Path, context: tcod.context.Context) -> None:
     menu_screen = setup_game.MainMenu()
     show(context, menu_screen)
-    assert main.handle_event(context, menu_screen, key(KeySym.F12, Modifier.LSHIFT)) is menu_screen
+    assert loop.handle_event(context, menu_screen, key(KeySym.F12, Modifier.LSHIFT)) is menu_screen
     assert list(in_tmp.iterdir()) == []
 
 
@@ -650,9 +650,9 @@ def test_no_window_exits_1_with_one_line(in_tmp: Path, env: dict[str, str | None
 @pytest.fixture
 def fresh_background() -> Iterator[None]:
     """`background_image` is cached: forget it before, and the bad one after."""
-    setup_game.background_image.cache_clear()
+    title.background_image.cache_clear()
     yield
-    setup_game.background_image.cache_clear()
+    title.background_image.cache_clear()
 
 
 @pytest.fixture
@@ -662,7 +662,7 @@ def no_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     def main_loop(*args: object) -> None:
         raise AssertionError("main() went on to play")
 
-    monkeypatch.setattr(main, "main_loop", main_loop)
+    monkeypatch.setattr(loop, "main_loop", main_loop)
 
 
 def write_garbage(path: Path) -> Path:
@@ -691,7 +691,7 @@ def test_a_bad_asset_gets_one_line_naming_it(
     if asset == "tile sheet":
         monkeypatch.setitem(assets.TILESET_PATHS, 10, path)
     else:
-        monkeypatch.setattr(setup_game, "BACKGROUND_PATH", path)
+        monkeypatch.setattr(title, "BACKGROUND_PATH", path)
     assert main.main([]) == 1
     out, err = capsys.readouterr()
     assert out == ""
@@ -783,7 +783,7 @@ def test_mouse_to_tile_after_any_resize(
 
 
 class Script:
-    """An event source for `main.main_loop`: one batch of events per call."""
+    """An event source for `loop.main_loop`: one batch of events per call."""
 
     def __init__(self, *frames: Iterable[tcod.event.Event]) -> None:
         self.frames = list(frames)
@@ -801,7 +801,7 @@ def test_mouse_look_through_the_loop_after_a_resize(
     tile = (engine.player.x + 2, engine.player.y + 1)
     script = Script([raw_motion(*pixel_of(tile, size))], [tcod.event.Quit()])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    main.main_loop(context, console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, console, input_handlers.MainGameEventHandler(engine), script)
     assert engine.mouse_location == tile
 
 
@@ -823,7 +823,7 @@ def test_mouse_targeting_through_the_loop_after_a_resize(
     script = Script([click], [tcod.event.Quit()])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     handler = input_handlers.SingleRangedAttackHandler(engine, target)
-    main.main_loop(context, console, handler, script)
+    loop.main_loop(context, console, handler, script)
     assert targets == [tile]
 
 

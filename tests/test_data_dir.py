@@ -16,14 +16,13 @@ from tcod.event import KeySym
 from test_level import window_lines
 
 import main
-import setup_game
 from engine import Engine
 from input_handlers import CharacterScreenEventHandler
 from replays.replay import screen_text
 from saving import paths
-from window import command_line
+from window import command_line, loop, title
 
-GAME = setup_game.GAME_TITLE
+GAME = title.GAME_TITLE
 
 
 @pytest.fixture(autouse=True)
@@ -153,13 +152,13 @@ def test_a_folder_whose_name_is_not_utf8_works(
     batches = [[stroke(KeySym.O)], [stroke(KeySym.ESCAPE)], [stroke(KeySym.N)], [stroke(KeySym.C)],
                [stroke(KeySym.ESCAPE)], [tcod.event.Quit()]]
     monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: batches.pop(0))
-    real_render = main.Loop.draw
+    real_render = loop.Loop.draw
 
-    def draw(loop: main.Loop) -> None:
+    def draw(loop: loop.Loop) -> None:
         real_render(loop)
         frames.append(screen_text(loop.console))
 
-    monkeypatch.setattr(main.Loop, "draw", draw)
+    monkeypatch.setattr(loop.Loop, "draw", draw)
     if as_ == "--data-dir":
         argv = ["--data-dir", str(folder)]
     else:

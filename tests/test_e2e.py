@@ -1,4 +1,4 @@
-"""End to end: the game played through `main.main_loop`, as a person would.
+"""End to end: the game played through `loop.main_loop`, as a person would.
 
 A real tcod context (the dummy video driver, see conftest.py) and real
 `tcod.event` objects: key presses, and mouse events in window pixels that
@@ -36,7 +36,7 @@ from controls import key_help, keys
 from engine import Engine
 from entity import Actor
 from saving import paths, save_data
-from window import command_line
+from window import command_line, loop
 from words import descriptions
 
 SEED = 4242
@@ -193,7 +193,7 @@ def play(
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     player = Player(context, console, menu)
     feed = Feed(script(player))
-    main.main_loop(context, console, menu, events=feed)
+    loop.main_loop(context, console, menu, events=feed)
     return player, feed
 
 

@@ -21,7 +21,6 @@ from test_e2e import Menu, Player, Script, play
 import entity_factories
 import exceptions
 import input_handlers
-import main
 import setup_game
 from engine import Engine
 from replays import recording, replay
@@ -29,6 +28,7 @@ from saving import paths, save_data, savefile
 from screens import hall_of_fame, morgue
 from screens.game_over import Ending, ending_of
 from screens.hall_of_fame_screen import HallOfFameScreen
+from window import loop
 
 SEED = 4242
 WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
@@ -158,7 +158,7 @@ def test_escape_on_the_game_over_window_goes_to_the_menu_and_closing_quits(
     with pytest.raises(exceptions.BackToMainMenu):
         screen.handle_events(key(KeySym.ESCAPE))
     menu = setup_game.MainMenu()
-    assert main.handle_event(None, screen, key(KeySym.RETURN), menu) is menu
+    assert loop.handle_event(None, screen, key(KeySym.RETURN), menu) is menu
     assert screen.handle_events(key(KeySym.X)) is screen  # A key that means nothing.
     with pytest.raises(exceptions.QuitWithoutSaving):
         screen.handle_events(tcod.event.Quit())

@@ -16,7 +16,7 @@ from controls import key_file, keys
 from controls.key_help import help_sections
 from controls.keys import Command
 from saving import paths
-from window import command_line
+from window import command_line, loop
 
 
 def write(text: str) -> Path:
@@ -161,7 +161,7 @@ def test_the_game_starts_with_a_popup_naming_the_bad_lines(
     def first_screen(context: object, console: object, handler: input_handlers.BaseEventHandler, *rest: object) -> None:
         shown.append(handler)
 
-    monkeypatch.setattr(main, "main_loop", first_screen)
+    monkeypatch.setattr(loop, "main_loop", first_screen)
     assert main.main([]) == 0
     assert isinstance(shown[0], input_handlers.PopupMessage)
     assert "line 2: unknown command 'fly'" in shown[0].text

@@ -19,7 +19,7 @@ from engine import Engine
 from saving import paths, save_data
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.save_failed import SaveFailedPopup
-from window import options
+from window import loop, options
 
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
 
@@ -32,7 +32,7 @@ class ScriptEnded(BaseException):
 
 
 class Script:
-    """An event source for `main.main_loop`: one batch of events per frame.
+    """An event source for `loop.main_loop`: one batch of events per frame.
 
     A batch may be a callable, run when its frame comes, so it can look at
     the game before choosing its events.  Each call is one presented frame.
@@ -106,7 +106,7 @@ def test_menu_new_game_moves_and_quit_saves(
 
     script = Script([key(KeySym.N)], step, step, step, [tcod.event.Quit()])
 
-    main.main_loop(context, root_console, setup_game.MainMenu(seed=1234), script)  # Returns.
+    loop.main_loop(context, root_console, setup_game.MainMenu(seed=1234), script)  # Returns.
 
     assert len(started) == 1  # N started one game.
     assert script.calls == 5
@@ -140,7 +140,7 @@ def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
     monkeypatch.setattr(actions.WaitAction, "perform", perform)
     script = Script([typed(".")], [typed(".")], [tcod.event.Quit()])
 
-    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
     assert performed == ["raised", "waited"]  # The second turn was played.
     assert script.calls == 3
@@ -173,7 +173,7 @@ def test_escape_after_death_deletes_the_save_and_goes_back_to_the_menu(
     # would leave the save alone (a dead player's game is not saved).
     script = Script([typed(".")], [key(KeySym.ESCAPE)], menu_shown)
 
-    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
     assert script.calls == 3
     assert presents == [True, True, True]
@@ -217,7 +217,7 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
         real_render(self, console)
 
     monkeypatch.setattr(SaveFailedPopup, "on_render", on_render)
-    main.main_loop(context, root_console, game, script)
+    loop.main_loop(context, root_console, game, script)
 
     assert script.calls == 7
     # The popup's frames: after the close, X, the quit, the retry; never two at once.
@@ -241,7 +241,7 @@ def test_quit_without_saving_from_the_popup_quits(
     paths.save_path().mkdir()
     (paths.save_path() / "keep").write_bytes(b"")
     script = Script([tcod.event.Quit()], [key(KeySym.Q)])
-    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
     assert script.calls == 2
     assert paths.save_path().is_dir()
 
@@ -262,7 +262,7 @@ def test_a_crash_never_overwrites_the_last_good_save(
 
     script = Script([key(sym)], crash)
     with pytest.raises(KeyboardInterrupt):
-        main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+        loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
     assert paths.save_path().read_bytes() == good
     beside = save_data.load(in_tmp / "savegame.sav.crash")
@@ -290,15 +290,15 @@ def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
 
     # Escape leaves the game-over screen for the menu, where the window is closed.
     script = Script([typed(".")], note, [key(KeySym.ESCAPE)], [tcod.event.Quit()])
-    real_handle = main.handle_event
+    real_handle = loop.handle_event
 
     def handle(*args: object) -> input_handlers.BaseEventHandler:
         handler = real_handle(*args)  # type: ignore[arg-type]
         handlers.append(handler)
         return handler
 
-    monkeypatch.setattr(main, "handle_event", handle)
-    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    monkeypatch.setattr(loop, "handle_event", handle)
+    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
     *over, menu = handlers
     # Keys that move a living player do nothing, or show the hall of fame (`h`).
@@ -332,7 +332,7 @@ def test_a_walk_is_drawn_step_by_step_and_a_key_stops_it(
     script = Script(
         [key(KeySym.X)], nothing_yet, nothing_yet, nothing_yet, [key(KeySym.Z)], [tcod.event.Quit()]
     )
-    main.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
     assert len(presents) == script.calls == 6  # A frame before each wait.
     assert len(set(seen)) == 3  # Each frame showed the player a step further.

@@ -17,6 +17,7 @@ from engine import Engine
 from saving import paths, save_data, savefile
 from screens.help_screen import HelpScreen
 from screens.question import Question
+from window import title
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:
@@ -30,7 +31,7 @@ def test_menu_shows_title_choices_credit_and_help_hint() -> None:
         "[N] Play a new game",
         "[Q] Quit",
         "Press ? for help",
-        setup_game.CREDIT,
+        title.CREDIT,
     ):
         assert line in text
 
@@ -50,7 +51,7 @@ def test_continue_is_shown_only_with_a_save_or_its_backup(in_tmp: Path) -> None:
 
 
 def test_background_is_160_by_100_pixels() -> None:
-    assert setup_game.background_image().shape == (100, 160, 3)
+    assert title.background_image().shape == (100, 160, 3)
 
 
 def test_n_starts_a_new_game_with_the_menus_seed(in_tmp: Path) -> None:

@@ -17,7 +17,7 @@ import setup_game
 from engine import Engine
 from saving import paths
 from screens.options_screen import OptionsScreen
-from window import options
+from window import loop, options
 
 
 def screen_text(handler: input_handlers.BaseEventHandler) -> str:
@@ -199,14 +199,14 @@ def test_a_change_on_the_screen_applies_at_once_and_is_kept() -> None:
 
 def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> None:
     menu = setup_game.MainMenu()
-    main.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
+    loop.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
     assert menu.settings.options.fullscreen is True
     assert "fullscreen = on\n" in paths.options_path().read_text()
     window = context.sdl_window
     assert window is not None and window.fullscreen
     # The main loop makes the window follow the options, wherever they changed.
     menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=False)
-    main.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
     assert not window.fullscreen
 
 
@@ -222,19 +222,19 @@ def test_a_display_that_refuses_fullscreen_says_so_and_the_game_goes_on(
 
     monkeypatch.setattr(tcod.sdl.video.Window, "fullscreen", property(lambda window: False, refuse))
     menu = setup_game.MainMenu()
-    popup = main.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
+    popup = loop.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
     assert isinstance(popup, input_handlers.PopupMessage) and popup.parent is menu
     assert "would not switch to fullscreen: Couldn't find any matching video modes" in popup.text
     assert menu.settings.options.fullscreen is False
     assert not paths.options_path().exists() or "fullscreen = on" not in paths.options_path().read_text()
     # Fullscreen chosen on the options screen: the loop draws on, in the window.
     menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=True)
-    main.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
 
 def test_a_damaged_file_gets_a_popup_over_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
     paths.options_path().write_text("walk_speed = warp\n")
     seen: list[input_handlers.BaseEventHandler] = []
-    monkeypatch.setattr(main, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
+    monkeypatch.setattr(loop, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
     assert main.main(["--seed", "7"]) == 0
     [popup] = seen
     assert isinstance(popup, input_handlers.PopupMessage)

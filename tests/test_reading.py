@@ -10,7 +10,7 @@ from tcod.event import KeySym
 import input_handlers
 import setup_game
 from terminal.reading import Narrator
-from window import options
+from window import options, title
 
 
 def arena() -> input_handlers.MainGameEventHandler:
@@ -19,7 +19,7 @@ def arena() -> input_handlers.MainGameEventHandler:
 
 def test_the_main_menu_is_read_with_its_letters() -> None:
     said = Narrator().news(setup_game.MainMenu())
-    assert said[0] == setup_game.GAME_TITLE
+    assert said[0] == title.GAME_TITLE
     assert "[N] Play a new game" in said and "[Q] Quit" in said
 
 

@@ -19,7 +19,7 @@ from controls import keys
 from engine import Engine
 from replays import recording, replay
 from saving import autosave, paths
-from window import command_line
+from window import command_line, loop
 
 SEED = 1234
 HEADER = f"recording 3\nseed {SEED}\n"
@@ -239,7 +239,7 @@ def test_replay_is_the_game_the_keys_play() -> None:
 
 def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Context) -> None:
     handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED)
-    handler = main.handle_event(context, handler, key(KeySym.N))  # The menu's keys: not recorded.
+    handler = loop.handle_event(context, handler, key(KeySym.N))  # The menu's keys: not recorded.
     engine = engine_of(handler)
     files = list((in_tmp / "recordings").iterdir())
     assert [f.name for f in files] == [engine.recording_file]
@@ -262,7 +262,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
         key(KeySym.L),
     ]
     for event in events:
-        handler = main.handle_event(context, handler, event)
+        handler = loop.handle_event(context, handler, event)
     expected = [
         *new_header(SEED),
         "text >",
@@ -275,20 +275,20 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
     assert engine.recording == expected
     assert files[0].read_text() == "".join(line + "\n" for line in expected)
     # Another game started in the same second gets a file of its own.
-    other = engine_of(main.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N)))
+    other = engine_of(loop.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N)))
     assert other.recording_file != engine.recording_file
     assert len(list((in_tmp / "recordings").iterdir())) == 2
     assert files[0].read_text() == "".join(line + "\n" for line in expected)
 
 
 def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.context.Context) -> None:
-    handler = main.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    handler = loop.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
     engine = engine_of(handler)
     for sym in (KeySym.L, KeySym.L, KeySym.J):
-        handler = main.handle_event(context, handler, key(sym))
-    handler = main.handle_event(context, handler, key(KeySym.ESCAPE))  # Save and quit?
+        handler = loop.handle_event(context, handler, key(sym))
+    handler = loop.handle_event(context, handler, key(KeySym.ESCAPE))  # Save and quit?
     with pytest.raises(SystemExit):  # Yes: the main loop saves and quits, as here.
-        main.handle_event(context, handler, key(KeySym.Y))
+        loop.handle_event(context, handler, key(KeySym.Y))
     handler = autosave.back_to_start(handler)
     autosave.save_game(handler)
     path = in_tmp / "recordings" / recording_name(engine)
@@ -297,18 +297,18 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     assert saved_text.endswith("key l\nkey l\nkey j\nkey escape\nresume\n")
 
     # Played on, then the program died before it could save.
-    handler = main.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
+    handler = loop.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
     for sym in (KeySym.K, KeySym.K):
-        handler = main.handle_event(context, handler, key(sym))
+        handler = loop.handle_event(context, handler, key(sym))
     assert path.read_text() == saved_text + "key k\nkey k\n"
 
     # Continue recovers those from the file (`recovery`), and goes on from there.
-    handler = main.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
+    handler = loop.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
     assert isinstance(handler, input_handlers.PopupMessage)
     continued = engine_of(handler)
     assert continued.recording_file == engine.recording_file
     assert path.read_text() == saved_text + "key k\nkey k\n"
-    handler = main.handle_event(context, handler.parent, key(KeySym.H))
+    handler = loop.handle_event(context, handler.parent, key(KeySym.H))
     assert path.read_text() == saved_text + "key k\nkey k\nkey h\n"
     assert list((in_tmp / "recordings").iterdir()) == [path]
 
@@ -320,15 +320,15 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
 def test_an_unwritable_recording_loses_nothing(
     in_tmp: Path, context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    handler = main.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    handler = loop.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
     engine = engine_of(handler)
     path = in_tmp / "recordings" / recording_name(engine)
     path.unlink()
     path.mkdir()  # Now the file can't be appended to.
-    handler = main.handle_event(context, handler, key(KeySym.L))
+    handler = loop.handle_event(context, handler, key(KeySym.L))
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "could not write the recording" in err
-    handler = main.handle_event(context, handler, key(KeySym.L))
+    handler = loop.handle_event(context, handler, key(KeySym.L))
     assert capsys.readouterr().err == ""  # Said once.
     said = [message.plain_text for message in engine.message_log.messages]
     assert [text for text in said if text.startswith("The recording could not be written (")] == [
@@ -337,7 +337,7 @@ def test_an_unwritable_recording_loses_nothing(
     assert after_header(engine.recording) == ["key l", "key l"]
     # Saved with the game: Continue starts a new file holding it all.
     autosave.save_game(handler)
-    continued = engine_of(main.handle_event(context, setup_game.MainMenu(), key(KeySym.C)))
+    continued = engine_of(loop.handle_event(context, setup_game.MainMenu(), key(KeySym.C)))
     assert continued.recording_file not in (None, engine.recording_file)
     text = (in_tmp / "recordings" / continued.recording_file).read_text()
     assert text == NEW_HEADER + "key l\nkey l\n"
@@ -362,7 +362,7 @@ def test_a_crash_leaves_its_recording(
     monkeypatch.setattr(actions.WaitAction, "perform", broken)
     frames: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.N)], [key(KeySym.L)], [typed(".")], [key(KeySym.KP_5)], [tcod.event.Quit()]])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    main.main_loop(context, console, setup_game.MainMenu(seed=SEED), lambda: next(frames))
+    loop.main_loop(context, console, setup_game.MainMenu(seed=SEED), lambda: next(frames))
     err = capsys.readouterr().err
     assert "RuntimeError: a bug in waiting" in err
     first, second = in_tmp / "crash-001.rec", in_tmp / "crash-002.rec"
@@ -416,7 +416,7 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
         [[key(KeySym.L)], [key(KeySym.Y)], [key(KeySym.SPACE)], [key(KeySym.L)], [tcod.event.Quit()]]
     )
     playback = replay.Playback(script.events, speed=replay.FASTEST)
-    main.main_loop(context, console, handler, lambda: next(after), playback)
+    loop.main_loop(context, console, handler, lambda: next(after), playback)
     assert playback.finished
     saved = setup_game.load_game(paths.SAVE_NAME)
     # Left in look mode: the game goes on from its save on the dungeon's screen.
@@ -455,7 +455,7 @@ def test_playback_in_the_window_plays_a_walk_as_one_event(
     monkeypatch.setattr(context, "present", watch)
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     playback = replay.Playback(script.events, speed=replay.FASTEST)
-    main.main_loop(context, console, handler, lambda: iter([tcod.event.Quit()]), playback)
+    loop.main_loop(context, console, handler, lambda: iter([tcod.event.Quit()]), playback)
     places = [place for i, place in enumerate(seen) if i == 0 or place != seen[i - 1]]
     assert len(places) == 2 and places[0] == start  # The start, then the walk's end.
     assert handler.engine.turns == 7  # The walk's 6 steps and the wait.
@@ -514,7 +514,7 @@ def test_a_window_replay_says_when_the_keys_are_the_players(
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     after: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.PERIOD)], [tcod.event.Quit()]])
     playback = replay.Playback(script.events, speed=replay.FASTEST)
-    main.main_loop(context, console, handler, lambda: next(after), playback)
+    loop.main_loop(context, console, handler, lambda: next(after), playback)
     told = [i for i, top in enumerate(tops) if top.startswith(replay.TAKEN_OVER)]
     assert told and tops[0].startswith("Replay 0/2")
     assert len(told) == 1 and told[0] == len(tops) - 2  # Until the player's key.

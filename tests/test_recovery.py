@@ -22,12 +22,11 @@ from test_recording import picture
 
 import color
 import input_handlers
-import main
 import setup_game
 from engine import Engine
 from replays import recording, recovery, replay, replay_lines
 from saving import autosave, paths, save_data, save_fields, savefile
-from window import error_report
+from window import error_report, loop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
@@ -305,7 +304,7 @@ def test_a_game_left_on_a_menu_continues_as_its_recording_replays(
     handler = play(handler, random_events()[:30])
     console = tcod.console.Console(80, 50, order="F")
     # The window is closed on the inventory: the game is saved and left there.
-    main.main_loop(context, console, handler, Script([key(KeySym.I)], [tcod.event.Quit()]))
+    loop.main_loop(context, console, handler, Script([key(KeySym.I)], [tcod.event.Quit()]))
     assert engine.recording[-2:] == ["key i", "resume"]
     game = continued()
     assert isinstance(game, input_handlers.MainGameEventHandler)
@@ -319,9 +318,9 @@ def test_leaving_from_the_dungeon_or_mid_walk_needs_no_resume(context: tcod.cont
 
     engine, handler = new_game(seed=15)
     console = tcod.console.Console(80, 50, order="F")
-    main.main_loop(context, console, handler, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
+    loop.main_loop(context, console, handler, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
     assert engine.recording[-2] == "key x" and engine.recording[-1].startswith("steps ")
-    main.main_loop(context, console, continued(), Script([key(KeySym.L)], [tcod.event.Quit()]))
+    loop.main_loop(context, console, continued(), Script([key(KeySym.L)], [tcod.event.Quit()]))
     assert "resume" not in save_data.load(paths.save_path()).recording
 
 

@@ -24,7 +24,7 @@ import main
 import setup_game
 from replays import recording, replay, take_over
 from saving import paths
-from window import options
+from window import loop, options
 
 RECORDINGS = Path(__file__).parent / "recordings"
 # Files the player may see change: the options keep where the window was, and
@@ -168,12 +168,12 @@ def test_a_replay_that_leaves_its_finished_game_goes_to_the_players_menu(
         seen.append(type(args[2]).__name__)
         main_loop(*args, **kwargs)
 
-    main_loop = main.main_loop
+    main_loop = loop.main_loop
     # A new game on the player's menu: asked, since they have a save; yes.
     monkeypatch.setattr(tcod.event, "wait", Watcher([key(KeySym.N)], [key(KeySym.Y)]))
     rec = in_tmp / "death.rec"
     rec.write_text((RECORDINGS / "death.rec").read_text() + "key return\n")
-    monkeypatch.setattr(main, "main_loop", watch)
+    monkeypatch.setattr(loop, "main_loop", watch)
     menus: list[Path] = []
     real_new_game = setup_game.new_game
 

@@ -3,7 +3,7 @@
 The player presses every bound key (with and without modifiers), keys bound
 to nothing, moves and clicks the mouse anywhere (off the map and off the
 window too) and presses Escape on every screen; only closing the window is
-left out.  The events go through `main.handle_event`, the very function the
+left out.  The events go through `loop.handle_event`, the very function the
 main loop calls after `convert_event`, but with no `try` around it: any
 exception is a failure here, where the real loop would only log it.
 
@@ -66,7 +66,7 @@ from replays import replay_lines
 from replays.replay import engine_of
 from saving import autosave, paths, save_data
 from screens.question import Question
-from window import assets
+from window import assets, loop
 
 SOAK_EVENTS = int(os.environ.get("SOAK_EVENTS", "20000"))
 _SEED_SETTING = os.environ.get("SOAK_SEED", "7")
@@ -576,7 +576,7 @@ class Soak:
     def step(self, event: tcod.event.Event) -> None:
         handler = self.handler
         try:
-            self.handler = main.handle_event(self.context, handler, event)
+            self.handler = loop.handle_event(self.context, handler, event)
         except exceptions.QuitWithoutSaving:  # Escape on the game-over screen.
             assert not Path(paths.SAVE_NAME).exists(), "a finished game's save was kept"
             self.quits += 1

@@ -10,8 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+import tcod
 
-from window import assets
+import main
+import setup_game
+from saving import paths
+from window import assets, options
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,23 +39,40 @@ def test_starting_loads_no_random_generators_no_openssl_no_opcode_names() -> Non
     assert not loaded & {"numpy.random", "secrets", "_hashlib", "pickletools"}
 
 
+def test_the_first_frame_is_shown_before_the_game_is_loaded() -> None:
+    code = """
+import os
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+import tcod, main
+from window import assets, options
+with main.open_window(assets.load_tileset(), options.Settings()) as context:
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    main.first_frame(context, console, options.Settings())
+"""
+    loaded = loaded_after(code)
+    assert "window.title" in loaded
+    # The rules, the handlers, the loop and what a new game needs: after the menu is shown.
+    assert not loaded & {"engine", "input_handlers", "setup_game", "window.loop", "numpy.random"}
+
+
+def test_the_first_frame_is_the_main_menu(context: tcod.context.Context) -> None:
+    paths.save_path().write_bytes(b"")  # Continue is offered, in both.
+    first = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    main.first_frame(context, first, options.Settings())
+    menu = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    setup_game.MainMenu().on_render(menu)
+    assert (first.rgb == menu.rgb).all()
+    assert any("Continue" in "".join(chr(c) for c in row) for row in first.ch.T)
+
+
+def test_loading_the_game_loads_what_the_first_new_game_needs() -> None:
+    assert "numpy.random" in loaded_after("from window import loop")
+
+
 def test_key_names_are_made_when_a_key_file_is_read() -> None:
     code = "from controls import key_file\nprint(key_file.key_names.cache_info().currsize)"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "0"
-
-
-def test_the_first_frame_then_loads_what_the_first_new_game_needs() -> None:
-    code = """
-import os
-os.environ["SDL_VIDEODRIVER"] = "dummy"
-import tcod, main, setup_game
-from window import assets, options
-with main.open_window(assets.load_tileset(), options.Settings()) as context:
-    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    main.first_frame(context, console, setup_game.MainMenu())
-"""
-    assert "numpy.random" in loaded_after(code)
 
 
 def test_only_the_tile_sheet_in_use_is_decoded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ import main
 import setup_game
 from saving import paths
 from screens.options_screen import OptionsScreen
-from window import assets, display, display_area, options
+from window import assets, display, display_area, loop, options
 from window.options import Placement
 
 FULL_HD = (0, 0, 1920, 1080)
@@ -133,7 +133,7 @@ def test_the_window_takes_the_new_tiles_at_once(context: tcod.context.Context) -
     atlas = context.sdl_atlas
     assert window is not None and atlas is not None
     menu = setup_game.MainMenu(options.Settings(options.Options(tile_size=16)))
-    main.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
     assert context.sdl_atlas is not None and context.sdl_atlas.tileset.tile_width == 16
     assert window.min_size == (1280, 800)
     width, height = window.size
@@ -146,7 +146,7 @@ def test_a_file_asking_for_tiles_too_big_for_this_display_starts_with_the_defaul
     paths.options_path().write_text("tile_size = 24x24\n")
     monkeypatch.setattr(display_area, "usable_area", lambda point=None: FULL_HD)
     seen: list[input_handlers.BaseEventHandler] = []
-    monkeypatch.setattr(main, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
+    monkeypatch.setattr(loop, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
     assert main.main([]) == 0
     [popup] = seen
     assert isinstance(popup, input_handlers.PopupMessage)

@@ -22,6 +22,7 @@ from engine import Engine
 from input_handlers import BaseEventHandler, MainGameEventHandler
 from replays import replay
 from screens.help_screen import HelpScreen
+from window import loop
 
 Press = list[tcod.event.KeyDown | tcod.event.TextInput]
 
@@ -127,14 +128,14 @@ def root_console() -> tcod.console.Console:
     return tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
 
 
-def loop(
+def play_presses(
     context: tcod.context.Context, handler: BaseEventHandler, *presses: Press
 ) -> list[str]:
     """Run the real main loop, one press a frame (both its events in one batch,
     as SDL sends them), then quit; the screen after each press."""
     screens: list[str] = []
     frames: Iterator[Press] = iter(presses)
-    real = main.handle_event
+    real = loop.handle_event
     now = [handler]
     asked = [0]
 
@@ -153,8 +154,8 @@ def loop(
 
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(main, "handle_event", spy)
-        main.main_loop(context, console, handler, events)  # Quitting saves the game.
+        patch.setattr(loop, "handle_event", spy)
+        loop.main_loop(context, console, handler, events)  # Quitting saves the game.
     return screens
 
 
@@ -165,7 +166,7 @@ def test_a_symbol_closing_a_screen_does_not_act_again(
     """Any key closes the help: `?` pressed there closes it, and does not open it
     again, though on a German keyboard it is the KeyDown (Shift+ß) that closes it."""
     presses = LAYOUTS[layout]
-    screens = loop(context, MainGameEventHandler(arena()), presses["?"], presses["?"], presses["/"])
+    screens = play_presses(context, MainGameEventHandler(arena()), presses["?"], presses["?"], presses["/"])
     assert screens == ["HelpScreen", "MainGameEventHandler", "LookHandler"]
 
 

@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 import main
 import setup_game
 from saving import paths
+from window import title
 
 TOOLS = ("Xvfb", "xdotool", "import")
 MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]
@@ -114,7 +115,7 @@ class Window:
     Or `program --seed SEED`, such as the packaged build (tests/test_build.py).
     """
 
-    TITLE = setup_game.GAME_TITLE
+    TITLE = title.GAME_TITLE
 
     def __init__(
         self,

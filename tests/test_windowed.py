@@ -20,8 +20,7 @@ from tcod.event import KeySym
 from test_window import LIBX11, MISSING, TIMEOUT, virtual_screen, wait_for
 
 import main
-import setup_game
-from window import assets, windowed
+from window import assets, title, windowed
 
 
 @pytest.fixture
@@ -209,8 +208,8 @@ def test_the_message_box_shows_on_a_real_screen_until_the_player_says_ok(tmp_pat
                 ["xwininfo", "-root", "-tree"],
                 env={**os.environ, "DISPLAY": display_name}, capture_output=True, text=True, check=False,
             ).stdout
-            title = f'"{setup_game.GAME_TITLE}"'
-            return next((line.split()[0] for line in tree.splitlines() if title in line), None)
+            named = f'"{title.GAME_TITLE}"'
+            return next((line.split()[0] for line in tree.splitlines() if named in line), None)
 
         window = wait_for("the message box", box)
         assert game.poll() is None, "the game did not wait for the player's OK"

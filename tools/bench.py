@@ -7,7 +7,7 @@ The figures:
 
 * **key press to frame**: how long the game takes from a key press to its
   answer drawn and presented in the window, as the main loop does it
-  (`main.handle_event` on the converted event, then clear, draw, present):
+  (`loop.handle_event` on the converted event, then clear, draw, present):
   p50, p99 and the maximum, which must stay under 16.7 ms, one frame at
   60 Hz.  Measured twice: over a long scripted game (a simple player that
   fights what it sees, drinks potions when hurt, picks things up, opens the
@@ -427,7 +427,7 @@ class Window:
         import main
         from window import assets, options, windowed
         windowed.quiet_library_logs()
-        gc.freeze()  # As `main.main` does once started.
+        gc.freeze()  # As the loop does once the game is loaded (`loop.play_in`).
         self.context = main.open_window(assets.load_tileset(), options.Settings())
         self.console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
         self.samples: list[float] = []
@@ -445,24 +445,25 @@ class Window:
         self.slowest = (0.0, "")
 
     def show(self, handler: input_handlers.BaseEventHandler) -> None:
-        """Draw and present `handler`'s screen, untimed, as `main` shows the first
-        frame (then loading what the first new game needs) before the first key."""
-        import main
+        """Draw and present `handler`'s screen, untimed, as the loop shows its first frame."""
+        from window import loop
 
-        main.first_frame(self.context, self.console, handler)
+        self.console.clear()
+        handler.on_render(console=self.console)
+        loop.front_end_of(self.context).present(self.console, handler.settings.options, handler)
 
     def press(
         self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown | tcod.event.TextInput
     ) -> input_handlers.BaseEventHandler:
         """The handler after `event`, its frame presented, then saved if due (`autosave`)."""
-        import main
         from replays import recording
         from saving import autosave, safe_io
+        from window import loop
         before = handler
         floor = self.floor(handler)
         DISK.reset()
         start, start_cpu, start_game = time.perf_counter(), time.process_time(), time.thread_time()
-        handler = main.handle_event(self.context, handler, self.context.convert_event(event))
+        handler = loop.handle_event(self.context, handler, self.context.convert_event(event))
         self.console.clear()
         handler.on_render(console=self.console)
         drawn = time.perf_counter()

@@ -43,8 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from setup_game import BACKGROUND_PATH, GAME_TITLE  # noqa: E402
 from window.assets import TILESET_PATHS  # noqa: E402
+from window.title import BACKGROUND_PATH, GAME_TITLE  # noqa: E402
 
 # The program's (and its folder's) name: the title, as a file name.
 NAME = GAME_TITLE.lower().replace(" ", "-")

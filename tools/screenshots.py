@@ -1,6 +1,6 @@
 """Make the README's screenshots in docs/ from a scripted game.
 
-Plays a seeded game through the game's own event handling (`main.handle_event`)
+Plays a seeded game through the game's own event handling (`loop.handle_event`)
 with real tcod key and mouse events, and saves what the window shows at each
 step with the context's own screenshot, as F12 does.  Runs with no screen (the
 dummy video driver, unless SDL_VIDEODRIVER says otherwise); the same seed
@@ -31,7 +31,7 @@ import setup_game  # noqa: E402
 from controls import keys  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Actor, Item  # noqa: E402
-from window import assets, options  # noqa: E402
+from window import assets, loop, options  # noqa: E402
 
 # A first floor whose first room is wide, with two monsters in sight.
 SEED = 2
@@ -58,7 +58,7 @@ class Camera:
 
     def press(self, *events: tcod.event.Event) -> None:
         for event in events:
-            self.handler = main.handle_event(self.context, self.handler, event)
+            self.handler = loop.handle_event(self.context, self.handler, event)
 
     def shoot(self, name: str) -> None:
         """Draw the frame as the main loop does, and save it as `name`.png."""

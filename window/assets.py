@@ -15,8 +15,7 @@ from typing import Final
 
 import tcod
 
-import setup_game
-from window import error_report, options
+from window import error_report, options, title
 from words import program
 
 TILESET_PATHS: Final = {size: Path(__file__).resolve().parent.parent / f"dejavu{size}x{size}_gs_tc.png" for size in options.TILE_SIZES}
@@ -54,9 +53,9 @@ def load(size: int) -> tcod.tileset.Tileset:
     except (OSError, RuntimeError) as exc:
         why = error_report.reason(exc)
         raise AssetError(f"{program.name()}: cannot read the tile sheet {TILESET_PATHS[size]}: {why}") from exc
-    where = f"{program.name()}: cannot read the menu background {setup_game.BACKGROUND_PATH}"
+    where = f"{program.name()}: cannot read the menu background {title.BACKGROUND_PATH}"
     try:
-        setup_game.background_image()
+        title.background_image()
     except OSError as exc:
         raise AssetError(f"{where}: {error_report.reason(exc)}") from exc
     except RuntimeError as exc:  # tcod says no more than "Pointer must not be NULL."

@@ -6,9 +6,9 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-import setup_game
-from saving import paths, save_data
-from window import windowed
+from replays.recording import MAX_SEED
+from saving import paths
+from window import title, windowed
 from words import program
 
 
@@ -18,9 +18,9 @@ def seed_value(text: str) -> int:
         seed = int(text)
     except ValueError:
         seed = -1
-    if not 0 <= seed <= save_data.MAX_SEED:
+    if not 0 <= seed <= MAX_SEED:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a whole number from 0 to {save_data.MAX_SEED}"
+            f"{text!r} is not a whole number from 0 to {MAX_SEED}"
         )
     return seed
 
@@ -49,11 +49,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def _parser() -> argparse.ArgumentParser:
-    default = paths.default_data_dir(setup_game.GAME_TITLE)
+    default = paths.default_data_dir(title.GAME_TITLE)
     where = "the working directory" if default == Path() else paths.shown(default)
     parser = argparse.ArgumentParser(
         prog=program.name(),
-        description=f"{setup_game.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
+        description=f"{title.GAME_TITLE}: a roguelike. Press ? in the game for the keys.",
         # Unwrapped, so that the folder's name is never broken across lines.
         epilog=f"Your own keys, if any, are read from {paths.KEYS_NAME} (see {program.quoted(program.readme())}).\n"
         f"It, the save, recordings, morgue files, scores and screenshots go in:\n  {where}",

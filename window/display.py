@@ -12,8 +12,7 @@ import sys
 
 import tcod
 
-import setup_game
-from window import assets
+from window import assets, title
 from window import options as options_module
 from window.display_area import (
     COLUMNS,
@@ -62,7 +61,7 @@ def open_window(
         columns=COLUMNS,
         rows=ROWS,
         tileset=tileset,
-        title=setup_game.GAME_TITLE,
+        title=title.GAME_TITLE,
         # Differs from the tutorial: the game draws only when input arrives,
         # so waiting for the screen's refresh would only delay each answer.
         vsync=False,

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import sys
 import traceback
+from typing import TYPE_CHECKING
 
 import color
-import input_handlers
 from replays import recording
-from saving import paths, save_data, savefile
+from saving import paths, savefile
 from words import program
+
+if TYPE_CHECKING:
+    import input_handlers
 
 
 def reason(exc: Exception) -> str:
@@ -59,19 +62,3 @@ def save_failure(exc: Exception) -> str:
         return f"{exc.strerror or exc} ({exc.filename2 or exc.filename or paths.save_path()})."
     return f"a bug in the game ({type(exc).__name__}), the terminal shows where."
 
-
-def save_beside(handler: input_handlers.BaseEventHandler) -> None:
-    """After a crash, save the game that failed beside the last good save, if it can be.
-
-    That game may be what is broken, so it never replaces the save the player
-    can Continue; it goes to `savegame.sav.crash`, for a bug report or by hand.
-    """
-    path = savefile.crash_path(paths.save_path())
-    try:
-        engine = handler.engine_in_play()
-        if engine is not None:
-            save_data.save(engine, path, keep_backup=False)
-            print(f"The game that failed was saved as {path}; the last save is untouched.",
-                  file=sys.stderr)
-    except Exception:
-        traceback.print_exc()

@@ -18,7 +18,7 @@ from typing import Final
 
 from tcod.cffi import ffi, lib
 
-import setup_game
+from window import title
 from words import program
 
 LOG_NAME: Final = "game.log"
@@ -131,7 +131,7 @@ def show_error(text: str) -> bool:
     """Show `text` in SDL's message box, which needs no window; False without a desktop."""
     return bool(
         lib.SDL_ShowSimpleMessageBox(
-            lib.SDL_MESSAGEBOX_ERROR, setup_game.GAME_TITLE.encode(), text.encode("utf-8", "replace"), ffi.NULL
+            lib.SDL_MESSAGEBOX_ERROR, title.GAME_TITLE.encode(), text.encode("utf-8", "replace"), ffi.NULL
         )
     )
 
@@ -143,7 +143,7 @@ def run(start: Callable[[], int], folder: Path) -> int:
     console = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = log
     try:
-        print(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}: {setup_game.GAME_TITLE} starts")
+        print(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}: {title.GAME_TITLE} starts")
         if log.problem is not None:
             print(f"{program.name()}: {log.problem}")
         status = start()
