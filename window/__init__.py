@@ -1,4 +1,5 @@
 """Start-up and the window: the command line, the tile sheets and images
-(`assets`, `icon`), the window's size and place (`display`, `display_area`),
-the options and palettes, screenshots, and what the game says when something
-fails (`error_report`, `windowed` for the downloads that print nothing)."""
+(`assets`, `icon`, the menu's picture `title`), the window's size and place
+(`display`, `display_area`), the options and palettes, screenshots, what the
+game says when something fails (`error_report`, `windowed` for the downloads
+that print nothing); and the main loop (`loop`), on any front end."""
