@@ -517,6 +517,8 @@ class AnswerScreen(Overlay):
 
     def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
         if isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) and not does_nothing(event):
+            if self.settings.keys.main.get(key_of(event)) is Command.QUIT:
+                return self.parent  # Escape closes the answer only, as it closes other screens.
             return self.parent.handle_events(event)
         return super().handle_events(event)
 

@@ -161,6 +161,12 @@ def test_a_key_on_an_answer_closes_it_and_does_what_it_does_in_the_dungeon() -> 
     assert (engine.player.x, engine.player.y) == (PLAYER[0] + 1, PLAYER[1])
 
 
+def test_escape_on_an_answer_only_closes_it() -> None:
+    game = input_handlers.MainGameEventHandler(arena())
+    screen = game.handle_events(stroke(key_for(Command.IN_VIEW)))
+    assert screen.handle_events(key(KeySym.ESCAPE)) is game
+
+
 def test_the_look_cursor_says_in_the_window_what_the_screen_reader_says() -> None:
     engine = arena()
     monster = MONSTERS[0].spawn(engine.game_map, 8, 5)

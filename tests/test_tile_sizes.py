@@ -75,6 +75,9 @@ class TwoDisplays:
     def __init__(self) -> None:
         self.points_asked: list[tuple[int, int]] = []
 
+    def SDL_WasInit(self, subsystems: int) -> int:
+        return subsystems  # The video runs.
+
     def SDL_GetDisplayForPoint(self, point: Any) -> int:
         self.points_asked.append((point.x, point.y))
         return 2 if point.x >= 1920 else 1
@@ -92,11 +95,21 @@ def test_the_usable_area_is_of_the_display_holding_the_point_else_the_primary(
 ) -> None:
     sdl = TwoDisplays()
     monkeypatch.setattr(display_area, "lib", sdl)
-    monkeypatch.setattr(tcod.sdl.sys, "init", lambda *subsystems: None)
     assert display_area.usable_area((2000, 100)) == TwoDisplays.AREAS[2]
     assert display_area.usable_area((100, 100)) == TwoDisplays.AREAS[1]
     assert display_area.usable_area() == TwoDisplays.AREAS[1]
     assert sdl.points_asked == [(2000, 100), (100, 100)]  # No point given, none asked of.
+
+
+def test_the_display_can_be_asked_any_number_of_times_with_the_window_open(
+    context: tcod.context.Context,
+) -> None:
+    """The options screen asks at each tile size it steps to.  SDL counts who started
+    its video in one byte: were the video started at each ask, the count would wrap
+    to 0 and the next start restart the video, closing the window under the game."""
+    for _ in range(300):
+        assert display_area.usable_area() is not None
+    context.present(tcod.console.Console(80, 50, order="F"))
 
 
 def options_screen_on_tile_size() -> input_handlers.BaseEventHandler:

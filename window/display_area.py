@@ -21,9 +21,7 @@ Area = tuple[int, int, int, int]  # x, y, width, height in pixels.
 def usable_area(point: tuple[int, int] | None = None) -> Area | None:
     """The part of the display holding `point` (else the primary one) a window
     may take; None without a display, since opening the window will say why."""
-    try:
-        tcod.sdl.sys.init(tcod.sdl.sys.Subsystem.VIDEO)
-    except RuntimeError:
+    if not video_started():
         return None
     display = 0
     if point is not None:
@@ -34,6 +32,23 @@ def usable_area(point: tuple[int, int] | None = None) -> Area | None:
     if not display or not lib.SDL_GetDisplayUsableBounds(display, rect):
         return None
     return rect.x, rect.y, rect.w, rect.h
+
+
+def video_started() -> bool:
+    """Start SDL's video if nothing has (the window is not open yet); whether it runs.
+
+    Started once and left running: SDL counts who started it in one byte, so a
+    start at every call wraps that count to 0 after 255, and the next start
+    restarts the video, closing every window open.
+    """
+    video = tcod.sdl.sys.Subsystem.VIDEO
+    if lib.SDL_WasInit(video):
+        return True
+    try:
+        tcod.sdl.sys.init(video)
+    except RuntimeError:
+        return False
+    return True
 
 
 def unscaled_size(tile: tuple[int, int]) -> tuple[int, int]:
