@@ -501,7 +501,7 @@ class LookDescription(Overlay):
 
 class AnswerScreen(Overlay):
     """The answer to one of the questions of `words.questions` (what is in view,
-    around me, where am I, status), beside the map.  Any key closes it and does
+    around me, where am I, status, the map as text), beside the map.  Any key closes it and does
     what it does in the dungeon, so that questions and moves follow one another."""
 
     parent: EventHandler
@@ -696,7 +696,7 @@ class MainGameEventHandler(EventHandler):
                 return HelpScreen(self)
             case Command.OPTIONS:
                 return OptionsScreen(self)
-            case Command.IN_VIEW | Command.AROUND | Command.WHERE | Command.STATUS as question:
+            case Command.IN_VIEW | Command.AROUND | Command.WHERE | Command.STATUS | Command.MAP as question:
                 return AnswerScreen(self, question)
             case Command.QUIT:
                 # Escape is what DCSS and Brogue players press to cancel: ask.

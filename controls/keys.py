@@ -163,6 +163,7 @@ class Command(Enum):
     AROUND = auto()
     WHERE = auto()
     STATUS = auto()
+    MAP = auto()
 
 
 # What the help screen and the README say each command does.
@@ -205,6 +206,7 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.AROUND: "What is around you",
     Command.WHERE: "Where you are",
     Command.STATUS: "Health, level, gear",
+    Command.MAP: "The map around you, as text",
 }
 
 
@@ -232,6 +234,7 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     KeySym.A: Command.AROUND,
     ":": Command.WHERE,  # NetHack's and DCSS's "look here".
     "@": Command.STATUS,  # DCSS's key.
+    KeySym.M: Command.MAP,  # Angband's map key.
 }
 
 

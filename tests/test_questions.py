@@ -132,6 +132,31 @@ def test_status_tells_the_players_numbers_and_gear() -> None:
     ]
 
 
+def test_the_map_shows_the_ground_and_what_is_in_view_around_the_player() -> None:
+    engine = arena()
+    engine.game_map.downstairs_location = (4, 8)
+    engine.game_map.tiles[10, :] = tile_types.wall  # East of it, nothing is seen.
+    engine.game_map.explored[...] = False
+    seen = MONSTERS[0].spawn(engine.game_map, 8, 5)
+    hidden = MONSTERS[0].spawn(engine.game_map, 14, 6)
+    engine.update_fov()
+    rows = questions.map_rows(engine)
+    reach_x, reach_y = questions.MAP_REACH
+    assert rows[0] == questions.MAP_KEY and len(rows) == 1 + 2 * reach_y + 1
+
+    def sign(x: int, y: int) -> str:
+        row = rows[1 + reach_y + y - PLAYER[1]]
+        column = reach_x + x - PLAYER[0]
+        return row[column] if column < len(row) else " "
+
+    assert sign(*PLAYER) == "@"
+    assert sign(seen.x, seen.y) == seen.char
+    assert (sign(7, 7), sign(4, 8), sign(10, 6), sign(0, 6)) == (".", ">", "#", "#")
+    assert sign(hidden.x, hidden.y) == " "  # Beyond the wall: not seen, never explored.
+    assert sign(-1, 6) == " "  # Off the map.
+    assert all(len(line) < 80 for line in rows)
+
+
 @pytest.mark.parametrize("command", list(questions.QUESTIONS))
 def test_the_window_shows_each_answer_as_the_screen_reader_says_it(command: Command) -> None:
     engine = arena()

@@ -1,5 +1,5 @@
 """The questions a player who can't see the map asks: what is in view, what is
-around me, where am I, how am I.  Each answer is a few short lines, made from
+around me, where am I, how am I; and the map itself, as text.  Each answer is a few short lines, made from
 the game's state alone; the window (`AnswerScreen`) and the screen reader
 (`terminal.screen_reader`) both show these, so they can't say different things.
 
@@ -182,6 +182,42 @@ def status(engine: Engine) -> list[str]:
     ]
 
 
+# How far the text map reaches from the player: columns, then rows, each side.
+MAP_REACH: Final = (15, 5)
+MAP_KEY: Final = "@ you (on the middle row), # wall, . floor, > stairs down."
+
+
+def ground_sign(game_map: GameMap, x: int, y: int) -> str:
+    """The ground at (x, y) as one character: blank where nothing is known yet."""
+    if not game_map.in_bounds(x, y) or not game_map.explored[x, y]:
+        return " "
+    if (x, y) == game_map.downstairs_location:
+        return ">"
+    return "." if game_map.tiles["walkable"][x, y] else "#"
+
+
+def map_rows(engine: Engine) -> list[str]:
+    """The map around the player as rows of text, for a reader to go over sign by
+    sign (the window draws walls and floors as coloured blanks): the ground as
+    `ground_sign` says, and what is in view by its own sign, one over another as
+    the map draws them (an actor over an item over a corpse)."""
+    game_map, player = engine.game_map, engine.player
+    signs = {
+        (entity.x, entity.y): entity.char
+        for entity in sorted(game_map.entities, key=lambda entity: entity.render_order.value)
+        if game_map.visible[entity.x, entity.y]
+    }
+    reach_x, reach_y = MAP_REACH
+    rows = [
+        "".join(
+            signs.get((x, y)) or ground_sign(game_map, x, y)
+            for x in range(player.x - reach_x, player.x + reach_x + 1)
+        ).rstrip()
+        for y in range(player.y - reach_y, player.y + reach_y + 1)
+    ]
+    return [MAP_KEY, *rows]
+
+
 def at_cursor(engine: Engine, x: int, y: int) -> str:
     """What a look or aiming cursor at (x, y) is on, then the ground, then where from
     the player: "Orc, uninjured; floor; 3 east 2 north", "Wall; 1 north"."""
@@ -199,4 +235,5 @@ QUESTIONS: Final[dict[Command, tuple[str, Answer]]] = {
     Command.AROUND: ("Around you", around),
     Command.WHERE: ("Where you are", where),
     Command.STATUS: ("Status", status),
+    Command.MAP: ("Map", map_rows),
 }
