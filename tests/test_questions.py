@@ -73,17 +73,20 @@ def test_in_view_leaves_out_what_is_out_of_sight() -> None:
     assert questions.in_view(engine) == ["Nothing in view."]
 
 
-def test_around_names_the_eight_neighbours_clockwise_from_north() -> None:
+def test_around_names_the_eight_neighbours_by_their_ground_clockwise_from_north() -> None:
     engine = conftest.arena(20, 15, (1, 1))  # In the top-left corner, walls north and west.
     monster = MONSTERS[0].spawn(engine.game_map, 2, 2)
     engine.update_fov()
-    lines = questions.around(engine)
-    assert [line.split(":")[0] for line in lines[:8]] == [
-        "North", "Northeast", "East", "Southeast", "South", "Southwest", "West", "Northwest",
-    ]  # fmt: skip
-    assert lines[0] == "North: wall"
-    assert lines[3] == f"Southeast: floor; {descriptions.short_description(monster)}"
-    assert lines[8] == "Open: east, southeast, south."
+    assert questions.around(engine) == [
+        "Wall: north, northeast, southwest, west, northwest.",
+        "Floor: east, southeast, south.",
+        f"Southeast: {descriptions.short_description(monster)}.",
+        "Open: east, southeast, south.",
+    ]
+
+
+def test_around_in_the_middle_of_a_room_is_one_line_and_the_ways() -> None:
+    assert questions.around(arena()) == ["Floor: all around.", "Open: all around."]
 
 
 def test_around_tells_a_corridor_and_its_doorway_into_a_room() -> None:
@@ -94,9 +97,9 @@ def test_around_tells_a_corridor_and_its_doorway_into_a_room() -> None:
     game_map.tiles[1:5, 7] = tile_types.floor  # A corridor from the west, into the room.
     game_map.explored[:, :] = True
     engine.update_fov()
-    lines = dict(line.split(": ", 1) for line in questions.around(engine)[:8])
-    assert lines["West"] == "corridor"
-    assert lines["East"] == "doorway"
+    lines = questions.around(engine)
+    assert "Corridor: west." in lines
+    assert "Doorway: east." in lines
     assert questions.where(engine)[1] == "You are in a corridor."
 
 

@@ -135,17 +135,29 @@ def seen_here(engine: Engine, x: int, y: int) -> list[str]:
 
 
 def around(engine: Engine) -> list[str]:
-    """The eight neighbours, clockwise from north, then which ways are open."""
+    """The eight neighbours: each kind of ground with its directions, clockwise from
+    north ("Wall: north, west.", "Floor: all around."), so that a room is one line
+    to hear, not eight; then what stands next to the player, each with its
+    direction; then which ways are open."""
     player, game_map = engine.player, engine.game_map
-    lines = []
+    grounds: dict[str, list[str]] = {}
+    things = []
     open_ways = []
     for name, (dx, dy) in COMPASS:
         x, y = player.x + dx, player.y + dy
-        lines.append("; ".join([f"{capitalized(name)}: {ground_words(game_map, x, y)}", *seen_here(engine, x, y)]))
+        grounds.setdefault(ground_words(game_map, x, y), []).append(name)
+        things += [f"{capitalized(name)}: {thing}." for thing in seen_here(engine, x, y)]
         if known_floor(game_map, x, y):
             open_ways.append(name)
-    lines.append(f"Open: {', '.join(open_ways)}." if open_ways else "No way is open.")
+    lines = [f"{capitalized(ground)}: {ways_words(names)}." for ground, names in grounds.items()]
+    lines += things
+    lines.append(f"Open: {ways_words(open_ways)}." if open_ways else "No way is open.")
     return lines
+
+
+def ways_words(names: list[str]) -> str:
+    """Directions of the compass, "north, east", or "all around" for the eight."""
+    return "all around" if len(names) == len(COMPASS) else ", ".join(names)
 
 
 def where(engine: Engine) -> list[str]:
