@@ -10,4 +10,4 @@ class QuitWithoutSaving(SystemExit):
 
 
 class BackToMainMenu(Exception):
-    """Raised to leave a finished game for the main menu (see `main.handle_event`)."""
+    """Raised to leave a finished game for the main menu (see `window.loop.handle_event`)."""

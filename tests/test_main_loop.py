@@ -1,4 +1,4 @@
-"""main.py's real loop, with a real tcod context (dummy video driver), real events."""
+"""The real main loop (`window.loop`), with a real tcod context (dummy video driver), real events."""
 
 from __future__ import annotations
 

@@ -52,8 +52,7 @@ def save_new(
         if handler is not None and atlas is not None:
             # The frame drawn again by the tile sheet, in memory: libtcod's
             # save_screenshot reads the renderer's pixels back and uses what
-            # SDL_RenderReadPixels returns unchecked, a null pointer when SDL
-            # fails (a test run died there once, under the dummy video driver).
+            # SDL_RenderReadPixels returns unchecked, a null pointer when SDL fails.
             console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
             handler.on_render(console)
             pixels = np.ascontiguousarray(atlas.tileset.render(console)[:, :, :3])
