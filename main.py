@@ -129,7 +129,7 @@ def verify_file(path: Path, settings: options.Settings) -> int:
 
 def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
     """`--replay FILE --follow`: watch a game still being played, headless, in the
-    window or in the terminal (`--terminal`).  No lock is taken on the data folder
+    window or in the terminal (`--terminal`, `--screen-reader`).  No lock is taken on the data folder
     and nothing is written in it: the followed game may be playing there."""
     from replays import follow, replay
 
@@ -145,8 +145,8 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
             print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
         console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        if args.terminal:
-            return follow_in_terminal(console, follower)
+        if args.terminal or args.screen_reader:
+            return follow_in_terminal(console, follower, args.screen_reader)
         try:
             context = open_window(assets.load(settings.options.tile_size), settings)
         except (assets.AssetError, RuntimeError) as exc:
@@ -160,14 +160,16 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
     return 0
 
 
-def follow_in_terminal(console: tcod.console.Console, follower: follow.Follower) -> int:
-    """`--follow --terminal`: watch in the terminal, as over SSH; 1 (with one line on
-    stderr) where there is no terminal."""
+def follow_in_terminal(
+    console: tcod.console.Console, follower: follow.Follower, screen_reader: bool
+) -> int:
+    """`--follow --terminal`: watch in the terminal, as over SSH, or as lines a
+    `screen_reader` reads; 1 (with one line on stderr) where there is no terminal."""
     from replays import follow
     from terminal import device, front_end  # Only here, as in `run_terminal`.
 
     try:
-        with front_end.session() as front:
+        with front_end.session(screen_reader=screen_reader) as front:
             follow.watch(front, console, follower)
     except device.TerminalError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)

@@ -193,6 +193,26 @@ def wait_for_end(follower: Follower) -> None:
         time.sleep(POLL_SECONDS)
 
 
+class Watching(input_handlers.Overlay):
+    """The followed game's screen (`parent`) as a screen reader tells it, after a
+    line on the following itself (`notice`); the window draws its status line
+    instead (`draw`).  One for the whole watch, kept up to date, so that the
+    reader says only what changed."""
+
+    def __init__(self, parent: input_handlers.BaseEventHandler, notice: str):
+        super().__init__(parent)
+        self.notice = notice
+
+
+def notice(follower: Follower, problem: str | None) -> str:
+    """What the following is at, to be said once: the status line without its count."""
+    if problem is not None:
+        return f"{problem}. Esc: leave"
+    if follower.ended:
+        return follower.status()
+    return f"Following {follower.path.name}. Esc: stop watching"
+
+
 def watch(front: FrontEnd, console: tcod.console.Console, follower: Follower) -> None:
     """Follow in the window or the terminal (`front`) until the viewer leaves
     (Escape, or closing the window or the terminal).
@@ -202,8 +222,13 @@ def watch(front: FrontEnd, console: tcod.console.Console, follower: Follower) ->
     """
     next_poll = next_step = 0.0
     problem: str | None = None
+    watching: Watching | None = None
     while True:
-        draw(front, console, follower, problem)
+        if follower.handler is not None:
+            if watching is None:
+                watching = Watching(follower.handler, "")
+            watching.parent, watching.notice = follower.handler, notice(follower, problem)
+        draw(front, console, follower, problem, watching)
         now = time.monotonic()
         due = (
             next_poll
@@ -233,9 +258,14 @@ def _stops(event: tcod.event.Event) -> bool:
 
 
 def draw(
-    front: FrontEnd, console: tcod.console.Console, follower: Follower, problem: str | None
+    front: FrontEnd,
+    console: tcod.console.Console,
+    follower: Follower,
+    problem: str | None,
+    watching: Watching | None = None,
 ) -> None:
-    """The followed game's screen, under a status line."""
+    """The followed game's screen, under a status line; `watching` is what a
+    screen reader says of it."""
     console.clear()
     if follower.handler is not None:
         follower.handler.on_render(console)
@@ -244,4 +274,4 @@ def draw(
     )
     console.print(0, 0, status, fg=color.white, bg=color.black)
     options = follower.settings.options if follower.settings is not None else Options()
-    front.present(console, options)
+    front.present(console, options, watching)

@@ -17,6 +17,7 @@ import setup_game
 from controls import travel
 from controls.key_help import help_sections
 from controls.targeting import enemies_in_view
+from replays.follow import Watching
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
@@ -80,6 +81,9 @@ def read_screen(screen: screens.BaseEventHandler) -> Reading | None:
             return Reading([screen.TITLE, *screen.lines(), CLOSE])
         case setup_game.MainMenu():
             return Reading([title.GAME_TITLE, *title.menu_lines(), "Press ? for help."])
+        case Watching():
+            below = read_screen(screen.parent) or Reading([])
+            return Reading([screen.notice, *below.lines], below.focus)
         case screens.Overlay():
             return read_screen(screen.parent)
     return None

@@ -193,3 +193,25 @@ def test_the_option_plays_aloud_only_when_started_from_a_terminal(
     args = command_line.parse_args(argv)
     args.windowed = False  # As a game run from source is.
     assert main.reads_aloud(args, settings) is reads
+
+
+@pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
+def test_following_a_game_is_told_as_it_is_played(pane: Pane, tmp_path: Path) -> None:
+    """`--replay FILE --follow --screen-reader`: what is following said once, then the
+    followed game's news as its lines come, its end, and Escape gives the terminal back."""
+    recorded = (Path(__file__).parent / "recordings" / "death.rec").read_text().splitlines(keepends=True)
+    growing = tmp_path / "growing.rec"
+    half = len(recorded) // 2
+    growing.write_text("".join(recorded[:half]))
+    pane.start("--replay", str(growing), "--follow", f"--data-dir={pane.folder / 'data'}", front="--screen-reader")
+    pane.wait_for("Following growing.rec. Esc: stop watching")
+    assert "You died!" not in pane.text()
+    with growing.open("a") as file:
+        file.writelines(recorded[half:])
+    pane.wait_for("The game is over. Esc: leave")
+    said = pane.history()
+    assert "You died!" in said and any(line.startswith("HP 0 of ") for line in said)
+    assert said.count("Following growing.rec. Esc: stop watching") == 1
+    pane.send("Escape")
+    assert pane.exit_status() == 0
+    assert growing.read_text() == "".join(recorded)

@@ -33,8 +33,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--headless and --screen go with --replay FILE")
     if args.terminal and args.headless:
         parser.error("--terminal goes without --headless")
-    if args.screen_reader and (args.headless or args.follow):
-        parser.error("--screen-reader goes without --headless and --follow")
+    if args.screen_reader and args.headless:
+        parser.error("--screen-reader goes without --headless")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
     if args.follow and args.replay is None:
@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
         "--screen-reader",
         action="store_true",
         help="play in this terminal as lines of text a screen reader reads (NVDA, Orca, "
-        "VoiceOver), with no map; also an option",
+        "VoiceOver), the map only when asked for (m); also an option",
     )
     _add_replay_options(parser)
     parser.add_argument(
@@ -127,7 +127,8 @@ def _add_replay_options(parser: argparse.ArgumentParser) -> None:
         "--follow",
         action="store_true",
         help="with --replay: watch a game as it is played, its recording read as it grows, "
-        "until it ends (Escape stops watching), in a window, or with --terminal over SSH; "
+        "until it ends (Escape stops watching), in a window, with --terminal over SSH, or "
+        "with --screen-reader told as lines; "
         "it writes nothing of the followed game's",
     )
     parser.add_argument(
