@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,11 @@ def fuzz_reports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[dict
         start(folder / f"worker{i}", "fuzz", FUZZ_SEED, i * share, min(share, FUZZ_CASES - i * share))
         for i in range(WORKERS)
     ]
-    yield [report(process) for process in processes]
+    # Both workers' output read at once: a worker whose pipe is left unread while the
+    # other runs fills it (64 KiB) and stalls each case that writes, which then reads as a hang.
+    with ThreadPoolExecutor(WORKERS) as pool:
+        reports = list(pool.map(report, processes))
+    yield reports
 
 
 def test_every_mutated_save_is_refused_or_plays(fuzz_reports: list[dict[str, Any]]) -> None:
