@@ -483,6 +483,13 @@ def test_open_window_fullscreen() -> None:
         assert window(context).flags & tcod.sdl.video.WindowFlags.RESIZABLE
 
 
+def test_the_command_line_is_the_games_not_libtcods(monkeypatch: pytest.MonkeyPatch) -> None:
+    # libtcod would read --windowed (the downloads' way of printing) as "not fullscreen".
+    monkeypatch.setattr(sys, "argv", ["main.py", "--windowed", "-help"])
+    with main.open_window(assets.load_tileset(), options.Settings(options.Options(fullscreen=True))) as context:
+        assert window(context).fullscreen is True
+
+
 @pytest.mark.parametrize(
     ("argv", "fullscreen", "seed"), [([], False, None), (["--fullscreen", "--seed", "7"], True, 7)]
 )

@@ -66,6 +66,9 @@ def open_window(
         # so waiting for the screen's refresh would only delay each answer.
         vsync=False,
         sdl_window_flags=flags,
+        # The command line is the game's (`command_line`); libtcod reads its own
+        # options from it by default, and takes --windowed for a windowed window.
+        argv=[],
     )
     window = context.sdl_window
     if window is not None:
