@@ -11,6 +11,7 @@ gives the same pictures, but for the date a death is stamped with.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -193,4 +194,6 @@ def run(folder: Path) -> None:
 
 
 if __name__ == "__main__":
-    run(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs")
+    parser = argparse.ArgumentParser(description="Make the README's screenshots from a scripted game.")
+    parser.add_argument("folder", nargs="?", type=Path, default=ROOT / "docs", help="where (docs/ by default)")
+    run(parser.parse_args().folder)
