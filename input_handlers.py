@@ -696,7 +696,7 @@ class MainGameEventHandler(EventHandler):
                 return HelpScreen(self)
             case Command.OPTIONS:
                 return OptionsScreen(self)
-            case Command.IN_VIEW | Command.AROUND | Command.WHERE | Command.STATUS | Command.MAP as question:
+            case Command() as question if question in questions.QUESTIONS:
                 return AnswerScreen(self, question)
             case Command.QUIT:
                 # Escape is what DCSS and Brogue players press to cancel: ask.
