@@ -36,6 +36,9 @@ from window.options import Settings
 if TYPE_CHECKING:
     from numpy.random import Generator
 
+    from saving.death import Record
+    from words.game_over import Ending
+
 # How far the player sees.
 FOV_RADIUS = 8
 
@@ -60,6 +63,9 @@ class Engine:
         "saved_at": Fresh(None),  # When the game last saved itself: now.
         "killer": Fresh(None),  # A game in play has none.
         "unrecorded": Fresh(None),  # No event is being handled while saving.
+        "recording_written": Fresh(None),  # Written again whole by the first frame after loading.
+        "ending": Fresh(None),  # A game in play has none,
+        "death_record": Fresh(None),  # nor what its death left.
         "settings": New(Settings),  # The player's, not the game's: `load_game` gives the menu's.
     }
 
@@ -78,6 +84,12 @@ class Engine:
         self.recording_file: str | None = None
         # The line of the event being handled, until recorded (`recording.handle_and_record`).
         self.unrecorded: str | None = None
+        # How many of the lines the file holds: None until the main loop first writes it.
+        self.recording_written: int | None = None
+        # How the game ended, once it has (`saving.death.ending`), and what the main loop
+        # kept of it on disk (`saving.death.keep_record`).
+        self.ending: Ending | None = None
+        self.death_record: Record | None = None
         # The floor and the recording's length at the last save (`autosave`).
         self.saved_at: tuple[int, int] | None = None
         # The options and keys in force, shared with the main menu; not saved.

@@ -1,11 +1,11 @@
-"""The screens of a game under way: each handler turns events into nothing,
-an `Action` for the engine, or the next handler (keys come from `keys`)."""
+"""The screens of a game under way: each handler turns events into nothing, an
+`Action` for the engine, or what happens to the screens (`screens.base`: `Push`,
+`Pop`, `Play`, ...); keys come from `keys`.  Each declares what it shows once
+(`content`), which the window draws beside the map and the screen reader reads."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 import tcod
@@ -14,28 +14,19 @@ import actions
 import color
 import exceptions
 import render_functions
-from actions import (
-    Action,
-    BumpAction,
-    MovementAction,
-    PickupAction,
-    TakeStairsAction,
-    WaitAction,
-)
+from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
 from components.inventory import LETTERS, stack_name
-from components.level import Level
-from controls import autofight, targeting, travel
+from components.level import LEVEL_UP_CHOICES
+from controls import autofight, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
 from controls.key_help import command_rows
 from controls.keys import (
-    ANSWER_KEYS,
     CONFIRM_KEYS,
     CURSOR_Y_KEYS,
     GAME_OVER_KEYS,
     HISTORY_JUMP_KEYS,
     MAIN_BUTTONS,
     RUN_MODIFIER,
-    Answer,
     Command,
     HistoryJump,
     Key,
@@ -45,21 +36,24 @@ from controls.keys import (
     letter_index,
     target_step,
 )
+from controls.walking import WalkHandler as WalkHandler
 from replays.recording import Autofight
-from saving import paths
-from screens import death
+from saving import death
+from screens.answer import AnswerScreen as AnswerScreen
+from screens.answer import LookDescription as LookDescription
 from screens.base import ActionOrHandler as ActionOrHandler
+from screens.base import BackToMenu, Content, Play, Pop, Push, Quit, Reset, Transition
 from screens.base import BaseEventHandler as BaseEventHandler
 from screens.base import Overlay as Overlay
 from screens.base import PopupMessage as PopupMessage
-from screens.game_over import daily_name
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
+from screens.question import ConfirmHandler as ConfirmHandler
 from words import descriptions, questions
+from words.verbs import VERBS, Verb
 
 if TYPE_CHECKING:
-    from components.fighter import Fighter
     from engine import Engine
     from entity import Item
     from window.options import Settings
@@ -79,14 +73,18 @@ class EventHandler(BaseEventHandler):
         """The engine, while the player lives: a finished game is not saved."""
         return self.engine if self.engine.player.is_alive else None
 
-    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
-        """Handle events for input handlers with an engine."""
+    def game(self) -> Engine:
+        return self.engine
+
+    def playing(self) -> BaseEventHandler:
+        return next_screen(self.engine)
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        """Handle events for input handlers with an engine: an action takes a turn."""
         action_or_state = self.dispatch(event)
-        if isinstance(action_or_state, BaseEventHandler):
-            return action_or_state
-        if self.handle_action(action_or_state):
-            return next_screen(self.engine)
-        return self
+        if isinstance(action_or_state, Action):
+            return Play() if self.handle_action(action_or_state) else None
+        return action_or_state
 
     def handle_action(self, action: Action | None) -> bool:
         """Perform `action`, then the monsters' turn; True if a turn passed."""
@@ -113,25 +111,22 @@ class EventHandler(BaseEventHandler):
     def on_render(self, console: tcod.console.Console) -> None:
         self.engine.render(console)
 
-    def side_x(self, width: int, console_width: int) -> int:
-        """The left edge for a window on the side of the screen away from the player."""
-        # Differs from the tutorial: a wide window moves left of x = 40 to fit.
-        if self.engine.player.x <= 30:
-            return max(0, min(40, console_width - width))
-        return 0
-
-    def draw_side_window(
-        self, console: tcod.console.Console, title: str, lines: list[str], min_width: int = 0
-    ) -> None:
-        """Dim the map and draw a titled window of `lines` on the side away from the player."""
-        render_functions.dim(console)
-        width = render_functions.text_window_width(title, lines, min_width)
-        x = self.side_x(width, console.width)
-        render_functions.draw_text_window(console, x, 0, title, lines, min_width)
-
 
 class AskUserEventHandler(EventHandler):
-    """A screen asking the player something; by default any key or click leaves it."""
+    """A screen asking the player something; by default any key or click leaves it.
+
+    What it shows (`content`) is drawn in a window on the side of the map away from
+    the player, at least `MIN_WIDTH` wide."""
+
+    MIN_WIDTH = 0
+
+    def on_render(self, console: tcod.console.Console) -> None:
+        super().on_render(console)
+        content = self.content()
+        if content is not None and content.lines:
+            render_functions.draw_side_window(
+                console, self.engine.player.x, content.title, content.lines, self.MIN_WIDTH
+            )
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """By default any key exits this input handler."""
@@ -148,8 +143,8 @@ class AskUserEventHandler(EventHandler):
         return self.on_exit()
 
     def on_exit(self) -> ActionOrHandler | None:
-        """The screen after the player leaves or cancels: by default, the dungeon."""
-        return MainGameEventHandler(self.engine)
+        """What happens when the player leaves or cancels: by default, back to the dungeon."""
+        return Play()
 
 
 class CharacterScreenEventHandler(AskUserEventHandler):
@@ -157,68 +152,18 @@ class CharacterScreenEventHandler(AskUserEventHandler):
 
     TITLE = "Character Information"
 
-    def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
-        self.draw_side_window(console, self.TITLE, self.lines())
-
-    def lines(self) -> list[str]:
-        """The window's lines, one a fact."""
-        player = self.engine.player
-        files = paths.shown(paths.data_dir().resolve())  # The save, morgue files, ...
-        fighter = player.fighter
-        return [
-            # Differs from the tutorial: HP, depth and turns too.
-            f"HP: {fighter.hp}/{fighter.max_hp}",
-            f"Dungeon level: {self.engine.game_world.current_floor}",
-            f"Turns: {self.engine.turns}",
-            f"Level: {player.level.current_level}",
-            # Differs from the tutorial: XP counts from the game's start.
-            f"XP: {player.level.total_xp}",
-            f"XP for next Level: {player.level.next_level_total_xp}",
-            f"Attack: {player.fighter.power}",
-            f"Defense: {player.fighter.defense}",
-            f"Seed: {self.engine.game_world.seed}",
-            *self.daily_lines(),
-            "Files kept in:",
-            *(files[i : i + 36] for i in range(0, len(files), 36)),
-        ]
-
-    def daily_lines(self) -> list[str]:
-        """A daily game's date (and try), under its seed."""
-        world = self.engine.game_world
-        return [] if world.daily is None else [daily_name(world.daily, world.daily_try)]
-
-
-@dataclass(frozen=True)
-class LevelUpChoice:
-    """One way to grow on the level-up screen: its line, and what it does."""
-
-    describe: Callable[[Fighter], str]
-    grow: Callable[[Level], None]
-
-
-LEVEL_UP_CHOICES: Final = (
-    LevelUpChoice(
-        lambda fighter: f"Constitution (+20 HP, from {fighter.max_hp})", Level.increase_max_hp
-    ),
-    LevelUpChoice(
-        lambda fighter: f"Strength (+1 attack, from {fighter.power})", Level.increase_power
-    ),
-    LevelUpChoice(
-        lambda fighter: f"Agility (+1 defense, from {fighter.defense})", Level.increase_defense
-    ),
-)
+    def content(self) -> Content:
+        return Content(self.TITLE, descriptions.character_sheet(self.engine))
 
 
 class LevelUpEventHandler(AskUserEventHandler):
     """The choice of what grows on a new level; only a choice's letter leaves it."""
 
     TITLE = "Level Up"
+    MIN_WIDTH = 35  # Differs from the tutorial: wider from 100 HP on.
 
-    def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
-        # Differs from the tutorial: 35 wide at least, wider from 100 HP on.
-        self.draw_side_window(console, self.TITLE, self.lines(), min_width=35)
+    def content(self) -> Content:
+        return Content(self.TITLE, self.lines())
 
     def lines(self) -> list[str]:
         """The window's lines: the greeting, then each choice with its letter."""
@@ -241,9 +186,7 @@ class LevelUpEventHandler(AskUserEventHandler):
 
         LEVEL_UP_CHOICES[index].grow(self.engine.player.level)
         # Differs from the tutorial: a second level from the same kill is offered at once.
-        if self.engine.player.level.requires_level_up:
-            return LevelUpEventHandler(self.engine)
-        return self.on_exit()
+        return Play()
 
     def ev_textinput(self, event: tcod.event.TextInput) -> None:
         """A symbol chooses nothing, as any key but the choices' letters."""
@@ -265,6 +208,10 @@ class InventoryEventHandler(AskUserEventHandler):
         """Whether the screen lists `item` and its letter acts on it."""
         return True
 
+    def content(self) -> Content:
+        """The inventory on the side away from the player, who stays in sight."""
+        return Content(self.TITLE, self.item_lines())
+
     def item_lines(self) -> list[str]:
         """One line per listed stack: letter, name and count, `(E)` if worn, and its effect."""
         player = self.engine.player
@@ -279,11 +226,6 @@ class InventoryEventHandler(AskUserEventHandler):
             effect = descriptions.item_effect(item)
             lines.append(f"{item_string}: {effect}" if effect else item_string)
         return lines or ["(Empty)"]
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        """The inventory on the side away from the player, who stays in sight."""
-        super().on_render(console)
-        self.draw_side_window(console, self.TITLE, self.item_lines())
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         player = self.engine.player
@@ -316,48 +258,23 @@ class InventoryActivateHandler(InventoryEventHandler):
 
 
 class VerbHandler(InventoryActivateHandler):
-    """`q`, `r` or `w`: only what the verb fits, as in NetHack and DCSS; a letter acts as in `i`."""
+    """`q`, `r` or `w` (`words.verbs`): only what the verb fits; a letter acts as in `i`."""
 
-    NOTHING = "<missing message>"  # Said, at no cost, when nothing carried fits.
+    def __init__(self, engine: Engine, verb: Verb):
+        super().__init__(engine)
+        self.verb = verb
+        self.TITLE = verb.title
+
+    def fits(self, item: Item) -> bool:
+        return self.verb.fits(item)
 
     @classmethod
-    def opened(cls, engine: Engine) -> VerbHandler | None:
+    def opened(cls, engine: Engine, verb: Verb) -> VerbHandler | None:
         """The screen, or None (the log says why) when nothing carried fits."""
-        screen = cls(engine)
-        if not any(screen.fits(item) for item in engine.player.inventory.items):
-            engine.message_log.add_message(cls.NOTHING, color.impossible)
+        if not any(verb.fits(item) for item in engine.player.inventory.items):
+            engine.message_log.add_message(verb.nothing, color.impossible)
             return None
-        return screen
-
-
-class QuaffHandler(VerbHandler):
-    """The potions carried."""
-
-    TITLE = "Quaff which potion?"
-    NOTHING = "You have nothing to quaff."
-
-    def fits(self, item: Item) -> bool:
-        return item.consumable is not None and item.consumable.quaffed
-
-
-class ReadHandler(VerbHandler):
-    """The scrolls carried."""
-
-    TITLE = "Read which scroll?"
-    NOTHING = "You have nothing to read."
-
-    def fits(self, item: Item) -> bool:
-        return item.consumable is not None and not item.consumable.quaffed
-
-
-class WearHandler(VerbHandler):
-    """What can be worn or wielded."""
-
-    TITLE = "Wear or wield which?"
-    NOTHING = "You have nothing to wear or wield."
-
-    def fits(self, item: Item) -> bool:
-        return item.equippable is not None
+        return cls(engine, verb)
 
 
 class InventoryDropHandler(InventoryEventHandler):
@@ -383,6 +300,10 @@ class SelectIndexHandler(AskUserEventHandler):
         player = self.engine.player
         return player.x, player.y
 
+    def content(self) -> Content:
+        """What the cursor is on, and where from the player."""
+        return Content(focus=questions.at_cursor(self.engine, *self.engine.mouse_location))
+
     def on_render(self, console: tcod.console.Console) -> None:
         """Highlight the tile under the cursor, over any marks of the selection."""
         super().on_render(console)
@@ -390,8 +311,7 @@ class SelectIndexHandler(AskUserEventHandler):
         x, y = self.engine.mouse_location
         console.rgb["bg"][x, y] = color.white
         console.rgb["fg"][x, y] = color.black
-        # What the cursor is on, and where from the player: what the screen reader says.
-        line = questions.at_cursor(self.engine, x, y)[: render_functions.NAMES_WIDTH]
+        line = self.content().focus[: render_functions.NAMES_WIDTH]
         console.print(*render_functions.NAMES_AT, f"{line:<{render_functions.NAMES_WIDTH}}", fg=color.white)
 
     def draw_marks(self, console: tcod.console.Console) -> None:
@@ -402,14 +322,8 @@ class SelectIndexHandler(AskUserEventHandler):
         key = event.sym
         move_keys = self.settings.keys.move
         if key in move_keys:
-            step = cursor_step(event.mod)
-            x, y = self.engine.mouse_location
             dx, dy = move_keys[key]
-            x += dx * step
-            y += dy * step
-            x = max(0, min(x, self.engine.game_map.width - 1))
-            y = max(0, min(y, self.engine.game_map.height - 1))
-            self.engine.mouse_location = x, y
+            self.engine.mouse_location = targeting.moved(self.engine, dx, dy, cursor_step(event.mod))
             return None
         target_keys_step = target_step(event)
         if target_keys_step is not None:
@@ -441,9 +355,12 @@ class LookHandler(SelectIndexHandler):
     """Lets the player look around using the keyboard; travel's key (`_`)
     walks to the tile under the cursor."""
 
+    def content(self) -> Content:
+        return Content(focus=super().content().focus, keys=LOOKING)
+
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         """Describe what stands on the chosen tile; any key comes back here."""
-        return LookDescription(self, x, y)
+        return Push(LookDescription(self, x, y))
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         if self.travels(event):
@@ -460,10 +377,15 @@ class LookHandler(SelectIndexHandler):
         walks to the tile under the cursor."""
         return not does_nothing(event) and self.settings.keys.main.get(key_of(event)) is Command.TRAVEL
 
-    def travel(self, x: int, y: int) -> BaseEventHandler:
+    def travel(self, x: int, y: int) -> Transition:
         """The walk to (x, y), stopping as walks stop; or the dungeon, the log saying why not."""
-        game = MainGameEventHandler(self.engine)
-        return game.start_walk(travel.Travel(x, y)) or game
+        dungeon = self.playing()
+        if not isinstance(dungeon, MainGameEventHandler):
+            return Reset(dungeon)
+        return Reset(walking.start(dungeon, travel.Travel(x, y)) or dungeon)
+
+
+LOOKING: Final = "Look: move the cursor, Enter tells more, Escape leaves."
 
 
 class TravelHandler(LookHandler):
@@ -473,105 +395,14 @@ class TravelHandler(LookHandler):
         super().__init__(engine)
         engine.message_log.add_message(TRAVEL_PROMPT, color.needs_target)
 
+    def content(self) -> Content:
+        return Content(focus=super().content().focus)
+
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         return self.travel(x, y)
 
 
 TRAVEL_PROMPT: Final = "Travel where? Move the cursor; Enter or _ walks there, Esc cancels."
-
-
-class LookDescription(Overlay):
-    """A window describing the tile chosen in look mode; any key goes back to looking."""
-
-    parent: LookHandler
-
-    def __init__(self, parent: LookHandler, x: int, y: int):
-        super().__init__(parent)
-        self.x, self.y = x, y
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        """The look cursor, the map dimmed, and the window on the side away from the tile."""
-        super().on_render(console)
-        render_functions.dim(console)
-        title, lines = descriptions.describe_tile(self.x, self.y, self.parent.engine)
-        width = render_functions.text_window_width(title, lines)
-        x = console.width - width if self.x < console.width // 2 else 0
-        render_functions.draw_text_window(console, x, 0, title, lines)
-
-
-class AnswerScreen(Overlay):
-    """The answer to one of the questions of `words.questions` (what is in view,
-    around me, where am I, status, the map as text), beside the map.  Any key closes it and does
-    what it does in the dungeon, so that questions and moves follow one another."""
-
-    parent: EventHandler
-
-    def __init__(self, parent: EventHandler, question: Command):
-        super().__init__(parent)
-        self.title, answer = questions.QUESTIONS[question]
-        self.lines = answer(parent.engine)  # Asked now: the game stands still while it shows.
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
-        self.parent.draw_side_window(console, self.title, self.lines)
-
-    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
-        if isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) and not does_nothing(event):
-            if self.settings.keys.main.get(key_of(event)) is Command.QUIT:
-                return self.parent  # Escape closes the answer only, as it closes other screens.
-            return self.parent.handle_events(event)
-        return super().handle_events(event)
-
-    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
-        return self.parent.autofight_press(event)
-
-    def play_autofight(self, press: Autofight) -> BaseEventHandler:
-        return self.parent.play_autofight(press)
-
-
-SAVE_AND_QUIT = "Save and quit? (y/n)"
-
-
-def save_and_quit() -> Action | None:
-    """Leave the game: the main loop saves it on the way out, as on closing the window."""
-    raise SystemExit()
-
-
-class ConfirmHandler(Overlay):
-    """A yes-or-no question over the screen that asked it: yes performs the
-    action, no goes back at no cost, and nothing else answers."""
-
-    parent: EventHandler
-
-    def __init__(
-        self, parent: EventHandler, question: str, on_yes: Callable[[], Action | None]
-    ):
-        super().__init__(parent)
-        self.question = question
-        self.on_yes = on_yes
-
-    # A map row the question's window keeps away from (the blast's centre), if any.
-    clear_of_row: int | None = None
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
-        render_functions.draw_popup(console, self.question, away_from_row=self.clear_of_row)
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
-        match ANSWER_KEYS.get(event.sym):
-            case Answer.YES:
-                if self.parent.handle_action(self.on_yes()):
-                    return next_screen(self.parent.engine)
-                return self.parent
-            case Answer.NO:
-                return self.parent
-        return None
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> None:
-        """Only the answers' keys answer."""
-
-    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
-        """Nor does a click."""
 
 
 class TargetingHandler(SelectIndexHandler):
@@ -640,7 +471,7 @@ class AreaRangedAttackHandler(TargetingHandler):
         if in_blast((x, y), self.radius, player.x, player.y):
             question = ConfirmHandler(self, self.HIT_YOURSELF, lambda: self.callback((x, y)))
             question.clear_of_row = y  # The question hides nothing of the blast it asks about.
-            return question
+            return Push(question)
         return self.callback((x, y))
 
 
@@ -664,24 +495,31 @@ class MainGameEventHandler(EventHandler):
         player = self.engine.player
         if key in self.settings.keys.wait:
             return WaitAction(player)
-
-        match self.settings.keys.main.get(key):
+        command = self.settings.keys.main.get(key)
+        match command:
             case Command.DESCEND:
                 return self.descend()
             case Command.EXPLORE:
                 return self.start_walk(travel.Explore(gather=self.settings.options.gather_items))
             case Command.AUTOFIGHT:
-                return self.autofight_action(autofight.decide(self.engine, self.settings.options.autofight_stop))
+                return autofight.action(self.engine, self.decide_autofight())
             case Command.PICKUP:
                 return PickupAction(player)
+            case Command.QUIT:
+                # Escape is what DCSS and Brogue players press to cancel: ask.
+                return Push(ConfirmHandler(self, SAVE_AND_QUIT, Quit))
+            case None:
+                return None
+        screen = self.screen_of(command)
+        return None if screen is None else Push(screen)
+
+    def screen_of(self, command: Command) -> BaseEventHandler | None:
+        """The screen a command opens over the dungeon, if any (a verb's, if anything fits)."""
+        match command:
             case Command.INVENTORY:
                 return InventoryActivateHandler(self.engine)
-            case Command.QUAFF:
-                return QuaffHandler.opened(self.engine)
-            case Command.READ:
-                return ReadHandler.opened(self.engine)
-            case Command.WEAR:
-                return WearHandler.opened(self.engine)
+            case _ if command in VERBS:
+                return VerbHandler.opened(self.engine, VERBS[command])
             case Command.DROP:
                 return InventoryDropHandler(self.engine)
             case Command.CHARACTER:
@@ -696,33 +534,20 @@ class MainGameEventHandler(EventHandler):
                 return HelpScreen(self)
             case Command.OPTIONS:
                 return OptionsScreen(self)
-            case Command() as question if question in questions.QUESTIONS:
-                return AnswerScreen(self, question)
-            case Command.QUIT:
-                # Escape is what DCSS and Brogue players press to cancel: ask.
-                return ConfirmHandler(self, SAVE_AND_QUIT, save_and_quit)
+            case _ if command in questions.QUESTIONS:
+                return AnswerScreen(self, command)
         return None
 
-    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
-        if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or does_nothing(event):
-            return None
-        if isinstance(event, tcod.event.KeyDown) and event.sym in self.settings.keys.move:
-            return None
-        if self.settings.keys.main.get(key_of(event)) is not Command.AUTOFIGHT:
-            return None
+    def decide_autofight(self) -> Autofight:
         return autofight.decide(self.engine, self.settings.options.autofight_stop)
 
+    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
+        return self.decide_autofight() if autofight.pressed(event, self.settings) else None
+
     def play_autofight(self, press: Autofight) -> BaseEventHandler:
-        if self.handle_action(self.autofight_action(press)):
+        if self.handle_action(autofight.action(self.engine, press)):
             return next_screen(self.engine)
         return self
-
-    def autofight_action(self, press: Autofight) -> Action | None:
-        """The bump a press of autofight makes, or None: the log says why, and no turn passes."""
-        if press.direction is None:
-            self.engine.message_log.add_message(autofight.refusal(self.engine), color.impossible)
-            return None
-        return BumpAction(self.engine.player, *press.direction)
 
     def ev_mousebuttondown(
         self, event: tcod.event.MouseButtonDown
@@ -742,127 +567,35 @@ class MainGameEventHandler(EventHandler):
             return None
         return self.start_walk(travel.Travel(*game_map.downstairs_location))
 
-    def start_walk(self, walk: travel.Walk) -> WalkHandler | None:
+    def start_walk(self, walk: travel.Walk) -> Push | None:
         """The walk under way, or None (the log says why; no turn passes) if it can't start."""
-        reason = travel.refusal(self.engine)
-        step = walk.next_step(self.engine) if reason is None else None
-        if isinstance(step, travel.Stop):
-            reason = step.reason
-        if step is None or isinstance(step, travel.Stop):
-            if reason is not None:
-                self.engine.message_log.add_message(reason, color.impossible)
-            return None
-        return WalkHandler(self.engine, walk, step)
+        walk_screen = walking.start(self, walk)
+        return None if walk_screen is None else Push(walk_screen)
 
 
-class WalkHandler(AskUserEventHandler):
-    """A walk under way (`travel`): the main loop calls `advance` for each step,
-    and any key or click only stops it."""
-
-    walking = True
-
-    def __init__(self, engine: Engine, walk: travel.Walk, first_step: travel.Step):
-        super().__init__(engine)
-        self.walk = walk
-        self.next_step = first_step
-        self.watch = travel.Watch(engine, items=walk.stops_for_items)
-
-    def on_exit(self) -> BaseEventHandler:
-        return self.stopped()
-
-    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> BaseEventHandler | None:
-        """A click stops the walk, unless on where it is going (a double click's second)."""
-        if isinstance(self.walk, travel.Travel) and event.integer_position == self.walk.dest:
-            return None
-        return self.on_exit()
-
-    def stop_walking(self) -> BaseEventHandler:
-        return self.stopped()
-
-    def stopped(self, reason: str | None = None) -> BaseEventHandler:
-        """The screen after the walk, which says why it stopped, if it must."""
-        if reason is not None:
-            # Each stop is news of its own: two orcs coming into view are two lines.
-            self.engine.message_log.add_message(reason, stack=False)
-        return next_screen(self.engine)
-
-    def advance(self) -> BaseEventHandler:
-        """Take one step as a turn, then look whether the walk must stop."""
-        engine = self.engine
-        # Whatever happened since the last step, outside of a turn.
-        reason = self.watch.news(engine)
-        if reason is not None:
-            return self.stopped(reason)
-        if isinstance(self.next_step, travel.PickUp):
-            action: Action = PickupAction(engine.player)
-        else:
-            dx, dy = self.next_step
-            to_pick_up = self.walk.picks_up_at(engine, engine.player.x + dx, engine.player.y + dy)
-            action = MovementAction(engine.player, dx, dy, to_pick_up)
-        if not self.handle_action(action):
-            return self.stopped()  # The action said why.
-        self.walk_steps += 1
-        after = next_screen(self.engine)
-        if not isinstance(after, MainGameEventHandler):
-            return after  # Death, or a level-up to choose.
-        reason = self.watch.news(engine)
-        if reason is not None or self.walk.stops_underfoot(engine):
-            return self.stopped(reason)
-        step = self.walk.next_step(engine)
-        if isinstance(step, travel.Stop):
-            return self.stopped(step.reason)
-        self.next_step = step
-        return self
+SAVE_AND_QUIT: Final = "Save and quit? (y/n)"
 
 
 class GameOverEventHandler(EventHandler):
-    """The end of a game: the map as it was, under a window telling how it ended."""
+    """The end of a game: the map as it was, under a window telling how it ended,
+    and what of it was kept (once the main loop has kept it: `saving.death`)."""
 
     TITLE = "Game over"
 
-    def __init__(self, engine: Engine, record: death.Record):
-        super().__init__(engine)
-        self.record = record
-
-    def lines(self, width: int) -> list[str]:
-        """The window's text, wrapped to `width`."""
-        record = self.record
-        if record.morgue_path is None:
-            kept = ["No morgue file could be written."]
-        else:
-            kept = [f"Morgue file: {record.morgue_path}"]
-        if record.entered.rank is None:
-            kept.append("The game did not make the hall of fame.")
-        else:
-            kept.append(
-                f"Hall of fame: number {record.entered.rank + 1} of {len(record.entered.entries)}."
-            )
-        text = [*record.ending.summary_lines(), "", *kept, ""]
-        lines = [wrapped for line in text for wrapped in textwrap.wrap(line, width) or [""]]
-        key_width = max(len(keys) for keys, _ in command_rows(GAME_OVER_KEYS))
-        lines += [f"{keys:<{key_width}}  {meaning}" for keys, meaning in command_rows(GAME_OVER_KEYS)]
-        return lines
+    def content(self) -> Content:
+        record = self.engine.death_record
+        kept = [] if record is None else [*record.lines(), ""]
+        rows = command_rows(GAME_OVER_KEYS)
+        key_width = max(len(keys) for keys, _ in rows)
+        keys = [f"{keys:<{key_width}}  {meaning}" for keys, meaning in rows]
+        return Content(self.TITLE, [*death.ending(self.engine).summary_lines(), "", *kept, *keys])
 
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)  # The map, as it was at the end.
-        lines = self.lines(console.width - 12)
-        width = max(len(self.TITLE) + 4, *(len(line) + 4 for line in lines))
-        height = len(lines) + 4
-        # Above or below the player, so the map around where they fell shows.
-        map_height = self.engine.game_map.height
-        y = 1 if self.engine.player.y >= map_height // 2 else max(0, map_height - height - 1)
-        x = (console.width - width) // 2
-        render_functions.draw_window(console, x, y, width, height, self.TITLE)
-        for i, line in enumerate(lines):
-            fg = color.player_die if i == 0 else color.white
-            console.print(x + 2, y + 2 + i, line, fg=fg)
+        render_functions.draw_game_over(console, self.engine, self.TITLE, self.content().lines)
 
-    def on_quit(self) -> None:
-        """Handle exiting out of a finished game."""
-        raise exceptions.QuitWithoutSaving()  # Avoid saving a finished game.
-
-    def ev_quit(self, event: tcod.event.Quit) -> None:
-        self.on_quit()
+    def ev_quit(self, event: tcod.event.Quit) -> Quit:
+        return Quit(save=False)  # Avoid saving a finished game.
 
     def ev_mousemotion(self, event: tcod.event.MouseMotion) -> None:
         return None  # The window covers the map: names under the mouse would show through.
@@ -876,14 +609,21 @@ class GameOverEventHandler(EventHandler):
     def on_key(self, key: Key) -> ActionOrHandler | None:
         match GAME_OVER_KEYS.get(key):
             case Command.MAIN_MENU:
-                raise exceptions.BackToMainMenu()
+                return BackToMenu()
             case Command.HISTORY:
-                return HistoryViewer(self)
+                return Push(HistoryViewer(self))
             case Command.HALL_OF_FAME:
-                return HallOfFameScreen(self, self.record.entered.entries, self.record.entered.rank)
+                return Push(self.hall_of_fame())
             case Command.HELP:
-                return HelpScreen(self)
+                return Push(HelpScreen(self))
         return None
+
+    def hall_of_fame(self) -> BaseEventHandler:
+        """The hall of fame this death entered, highlighted; a replay's, as the file holds it."""
+        record = self.engine.death_record
+        if record is None:
+            return HallOfFameScreen.from_file(self)
+        return HallOfFameScreen(self, record.entered.entries, record.entered.rank)
 
 
 class HistoryViewer(Overlay):
@@ -896,6 +636,14 @@ class HistoryViewer(Overlay):
         self.engine = parent.engine
         self.log_length = len(self.engine.message_log.messages)
         self.cursor = max(0, self.log_length - 1)
+
+    def content(self) -> Content:
+        """The message under the cursor, and its turn."""
+        messages = self.engine.message_log.messages
+        if not messages:
+            return Content(keys=HISTORY_KEYS, focus="No messages.")
+        message = messages[self.cursor]
+        return Content(keys=HISTORY_KEYS, focus=f"{message.full_text} (turn {message.turn})")
 
     def on_render(self, console: tcod.console.Console) -> None:
         """The history in a window over the whole console."""
@@ -913,7 +661,7 @@ class HistoryViewer(Overlay):
             self.engine.message_log.marked(self.engine.message_log.messages[: self.cursor + 1]),
         )
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         last = max(0, self.log_length - 1)
         if event.sym in CURSOR_Y_KEYS:
             adjust = CURSOR_Y_KEYS[event.sym]
@@ -927,20 +675,23 @@ class HistoryViewer(Overlay):
         elif event.sym in HISTORY_JUMP_KEYS:
             self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] is HistoryJump.TOP else last
         else:
-            return self.parent
+            return Pop()
         return None
 
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
         """Clicks do nothing: the history is read with the keys."""
 
 
+HISTORY_KEYS: Final = "Message history: Up and Down read it, any other key closes."
+
+
 def next_screen(engine: Engine) -> BaseEventHandler:
-    """The one place that chooses the screen play goes on in, after a turn or
-    on continuing; a death is recorded here, once (`screens.death`)."""
+    """The one place that chooses the screen play goes on in, after a turn or on
+    continuing (`Play`): once the player has died, the game over (its ending taken
+    once: `saving.death`)."""
     if not engine.player.is_alive:
-        record = death.keep_record(engine)
-        screen = GameOverEventHandler(engine, record)
-        return PopupMessage(screen, "\n".join(record.notices)) if record.notices else screen
+        death.ending(engine)
+        return GameOverEventHandler(engine)
     return play_screen(engine)(engine)
 
 

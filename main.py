@@ -69,17 +69,13 @@ def play(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     windowed.quiet_library_logs()
-    settings, notice = read_settings(args.fullscreen)
-    if args.verify is not None:
-        return verify_file(args.verify, settings)
+    # Verifying, following and a headless replay only read the player's folder.
+    read_only = args.verify is not None or (args.replay is not None and (args.follow or args.headless))
+    settings, notice = read_settings(args.fullscreen, keep_aside=not read_only)
+    if read_only:
+        return watch_only(args, settings)
     script = None
-    if args.replay is not None and args.follow:
-        return follow_game(args, settings)
     if args.replay is not None:
-        if args.headless:
-            from replays import replay
-
-            return replay.replay_headless(args.replay, args.screen, settings)
         try:
             script = recording.read(args.replay)
         except recording.RecordingError as exc:
@@ -87,6 +83,27 @@ def play(args: argparse.Namespace) -> int:
             return 1
     if args.terminal or reads_aloud(args, settings):
         return run_terminal(settings, args, script, notice)
+    return play_in_window(settings, args, script, notice)
+
+
+def watch_only(args: argparse.Namespace, settings: options.Settings) -> int:
+    """`--verify`, `--follow` or `--replay --headless`: a game watched, nothing written."""
+    if args.verify is not None:
+        return verify_file(args.verify, settings)
+    if args.follow:
+        return follow_game(args, settings)
+    from replays import replay
+
+    return replay.replay_headless(args.replay, args.screen, settings)
+
+
+def play_in_window(
+    settings: options.Settings,
+    args: argparse.Namespace,
+    script: recording.Script | None,
+    notice: str | None,
+) -> int:
+    """Open the window, or say in one line why it can't be; then play in it."""
     notice = fitting_tiles(settings, notice)
     try:
         tileset = assets.load(settings.options.tile_size)
@@ -134,29 +151,28 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
     from replays import follow, replay
 
     follower = follow.Follower(args.replay, settings)
-    with paths.replay_folder():
-        try:
-            if args.headless:
-                with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: where it got to.
-                    follow.wait_for_end(follower)
-                return replay.report(follower.handler, follower.first, args.screen)
-            follower.poll()
-        except follow.FollowError as exc:
-            print(f"{program.name()}: {exc}", file=sys.stderr)
-            return 1
-        console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-        if args.terminal or args.screen_reader:
-            return follow_in_terminal(console, follower, args.screen_reader)
-        try:
-            context = open_window(assets.load(settings.options.tile_size), settings)
-        except (assets.AssetError, RuntimeError) as exc:
-            print(
-                f"{program.name()}: cannot open a window: {error_report.reason(exc)}",
-                file=sys.stderr,
-            )
-            return 1
-        with context:
-            follow.watch(WindowFrontEnd(context), console, follower)
+    try:
+        if args.headless:
+            with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: where it got to.
+                follow.wait_for_end(follower)
+            return replay.report(follower.handler, follower.first, args.screen)
+        follower.poll()
+    except follow.FollowError as exc:
+        print(f"{program.name()}: {exc}", file=sys.stderr)
+        return 1
+    console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+    if args.terminal or args.screen_reader:
+        return follow_in_terminal(console, follower, args.screen_reader)
+    try:
+        context = open_window(assets.load(settings.options.tile_size), settings)
+    except (assets.AssetError, RuntimeError) as exc:
+        print(
+            f"{program.name()}: cannot open a window: {error_report.reason(exc)}",
+            file=sys.stderr,
+        )
+        return 1
+    with context:
+        follow.watch(WindowFrontEnd(context), console, follower)
     return 0
 
 
@@ -188,9 +204,10 @@ def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
     return "\n\n".join(text for text in (notice, f"{too_big} Using {default}x{default}.") if text)
 
 
-def read_settings(fullscreen: bool) -> tuple[options.Settings, str | None]:
-    """The player's options and keys, as their files say; and None, or what is wrong in those files."""
-    chosen, notice = options.read()
+def read_settings(fullscreen: bool, keep_aside: bool = True) -> tuple[options.Settings, str | None]:
+    """The player's options and keys, as their files say; and None, or what is wrong in those
+    files (a bad options file kept aside, where the player plays: `keep_aside`)."""
+    chosen, notice = options.read(keep_aside)
     # The player's keys (replays read them too: a recording holds the keys pressed).
     tables, key_notice = key_file.load()
     chosen = dataclasses.replace(chosen, fullscreen=chosen.fullscreen or fullscreen)

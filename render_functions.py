@@ -4,7 +4,7 @@ the mouse) and the windows over it: frames, popups, dimming and tints."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -181,6 +181,38 @@ def draw_text_window(
     draw_window(console, x, y, width, len(lines) + 2, title)
     for i, line in enumerate(lines):
         console.print(x + 1, y + 1 + i, line)
+
+
+def draw_side_window(
+    console: tcod.console.Console,
+    away_from_x: int,
+    title: str,
+    lines: Sequence[str],
+    min_width: int = 0,
+) -> None:
+    """Dim the map and draw a titled window of `lines` on the side away from `away_from_x`
+    (the player, or what the window tells of), so that it stays in sight."""
+    dim(console)
+    width = text_window_width(title, list(lines), min_width)
+    # Differs from the tutorial: a wide window moves left of x = 40 to fit.
+    x = max(0, min(40, console.width - width)) if away_from_x <= 30 else 0
+    draw_text_window(console, x, 0, title, list(lines), min_width)
+
+
+def draw_game_over(
+    console: tcod.console.Console, engine: Engine, title: str, text: Sequence[str]
+) -> None:
+    """The story of a death in a window above or below the player, so that the map
+    around where they fell shows; its first line in the colour of death."""
+    lines = wrap_lines("\n".join(text), console.width - 12)
+    width = max(len(title) + 4, *(len(line) + 4 for line in lines))
+    height = len(lines) + 4
+    map_height = engine.game_map.height
+    y = 1 if engine.player.y >= map_height // 2 else max(0, map_height - height - 1)
+    x = (console.width - width) // 2
+    draw_window(console, x, y, width, height, title)
+    for i, line in enumerate(lines):
+        console.print(x + 2, y + 2 + i, line, fg=color.player_die if i == 0 else color.white)
 
 
 def wrap_lines(text: str, width: int) -> list[str]:

@@ -25,6 +25,7 @@ from engine import Engine
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
 from replays import daily, recording, recovery, rules
 from saving import paths, save_data, savefile
+from screens.base import Content, PopupMessage, Push, Quit, Reset, Transition
 from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
@@ -125,55 +126,52 @@ class MainMenu(input_handlers.BaseEventHandler):
         """Render the main menu on a background image (`window.title`)."""
         title.draw(console)
 
-    def ev_keydown(
-        self, event: tcod.event.KeyDown
-    ) -> input_handlers.BaseEventHandler | None:
+    def content(self) -> Content:
+        return Content(title.GAME_TITLE, title.menu_lines(), keys="Press ? for help.")
+
+    def ev_keydown(self, event: tcod.event.KeyDown) -> Transition | None:
         return self.on_key(keys.key_of(event))
 
-    def ev_textinput(
-        self, event: tcod.event.TextInput
-    ) -> input_handlers.BaseEventHandler | None:
+    def ev_textinput(self, event: tcod.event.TextInput) -> Transition | None:
         return self.on_key(keys.key_of(event))
 
-    def on_key(self, key: keys.Key) -> input_handlers.BaseEventHandler | None:
+    def on_key(self, key: keys.Key) -> Transition | None:
         """What a key or a typed symbol does on the menu."""
         match keys.MENU_KEYS.get(key):
             case keys.Command.EXIT:
-                raise SystemExit()
+                return Quit()
             case keys.Command.CONTINUE:
                 return self.continue_game()
             case keys.Command.NEW_GAME:
-                if os.path.lexists(paths.save_path()):
-                    return Question(self, ABANDON, self.start_new_game)  # No keeps it.
-                return self.start_new_game()
+                return self.abandoning(self.start_new_game)
             case keys.Command.DAILY:
-                if os.path.lexists(paths.save_path()):
-                    return Question(self, ABANDON, self.daily_game)  # No keeps it.
-                return self.daily_game()
+                return self.abandoning(self.daily_game)
             case keys.Command.HALL_OF_FAME:
-                return HallOfFameScreen.from_file(self, self.verifier)
+                return Push(HallOfFameScreen.from_file(self, self.verifier))
             case keys.Command.HELP:
-                return HelpScreen(self)
+                return Push(HelpScreen(self))
             case keys.Command.OPTIONS:
-                return OptionsScreen(self)
+                return Push(OptionsScreen(self))
         return None
 
-    def start_new_game(self) -> input_handlers.BaseEventHandler:
-        """A new game, with its own recording, in the dungeon."""
-        engine = new_game(self.seed, self.settings)
-        recording.start_file(engine)
-        return input_handlers.MainGameEventHandler(engine)
+    def abandoning(self, start: Callable[[], Transition]) -> Transition:
+        """Start a game; over a saved one, only once the player says yes (no keeps it)."""
+        if os.path.lexists(paths.save_path()):
+            return Push(Question(self, ABANDON, start))
+        return start()
 
-    def daily_game(self) -> input_handlers.BaseEventHandler:
+    def start_new_game(self) -> Transition:
+        """A new game in the dungeon (the main loop gives it its own recording)."""
+        return Reset(input_handlers.next_screen(new_game(self.seed, self.settings)))
+
+    def daily_game(self) -> Transition:
         """Today's daily game; marked as another try if the player's recordings
         hold one of it already."""
         date = self.today()
         tries = daily.tries_before(paths.recordings_dir(), daily.seed_of(date))
-        engine = new_daily_game(date, self.settings, tries)
-        recording.start_file(engine)
-        return input_handlers.MainGameEventHandler(engine)
+        return Reset(input_handlers.next_screen(new_daily_game(date, self.settings, tries)))
 
-    def continue_game(self) -> input_handlers.BaseEventHandler:
+    def continue_game(self) -> Transition | None:
         """Load the save, or explain why not; a bad save is kept, never lost.
 
         A save that can't be loaded is moved aside, so a new game can't
@@ -188,7 +186,7 @@ class MainMenu(input_handlers.BaseEventHandler):
         try:
             engine = load_game(path, self.settings)
         except Exception as exc:
-            return self.not_loaded(path, exc, from_backup)
+            return Push(PopupMessage(self, self.not_loaded(path, exc, from_backup)))
         if from_backup:
             engine.message_log.add_message(
                 f"Continued from {backup}, the save before the one that could not be loaded.",
@@ -196,50 +194,43 @@ class MainMenu(input_handlers.BaseEventHandler):
             )
         return self.play_on(engine)
 
-    def not_loaded(self, path: Path, exc: Exception, from_backup: bool) -> input_handlers.BaseEventHandler:
+    def not_loaded(self, path: Path, exc: Exception, from_backup: bool) -> str:
         """Why the save at `path` did not load, said over the menu; a bad file moved aside."""
         match exc:
             case FileNotFoundError():
-                return input_handlers.PopupMessage(self, "No saved game to load.")
+                return "No saved game to load."
             case savefile.SaveVersionError(newer=True):
                 # Good for the newer game: left where it is, for the player to play there.
                 kept = savefile.newer_path(path, exc.found)
-                return input_handlers.PopupMessage(
-                    self, f"{exc}\nIt was left as it is at {path} (kept as {kept} if a new game starts)."
-                )
+                return f"{exc}\nIt was left as it is at {path} (kept as {kept} if a new game starts)."
             case savefile.SaveError() | OSError():
                 return self.refused(path, exc, from_backup)
         traceback.print_exc()  # A bug in the game, not a bad file.
-        return input_handlers.PopupMessage(
-            self,
+        return (
             f"The save could not be loaded: a bug in the game ({type(exc).__name__}), "
-            f"not a fault of the file, which was left as it is at {path}.",
+            f"not a fault of the file, which was left as it is at {path}."
         )
 
-    def refused(
-        self, path: Path, exc: Exception, from_backup: bool
-    ) -> input_handlers.BaseEventHandler:
+    def refused(self, path: Path, exc: Exception, from_backup: bool) -> str:
         """A save that can't be read (no permission) or loaded: moved aside, and why, said."""
         traceback.print_exc()
         try:
             kept = savefile.keep_bad_save(path)
         except OSError as move_error:
-            return input_handlers.PopupMessage(
-                self, f"Failed to load save:\n{exc}\nIt could not be moved aside: {move_error}"
-            )
+            return f"Failed to load save:\n{exc}\nIt could not be moved aside: {move_error}"
         text = f"Failed to load save:\n{exc}\nThe file was kept as {kept}."
         backup = savefile.backup_path(paths.save_path())
         if not from_backup and os.path.lexists(backup):
             text += f"\nThe save before it is kept as {backup}: press C to continue that one."
-        return input_handlers.PopupMessage(self, text)
+        return text
 
-    def play_on(self, engine: Engine) -> input_handlers.BaseEventHandler:
+    def play_on(self, engine: Engine) -> Transition | None:
         """The loaded game, after playing what its recording holds beyond its save (`recovery`)."""
         try:
             recovered = recovery.recover(engine, self.progress)
         except exceptions.BackToMainMenu:  # Its recording goes on past the game's end.
-            return self
+            return None
         if recovered is None:
-            return input_handlers.next_screen(engine)
+            return Reset(input_handlers.next_screen(engine))
         engine.saved_at = None  # Saved once back on the game's own screen (`autosave`).
-        return input_handlers.PopupMessage(recovered.handler, recovered.message())
+        return Reset(PopupMessage(recovered.handler, recovered.message()))

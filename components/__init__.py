@@ -1,1 +1,2 @@
-"""Components: the parts an `Actor` or `Item` is built from."""
+"""Components: the parts an `Actor` or `Item` is built from (AI, fighter, inventory,
+equipment, level, and what items do when used or worn)."""

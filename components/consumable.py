@@ -17,6 +17,7 @@ from input_handlers import (
     SingleRangedAttackHandler,
 )
 from saving.save_fields import MAX_NUMBER, Fields, Int
+from screens.base import Push
 from words.grammar import listed
 
 if TYPE_CHECKING:
@@ -70,12 +71,12 @@ class ConfusionConsumable(Consumable):
     def describe(self) -> str:
         return f"confuses, {self.number_of_turns} turns"
 
-    def get_action(self, consumer: Actor) -> SingleRangedAttackHandler:
+    def get_action(self, consumer: Actor) -> Push:
         self.engine.message_log.add_message(aim_prompt(self.parent, "one creature", self.engine.game_map.monsters_in_view), color.needs_target)
-        return SingleRangedAttackHandler(
+        return Push(SingleRangedAttackHandler(
             self.engine,
             callback=lambda xy: actions.ItemAction(consumer, self.parent, xy),
-        )
+        ))
 
     def activate(self, action: actions.ItemAction) -> None:
         consumer = action.entity
@@ -110,13 +111,13 @@ class FireballDamageConsumable(Consumable):
     def describe(self) -> str:
         return f"{self.damage} damage, radius {self.radius}"
 
-    def get_action(self, consumer: Actor) -> AreaRangedAttackHandler:
+    def get_action(self, consumer: Actor) -> Push:
         self.engine.message_log.add_message(aim_prompt(self.parent, f"radius {self.radius}", self.engine.game_map.monsters_in_view), color.needs_target)
-        return AreaRangedAttackHandler(
+        return Push(AreaRangedAttackHandler(
             self.engine,
             radius=self.radius,
             callback=lambda xy: actions.ItemAction(consumer, self.parent, xy),
-        )
+        ))
 
     def activate(self, action: actions.ItemAction) -> None:
         target_xy = action.target_xy

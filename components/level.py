@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from components.base_component import BaseComponent
 from saving.save_fields import MAX_LEVEL, MAX_STAT, Fields, Int
 from words.grammar import plural
 
 if TYPE_CHECKING:
+    from components.fighter import Fighter
     from entity import Actor
 
 
@@ -107,3 +110,30 @@ class Level(BaseComponent):
         self.engine.message_log.add_message("Your movements are getting swifter!")
 
         self.increase_level()
+
+
+@dataclass(frozen=True)
+class LevelUpChoice:
+    """One way to grow when a level is gained: its line on the level-up screen, and what it does."""
+
+    describe: Callable[[Fighter], str]
+    grow: Callable[[Level], None]
+
+
+def constitution(fighter: Fighter) -> str:
+    return f"Constitution (+20 HP, from {fighter.max_hp})"
+
+
+def strength(fighter: Fighter) -> str:
+    return f"Strength (+1 attack, from {fighter.power})"
+
+
+def agility(fighter: Fighter) -> str:
+    return f"Agility (+1 defense, from {fighter.defense})"
+
+
+LEVEL_UP_CHOICES: Final = (
+    LevelUpChoice(constitution, Level.increase_max_hp),
+    LevelUpChoice(strength, Level.increase_power),
+    LevelUpChoice(agility, Level.increase_defense),
+)

@@ -12,13 +12,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from controls import travel
+import tcod
+
+import color
+from actions import Action, BumpAction
+from controls import keys, travel
 from replays.recording import Autofight
 from words.grammar import with_article
 
 if TYPE_CHECKING:
     from engine import Engine
     from entity import Actor
+    from window.options import Settings
 
 NO_TARGET: Final = "You see no monster to fight."
 TOO_HURT: Final = "You are too injured to fight blindly!"  # DCSS's words, near enough.
@@ -66,3 +71,20 @@ def refusal(engine: Engine) -> str:
     if direction_to(engine, target) is None:
         return f"There is no way to {with_article(target.name)}."
     return TOO_HURT
+
+
+def pressed(event: tcod.event.Event, settings: Settings) -> bool:
+    """Whether `event` presses autofight's key in the dungeon (a move key never does)."""
+    if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or keys.does_nothing(event):
+        return False
+    if isinstance(event, tcod.event.KeyDown) and event.sym in settings.keys.move:
+        return False
+    return settings.keys.main.get(keys.key_of(event)) is keys.Command.AUTOFIGHT
+
+
+def action(engine: Engine, press: Autofight) -> Action | None:
+    """The bump a press makes, or None: the log says why, and no turn passes."""
+    if press.direction is None:
+        engine.message_log.add_message(refusal(engine), color.impossible)
+        return None
+    return BumpAction(engine.player, *press.direction)

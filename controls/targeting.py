@@ -42,3 +42,13 @@ def cycled_target(engine: Engine, cursor: tuple[int, int], step: int) -> Actor |
     if cursor in positions:
         return enemies[(positions.index(cursor) + step) % len(enemies)]
     return enemies[0] if step > 0 else enemies[-1]
+
+
+def moved(engine: Engine, dx: int, dy: int, step: int) -> tuple[int, int]:
+    """The cursor `step` tiles along (dx, dy) from where it is, kept on the map."""
+    x, y = engine.mouse_location
+    game_map = engine.game_map
+    return (
+        max(0, min(x + dx * step, game_map.width - 1)),
+        max(0, min(y + dy * step, game_map.height - 1)),
+    )

@@ -1,5 +1,7 @@
-"""Every game is a recording: its text format and file (`recording`), playing
-one back in the window or headless (`replay`), and getting a game back from
-its recording after a crash (`recovery`); and games to share: the daily game
-(`daily`), a finished game's score checked by its recording (`verify`), and a
-game watched while it is played (`follow`)."""
+"""Every game is a recording: its text format and file (`recording`), the keys and
+options it was played by (`rules`), its lines played through the real screens
+(`replay_lines`), playing one back in the window or headless (`replay`), playing on
+from a replay as one's own game (`take_over`), and getting a game back from its
+recording after a crash (`recovery`); and games to share: the daily game (`daily`),
+a finished game's score checked by its recording (`verify`), and a game watched
+while it is played (`follow`)."""

@@ -32,9 +32,10 @@ import input_handlers
 from controls import keys
 from replays import recording, replay, replay_lines
 from replays.recording import Recorded, RecordingError, Steps
-from screens.game_over import Claim
+from screens.base import Content
 from window.front_end import FrontEnd
 from window.options import Options, Settings
+from words.game_over import Claim
 
 # The biggest recording file followed: a game of a million events, the most a save holds.
 MAX_FILE_BYTES: Final = 32 << 20
@@ -202,6 +203,12 @@ class Watching(input_handlers.Overlay):
     def __init__(self, parent: input_handlers.BaseEventHandler, notice: str):
         super().__init__(parent)
         self.notice = notice
+
+    def content(self) -> Content:
+        """The following's notice, then what the followed game's screen shows."""
+        below = self.parent.content() or Content()
+        title = [below.title] if below.title else []
+        return Content(self.notice, [*title, *below.lines], below.focus, below.keys)
 
 
 def notice(follower: Follower, problem: str | None) -> str:

@@ -1,10 +1,11 @@
 """Recordings: a game as its seed, then each input event it acted on, one text line each.
 
 All of the game's randomness comes from the seed, so the same lines replay the same game.
-This module holds the format (an event to its line and back; the README's "Recordings"
-describes every line) and the recording's file.  The lines themselves live on the `Engine`
-and are saved with the game, so Continue carries on the same recording and it always
-matches its save.
+This module holds the format (an event to its line and back; docs/formats.md describes
+every line) and the recording's file.  The lines themselves live on the `Engine` and are
+saved with the game, so Continue carries on the same recording and it always matches its
+save.  Play only adds lines (`record`); the main loop writes them to the file after each
+frame (`write_new`), so a replay, `--verify` and `--follow` write none.
 """
 
 from __future__ import annotations
@@ -393,6 +394,29 @@ def _warn(engine: Engine, exc: OSError) -> None:
     engine.recording_file = None
 
 
+def write_new(engine: Engine) -> None:
+    """Write the lines the game's file lacks: the main loop's, after each frame.
+
+    The first time for a game (new, continued or taken over), its file is written
+    whole: a new game gets a new file, a continued one its own file again (`resume_file`).
+    A game whose file could not be written writes no more (`_warn` said so).
+    """
+    if engine.recording_written is None:
+        if engine.recording_file is None:
+            start_file(engine)
+        else:
+            resume_file(engine)
+    elif engine.recording_file is not None and engine.recording_written < len(engine.recording):
+        try:
+            safe_io.append(
+                paths.recordings_dir() / engine.recording_file,
+                _text(engine.recording[engine.recording_written :]).encode("utf-8"),
+            )
+        except OSError as exc:
+            _warn(engine, exc)
+    engine.recording_written = len(engine.recording)
+
+
 def start_file(engine: Engine) -> None:
     """Give the game in play a new file in `paths.recordings_dir()`, holding its lines so far."""
     stem = new_file_name(engine.game_world.seed).removesuffix(SUFFIX)
@@ -424,18 +448,10 @@ def resume_file(engine: Engine) -> None:
 
 
 def record(engine: Engine, line: str) -> None:
-    """Add a line to the game's recording, and to its file if it has one.
-
-    The file is opened, appended to and closed for each line, so that a
-    process killed at any moment loses at most the event it was handling.
-    """
+    """Add a line to the game's recording; the main loop writes it to the file
+    after the frame (`write_new`), so that a process killed at any moment loses at
+    most the events of one frame."""
     engine.recording.append(line)
-    if engine.recording_file is None:
-        return
-    try:
-        safe_io.append(paths.recordings_dir() / engine.recording_file, (line + "\n").encode("utf-8"))
-    except OSError as exc:
-        _warn(engine, exc)
 
 
 def record_unrecorded(engine: Engine) -> None:
@@ -483,18 +499,27 @@ def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> Bas
     raises is recorded too, so that the recording replays the error.
     """
     engine = handler.engine_in_play()
-    press = handler.autofight_press(event)
+    press = None if engine is None else handler.autofight_press(event)
     if engine is not None and press is not None:
         # Kept as what it did, not as the key (see `controls.autofight`).
         record(engine, press.line())
         return handler.play_autofight(press)
-    line = None if engine is None else line_of(event)
-    if keys.does_nothing(event):  # Not even stopping a walk.
-        line = None
+    line = None if engine is None or keys.does_nothing(event) else line_of(event)
     # The steps of a walk under way, which the event may stop.
     walked = Steps(handler.walk_steps) if handler.walking else None
     if engine is None or (line is None and walked is None):
         return handler.handle_events(event)
+    return _handle_kept(handler, engine, event, line, walked)
+
+
+def _handle_kept(
+    handler: BaseEventHandler,
+    engine: Engine,
+    event: tcod.event.Event,
+    line: str | None,
+    walked: Steps | None,
+) -> BaseEventHandler:
+    """Handle an event of the game in play, then record what replays it."""
     pointer = engine.mouse_location
     # Should the event end the game, its death records it first (`end`).
     engine.unrecorded = line

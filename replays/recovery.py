@@ -1,6 +1,6 @@
 """Recovery: Continue plays what the recording holds after the last save.
 
-Each line reaches the recording's file as the game acts on it, while the save
+Each line reaches the recording's file after the frame it was played in, while the save
 holds the lines up to when it was made.  After a kill or a crash, Continue loads
 the save and plays the extra lines through the real handlers, so the game is the
 one a headless replay of the whole file gives, only faster.  A line cut short,
@@ -163,22 +163,22 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
 
     Those events play by the keys and options the recording names, whatever the
     player's are now; then the game goes on with the player's (`go_on_with`).
-    The file is rewritten from the game's lines, so the two agree again.
+    The main loop then writes the file again from the game's lines, so the two
+    agree again (`recording.write_new`).
     """
     player = engine.settings
     engine.settings = recording.settings_recorded(engine.recording, player)
     found = unsaved(engine)
     events = found.events
     turns = engine.turns
-    file_name, engine.recording_file = engine.recording_file, None  # Its lines are there.
     try:
         handler = replay_lines.play_lines(
             input_handlers.next_screen(engine), paced(events, progress)
         )
     finally:
         go_on_with(engine, player)
-        engine.recording_file = None if found.foreign else file_name
-    recording.resume_file(engine)
+    if found.foreign:
+        engine.recording_file = None  # Left as it is: this game is recorded in a new file.
     if not events and found.left_out is None:
         return None
     return Recovered(handler, len(events), engine.turns - turns, found.left_out)

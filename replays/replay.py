@@ -242,12 +242,10 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
     except recording.RecordingError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
-    # A replay must leave the player's files alone: what its game writes goes
-    # to a folder of its own, then away.
-    with paths.replay_folder():
-        first = start(script, settings)
-        handler = play_recording(first, script.events)
-        return report(handler, first, screen)
+    # Nothing is written while it plays: the main loop, which writes play's files, never runs.
+    first = start(script, settings)
+    handler = play_recording(first, script.events)
+    return report(handler, first, screen)
 
 
 def report(

@@ -20,6 +20,7 @@ import input_handlers
 from controls import keys
 from replays import recording, recovery
 from saving import paths
+from screens.base import Push, Quit
 from screens.question import Notice, Question
 from window.options import Settings
 
@@ -37,27 +38,22 @@ def plays_on(handler: input_handlers.BaseEventHandler, event: tcod.event.Event) 
 
 
 def ask(
-    handler: input_handlers.BaseEventHandler, player: Settings, leave_folder: Callable[[], None]
+    handler: input_handlers.BaseEventHandler, player: Settings, end_replay: Callable[[], None]
 ) -> Question:
     """The question, over the replayed game; `n` (or Escape) leaves the replay."""
     has_save = os.path.lexists(paths.data_dir() / paths.SAVE_NAME)
     text = ASK.format(replaces=REPLACES if has_save else "")
-
-    def leave() -> input_handlers.BaseEventHandler:
-        raise SystemExit()
-
-    return Question(handler, text, lambda: take_over(handler, player, leave_folder), leave)
+    return Question(handler, text, lambda: take_over(handler, player, end_replay), Quit)
 
 
 def take_over(
-    handler: input_handlers.BaseEventHandler, player: Settings, leave_folder: Callable[[], None]
-) -> input_handlers.BaseEventHandler:
-    """Make the replayed game the player's, and say so; it is saved after the next frame (`autosave`)."""
+    handler: input_handlers.BaseEventHandler, player: Settings, end_replay: Callable[[], None]
+) -> Push:
+    """Make the replayed game the player's, and say so: from the next frame on, the main
+    loop writes its recording and saves it (`end_replay` tells it)."""
     engine = handler.engine_in_play()
     assert engine is not None, "asked only over a game in play"
-    leave_folder()
-    engine.recording_file = None  # The replay's, in the folder left behind.
+    end_replay()
     recovery.go_on_with(engine, player)
-    recording.start_file(engine)
     engine.saved_at = None
-    return Notice(handler, TAKEN)
+    return Push(Notice(handler, TAKEN))

@@ -21,10 +21,9 @@ from typing import Final
 from replays import recording, replay
 from replays.recording import RecordingError
 from replays.recovery import PROGRESS_AFTER
-from saving import paths, safe_io
-from screens import hall_of_fame, morgue
-from screens.game_over import Claim, ending_of
+from saving import hall_of_fame, morgue, paths, safe_io
 from window.options import Settings
+from words.game_over import Claim, ending_of
 
 # A morgue file is a few kilobytes; a recording at most `recording.MAX_BYTES`.
 MAX_BYTES: Final = recording.MAX_BYTES
@@ -117,9 +116,8 @@ def replayed_lines(
     script: recording.Script, settings: Settings | None, claim: Claim, source: str
 ) -> list[str]:
     """The recording the replayed game makes of itself; NotVerified unless it ends as claimed."""
-    with paths.replay_folder():
-        first = replay.start(script, settings)
-        replay.play_recording(first, script.events)
+    first = replay.start(script, settings)
+    replay.play_recording(first, script.events)
     engine = first.engine
     if engine.player.is_alive:
         raise NotVerified(

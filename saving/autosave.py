@@ -40,6 +40,7 @@ def save_game(handler: input_handlers.BaseEventHandler) -> None:
     engine = handler.engine_in_play()
     if engine is None:
         return
+    recording.write_new(engine)  # The file holds what the save holds, and more.
     engine.save_as(paths.save_path())
     print("Game saved.")
 

@@ -9,10 +9,9 @@ either.  Every module asks here for a path rather than naming a file itself.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
@@ -26,8 +25,6 @@ KEYS_NAME: Final = "keys.txt"
 OPTIONS_NAME: Final = "options.txt"
 
 _data_dir = Path()
-# Where a replay keeps the files of the game it plays (see `replay_folder`).
-_replay_dir: Path | None = None
 
 
 def data_dir() -> Path:
@@ -86,54 +83,24 @@ def prepare_data_dir(folder: Path) -> str | None:
     return None
 
 
-def games_dir() -> Path:
-    """The folder a game's own files go in: the save, its recording, the morgue
-    and the hall of fame.  The data folder, except while a recording plays."""
-    return _data_dir if _replay_dir is None else _replay_dir
-
-
-@contextlib.contextmanager
-def replay_folder() -> Iterator[Path]:
-    """While a recording plays, the files of the game it plays go to a new
-    temporary folder, removed after: watching a death deletes no save of the
-    player's, and quitting a replay saves over nothing.  The player's options,
-    keys and screenshots stay in the data folder."""
-    import tempfile  # With shutil, bz2 and lzma: only for a replay, not at every start.
-
-    global _replay_dir
-    outer = _replay_dir  # A replay may verify another (the hall of fame's marks).
-    with tempfile.TemporaryDirectory(prefix="replay-") as folder:
-        _replay_dir = Path(folder)
-        try:
-            yield _replay_dir
-        finally:
-            _replay_dir = outer
-
-
-def leave_replay_folder() -> None:
-    """The replayed game is the player's now (`take_over`): its files go to the data folder."""
-    global _replay_dir
-    _replay_dir = None
-
-
 def save_path() -> Path:
     """The game in progress: `savegame.sav`, as the tutorial names it."""
-    return games_dir() / SAVE_NAME
+    return _data_dir / SAVE_NAME
 
 
 def recordings_dir() -> Path:
     """Where each game's recording is kept."""
-    return games_dir() / RECORDINGS_FOLDER
+    return _data_dir / RECORDINGS_FOLDER
 
 
 def morgue_dir() -> Path:
     """Where a morgue file is written at each death."""
-    return games_dir() / MORGUE_FOLDER
+    return _data_dir / MORGUE_FOLDER
 
 
 def scores_path() -> Path:
     """The hall of fame."""
-    return games_dir() / SCORES_NAME
+    return _data_dir / SCORES_NAME
 
 
 def is_players_file(path: Path) -> bool:

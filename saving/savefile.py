@@ -26,6 +26,7 @@ import pickle
 import struct
 import sys
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -155,8 +156,8 @@ def _scan(pickled: bytes) -> None:
     """Check every opcode of `pickled` before the unpickler sees it, so that its
     work and memory stay within the caps: `RefusedSaveError` for what a save
     never holds, `DamagedSaveError` for a malformed pickle."""
-    objects = containers = longs = memo = marks = at = 0
-    size = len(pickled)
+    tally = _Tally()
+    at, size = 0, len(pickled)
     while at < size:
         code = pickled[at]
         if code not in _PLAIN:
@@ -166,34 +167,49 @@ def _scan(pickled: bytes) -> None:
         at += 1 + width + (arg if sized else 0)
         if at > size:
             raise DamagedSaveError()  # Cut short.
-        if code == 0x94:  # MEMOIZE
-            memo += 1
-            if memo > objects:
-                raise RefusedSaveError("more memo entries than objects")
-        elif code in b"hj" and arg >= memo:  # BINGET, LONG_BINGET
-            raise RefusedSaveError("a memo entry that was never made")
-        elif code == 0x8A:  # LONG1
-            longs += 1
-            if arg > _MAX_LONG_BYTES:
-                raise RefusedSaveError("a number longer than any in a game")
-            if longs > MAX_LONGS:
-                raise RefusedSaveError("more long numbers than any game holds")
-        elif code == _STOP:
+        if code == _STOP:
             if at != size:
                 raise DamagedSaveError()  # Bytes after it.
             return
-        marks += (code == _MARK) - (code in _MARK_CLOSERS)
-        if marks < 0:
-            raise DamagedSaveError()  # Closes a mark never opened.
-        if marks > MAX_NESTING:
-            raise RefusedSaveError("data nested deeper than any game's")
-        objects += code not in _NOT_OBJECTS
-        containers += code in _CONTAINERS
-        if objects > MAX_OBJECTS:
-            raise RefusedSaveError("more objects than any game holds")
-        if containers > MAX_CONTAINERS:
-            raise RefusedSaveError("more containers than any game holds")
+        tally.count(code, arg)
     raise DamagedSaveError()  # No STOP.
+
+
+@dataclass
+class _Tally:
+    """What a pickle has made so far, held to the caps as each opcode comes."""
+
+    objects: int = 0
+    containers: int = 0
+    longs: int = 0
+    memo: int = 0
+    marks: int = 0
+
+    def count(self, code: int, arg: int) -> None:
+        """Count one opcode (with its argument); raise what it breaks."""
+        if code == 0x94:  # MEMOIZE
+            self.memo += 1
+            if self.memo > self.objects:
+                raise RefusedSaveError("more memo entries than objects")
+        elif code in b"hj" and arg >= self.memo:  # BINGET, LONG_BINGET
+            raise RefusedSaveError("a memo entry that was never made")
+        elif code == 0x8A:  # LONG1
+            self.longs += 1
+            if arg > _MAX_LONG_BYTES:
+                raise RefusedSaveError("a number longer than any in a game")
+            if self.longs > MAX_LONGS:
+                raise RefusedSaveError("more long numbers than any game holds")
+        self.marks += (code == _MARK) - (code in _MARK_CLOSERS)
+        if self.marks < 0:
+            raise DamagedSaveError()  # Closes a mark never opened.
+        if self.marks > MAX_NESTING:
+            raise RefusedSaveError("data nested deeper than any game's")
+        self.objects += code not in _NOT_OBJECTS
+        self.containers += code in _CONTAINERS
+        if self.objects > MAX_OBJECTS:
+            raise RefusedSaveError("more objects than any game holds")
+        if self.containers > MAX_CONTAINERS:
+            raise RefusedSaveError("more containers than any game holds")
 
 
 def _unplain(code: int) -> SaveError:

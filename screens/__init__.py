@@ -1,2 +1,5 @@
-"""Screens beyond the tutorial's (help, options, popups, the hall of fame) and
-how a game ends: the game-over screen, the death, the morgue file."""
+"""Screens: what every screen is and returns (`base`: what it shows, `Content`, and
+what happens next, `Push`, `Pop`, ...), and the screens beyond the tutorial's
+(`input_handlers` holds those): answers beside the map (`answer`), questions
+(`question`), the help, the options, the hall of fame, and the popup when saving
+failed."""

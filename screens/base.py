@@ -1,12 +1,21 @@
-"""The base of every screen, and of screens shown over another; apart from
-`input_handlers` so that other screens can build on it with no import cycle."""
+"""The base of every screen: what a screen shows (`Content`), what it asks for next
+(a transition: `Push`, `Pop`, `Reset`, `Play`, `Quit`, `BackToMenu`), the one function
+that moves from screen to screen (`follow`), and screens shown over another (`Overlay`).
+
+Apart from `input_handlers` so that every screen can build on it with no import cycle.
+The stack of screens is each screen's `parent`: an `Overlay` is drawn over it and goes
+back to it.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Union
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import tcod
 
+import exceptions
 import render_functions
 from actions import Action
 from controls.keys import does_nothing
@@ -17,13 +26,95 @@ if TYPE_CHECKING:
     from replays.recording import Autofight
     from window.options import Settings
 
+ANY_KEY_CLOSES = "Any key closes."
 
-ActionOrHandler = Union[Action, "BaseEventHandler"]
-"""What an event handler returns: an action to attempt, or the next active handler."""
+
+@dataclass(frozen=True)
+class Content:
+    """What a screen shows, declared once: the window and the terminal draw it, the
+    screen reader reads it, any later front end shows it.
+
+    `keys` says how the screen is used (the reader says it; the window shows it where it
+    has room); `focus` is the line under a cursor or the chosen row, said each time it moves.
+    """
+
+    title: str = ""
+    lines: Sequence[str] = ()
+    focus: str = ""
+    keys: str = ""
+
+
+@dataclass(frozen=True)
+class Push:
+    """Show `screen` over the one that returned this; leaving it comes back (`Pop`, `Play`)."""
+
+    screen: BaseEventHandler
+
+
+@dataclass(frozen=True)
+class Pop:
+    """Back to the screen below (an `Overlay`'s `parent`)."""
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Replace every screen by `screen`: a game started or continued, the menu again."""
+
+    screen: BaseEventHandler
+
+
+@dataclass(frozen=True)
+class Play:
+    """Back to the game's own screen, whichever it is owed now: after a turn, or
+    leaving a screen of the game (see `input_handlers.next_screen`)."""
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Leave the program; the main loop saves the game in play first, unless `save` is False."""
+
+    save: bool = True
+
+
+@dataclass(frozen=True)
+class BackToMenu:
+    """Leave a finished game for the main menu the main loop started with."""
+
+
+Transition = Push | Pop | Reset | Play | Quit | BackToMenu
+
+ActionOrHandler = Action | Transition
+"""What a screen's event handling returns: an action to attempt, or what happens to the
+screens; None, nothing (the same screen stays)."""
+
+
+def follow(screen: BaseEventHandler, result: Transition | None) -> BaseEventHandler:
+    """The screen after `screen` asked for `result`: the one place screens change.
+
+    Leaving the program or the game is the main loop's to do: `Quit` and `BackToMenu`
+    are raised to it (`exceptions`), from any depth of play.
+    """
+    match result:
+        case None:
+            return screen
+        case Push(next_screen) | Reset(next_screen):
+            return next_screen
+        case Pop():
+            return screen.below()
+        case Play():
+            return screen.playing()
+        case Quit(save=True):
+            raise SystemExit()
+        case Quit(save=False):
+            raise exceptions.QuitWithoutSaving()
+        case BackToMenu():
+            raise exceptions.BackToMainMenu()
+    raise AssertionError(f"not a transition: {result!r}")
 
 
 class BaseEventHandler:
-    """A screen: it draws itself and turns each event into the next screen."""
+    """A screen: it draws itself, says what it shows, and turns each event into what
+    happens next."""
 
     # While `walking`, the main loop calls `advance` at the walk's pace.
     walking = False
@@ -47,12 +138,14 @@ class BaseEventHandler:
         return self
 
     def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
-        """Handle an event and return the next active event handler."""
-        state = self.dispatch(event)
-        if isinstance(state, BaseEventHandler):
-            return state
-        assert not isinstance(state, Action), f"{self!r} can not handle actions."
-        return self
+        """The screen after `event`, as in the tutorial: what `on_event` asks for, followed."""
+        return follow(self, self.on_event(event))
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        """What `event` asks for; a screen of a game performs the action it makes first."""
+        result = self.dispatch(event)
+        assert not isinstance(result, Action), f"{self!r} can not handle actions."
+        return result
 
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
         """Send the event to the `ev_*` method for its kind, unless it means nothing anywhere."""
@@ -76,6 +169,11 @@ class BaseEventHandler:
         """Draw the screen."""
         raise NotImplementedError()
 
+    def content(self) -> Content | None:
+        """What the screen shows, as text (`Content`); None where the game's news tells
+        it all (the dungeon)."""
+        return None
+
     @property
     def settings(self) -> Settings:
         """The options and keys in force (`window.options.Settings`)."""
@@ -85,8 +183,20 @@ class BaseEventHandler:
         """The game this screen belongs to, if one is in play; it is what gets saved."""
         return None
 
+    def game(self) -> Engine | None:
+        """The game this screen shows, in play or over; None for the menus."""
+        return None
+
+    def below(self) -> BaseEventHandler:
+        """The screen `Pop` goes back to: the one below, for a screen over another."""
+        return self
+
+    def playing(self) -> BaseEventHandler:
+        """The screen `Play` goes to: the game's own screen, as owed now."""
+        return self
+
     def ev_quit(self, event: tcod.event.Quit) -> ActionOrHandler | None:
-        raise SystemExit()
+        return Quit()
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         return None
@@ -116,6 +226,19 @@ class Overlay(BaseEventHandler):
     def engine_in_play(self) -> Engine | None:
         return self.parent.engine_in_play()
 
+    def game(self) -> Engine | None:
+        return self.parent.game()
+
+    def below(self) -> BaseEventHandler:
+        return self.parent
+
+    def playing(self) -> BaseEventHandler:
+        return self.parent.playing()
+
+    def content(self) -> Content | None:
+        """The screen below's, unless this one says more."""
+        return self.parent.content()
+
     @property
     def settings(self) -> Settings:
         return self.parent.settings
@@ -125,16 +248,16 @@ class Overlay(BaseEventHandler):
         self.parent.on_render(console)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        return self.parent
+        return Pop()
 
     def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
         """A symbol's key is any key too."""
-        return self.parent
+        return Pop()
 
     def ev_mousebuttondown(
         self, event: tcod.event.MouseButtonDown
     ) -> ActionOrHandler | None:
-        return self.parent
+        return Pop()
 
 
 class PopupMessage(Overlay):
@@ -143,6 +266,9 @@ class PopupMessage(Overlay):
     def __init__(self, parent_handler: BaseEventHandler, text: str):
         super().__init__(parent_handler)
         self.text = paths.printable(text)  # A path in it may hold a byte that isn't UTF-8.
+
+    def content(self) -> Content:
+        return Content(lines=self.text.splitlines(), keys=ANY_KEY_CLOSES)
 
     def on_render(self, console: tcod.console.Console) -> None:
         """The parent dimmed, and the message in its own framed window."""

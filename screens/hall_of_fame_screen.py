@@ -9,8 +9,8 @@ import tcod
 
 import color
 import render_functions
-from screens import hall_of_fame
-from screens.base import BaseEventHandler, Overlay, PopupMessage
+from saving import hall_of_fame
+from screens.base import ANY_KEY_CLOSES, BaseEventHandler, Content, Overlay, PopupMessage
 from window.options import Settings
 
 # Whether each entry's recording replays to its ending (None: it names none),
@@ -68,6 +68,9 @@ class HallOfFameScreen(Overlay):
             return PopupMessage(parent_handler, notice)
         marks = None if verifier is None else verifier(entries, parent_handler.settings)
         return cls(parent_handler, entries, marks=marks)
+
+    def content(self) -> Content:
+        return Content(self.TITLE, self.lines(), keys=ANY_KEY_CLOSES)
 
     def lines(self) -> list[str]:
         """The table's lines, its header first."""

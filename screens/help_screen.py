@@ -10,7 +10,7 @@ from tcod.event import KeySym
 import color
 import render_functions
 from controls.key_help import help_sections, layout_hint
-from screens.base import Overlay
+from screens.base import ANY_KEY_CLOSES, Content, Overlay, Pop
 from window.display_area import COLUMNS, ROWS
 
 if TYPE_CHECKING:
@@ -70,6 +70,13 @@ class HelpScreen(Overlay):
         super().__init__(parent)
         self.page = page
 
+    def content(self) -> Content:
+        """Every key, a section at a time: "keys: meaning"."""
+        lines = []
+        for heading, rows in help_sections(self.settings.keys):
+            lines += [f"{heading}:", *(f"{keys}: {meaning}" for keys, meaning in rows)]
+        return Content(self.TITLE, lines, keys=ANY_KEY_CLOSES)
+
     def pages(self) -> list[list[Placed]]:
         return pages(help_sections(self.settings.keys))
 
@@ -77,11 +84,11 @@ class HelpScreen(Overlay):
         last = len(self.pages()) - 1
         if event.sym in PREVIOUS_PAGE and self.page > 0:
             self.page -= 1
-            return self
+            return None
         if event.sym in NEXT_PAGE and self.page < last:
             self.page += 1
-            return self
-        return self.parent
+            return None
+        return Pop()
 
     def on_render(self, console: tcod.console.Console) -> None:
         # The whole console, so nothing of the screen below shows at its edges.

@@ -10,14 +10,14 @@ import color
 import render_functions
 from controls.keys import OPTION_ROW_KEYS, OPTION_VALUE_KEYS, OPTIONS_CLOSE_KEYS, Command, key_of
 from saving import paths
-from screens.base import BaseEventHandler, Overlay
+from screens.base import BaseEventHandler, Content, Overlay, Pop
 from window import display_area, options
 
 
 class OptionsScreen(Overlay):
     """Every option `options.Options` declares, one a line, over the screen it was opened from.
 
-    A change applies at once and is kept in the options file straight away.
+    A change applies at once, and the main loop keeps it in the options file.
     """
 
     TITLE = "Options"
@@ -27,7 +27,12 @@ class OptionsScreen(Overlay):
     def __init__(self, parent: BaseEventHandler):
         super().__init__(parent)
         self.row = 0
-        self.notice: str | None = None  # Why the last change could not be kept.
+        self.notice: str | None = None  # Why the last change stepped over values.
+
+    def content(self) -> Content:
+        """Where the options are kept; the chosen one in focus."""
+        label, value = self.lines()[self.row]
+        return Content(self.TITLE, self.footer(), keys=self.HINT, focus=f"{label}: {value}")
 
     def lines(self) -> list[tuple[str, str]]:
         """(label, value) for each option, as the screen shows them."""
@@ -61,9 +66,9 @@ class OptionsScreen(Overlay):
             console.print(x + 2, y + 3 + len(rows) + i, line, fg=color.white)
         console.print(x + 2, y + height - 2, self.HINT, fg=color.menu_title)
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+    def ev_keydown(self, event: tcod.event.KeyDown) -> Pop | None:
         if OPTIONS_CLOSE_KEYS.get(event.sym) is Command.CLOSE:
-            return self.parent
+            return Pop()
         names = list(options.choices())
         if event.sym in OPTION_ROW_KEYS:
             self.row = (self.row + OPTION_ROW_KEYS[event.sym]) % len(names)
@@ -71,9 +76,9 @@ class OptionsScreen(Overlay):
             self.change(names[self.row], OPTION_VALUE_KEYS[event.sym])
         return None
 
-    def ev_textinput(self, event: tcod.event.TextInput) -> BaseEventHandler | None:
+    def ev_textinput(self, event: tcod.event.TextInput) -> Pop | None:
         if OPTIONS_CLOSE_KEYS.get(key_of(event)) is Command.CLOSE:
-            return self.parent
+            return Pop()
         return None
 
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
@@ -90,6 +95,7 @@ class OptionsScreen(Overlay):
             wanted = dataclasses.replace(now, **{name: value})
             refusal = display_area.refusal(now, wanted)
             if refusal is None:
-                self.notice = self.settings.change(wanted) or (skipped[0] if skipped else None)
+                self.settings.change(wanted)
+                self.notice = skipped[0] if skipped else None
                 return
             skipped.append(refusal)

@@ -1,5 +1,6 @@
-"""A yes-or-no question asked outside any game: over the main menu, or over a
-replay that has ended.  Its keys belong to no game, so none is recorded."""
+"""Yes-or-no questions: `ConfirmHandler`, over a game, whose yes is an action (or
+leaving); and `Question`, asked outside any game (over the main menu, or over a replay
+that has ended), whose keys belong to no game, so none is recorded."""
 
 from __future__ import annotations
 
@@ -9,43 +10,60 @@ from typing import TYPE_CHECKING
 import tcod
 
 import render_functions
+from actions import Action
 from controls.keys import ANSWER_KEYS, Answer
-from screens.base import BaseEventHandler, Overlay, PopupMessage
+from screens.base import (
+    ActionOrHandler,
+    BaseEventHandler,
+    Content,
+    Overlay,
+    Play,
+    Pop,
+    PopupMessage,
+    Transition,
+)
 
 if TYPE_CHECKING:
     from engine import Engine
+    from input_handlers import EventHandler
 
 
 class Question(Overlay):
-    """`text` over the screen that asked it: `y` goes to `on_yes()`'s screen, `n` or
-    Escape to `on_no()`'s (by default back); nothing else answers."""
+    """`text` over the screen that asked it: `y` does what `on_yes()` returns, `n` or
+    Escape what `on_no()` returns (by default, back); nothing else answers."""
 
     def __init__(
         self,
         parent: BaseEventHandler,
         text: str,
-        on_yes: Callable[[], BaseEventHandler],
-        on_no: Callable[[], BaseEventHandler] | None = None,
+        on_yes: Callable[[], ActionOrHandler | None],
+        on_no: Callable[[], ActionOrHandler | None] = Pop,
     ):
         super().__init__(parent)
         self.text = text
         self.on_yes = on_yes
-        self.on_no = on_no if on_no is not None else lambda: parent
+        self.on_no = on_no
 
     def engine_in_play(self) -> Engine | None:
         """No game's: what answers it is not recorded."""
         return None
 
+    def content(self) -> Content:
+        return Content(lines=[self.text])
+
+    # A map row the question's window keeps away from (the blast's centre), if any.
+    clear_of_row: int | None = None
+
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)
-        render_functions.draw_popup(console, self.text)
+        render_functions.draw_popup(console, self.text, away_from_row=self.clear_of_row)
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         match ANSWER_KEYS.get(event.sym):
             case Answer.YES:
-                return self.on_yes()
+                return self.on_yes() or Pop()
             case Answer.NO:
-                return self.on_no()
+                return self.on_no() or Pop()
         return None
 
     def ev_textinput(self, event: tcod.event.TextInput) -> None:
@@ -53,6 +71,23 @@ class Question(Overlay):
 
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
         """Nor does a click."""
+
+
+class ConfirmHandler(Question):
+    """A question over a screen of the game that asked it: yes performs the action
+    `on_yes` makes (or does what it returns), no goes back at no cost."""
+
+    parent: EventHandler
+
+    def engine_in_play(self) -> Engine | None:
+        """The game's: its answers are recorded."""
+        return self.parent.engine_in_play()
+
+    def on_event(self, event: tcod.event.Event) -> Transition | None:
+        result = self.dispatch(event)
+        if isinstance(result, Action):
+            return Play() if self.parent.handle_action(result) else Pop()
+        return result
 
 
 class Notice(PopupMessage):

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import tcod
 
-import exceptions
 from controls.key_help import key_name
 from controls.keys import COMMAND_HELP, SAVE_FAILED_KEYS, Command
-from screens.base import BaseEventHandler, PopupMessage
+from screens.base import BaseEventHandler, Pop, PopupMessage, Quit, Transition
 
 
 class SaveFailedPopup(PopupMessage):
@@ -22,14 +21,14 @@ class SaveFailedPopup(PopupMessage):
         )
         super().__init__(parent_handler, f"The game could not be saved:\n{reason}\n\n{choices}")
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> BaseEventHandler | None:
+    def ev_keydown(self, event: tcod.event.KeyDown) -> Transition | None:
         match SAVE_FAILED_KEYS.get(event.sym):
             case Command.RETRY_SAVE:
-                raise SystemExit()  # The main loop saves on it, as on any quit.
+                return Quit()  # The main loop saves on it, as on any quit.
             case Command.QUIT_WITHOUT_SAVING:
-                raise exceptions.QuitWithoutSaving()
+                return Quit(save=False)
             case Command.RESUME:
-                return self.parent
+                return Pop()
         return None
 
     def ev_textinput(self, event: tcod.event.TextInput) -> None:

@@ -1,8 +1,10 @@
 """Playing in a terminal (`python main.py --terminal`), over SSH too: the window's
 80x50 console drawn with ANSI escapes, only what changed (`drawing`); the bytes
 the keys send turned into the events the window gives (`key_parser`); the
-terminal put in raw mode and always given back (`posix`, `windows`); and the
-front end the main loop draws to and reads from (`front_end`).
+terminal itself, put in raw mode and always given back (`device`, `posix`,
+`windows`); the front end the main loop draws to and reads from (`front_end`);
+and, for a screen reader (`--screen-reader`), the game as lines of text
+(`screen_reader`), what each screen says and the game's news (`reading`).
 
 Imported only when `--terminal` is given: a window's start-up pays nothing for it.
 """

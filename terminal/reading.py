@@ -12,18 +12,10 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-import input_handlers as screens
-import setup_game
 from controls import travel
-from controls.key_help import help_sections
 from controls.targeting import enemies_in_view
-from replays.follow import Watching
-from screens.hall_of_fame_screen import HallOfFameScreen
-from screens.help_screen import HelpScreen
-from screens.options_screen import OptionsScreen
-from screens.question import Question
-from window import title
-from words import descriptions, questions
+from screens.base import BaseEventHandler
+from words import questions
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -32,10 +24,6 @@ if TYPE_CHECKING:
 
 # Every line is shorter than 80 characters: a reader's terminal may be that narrow.
 WIDTH: Final = 79
-
-LOOKING: Final = "Look: move the cursor, Enter tells more, Escape leaves."
-HISTORY: Final = "Message history: Up and Down read it, any other key closes."
-CLOSE: Final = "Any key closes."
 
 
 @dataclass
@@ -47,69 +35,15 @@ class Reading:
     focus: str = ""
 
 
-def read_screen(screen: screens.BaseEventHandler) -> Reading | None:
-    """The screen as text; None for the dungeon, told by its news alone."""
-    match screen:
-        case screens.MainGameEventHandler() | screens.WalkHandler():
-            return None
-        case screens.AnswerScreen():
-            return Reading([f"{screen.title}:", *screen.lines])
-        case screens.LookDescription():
-            name, lines = descriptions.describe_tile(screen.x, screen.y, screen.parent.engine)
-            return Reading([f"{name}:", *lines, CLOSE])
-        case screens.SelectIndexHandler():
-            engine = screen.engine
-            lines = [LOOKING] if type(screen) is screens.LookHandler else []
-            return Reading(lines, questions.at_cursor(engine, *engine.mouse_location))
-        case screens.InventoryEventHandler():
-            return Reading([screen.TITLE, *screen.item_lines()])
-        case screens.LevelUpEventHandler() | screens.CharacterScreenEventHandler():
-            return Reading([screen.TITLE, *screen.lines()])
-        case screens.GameOverEventHandler():
-            return Reading([screen.TITLE, *screen.lines(WIDTH)])
-        case screens.HistoryViewer():
-            return read_history(screen)
-        case screens.ConfirmHandler() | Question():
-            return Reading([screen.question if isinstance(screen, screens.ConfirmHandler) else screen.text])
-        case screens.PopupMessage():
-            return Reading([*screen.text.splitlines(), CLOSE])
-        case HelpScreen():
-            return read_help(screen)
-        case OptionsScreen():
-            return read_options(screen)
-        case HallOfFameScreen():
-            return Reading([screen.TITLE, *screen.lines(), CLOSE])
-        case setup_game.MainMenu():
-            return Reading([title.GAME_TITLE, *title.menu_lines(), "Press ? for help."])
-        case Watching():
-            below = read_screen(screen.parent) or Reading([])
-            return Reading([screen.notice, *below.lines], below.focus)
-        case screens.Overlay():
-            return read_screen(screen.parent)
-    return None
-
-
-def read_history(screen: screens.HistoryViewer) -> Reading:
-    """The history: how to read it, then the message under its cursor and its turn."""
-    messages = screen.engine.message_log.messages
-    if not messages:
-        return Reading([HISTORY], "No messages.")
-    message = messages[screen.cursor]
-    return Reading([HISTORY], f"{message.full_text} (turn {message.turn})")
-
-
-def read_help(screen: HelpScreen) -> Reading:
-    """Every key, a section at a time: "keys: meaning"."""
-    lines = [screen.TITLE]
-    for heading, rows in help_sections(screen.settings.keys):
-        lines += [f"{heading}:", *(f"{keys}: {meaning}" for keys, meaning in rows)]
-    return Reading([*lines, CLOSE])
-
-
-def read_options(screen: OptionsScreen) -> Reading:
-    """The options: how to change them, where they are kept; the chosen one in focus."""
-    label, value = screen.lines()[screen.row]
-    return Reading([screen.TITLE, screen.HINT, *screen.footer()], f"{label}: {value}")
+def read_screen(screen: BaseEventHandler) -> Reading | None:
+    """The screen as text, as it declares it (`content`): its title, lines and keys,
+    and the line in focus; None for the dungeon, told by its news alone."""
+    content = screen.content()
+    if content is None:
+        return None
+    title = [content.title] if content.title else []
+    keys = [content.keys] if content.keys else []
+    return Reading([*title, *content.lines, *keys], content.focus)
 
 
 def wrapped(lines: list[str]) -> list[str]:
@@ -121,7 +55,7 @@ def wrapped(lines: list[str]) -> list[str]:
 class Narrator:
     """What changed since it last spoke: the screen, and the game's news."""
 
-    screen: screens.BaseEventHandler | None = None
+    screen: BaseEventHandler | None = None
     reading: Reading | None = None
     engine: Engine | None = None
     last_message: Message | None = None
@@ -129,10 +63,10 @@ class Narrator:
     hp: int = 0
     seen: list[Actor] = field(default_factory=list)
 
-    def news(self, screen: screens.BaseEventHandler) -> list[str]:
+    def news(self, screen: BaseEventHandler) -> list[str]:
         """The lines to say now that `screen` shows: the game's news, then what
         changed of the screen (all of it, if it is new)."""
-        engine = engine_of(screen)
+        engine = screen.game()
         lines = [] if engine is None else self.game_news(engine)
         reading = read_screen(screen)
         before = self.reading if screen is self.screen else None
@@ -183,12 +117,3 @@ class Narrator:
         if messages:
             self.last_message, self.last_count = messages[-1], messages[-1].count
         return lines
-
-
-def engine_of(screen: screens.BaseEventHandler) -> Engine | None:
-    """The game a screen shows, if any: its own, or that of the screen it is over."""
-    while True:
-        engine = getattr(screen, "engine", None)
-        if engine is not None or not isinstance(screen, screens.Overlay):
-            return engine
-        screen = screen.parent

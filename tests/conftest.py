@@ -33,7 +33,7 @@ from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from game_map import GameMap  # noqa: E402
 from replays import recording, replay, replay_lines, rules  # noqa: E402
-from saving import paths  # noqa: E402
+from saving import effects, paths  # noqa: E402
 from window import assets, options  # noqa: E402
 
 
@@ -121,6 +121,12 @@ def press(engine: Engine, *syms: Key) -> input_handlers.BaseEventHandler:
     for sym in syms:
         handler = handler.handle_events(stroke(sym))
     return handler
+
+
+def after_frame(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
+    """What the main loop does once it has shown `handler`: write what play left to
+    write (`saving.effects`); the screen shown next."""
+    return effects.after_frame(handler)[0]
 
 
 def use(engine: Engine, item: Item) -> input_handlers.BaseEventHandler:

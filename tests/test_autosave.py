@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, new_header, stroke, typed
+from conftest import after_frame, key, new_header, stroke, typed
 from tcod.event import KeySym
 from test_main_loop import Script
 
@@ -167,11 +167,14 @@ def test_a_failed_save_says_whether_the_recording_keeps_the_game(
     assert said.endswith("neither the save nor the recording could be written.") != with_file
 
 
-def test_each_recorded_line_reaches_the_file_at_once(engine: Engine) -> None:
-    recording.start_file(engine)
+def test_each_recorded_line_reaches_the_file_after_its_frame(engine: Engine) -> None:
+    """Play records in memory; the main loop writes the file after each frame."""
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    handler = after_frame(handler)  # The new game's file.
     for sym in (".", KeySym.C, KeySym.ESCAPE, "."):
         handler = recording.handle_and_record(handler, stroke(sym))
+        assert lines_on_disk(engine) == engine.recording[:-1]
+        handler = after_frame(handler)
         assert lines_on_disk(engine) == engine.recording
 
 

@@ -50,6 +50,7 @@ from controls.keys import (
     types_symbol,
 )
 from engine import Engine
+from screens.base import Push
 from screens.help_screen import HelpScreen
 from screens.save_failed import SaveFailedPopup
 from window import assets, command_line, error_report, loop, options, screenshot, title
@@ -249,7 +250,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     for name, meaning in listed["Choosing a tile"]:
         if meaning == "Select the tile":
             result = press(input_handlers.LookHandler(engine), name)
-            assert isinstance(result, input_handlers.LookDescription), name
+            assert isinstance(result, Push) and isinstance(result.screen, input_handlers.LookDescription), name
     player = engine.player
     entity_factories.orc.spawn(engine.game_map, player.x + 1, player.y)
     engine.update_fov()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import key, play_events, screen_rows, typed
+from conftest import after_frame, key, play_events, screen_rows, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -17,8 +17,7 @@ import main
 import setup_game
 from engine import Engine
 from replays import daily, recording, verify
-from saving import paths
-from screens import hall_of_fame
+from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
 
 DATE = datetime.date(2026, 11, 25)
@@ -60,6 +59,8 @@ def test_the_menu_starts_the_days_game_and_a_second_is_another_try(in_tmp: Path)
     assert first.engine.recording[2] == "# daily 2026-11-25"
     shown = character_screen(first)
     assert "Daily 2026-11-25" in shown and "try" not in shown
+    assert isinstance(first, input_handlers.MainGameEventHandler)
+    recording.write_new(first.engine)  # As the main loop does once it shows the game.
     second = menu_on(DATE).handle_events(key(KeySym.D))
     assert isinstance(second, input_handlers.MainGameEventHandler)
     assert "Daily 2026-11-25, try 2" in character_screen(second)
@@ -70,8 +71,7 @@ def test_the_menu_starts_the_days_game_and_a_second_is_another_try(in_tmp: Path)
 
 def date_that_dies_waiting() -> tuple[datetime.date, int]:
     """A date whose daily game kills a player who only waits, and how many waits it takes."""
-    with paths.replay_folder():  # Where the deaths of the search leave their files.
-        return _search()
+    return _search()  # Its deaths keep nothing: no main loop writes their files.
 
 
 def _search() -> tuple[datetime.date, int]:
@@ -91,8 +91,11 @@ def test_a_daily_death_says_so_everywhere_and_verifies(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     date, waits = date_that_dies_waiting()
-    menu_on(date).handle_events(key(KeySym.D))  # A first try, left.
+    first = menu_on(date).handle_events(key(KeySym.D))  # A first try, left.
+    assert isinstance(first, input_handlers.MainGameEventHandler)
+    recording.write_new(first.engine)  # As the main loop does once it shows the game.
     handler = play_events(menu_on(date).handle_events(key(KeySym.D)), [typed(".")] * waits)
+    handler = after_frame(handler)  # The main loop keeps the death.
     assert isinstance(handler, input_handlers.GameOverEventHandler)
     story = "\n".join(screen_rows(handler))
     assert f"Daily {date}, try 2." in story
@@ -113,6 +116,7 @@ def test_a_recording_claiming_a_daily_of_another_seed_fails(
 ) -> None:
     date, waits = date_that_dies_waiting()
     handler = play_events(menu_on(date).handle_events(key(KeySym.D)), [typed(".")] * waits)
+    handler = after_frame(handler)  # The main loop keeps the death.
     assert isinstance(handler, input_handlers.GameOverEventHandler)
     kept = next(paths.morgue_dir().glob("*.rec"))
     other = in_tmp / "other.rec"

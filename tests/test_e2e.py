@@ -28,7 +28,6 @@ from conftest import key, typed
 from tcod.event import KeySym, Modifier, MouseButton
 
 import entity_factories
-import input_handlers
 import main
 import setup_game
 from components.ai import ConfusedEnemy
@@ -36,6 +35,7 @@ from controls import key_help, keys
 from engine import Engine
 from entity import Actor
 from saving import paths, save_data
+from screens.base import Reset, Transition
 from window import command_line, loop
 from words import descriptions
 
@@ -86,17 +86,17 @@ class Menu(setup_game.MainMenu):
 
     engine: Engine | None = None
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> input_handlers.BaseEventHandler | None:
+    def ev_keydown(self, event: tcod.event.KeyDown) -> Transition | None:
         result = super().ev_keydown(event)
-        if isinstance(result, input_handlers.EventHandler):
-            self.engine = result.engine
+        if isinstance(result, Reset):
+            self.engine = result.screen.game()
         return result
 
-    def start_new_game(self) -> input_handlers.BaseEventHandler:
+    def start_new_game(self) -> Transition:
         """A new game, asked for again over a saved one (`y` to "Abandon your saved game?")."""
         result = super().start_new_game()
-        assert isinstance(result, input_handlers.EventHandler)
-        self.engine = result.engine
+        assert isinstance(result, Reset)
+        self.engine = result.screen.game()
         return result
 
 

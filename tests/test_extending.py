@@ -36,6 +36,10 @@ from engine import Engine
 from entity import Actor, Item
 from saving import save_data, save_fields, savefile
 from saving.save_fields import MAX_NUMBER, Fields, Int
+from screens.base import Content, Push
+from terminal.device import Input
+from terminal.screen_reader import ScreenReaderFrontEnd
+from window import loop
 
 # ------------------------------------------------------------------ a monster
 
@@ -353,15 +357,15 @@ def test_a_new_field_of_a_level_not_declared_is_named_not_dropped(
 
 
 class KillsScreen(input_handlers.AskUserEventHandler):
-    """Step 1: what the player has killed, on a window over the game."""
+    """Step 1: what the player has killed, declared once: the window draws it beside
+    the map, the screen reader reads it."""
 
     TITLE = "Kills"
 
-    def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
+    def content(self) -> Content:
         kills = self.engine.kills
         lines = [f"{name}: {count}" for name, count in kills.items()] or ["Nothing yet."]
-        self.draw_side_window(console, self.TITLE, lines)
+        return Content(self.TITLE, lines)
 
 
 class GameWithKillsKey(input_handlers.MainGameEventHandler):
@@ -369,7 +373,7 @@ class GameWithKillsKey(input_handlers.MainGameEventHandler):
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> input_handlers.ActionOrHandler | None:
         if event.sym == KeySym.K:
-            return KillsScreen(self.engine)
+            return Push(KillsScreen(self.engine))
         return super().ev_keydown(event)
 
 
@@ -395,3 +399,37 @@ def test_a_new_screen_shows_over_the_game_and_any_key_closes_it_costing_no_turn(
         orc.fighter.hp = 1
         press(engine, KeySym.RIGHT)
     assert any("Orc: 1" in row for row in screen_rows(open_kills(engine)))
+
+
+def test_a_new_screen_reads_aloud_in_the_screen_reader_with_no_other_edit() -> None:
+    """Played through the real main loop and the `--screen-reader` front end: the
+    screen's title and lines are spoken when it opens, and closing it says nothing of it."""
+    engine = arena(20, 15, (5, 5))
+    device = WrittenDevice()
+    front = ScreenReaderFrontEnd(device)
+    batches: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.K)], [key(KeySym.X)], [tcod.event.Quit()]])
+    console = tcod.console.Console(80, 50, order="F")
+    loop.main_loop(front, console, GameWithKillsKey(engine), events=lambda *_: next(batches))
+    spoken = [line.rstrip("\r") for line in device.written.decode().split("\r\n")]
+    opened = spoken.index("Kills")
+    assert spoken[opened + 1] == "Nothing yet."
+    assert "Kills" not in spoken[opened + 1 :]  # Closed: nothing of it is said again.
+
+
+class WrittenDevice:
+    """A terminal that keeps what is written to it (as `terminal.device` writes)."""
+
+    def __init__(self) -> None:
+        self.written = b""
+
+    def size(self) -> tuple[int, int]:
+        return (80, 24)
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def read(self, timeout: float | None) -> Input:
+        return Input(ended=True)
+
+    def close(self) -> None:
+        pass

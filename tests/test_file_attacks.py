@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import tcod
 from bounded import in_child, refused
-from conftest import key
+from conftest import after_frame, key
 
 import actions
 import entity_factories
@@ -29,9 +29,9 @@ import main
 import setup_game
 from engine import Engine
 from replays import recording, recovery
-from saving import game_lock, paths, save_data, save_fields, savefile
-from screens import game_over, morgue
+from saving import game_lock, morgue, paths, save_data, save_fields, savefile
 from window import screenshot
+from words import game_over
 
 # --- Saves: the hash flood, and the scan's and the reader's caps at their edges ---
 
@@ -248,6 +248,7 @@ def test_continue_leaves_a_linked_recording_and_its_target_alone(in_tmp: Path, e
     assert game_file.is_symlink()
     game = continued.parent
     assert isinstance(game, input_handlers.MainGameEventHandler)
+    after_frame(continued)  # The main loop writes the game's recording in a new file.
     assert game.engine.recording_file not in (None, game_file.name)
     kept = in_tmp / "recordings" / game.engine.recording_file
     assert kept.read_text().splitlines() == game.engine.recording

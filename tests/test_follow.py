@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import click, key, motion, typed
+from conftest import after_frame, click, key, motion, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -45,19 +45,19 @@ class Player:
     plays them (each walk to its end), its recording written as it goes."""
 
     def __init__(self, seed: int = SEED) -> None:
-        self.handler = setup_game.MainMenu(seed=seed).handle_events(key(KeySym.N))
+        self.handler = after_frame(setup_game.MainMenu(seed=seed).handle_events(key(KeySym.N)))
         assert isinstance(self.handler, input_handlers.MainGameEventHandler)
         self.file = paths.recordings_dir() / str(self.handler.engine.recording_file)
 
     def press(self, event: recording.Recorded) -> None:
-        self.handler = replay_lines.finish_walk(replay_lines.replay_line(self.handler, event))
+        handler = replay_lines.finish_walk(replay_lines.replay_line(self.handler, event))
+        self.handler = after_frame(handler)
 
 
 def followed(follower: follow.Follower, in_tmp: Path) -> np.ndarray:
     """The follower's frame once it has read the file, checking it wrote nothing."""
     before = snapshot(in_tmp)
-    with paths.replay_folder():  # Where the follower's own game would write.
-        follower.poll(finish_walks=True)
+    follower.poll(finish_walks=True)
     assert snapshot(in_tmp) == before
     assert follower.handler is not None
     return frame(follower.handler)
@@ -85,20 +85,19 @@ def test_a_follower_started_mid_game_shows_the_players_frame_after_each_event(in
 def walking_player(in_tmp: Path) -> tuple[Player, follow.Follower]:
     """A player whose explore is 3 steps along and goes on, and a follower of it."""
     for seed in range(1, 100):
-        with paths.replay_folder():  # Games that don't do it leave nothing.
-            player = Player(seed)
-            player.handler = replay_lines.replay_line(player.handler, key(KeySym.X))
-            for _ in range(3):
-                player.handler = player.handler.advance()
-            if player.handler.walking:
-                break
+        menu = setup_game.MainMenu(seed=seed)  # No main loop: nothing written.
+        handler = replay_lines.replay_line(menu.handle_events(key(KeySym.N)), key(KeySym.X))
+        for _ in range(3):
+            handler = handler.advance()
+        if handler.walking:
+            break
     else:
         raise AssertionError("no seed explores 4 steps")
     player = Player(seed)
     follower = follow.Follower(player.file)
     player.handler = replay_lines.replay_line(player.handler, key(KeySym.X))
     for _ in range(3):
-        player.handler = player.handler.advance()
+        player.handler = after_frame(player.handler.advance())
     return player, follower
 
 
@@ -108,7 +107,7 @@ def test_a_walk_the_player_stopped_sooner_is_played_again(in_tmp: Path) -> None:
     player, follower = walking_player(in_tmp)
     followed(follower, in_tmp)  # The follower walks the whole way.
     # A key stops it, through the door the main loop sends keys through.
-    player.handler = recording.handle_and_record(player.handler, key(KeySym.SPACE))
+    player.handler = after_frame(recording.handle_and_record(player.handler, key(KeySym.SPACE)))
     assert player.file.read_text().endswith("key x\nsteps 3\n")
     assert np.array_equal(followed(follower, in_tmp), frame(player.handler))
     assert follower.restarts == 2
@@ -119,7 +118,7 @@ def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
     text = (ROOT / "tests" / "recordings" / "death.rec").read_text()
     script = recording.parse(text, "death.rec")
     player = Player.__new__(Player)
-    player.handler = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
+    player.handler = after_frame(setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N)))
     assert isinstance(player.handler, input_handlers.MainGameEventHandler)
     player.file = paths.recordings_dir() / str(player.handler.engine.recording_file)
     follower = follow.Follower(player.file)
@@ -128,11 +127,13 @@ def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
         followed(follower, in_tmp)
     assert isinstance(player.handler, input_handlers.GameOverEventHandler)
     assert follower.ended
-    # Its own game-over window names where its morgue file went (a replay's folder): the
-    # story it tells is the player's.
+    # Its own game-over window tells the player's story, and keeps nothing of it.
     assert isinstance(follower.handler, input_handlers.GameOverEventHandler)
-    assert follower.handler.record.ending.claim == player.handler.record.ending.claim
-    assert follower.handler.record.ending.summary_lines() == player.handler.record.ending.summary_lines()
+    followed_end, played_end = follower.handler.engine.ending, player.handler.engine.ending
+    assert followed_end is not None and played_end is not None
+    assert followed_end.claim == played_end.claim
+    assert followed_end.summary_lines() == played_end.summary_lines()
+    assert follower.handler.engine.death_record is None
 
 
 def test_a_rewritten_recording_is_followed_on(in_tmp: Path) -> None:
@@ -182,7 +183,7 @@ def test_a_hostile_file_is_refused(in_tmp: Path, make: str) -> None:
             path.write_bytes(b"recording 3\nseed 1\n\xff\xfe\n")
         case "bad line":
             path.write_text("recording 3\nseed 1\nkey nosuchkey\n")
-    with pytest.raises(follow.FollowError, match=r"hostile\.rec"), paths.replay_folder():
+    with pytest.raises(follow.FollowError, match=r"hostile\.rec"):
         follow.Follower(path).poll()
 
 

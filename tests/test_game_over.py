@@ -7,14 +7,13 @@ import datetime
 import hashlib
 import json
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import tcod
-from conftest import arena, give, key, play_events, replay_text, typed
+from conftest import after_frame, arena, give, key, play_events, replay_text, typed
 from tcod.event import KeySym
 from test_e2e import Menu, Player, Script, play
 
@@ -24,11 +23,10 @@ import input_handlers
 import setup_game
 from engine import Engine
 from replays import recording, replay
-from saving import paths, save_data, savefile
-from screens import hall_of_fame, morgue
-from screens.game_over import Ending, ending_of
+from saving import hall_of_fame, morgue, paths, save_data, savefile
 from screens.hall_of_fame_screen import HallOfFameScreen
 from window import loop
+from words.game_over import Ending, ending_of
 
 SEED = 4242
 WHEN = datetime.datetime(2026, 11, 21, 23, 5, 9)
@@ -153,7 +151,9 @@ def test_escape_on_the_game_over_window_goes_to_the_menu_and_closing_quits(
     entity_factories.orc.spawn(engine.game_map, 6, 5)
     screen = input_handlers.MainGameEventHandler(engine).handle_events(typed("."))
     assert isinstance(screen, input_handlers.GameOverEventHandler)
-    assert not paths.save_path().exists()  # The save is gone at once.
+    assert paths.save_path().exists()  # Until the main loop has shown the death:
+    assert after_frame(screen) is screen
+    assert not paths.save_path().exists()  # then the save is gone.
 
     with pytest.raises(exceptions.BackToMainMenu):
         screen.handle_events(key(KeySym.ESCAPE))
@@ -176,8 +176,9 @@ def test_their_own_fireball(in_tmp: Path) -> None:
         handler = handler.handle_events(event)
 
     assert isinstance(handler, input_handlers.GameOverEventHandler)
-    assert handler.record.ending.story == "Killed by their own fireball on dungeon level 1"
-    assert "Orc" in handler.record.ending.kills
+    assert handler.engine.ending is not None
+    assert handler.engine.ending.story == "Killed by their own fireball on dungeon level 1"
+    assert "Orc" in handler.engine.ending.kills
 
 
 def test_the_morgue_file_holds_each_section(in_tmp: Path) -> None:
@@ -245,7 +246,7 @@ def test_an_unwritable_morgue_folder_gets_a_popup_and_play_goes_on(in_tmp: Path)
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.next_screen(engine)
+    popup = after_frame(input_handlers.next_screen(engine))
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.startswith("Could not write the morgue file:")
@@ -328,7 +329,7 @@ def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.next_screen(engine)
+    popup = after_frame(input_handlers.next_screen(engine))
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
@@ -337,7 +338,8 @@ def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
     assert len(morgue_files()) == 1  # Never a lost morgue.
     screen = popup.handle_events(key(KeySym.SPACE))
     assert isinstance(screen, input_handlers.GameOverEventHandler)
-    assert screen.record.entered.rank == 0
+    assert screen.engine.death_record is not None
+    assert screen.engine.death_record.entered.rank == 0
 
 
 @pytest.mark.parametrize("make", [Path.mkdir, lambda path: os.mkfifo(path)], ids=["folder", "fifo"])
@@ -349,7 +351,7 @@ def test_a_scores_path_that_is_no_file_is_kept_aside_without_a_hang(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.next_screen(engine)
+    popup = after_frame(input_handlers.next_screen(engine))
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
@@ -371,7 +373,7 @@ def test_a_scores_file_that_cannot_be_read_is_left_alone(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = input_handlers.next_screen(engine)
+    popup = after_frame(input_handlers.next_screen(engine))
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.startswith("Could not read the hall of fame: Permission denied")
@@ -425,7 +427,7 @@ def test_the_new_game_is_highlighted_after_a_death(in_tmp: Path) -> None:
     hall_of_fame.enter(ending(10_000, 9))
     engine = arena()
     engine.player.fighter.die()
-    screen = input_handlers.next_screen(engine)
+    screen = after_frame(input_handlers.next_screen(engine))
     assert isinstance(screen, input_handlers.GameOverEventHandler)
     shown = screen.handle_events(key(KeySym.H))
     assert isinstance(shown, HallOfFameScreen)
@@ -467,8 +469,7 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     """Played from the menu with keys alone: the morgue file names the game's
     recording, kept beside it, and that recording replays the same death."""
     seed, waits = seed_that_dies_waiting()
-    for path in (paths.morgue_dir(), paths.scores_path()):  # The search died too.
-        shutil.rmtree(path) if path.is_dir() else path.unlink()
+    assert list(in_tmp.iterdir()) == []  # The search's deaths were kept by no main loop.
 
     def script(me: Player) -> Script:
         yield [key(KeySym.N)]
@@ -492,8 +493,9 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     replayed = play_events(replay.start(script_kept), script_kept.events)
 
     assert isinstance(replayed, input_handlers.GameOverEventHandler)
-    assert f"{replayed.record.ending.story}." == story
-    assert replayed.record.ending.turns == waits
+    assert replayed.engine.ending is not None
+    assert f"{replayed.engine.ending.story}." == story
+    assert replayed.engine.ending.turns == waits
 
 
 def test_a_game_is_entered_once_however_often_it_is_replayed(in_tmp: Path) -> None:
@@ -507,8 +509,9 @@ def test_a_game_is_entered_once_however_often_it_is_replayed(in_tmp: Path) -> No
     assert other_seed.rank == 2  # Another game, with the same figures: entered.
 
 
-def test_replaying_a_recorded_death_adds_no_second_entry(in_tmp: Path) -> None:
+def test_replaying_a_recorded_death_writes_nothing(in_tmp: Path) -> None:
+    """Only the main loop of a game in play keeps a death: a replay's keeps nothing."""
     text = (Path(__file__).parent / "recordings" / "death.rec").read_text()
     for _ in range(2):
         assert isinstance(replay_text(text), input_handlers.GameOverEventHandler)
-    assert len(hall_of_fame.load(paths.scores_path())) == 1
+    assert list(in_tmp.iterdir()) == []

@@ -19,7 +19,7 @@ from input_handlers import (
     LevelUpEventHandler,
     MainGameEventHandler,
 )
-from screens import game_over
+from words import game_over
 
 
 def lone_monster(engine: Engine, template: Actor) -> Actor:

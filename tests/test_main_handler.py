@@ -15,6 +15,7 @@ import tile_types
 from controls import keys
 from controls.keys import Key
 from input_handlers import MainGameEventHandler
+from screens.base import Push
 
 # The tutorial's keys: arrows and Home/End/PgUp/PgDn, the numpad, and vi keys.
 EXPECTED_MOVES = {
@@ -82,7 +83,8 @@ def test_greater_than_takes_the_stairs(event: tcod.event.TextInput) -> None:
 )
 def test_command_keys(sym: Key, result: type) -> None:
     engine = arena()
-    assert type(MainGameEventHandler(engine).dispatch(stroke(sym))) is result
+    done = MainGameEventHandler(engine).dispatch(stroke(sym))
+    assert type(done.screen if isinstance(done, Push) else done) is result
 
 
 def test_escape_asks_before_saving_and_quitting() -> None:
@@ -91,7 +93,7 @@ def test_escape_asks_before_saving_and_quitting() -> None:
     game = MainGameEventHandler(engine)
     question = game.handle_events(key(KeySym.ESCAPE))
     assert isinstance(question, input_handlers.ConfirmHandler)
-    assert question.question == "Save and quit? (y/n)"
+    assert question.text == "Save and quit? (y/n)"
     assert "Save and quit? (y/n)" in "".join(screen_rows(question))
     # n or Escape goes back, and costs no turn.
     for answer in (KeySym.N, KeySym.ESCAPE):

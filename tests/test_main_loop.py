@@ -176,7 +176,8 @@ def test_escape_after_death_deletes_the_save_and_goes_back_to_the_menu(
     loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
 
     assert script.calls == 3
-    assert presents == [True, True, True]
+    # The death's frame is shown again once its morgue file is written: four frames.
+    assert presents == [True, True, True, True]
     assert "Play a new game" in seen[0]  # The main menu, not the end of the program.
     assert not Path(paths.SAVE_NAME).exists()
     assert "Game saved." not in capsys.readouterr().out
@@ -267,7 +268,7 @@ def test_a_crash_never_overwrites_the_last_good_save(
     assert paths.save_path().read_bytes() == good
     beside = save_data.load(in_tmp / "savegame.sav.crash")
     assert (beside.player.x, beside.player.y) == destination
-    assert sorted(p.name for p in in_tmp.iterdir()) == ["savegame.sav", "savegame.sav.crash"]
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["recordings", "savegame.sav", "savegame.sav.crash"]
 
 
 def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, new_header, screen_rows, typed
+from conftest import after_frame, key, new_header, screen_rows, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -59,7 +59,9 @@ def test_n_starts_a_new_game_with_the_menus_seed(in_tmp: Path) -> None:
     assert isinstance(handler, input_handlers.MainGameEventHandler)
     assert handler.engine.game_world.seed == 77
     assert handler.engine.game_world.current_floor == 1
-    # Its recording begins: in its own file, in the data folder.
+    # Its recording begins, once the main loop has shown the game: in its own file, in the data folder.
+    assert handler.engine.recording_file is None
+    after_frame(handler)
     assert handler.engine.recording_file is not None
     assert (in_tmp / "recordings" / handler.engine.recording_file).read_text() == "".join(
         line + "\n" for line in new_header(77)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, screen_rows, typed
+from conftest import after_frame, key, screen_rows, typed
 from tcod.event import KeySym, Modifier
 
 import input_handlers
@@ -37,8 +37,10 @@ def test_a_change_is_kept_in_a_plain_text_file_and_read_back() -> None:
         window=options.Placement(1600, 1000, 160, -4),
     )
     settings = options.Settings()
-    assert settings.change(changed) is None
+    settings.change(changed)
     assert settings.options == changed
+    assert not paths.options_path().exists()  # Kept by the main loop, after the frame:
+    assert settings.keep_changes() is None
     text = paths.options_path().read_text()
     assert "fullscreen = on\n" in text
     assert "walk_speed = slow\n" in text
@@ -126,7 +128,9 @@ def test_the_file_is_written_whole_never_through_a_link(in_tmp: Path) -> None:
     target = in_tmp / "elsewhere.txt"
     target.write_text("the player's own file")
     paths.options_path().symlink_to(target)
-    assert options.Settings().change(dataclasses.replace(options.Options(), walk_speed=20)) is None
+    settings = options.Settings()
+    settings.change(dataclasses.replace(options.Options(), walk_speed=20))
+    assert settings.keep_changes() is None
     assert target.read_text() == "the player's own file"
     assert not paths.options_path().is_symlink()
     assert options.read()[0].walk_speed == 20
@@ -137,7 +141,8 @@ def test_a_change_that_cannot_be_kept_says_so_and_applies_all_the_same(in_tmp: P
     settings = options.Settings()
     try:
         faster = dataclasses.replace(options.Options(), walk_speed=80)
-        notice = settings.change(faster)
+        settings.change(faster)
+        notice = settings.keep_changes()
     finally:
         paths.use_data_dir(Path())
     assert notice is not None and notice.startswith("Could not save the options in ")
@@ -187,6 +192,7 @@ def test_a_change_on_the_screen_applies_at_once_and_is_kept() -> None:
     screen = screen.handle_events(key(KeySym.RIGHT))
     after = menu.settings.options.walk_speed
     assert after == choice.step(before, 1) != before
+    assert after_frame(screen) is screen  # The main loop keeps it, after the frame.
     assert f"walk_speed = {choice.format(after)}\n" in paths.options_path().read_text()
     assert f"< {choice.format(after)} >" in screen_text(screen)
     screen.handle_events(key(KeySym.LEFT))
@@ -201,6 +207,7 @@ def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> No
     menu = setup_game.MainMenu()
     loop.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
     assert menu.settings.options.fullscreen is True
+    after_frame(menu)  # The main loop keeps it, after the frame.
     assert "fullscreen = on\n" in paths.options_path().read_text()
     window = context.sdl_window
     assert window is not None and window.fullscreen

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from screens import morgue
+from saving import morgue
 from window import command_line
 from words import program
 

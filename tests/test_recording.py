@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import after_header, click, key, motion, new_header, play_events, replay_text, typed
+from conftest import (
+    after_frame,
+    after_header,
+    click,
+    key,
+    motion,
+    new_header,
+    play_events,
+    replay_text,
+    typed,
+)
 from tcod.event import KeySym, Modifier, MouseButton
 
 import actions
@@ -237,9 +247,16 @@ def test_replay_is_the_game_the_keys_play() -> None:
 # Recording during play.
 
 
+def handled(
+    context: tcod.context.Context, handler: input_handlers.BaseEventHandler, event: tcod.event.Event
+) -> input_handlers.BaseEventHandler:
+    """An event through the main loop's door, then what the loop writes after its frame."""
+    return after_frame(loop.handle_event(context, handler, event))
+
+
 def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Context) -> None:
     handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED)
-    handler = loop.handle_event(context, handler, key(KeySym.N))  # The menu's keys: not recorded.
+    handler = handled(context, handler, key(KeySym.N))  # The menu's keys: not recorded.
     engine = engine_of(handler)
     files = list((in_tmp / "recordings").iterdir())
     assert [f.name for f in files] == [engine.recording_file]
@@ -262,7 +279,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
         key(KeySym.L),
     ]
     for event in events:
-        handler = loop.handle_event(context, handler, event)
+        handler = handled(context, handler, event)
     expected = [
         *new_header(SEED),
         "text >",
@@ -274,21 +291,22 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
     ]
     assert engine.recording == expected
     assert files[0].read_text() == "".join(line + "\n" for line in expected)
-    # Another game started in the same second gets a file of its own.
-    other = engine_of(loop.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N)))
+    # Another game started in the same second (over the first one's save) gets a file of its own.
+    asked = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    other = engine_of(handled(context, asked, key(KeySym.Y)))
     assert other.recording_file != engine.recording_file
     assert len(list((in_tmp / "recordings").iterdir())) == 2
     assert files[0].read_text() == "".join(line + "\n" for line in expected)
 
 
 def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.context.Context) -> None:
-    handler = loop.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    handler = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
     engine = engine_of(handler)
     for sym in (KeySym.L, KeySym.L, KeySym.J):
-        handler = loop.handle_event(context, handler, key(sym))
-    handler = loop.handle_event(context, handler, key(KeySym.ESCAPE))  # Save and quit?
+        handler = handled(context, handler, key(sym))
+    handler = handled(context, handler, key(KeySym.ESCAPE))  # Save and quit?
     with pytest.raises(SystemExit):  # Yes: the main loop saves and quits, as here.
-        loop.handle_event(context, handler, key(KeySym.Y))
+        handled(context, handler, key(KeySym.Y))
     handler = autosave.back_to_start(handler)
     autosave.save_game(handler)
     path = in_tmp / "recordings" / recording_name(engine)
@@ -297,18 +315,18 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     assert saved_text.endswith("key l\nkey l\nkey j\nkey escape\nresume\n")
 
     # Played on, then the program died before it could save.
-    handler = loop.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
+    handler = handled(context, setup_game.MainMenu(), key(KeySym.C))
     for sym in (KeySym.K, KeySym.K):
-        handler = loop.handle_event(context, handler, key(sym))
+        handler = handled(context, handler, key(sym))
     assert path.read_text() == saved_text + "key k\nkey k\n"
 
     # Continue recovers those from the file (`recovery`), and goes on from there.
-    handler = loop.handle_event(context, setup_game.MainMenu(), key(KeySym.C))
+    handler = handled(context, setup_game.MainMenu(), key(KeySym.C))
     assert isinstance(handler, input_handlers.PopupMessage)
     continued = engine_of(handler)
     assert continued.recording_file == engine.recording_file
     assert path.read_text() == saved_text + "key k\nkey k\n"
-    handler = loop.handle_event(context, handler.parent, key(KeySym.H))
+    handler = handled(context, handler.parent, key(KeySym.H))
     assert path.read_text() == saved_text + "key k\nkey k\nkey h\n"
     assert list((in_tmp / "recordings").iterdir()) == [path]
 
@@ -320,15 +338,15 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
 def test_an_unwritable_recording_loses_nothing(
     in_tmp: Path, context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    handler = loop.handle_event(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    handler = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
     engine = engine_of(handler)
     path = in_tmp / "recordings" / recording_name(engine)
     path.unlink()
     path.mkdir()  # Now the file can't be appended to.
-    handler = loop.handle_event(context, handler, key(KeySym.L))
+    handler = handled(context, handler, key(KeySym.L))
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "could not write the recording" in err
-    handler = loop.handle_event(context, handler, key(KeySym.L))
+    handler = handled(context, handler, key(KeySym.L))
     assert capsys.readouterr().err == ""  # Said once.
     said = [message.plain_text for message in engine.message_log.messages]
     assert [text for text in said if text.startswith("The recording could not be written (")] == [
@@ -337,7 +355,7 @@ def test_an_unwritable_recording_loses_nothing(
     assert after_header(engine.recording) == ["key l", "key l"]
     # Saved with the game: Continue starts a new file holding it all.
     autosave.save_game(handler)
-    continued = engine_of(loop.handle_event(context, setup_game.MainMenu(), key(KeySym.C)))
+    continued = engine_of(handled(context, setup_game.MainMenu(), key(KeySym.C)))
     assert continued.recording_file not in (None, engine.recording_file)
     text = (in_tmp / "recordings" / continued.recording_file).read_text()
     assert text == NEW_HEADER + "key l\nkey l\n"

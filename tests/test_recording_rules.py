@@ -155,11 +155,13 @@ def test_continue_recovers_by_the_recordings_keys_and_options(
     script = recording.parse("\n".join(gathering), "<test>")
     game = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
     assert isinstance(game, input_handlers.MainGameEventHandler)
+    recording.write_new(game.engine)  # As the main loop does after each frame.
     game.engine.save_as(str(paths.save_path()))
     handler: input_handlers.BaseEventHandler = game
     for event in script.events:  # Played, never saved: then the game is killed.
         handler = replay_lines.replay_line(handler, event)
     handler = replay_lines.finish_walk(handler)
+    recording.write_new(game.engine)
     played = replay.summary(handler)
     (in_tmp / paths.OPTIONS_NAME).write_text(OTHER_OPTIONS)
     (in_tmp / paths.KEYS_NAME).write_text(OTHER_KEYS)

@@ -38,7 +38,7 @@ MOVES = (KeySym.H, KeySym.J, KeySym.K, KeySym.L, KeySym.Y, KeySym.U, KeySym.B, K
 def new_game(seed: int = SEED) -> tuple[Engine, input_handlers.BaseEventHandler]:
     """A new game as the menu's N starts it, saved as it starts (`autosave`)."""
     engine = setup_game.new_game(seed)
-    recording.start_file(engine)
+    recording.write_new(engine)  # Its file, as the main loop starts it.
     engine.save_as(paths.save_path())
     return engine, input_handlers.MainGameEventHandler(engine)
 
@@ -46,7 +46,8 @@ def new_game(seed: int = SEED) -> tuple[Engine, input_handlers.BaseEventHandler]
 def play(
     handler: input_handlers.BaseEventHandler, events: list[tcod.event.Event]
 ) -> input_handlers.BaseEventHandler:
-    """As the main loop plays them: an error is reported, and play goes on."""
+    """As the main loop plays them: an error is reported, and play goes on; the
+    recording's new lines are written after each frame."""
     for event in events:
         try:
             handler = recording.handle_and_record(handler, event)
@@ -54,6 +55,9 @@ def play(
             error_report.report_error(handler, keep_recording=False)
             handler = handler.stop_walking()
         handler = replay_lines.finish_walk(handler)
+        engine = handler.game()
+        if engine is not None:
+            recording.write_new(engine)
     return handler
 
 
@@ -89,7 +93,13 @@ def headless(path: Path) -> input_handlers.BaseEventHandler:
 
 
 def continued() -> input_handlers.BaseEventHandler:
-    return setup_game.MainMenu().handle_events(key(KeySym.C))
+    """Continue on the menu, and the recording written as the main loop writes it once
+    the continued game is shown."""
+    handler = setup_game.MainMenu().handle_events(key(KeySym.C))
+    engine = handler.game()
+    if engine is not None:
+        recording.write_new(engine)
+    return handler
 
 
 def the_game(handler: input_handlers.BaseEventHandler) -> Engine:
@@ -169,9 +179,11 @@ def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
 
 def test_a_walk_the_kill_cut_short_is_finished_as_the_replay_does() -> None:
     engine, handler = new_game(seed=15)  # Explores and gathers 57 turns, to an orc coming into view.
+    handler = play(handler, [])
     handler = recording.handle_and_record(handler, key(KeySym.X))
     assert handler.walking
     handler = handler.advance()  # One step taken, then the kill.
+    recording.write_new(engine)
 
     game = the_game(continued())
 

@@ -1,14 +1,16 @@
 """Watching a recording never touches the player's game.
 
-A replay's game writes what any game writes (its recording, a save on
-quitting, a morgue file and the hall of fame at its death, and removes its
-save when it ends), but in a folder of its own (`paths.replay_folder`): the
-player's save, backup, scores, morgue files and recordings are byte for byte
-what they were, in the window and headless.
+A replay's game plays the same screens as any game, but what a game writes
+(its recording, a save, a morgue file and the hall of fame at its death, its
+save removed, the options) is written by the main loop of a game in play only
+(`saving.effects`): the player's save, backup, scores, morgue files, recordings
+and options are byte for byte what they were, in the window, headless, verified
+and followed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import time
 from collections.abc import Iterable
@@ -89,7 +91,7 @@ def test_a_window_replay_leaves_the_players_files_as_they_were(
     shutil.copy(RECORDINGS / f"{name}.rec", rec)
     assert main.main(["--replay", str(rec), "--data-dir", str(folder)]) == 0
     assert files_of(folder) == before
-    assert paths.games_dir() == paths.data_dir() == folder  # The replay's folder is gone with it.
+    assert paths.data_dir() == folder
 
 
 @pytest.mark.parametrize("name", ["death", "descent", "scroll"])
@@ -174,18 +176,9 @@ def test_a_replay_that_leaves_its_finished_game_goes_to_the_players_menu(
     rec = in_tmp / "death.rec"
     rec.write_text((RECORDINGS / "death.rec").read_text() + "key return\n")
     monkeypatch.setattr(loop, "main_loop", watch)
-    menus: list[Path] = []
-    real_new_game = setup_game.new_game
-
-    def new_game(*args: Any, **kwargs: Any) -> Any:
-        menus.append(paths.games_dir())
-        return real_new_game(*args, **kwargs)
-
-    monkeypatch.setattr(setup_game, "new_game", new_game)
     assert main.main(["--replay", str(rec), "--data-dir", str(folder)]) == 0
     assert "Traceback" not in capsys.readouterr().err
-    # The replay's game was made in its own folder; `n` on the menu after, in the player's.
-    assert len(menus) == 2 and menus[0] != folder and menus[1] == folder
+    assert seen == ["MainGameEventHandler"]  # One loop: the replay's, then the player's menu.
     assert files_of(folder) != before  # The new game, the player's own.
 
 
@@ -238,3 +231,32 @@ def test_the_screen_never_goes_over_a_players_file(
     assert files_of(folder) | {paths.OPTIONS_NAME: (folder / paths.OPTIONS_NAME).read_bytes()} == before
     assert main.main(["--replay", str(rec), "--headless", "--screen", "last-frame.txt"]) == 0
     assert "You died" in (folder / "last-frame.txt").read_text()
+
+
+def hashes(folder: Path) -> dict[str, str]:
+    """Every file under `folder`, options and all, by its SHA-256."""
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [["--verify"], ["--replay", "--headless"], ["--replay", "--follow", "--headless"]],
+    ids=["verify", "headless replay", "follow"],
+)
+def test_the_read_only_modes_leave_the_data_folder_byte_identical(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], mode: list[str]
+) -> None:
+    """A finished game verified, replayed and followed, over a folder with a damaged
+    options file: not a byte of the folder is written, moved or copied."""
+    folder = players_folder(in_tmp)
+    (folder / paths.OPTIONS_NAME).write_bytes(b"\xff\xfe not an options file")
+    before = hashes(folder)
+    rec = in_tmp / "death.rec"
+    shutil.copy(RECORDINGS / "death.rec", rec)
+    argv = [mode[0], str(rec), *mode[1:], "--data-dir", str(folder)]
+    assert main.main(argv) == 0, capsys.readouterr()
+    assert hashes(folder) == before

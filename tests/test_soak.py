@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tcod
-from conftest import click, motion, stroke
+from conftest import after_frame, click, motion, stroke
 from tcod.event import KeySym, Modifier, MouseButton
 
 import entity_factories
@@ -57,6 +57,7 @@ import procgen
 import setup_game
 import tile_types
 from components.inventory import Inventory
+from components.level import LEVEL_UP_CHOICES
 from controls import key_help, keys
 from controls.keys import Key
 from engine import Engine
@@ -235,7 +236,7 @@ class SoakPlayer:
         if isinstance(handler, input_handlers.GameOverEventHandler) and roll < 0.1:
             return self.press(KeySym.ESCAPE)
         if isinstance(handler, input_handlers.LevelUpEventHandler) and roll < 0.3:
-            return self.press(rng.choice(LETTERS[: len(input_handlers.LEVEL_UP_CHOICES)]))
+            return self.press(rng.choice(LETTERS[: len(LEVEL_UP_CHOICES)]))
         if isinstance(handler, input_handlers.InventoryActivateHandler) and roll < 0.6:
             letter = potion_letter(handler.engine)
             if letter is not None and hurt(handler.engine):
@@ -483,9 +484,11 @@ def canonical(obj: object, memo: dict[int, int] | None = None) -> object:
         cls = type(obj)
         if isinstance(obj, Inventory):
             obj.letters  # noqa: B018  # The letters as read: a memo made up to date.
-        # When the game last saved itself (`autosave`), and the options and keys
-        # in force, are no part of the game.
-        attributes = sorted((k, v) for k, v in vars(obj).items() if k not in ("saved_at", "settings"))
+        # When the game last saved itself (`autosave`), how much of its recording the
+        # file holds, what a death kept on disk and when it came, and the options and
+        # keys in force, are no part of the game.
+        skipped = ("saved_at", "recording_written", "ending", "death_record", "settings")
+        attributes = sorted((k, v) for k, v in vars(obj).items() if k not in skipped)
         return (f"{cls.__module__}.{cls.__qualname__}", [(k, canonical(v, memo)) for k, v in attributes])
     raise TypeError(f"no picture for {type(obj)!r}")
 
@@ -576,7 +579,8 @@ class Soak:
     def step(self, event: tcod.event.Event) -> None:
         handler = self.handler
         try:
-            self.handler = loop.handle_event(self.context, handler, event)
+            # The main loop's door, then what it writes after the frame.
+            self.handler = after_frame(loop.handle_event(self.context, handler, event))
         except exceptions.QuitWithoutSaving:  # Escape on the game-over screen.
             assert not Path(paths.SAVE_NAME).exists(), "a finished game's save was kept"
             self.quits += 1

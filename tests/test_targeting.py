@@ -314,7 +314,7 @@ def test_the_question_comes_exactly_when_the_player_is_inside_the_blast() -> Non
             assert isinstance(after, input_handlers.ConfirmHandler) == inside, (dx, dy)
             if inside:
                 assert isinstance(after, input_handlers.ConfirmHandler)
-                assert after.question == "The blast will hit you too. Cast it anyway? (y/n)"
+                assert after.text == "The blast will hit you too. Cast it anyway? (y/n)"
 
 
 @pytest.mark.parametrize("no", [KeySym.N, KeySym.ESCAPE])

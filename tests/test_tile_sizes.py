@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import pytest
 import tcod
-from conftest import key
+from conftest import after_frame, key
 from tcod.event import KeySym
 
 import input_handlers
@@ -124,6 +124,7 @@ def test_the_options_screen_steps_past_a_size_the_display_cant_hold(monkeypatch:
     screen = options_screen_on_tile_size()
     screen.handle_events(key(KeySym.RIGHT))
     assert screen.settings.options.tile_size == 16
+    after_frame(screen)  # The main loop keeps it.
     assert "tile_size = 16x16\n" in paths.options_path().read_text()
     screen.handle_events(key(KeySym.RIGHT))  # 24x24 does not fit 1080p: back round to 10x10.
     assert screen.settings.options.tile_size == 10

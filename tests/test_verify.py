@@ -8,15 +8,14 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import key, play_events
+from conftest import after_frame, key, play_events
 from tcod.event import KeySym
 
 import input_handlers
 import main
 import setup_game
 from replays import recording, verify
-from saving import paths
-from screens import hall_of_fame
+from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
 
 DEATH = Path(__file__).parent / "recordings" / "death.rec"
@@ -27,7 +26,7 @@ def play_a_death() -> tuple[Path, Path]:
     tests/recordings/death.rec; its morgue file and the recording kept beside it."""
     script = recording.read(DEATH)
     handler = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
-    handler = play_events(handler, script.events)
+    handler = after_frame(play_events(handler, script.events))  # The main loop keeps the death.
     assert isinstance(handler, input_handlers.GameOverEventHandler)
     [morgue_file] = paths.morgue_dir().glob("*.txt")
     return morgue_file, morgue_file.with_suffix(".rec")

@@ -35,7 +35,7 @@ import setup_game
 from controls import keys
 from engine import Engine
 from replays import recording, replay, replay_lines
-from saving import autosave, paths
+from saving import autosave, effects, paths
 
 SEED = 1
 MOVES = {
@@ -105,9 +105,8 @@ def unsaved(engine: Engine) -> int:
 def play(events: int) -> Engine:
     """A game of at least `events` recorded events, stopped one before its next save."""
     engine = setup_game.new_game(SEED)
-    recording.start_file(engine)
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
-    autosave.after_frame(handler)
+    effects.after_frame(handler)  # As the main loop does after each frame.
     player = Player(SEED)
     while len(engine.recording) < events or unsaved(engine) < autosave.CHECKPOINT_LINES - 1:
         for event in player.events(handler):
@@ -116,7 +115,7 @@ def play(events: int) -> Engine:
             raise SystemExit(f"the player died after {len(engine.recording)} events: try another SEED")
         if engine.game_world.current_floor != 1:
             raise SystemExit("the player left floor 1")
-        autosave.after_frame(handler)
+        handler, _ = effects.after_frame(handler)
     return engine
 
 
@@ -142,6 +141,7 @@ def measure(events: int) -> None:
 
     start = time.perf_counter()
     continued = setup_game.MainMenu().handle_events(key(KeySym.C))
+    effects.after_frame(continued)  # The file written again, after the first frame.
     recovered = time.perf_counter() - start
     print(f"Continue (load, replay {unsaved(engine)} events, rewrite the file): {recovered:.2f} s")
     if isinstance(continued, input_handlers.PopupMessage):

@@ -46,13 +46,11 @@ import sys, time
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
 from replays import follow
-from saving import paths
 follower = follow.Follower(Path(sys.argv[2]))
-with paths.replay_folder():
-    while not follower.ended:
-        follower.poll(finish_walks=True)
-        print(time.monotonic(), len(follower.lines), flush=True)
-        time.sleep(follow.POLL_SECONDS)
+while not follower.ended:
+    follower.poll(finish_walks=True)
+    print(time.monotonic(), len(follower.lines), flush=True)
+    time.sleep(follow.POLL_SECONDS)
 """
 
 

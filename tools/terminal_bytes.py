@@ -30,7 +30,6 @@ import tcod
 
 import input_handlers
 from replays import recording, replay, replay_lines
-from saving import paths
 from terminal import drawing
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "recordings" / "descent.rec"
@@ -104,8 +103,7 @@ def play(path: Path, meter: Meter) -> None:
 def main() -> None:
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
     meter = Meter()
-    with paths.replay_folder():
-        play(path, meter)
+    play(path, meter)
     for mode, figures in meter.modes.items():
         print(f"{mode} colour:")
         for kind, sizes in figures.bytes.items():

@@ -59,6 +59,27 @@ def _parser() -> argparse.ArgumentParser:
         f"It, the save, recordings, morgue files, scores and screenshots go in:\n  {where}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_game_options(parser, default)
+    _add_terminal_options(parser)
+    _add_replay_options(parser)
+    parser.add_argument(
+        "--windowed",
+        action="store_true",
+        default=windowed.is_windowed_build(),
+        help="print nothing: what the game says goes to game.log in the data folder, and a "
+        "failure to start shows in a message box (the Windows and macOS downloads always do)",
+    )
+    parser.add_argument(
+        "--screen",
+        type=Path,
+        metavar="FILE",
+        help="with --replay --headless: also write the last frame's characters to FILE",
+    )
+    return parser
+
+
+def _add_game_options(parser: argparse.ArgumentParser, data_dir: Path) -> None:
+    """`--seed`, `--daily`, `--fullscreen` and `--data-dir`, in the order `--help` lists them."""
     parser.add_argument(
         "--seed",
         type=seed_value,
@@ -75,10 +96,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--data-dir",
         type=Path,
-        default=default,
+        default=data_dir,
         metavar="DIR",
         help="keep the files named below in DIR instead (made if missing)",
     )
+
+
+def _add_terminal_options(parser: argparse.ArgumentParser) -> None:
+    """`--terminal` and `--screen-reader`."""
     parser.add_argument(
         "--terminal",
         action="store_true",
@@ -90,21 +115,6 @@ def _parser() -> argparse.ArgumentParser:
         help="play in this terminal as lines of text a screen reader reads (NVDA, Orca, "
         "VoiceOver), the map only when asked for (m); also an option",
     )
-    _add_replay_options(parser)
-    parser.add_argument(
-        "--windowed",
-        action="store_true",
-        default=windowed.is_windowed_build(),
-        help="print nothing: what the game says goes to game.log in the data folder, and a "
-        "failure to start shows in a message box (the Windows and macOS downloads always do)",
-    )
-    parser.add_argument(
-        "--screen",
-        type=Path,
-        metavar="FILE",
-        help="with --replay --headless: also write the last frame's characters to FILE",
-    )
-    return parser
 
 
 def _add_replay_options(parser: argparse.ArgumentParser) -> None:

@@ -137,16 +137,16 @@ def toggle_fullscreen(context: tcod.context.Context, settings: options_module.Se
     """Alt+Enter: fullscreen or not, an option kept as the options screen keeps it.
 
     None, or the notice of a display that refused (the option is left as it
-    was) or of an options file that could not be written.
+    was); the main loop keeps the change in the options file.
     """
     now = settings.options
     window = context.sdl_window
     refused = None if window is None else switch_fullscreen(window, not now.fullscreen)
     if refused is not None:
         return f"The display would not switch to {'a window' if now.fullscreen else 'fullscreen'}: {refused}"
-    notice = settings.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
+    settings.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
     follow(context, settings.options)
-    return notice
+    return None
 
 
 def placement(context: tcod.context.Context) -> Placement | None:
@@ -169,6 +169,7 @@ def remember_window(context: tcod.context.Context, settings: options_module.Sett
     now = settings.options
     if place is None or place == now.window:
         return
-    notice = settings.change(dataclasses.replace(now, window=place))
+    settings.change(dataclasses.replace(now, window=place))
+    notice = settings.keep_changes()  # After the main loop: kept here.
     if notice is not None:
         print(f"{program.name()}: {notice}", file=sys.stderr)

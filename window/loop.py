@@ -27,7 +27,8 @@ import input_handlers
 import setup_game
 from controls import keys
 from replays import recording, recovery, replay, take_over, verify
-from saving import autosave, paths, safe_io
+from saving import autosave, effects, safe_io
+from screens.base import follow
 from screens.save_failed import SaveFailedPopup
 from window import display, error_report, options, screenshot
 from window.front_end import FrontEnd, WindowFrontEnd
@@ -114,6 +115,9 @@ class Loop:
     game in play; when that fails, a popup says why and the game stays open
     (`SaveFailedPopup`).  An exception the loop can't go on from saves the
     game beside the last save (`autosave.save_beside`).
+
+    After each frame the loop writes what play left to write (`effects`), unless it
+    plays a replay (`playback`): the player's folder is not the replay's to write.
     """
 
     front: FrontEnd
@@ -139,15 +143,21 @@ class Loop:
                 raise
 
     def draw(self) -> None:
+        self.present()
+        if self.playback is not None:  # A replay's game is not the player's to write.
+            return
+        self.handler, news = effects.after_frame(self.handler)
+        safe_io.sync_pending()  # What the frame wrote: on disk, its answer on screen first.
+        if news:
+            self.present()
+
+    def present(self) -> None:
         self.console.clear()
         self.handler.on_render(console=self.console)
         status = None if self.playback is None else self.playback.status()
         if status is not None:
             self.console.print(0, 0, status, fg=color.white, bg=color.black)
         self.front.present(self.console, self.handler.settings.options, self.handler)
-        safe_io.sync_pending()  # What the key press wrote: on disk, its answer on screen first.
-        if self.playback is None:  # A replay's game is not the player's to save.
-            autosave.after_frame(self.handler)
 
     def act(self) -> None:
         """A replay's next frame or the player's input; an error in it is told, and play goes on."""
@@ -203,8 +213,7 @@ class Loop:
             )
 
     def end_replay(self) -> None:
-        """From now on, the player's: the data folder, saving as a game in play does."""
-        paths.leave_replay_folder()
+        """From now on, the player's: the loop writes and saves as for a game in play."""
         self.playback = None
 
     def saved_to_quit(self) -> bool:
@@ -258,7 +267,7 @@ def play_in(
                 ),
             ),
         )
-        first = menu.daily_game() if args.daily else menu
+        first = follow(menu, menu.daily_game()) if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
         if args.daily:  # Today's game at once; the menu after it.
             main_loop(screen, root_console, shown, menu=menu)
@@ -276,13 +285,11 @@ def watch_replay(
     settings: options.Settings,
     script: recording.Script,
 ) -> None:
-    """`--replay FILE` in the window: the replayed game is recorded anew as it plays, in a
-    folder of its own, the player's game left as it was; played on, it becomes the
-    player's (`take_over`); over, it leaves for the player's own main menu."""
+    """`--replay FILE` in the window: nothing is written while it plays, the player's
+    game left as it was; played on, it becomes the player's (`take_over`); over, it
+    leaves for the player's own main menu."""
     menu = setup_game.MainMenu(
         settings, progress=recovery.progress_bar(presenter(screen, settings), root_console)
     )
-    with paths.replay_folder():
-        handler = replay.start(script, settings)
-        recording.start_file(handler.engine)
-        main_loop(screen, root_console, handler, playback=replay.Playback(script.events), menu=menu)
+    handler = replay.start(script, settings)
+    main_loop(screen, root_console, handler, playback=replay.Playback(script.events), menu=menu)

@@ -202,72 +202,90 @@ def save(options: Options, path: Path) -> None:
     safe_io.write_atomic(path, to_text(options).encode("utf-8"))
 
 
-def read() -> tuple[Options, str | None]:
+def read(keep_aside: bool = True) -> tuple[Options, str | None]:
     """The player's options, and a line for the player if their file could not all be used.
 
-    A damaged file is moved aside, and a file with lines the game can't use is
-    copied aside, so that the next save does not overwrite what the player wrote.
+    Where the player plays (`keep_aside`), a damaged file is moved aside, and a file
+    with lines the game can't use is copied aside, so that the next save does not
+    overwrite what the player wrote.  A replay, `--verify` and `--follow` only read.
     """
     path = paths.options_path()
     bad = path.with_name(path.name + ".bad")
     try:
         chosen, problems = load(path)
     except OptionsError as exc:
-        try:
-            os.replace(path, bad)
-        except OSError as move_error:
-            return Options(), (
-                f"The options file {path} is damaged ({exc}) and could not be moved aside "
-                f"({move_error.strerror or move_error}): the defaults apply."
-            )
-        return Options(), (
-            f"The options file {path} was damaged ({exc}): kept as {bad.name}, "
-            "the defaults apply."
-        )
+        return Options(), _damaged(path, bad, exc, keep_aside)
     except OSError as exc:
         return Options(), (
             f"Could not read the options file {path} ({exc.strerror or exc}): the defaults apply."
         )
     if not problems:
         return chosen, None
-    return chosen, _lines_not_used(path, bad, problems)
+    return chosen, _lines_not_used(path, bad, problems, keep_aside)
 
 
-def _lines_not_used(path: Path, bad: Path, problems: list[str]) -> str:
+def _damaged(path: Path, bad: Path, exc: OptionsError, keep_aside: bool) -> str:
+    """What the player is told of a file that is no options file; the file moved aside."""
+    if not keep_aside:
+        return f"The options file {path} is damaged ({exc}): the defaults apply."
+    try:
+        os.replace(path, bad)
+    except OSError as move_error:
+        return (
+            f"The options file {path} is damaged ({exc}) and could not be moved aside "
+            f"({move_error.strerror or move_error}): the defaults apply."
+        )
+    return f"The options file {path} was damaged ({exc}): kept as {bad.name}, the defaults apply."
+
+
+def _lines_not_used(path: Path, bad: Path, problems: list[str], keep_aside: bool) -> str:
     """What the player is told of lines of their file that were not used; the file copied aside."""
     said = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+    text = f"Some lines of the options file {path} were not used ({said}): those options keep their defaults"
+    if not keep_aside:
+        return f"{text}."
     try:
         safe_io.write_atomic(bad, savefile.read_file(path))
     except (OSError, savefile.SaveError) as exc:
         kept = f"it could not be copied aside ({getattr(exc, 'strerror', None) or exc})"
     else:
         kept = f"the file is copied as {bad.name}"
-    return f"Some lines of the options file {path} were not used ({said}): those options keep their defaults; {kept}."
+    return f"{text}; {kept}."
 
 
 @dataclasses.dataclass
 class Settings:
     """The options and keys in force: one object shared by the main menu and
-    every game it starts, so that the options screen changes them for all."""
+    every game it starts, so that the options screen changes them for all.
+
+    A change applies at once; the main loop keeps it in the player's file after
+    the frame (`keep_changes`)."""
 
     options: Options = dataclasses.field(default_factory=Options)
     keys: KeyTables = dataclasses.field(default_factory=KeyTables)
     # Whether a change is kept in the player's options file: not for a replay's game.
     keep: bool = True
+    # Whether `options` changed since the file was read or written.
+    changed: bool = False
 
     def private(self) -> Settings:
         """A copy whose changes apply to one game alone, the player's file left as it is."""
         return Settings(self.options, self.keys, keep=False)
 
-    def change(self, options: Options) -> str | None:
-        """Use `options` from now on and keep them in the file; a line for the
-        player if they could not be kept (they apply all the same)."""
+    def change(self, options: Options) -> None:
+        """Use `options` from now on (kept in the file after the frame)."""
         self.options = options
-        if not self.keep:
+        self.changed = True
+
+    def keep_changes(self) -> str | None:
+        """Write the options to the player's file if they changed; a line for the
+        player if they could not be kept (they apply all the same)."""
+        if not (self.changed and self.keep):
             return None
+        self.changed = False
         path = paths.options_path()
         try:
-            save(options, path)
+            save(self.options, path)
         except OSError as exc:
             return f"Could not save the options in {path}: {exc.strerror or exc}"
         return None

@@ -1,2 +1,4 @@
-"""What the player reads: how a name is written (`grammar`), and what monsters,
-items and the stairs are, told from their numbers (`descriptions`)."""
+"""What the player reads: how a name is written (`grammar`); what monsters, items,
+the stairs and the character are, told from their numbers (`descriptions`); the
+answers to the player's questions (`questions`); what `q`, `r` and `w` ask (`verbs`);
+how a game ended (`game_over`); and the program's own name (`program`)."""

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Final
 
 from components.ai import ConfusedEnemy
 from entity import Actor, Item
+from saving import paths
+from words.game_over import daily_name
 from words.grammar import capitalized, counted
 
 if TYPE_CHECKING:
@@ -149,3 +151,28 @@ def describe_tile(x: int, y: int, engine: Engine) -> tuple[str, list[str]]:
     if (x, y) == game_map.downstairs_location:
         lines.append(f"Stairs down to floor {engine.game_world.current_floor + 1}.")
     return title, lines or ["Nothing here."]
+
+
+def character_sheet(engine: Engine) -> list[str]:
+    """The character screen's lines, one a fact: stats, the seed, where the files are kept."""
+    player = engine.player
+    files = paths.shown(paths.data_dir().resolve())  # The save, morgue files, ...
+    fighter = player.fighter
+    world = engine.game_world
+    return [
+        # Differs from the tutorial: HP, depth and turns too.
+        f"HP: {fighter.hp}/{fighter.max_hp}",
+        f"Dungeon level: {world.current_floor}",
+        f"Turns: {engine.turns}",
+        f"Level: {player.level.current_level}",
+        # Differs from the tutorial: XP counts from the game's start.
+        f"XP: {player.level.total_xp}",
+        f"XP for next Level: {player.level.next_level_total_xp}",
+        f"Attack: {fighter.power}",
+        f"Defense: {fighter.defense}",
+        f"Seed: {world.seed}",
+        # A daily game's date (and try), under its seed.
+        *([] if world.daily is None else [daily_name(world.daily, world.daily_try)]),
+        "Files kept in:",
+        *(files[i : i + 36] for i in range(0, len(files), 36)),
+    ]

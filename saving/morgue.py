@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Final
 from components.inventory import stack_name
 from replays import recording
 from saving import paths, safe_io
-from screens.game_over import Claim
 from words import program
+from words.game_over import Claim
 
 if TYPE_CHECKING:
     from engine import Engine
-    from screens.game_over import Ending
+    from words.game_over import Ending
 
 LAST_MESSAGES: Final = 20
 SUFFIX: Final = ".txt"

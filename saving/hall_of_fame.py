@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from saving import paths, safe_io, savefile
-from screens.game_over import Claim
+from words.game_over import Claim
 
 if TYPE_CHECKING:
-    from screens.game_over import Ending
-    from screens.morgue import KeptRecording
+    from saving.morgue import KeptRecording
+    from words.game_over import Ending
 
 SIZE: Final = 10
 FORMAT_VERSION: Final = 3

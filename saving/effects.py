@@ -1,0 +1,34 @@
+"""What play leaves for the player's folder, written by the main loop after each frame
+(`after_frame`): the recording's new lines, a death's morgue file and hall of fame entry
+(the save deleted), options changed, and the game's own saves (`autosave`).
+
+Screens and actions only change the game and the settings.  A replay, `--verify` and
+`--follow` play the same screens with no loop that calls this: they write nothing.
+"""
+
+from __future__ import annotations
+
+from replays import recording
+from saving import autosave, death
+from screens.base import BaseEventHandler, PopupMessage
+
+
+def after_frame(handler: BaseEventHandler) -> tuple[BaseEventHandler, bool]:
+    """Write what the frame just shown leaves to write; the screen to show next (a
+    popup over it says what could not be written), and whether it shows anything new."""
+    notices = []
+    engine = handler.game()
+    news = False
+    if engine is not None:
+        recording.write_new(engine)
+        if engine.ending is not None and engine.death_record is None:
+            engine.death_record = death.keep_record(engine)
+            notices += engine.death_record.notices
+            news = True
+    notice = handler.settings.keep_changes()
+    if notice is not None:
+        notices.append(notice)
+    autosave.after_frame(handler)
+    if notices:
+        return PopupMessage(handler, "\n".join(notices)), True
+    return handler, news
