@@ -87,7 +87,8 @@ def in_view(engine: Engine) -> list[str]:
 
 
 def known_floor(game_map: GameMap, x: int, y: int) -> bool:
-    """Whether (x, y) is floor the player has seen."""
+    """Whether (x, y) is ground the player has seen and can walk on: a room's
+    shape and the open ways are told by it, whatever the tile is called."""
     return (
         game_map.in_bounds(x, y)
         and bool(game_map.explored[x, y])
