@@ -228,7 +228,7 @@ class Run(Walk):
 
 
 def walkable(game_map: GameMap, x: int, y: int) -> bool:
-    """Whether (x, y) is floor on the map."""
+    """Whether (x, y) is on the map and can be walked on (floor, the stairs)."""
     return game_map.in_bounds(x, y) and bool(game_map.tiles["walkable"][x, y])
 
 

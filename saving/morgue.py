@@ -84,7 +84,7 @@ def floor_lines(engine: Engine) -> list[str]:
         tile = game_map.tiles[x, y]
         glyph = chr(tile["light"]["ch"])  # The stairs' `>`; a blank for floor and wall.
         if glyph == " ":
-            glyph = FLOOR if tile["walkable"] else WALL
+            glyph = str(tile["sign"])
         chars[y][x] = glyph
     in_view = sorted(game_map.entities, key=lambda entity: entity.render_order.value)
     for entity in in_view:

@@ -40,8 +40,8 @@ from saving.savefile import DamagedSaveError, UnsaveableGameError
 # The layout of the data.  Bump it whenever a field is added without a
 # default, removed, or changes meaning, with a step in `save_data.UPGRADES`.
 # (Format 8 is format 7's data, compressed by zlib: see `savefile`; format 9
-# saves each message as a `Row`.)
-FORMAT_VERSION: Final = 9
+# saves each message as a `Row`; format 10 each tile with its name and sign.)
+FORMAT_VERSION: Final = 10
 
 # Bounds generous for any game played, tight enough that no value can make
 # the game allocate, loop or draw without bound.
@@ -50,6 +50,7 @@ MAX_STAT: Final = 1_000_000
 MAX_LEVEL: Final = 10_000  # The character screen sums what each level cost.
 MAX_NUMBER: Final = MAX_SIDE  # A bonus, a number of turns, a radius, a step of a path.
 MAX_NAME: Final = 200
+MAX_TILE_KINDS: Final = 256  # A map's kinds of tile: each tile's kind is saved in a byte.
 MAX_TILES: Final = 80 * 43  # A map's tiles (`game_map.MAP_WIDTH` by `MAP_HEIGHT`): the longest path.
 MAX_LINE: Final = 200
 MAX_TURNS: Final = 10**9
@@ -489,25 +490,39 @@ class Wrapped(Fresh):
 
 
 class Tiles(Field):
-    """The map's tiles as bytes, read against the game's own tile type."""
+    """The map's tiles as its kinds of tile, each once, and which kind each tile
+    is: bytes of the game's own tile type, then a byte per tile."""
 
     def write(self, value: Any, owner: Any) -> object:
-        return value.tobytes(order="F")
+        tiles = value.ravel(order="F")
+        kinds, which = np.unique(tiles.view(f"V{tiles.itemsize}"), return_inverse=True)
+        if len(kinds) > MAX_TILE_KINDS:
+            raise UnsaveableGameError(f"its map has more than {MAX_TILE_KINDS} kinds of tile.")
+        return kinds.tobytes(), which.astype(np.uint8).tobytes()
 
     def read(self, value: object, what: str, owner: Any) -> object:
-        length = owner.width * owner.height * tile_types.tile_dt.itemsize
-        if type(value) is not bytes or len(value) != length:
-            raise DamagedSaveError(f"{what} is not {length} bytes long")
-        tiles = np.frombuffer(value, tile_types.tile_dt).reshape((owner.width, owner.height), order="F")
+        size, count = tile_types.tile_dt.itemsize, owner.width * owner.height
+        if not (type(value) is tuple and len(value) == 2 and all(type(part) is bytes for part in value)):
+            raise DamagedSaveError(f"{what} is not a pair of bytes: the kinds of tile and which each tile is")
+        kinds_saved, which_saved = value
+        if not 0 < len(kinds_saved) <= MAX_TILE_KINDS * size or len(kinds_saved) % size or len(which_saved) != count:
+            raise DamagedSaveError(f"{what} is not up to {MAX_TILE_KINDS} kinds of tile and {count} bytes long")
+        kinds = np.frombuffer(kinds_saved, tile_types.tile_dt)
+        which = np.frombuffer(which_saved, np.uint8)
+        if (which >= len(kinds)).any():
+            raise DamagedSaveError(f"{what} hold a tile of a kind that is not saved")
         # Any other byte would make nonsense of moves and sight, or of drawing.
         for flag in ("walkable", "transparent"):
-            if (tiles[flag].view(np.uint8) > 1).any():
+            if (kinds[flag].view(np.uint8) > 1).any():
                 raise DamagedSaveError(f"{what} hold a {flag} flag that is neither true nor false")
-        for look in ("dark", "light"):
-            ch = tiles[look]["ch"]
-            if ((ch < 0) | (ch > 0x10FFFF) | ((ch >= 0xD800) & (ch <= 0xDFFF))).any():
-                raise DamagedSaveError(f"{what} hold a character that is not one")
-        return np.array(tiles, order="F")
+        codes = [kinds[look]["ch"] for look in ("dark", "light")]
+        codes += [np.frombuffer(np.ascontiguousarray(kinds[text]).tobytes(), np.int32) for text in ("name", "sign")]
+        if any(((ch < 0) | (ch > 0x10FFFF) | ((ch >= 0xD800) & (ch <= 0xDFFF))).any() for ch in codes):
+            raise DamagedSaveError(f"{what} hold a character that is not one")
+        for text in ("name", "sign"):
+            if (kinds[text] == "").any():
+                raise DamagedSaveError(f"{what} hold a tile with no {text}")
+        return np.array(kinds[which].reshape((owner.width, owner.height), order="F"), order="F")
 
 
 class Bits(Field):

@@ -110,6 +110,15 @@ def arena(
     return engine
 
 
+def place_stairs(engine: Engine, x: int, y: int) -> None:
+    """The stairs down moved to (x, y), tile and all, as `procgen` places them."""
+    game_map = engine.game_map
+    if game_map.tiles[game_map.downstairs_location] == tile_types.down_stairs:
+        game_map.tiles[game_map.downstairs_location] = tile_types.floor
+    game_map.downstairs_location = (x, y)
+    game_map.tiles[x, y] = tile_types.down_stairs
+
+
 def texts(engine: Engine, start: int = 0) -> list[str]:
     """The message log's lines from the `start`th on, as the player reads them."""
     return [message.full_text for message in engine.message_log.messages[start:]]

@@ -137,7 +137,7 @@ def test_equipment_says_what_it_adds() -> None:
 
 def test_the_stairs_and_what_lies_on_them() -> None:
     engine = arena()
-    engine.game_map.downstairs_location = SPOT
+    conftest.place_stairs(engine, *SPOT)
     assert hover_text(engine, *SPOT) == "Stairs down"
     window = look_window(engine, *SPOT)
     assert window[0].strip("┌┐─") == " Stairs down "

@@ -33,7 +33,7 @@ STAIRS = (12, 10)  # In view of the player.
 
 def arena() -> Engine:
     engine = conftest.arena(20, 15, PLAYER)
-    engine.game_map.downstairs_location = STAIRS
+    conftest.place_stairs(engine, *STAIRS)
     engine.update_fov()
     return engine
 
@@ -137,7 +137,7 @@ def test_status_tells_the_players_numbers_and_gear() -> None:
 
 def test_the_map_shows_the_ground_and_what_is_in_view_around_the_player() -> None:
     engine = arena()
-    engine.game_map.downstairs_location = (4, 8)
+    conftest.place_stairs(engine, 4, 8)
     engine.game_map.tiles[10, :] = tile_types.wall  # East of it, nothing is seen.
     engine.game_map.explored[...] = False
     seen = MONSTERS[0].spawn(engine.game_map, 8, 5)
@@ -145,7 +145,7 @@ def test_the_map_shows_the_ground_and_what_is_in_view_around_the_player() -> Non
     engine.update_fov()
     rows = questions.map_rows(engine)
     reach_x, reach_y = questions.MAP_REACH
-    assert rows[0] == questions.MAP_KEY and len(rows) == 1 + 2 * reach_y + 1
+    assert rows[0] == questions.map_key() and len(rows) == 1 + 2 * reach_y + 1
 
     def sign(x: int, y: int) -> str:
         row = rows[1 + reach_y + y - PLAYER[1]]

@@ -502,19 +502,40 @@ def first_equippable(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def spoil_dtype_of_tiles(data: dict[str, Any]) -> None:
-    data["game_map"]["tiles"] = data["game_map"]["tiles"][:-1]
+    kinds, which = data["game_map"]["tiles"]
+    data["game_map"]["tiles"] = kinds, which[:-1]
+
+
+def tile_kinds(data: dict[str, Any]) -> Any:
+    """The save's kinds of tile, as an array to spoil and put back (`put_tile_kinds`)."""
+    return np.frombuffer(data["game_map"]["tiles"][0], tile_types.tile_dt).copy()
+
+
+def put_tile_kinds(data: dict[str, Any], kinds: Any) -> None:
+    data["game_map"]["tiles"] = kinds.tobytes(), data["game_map"]["tiles"][1]
 
 
 def spoil_walkable_byte(data: dict[str, Any]) -> None:
-    tiles = bytearray(data["game_map"]["tiles"])
-    tiles[0] = 2
-    data["game_map"]["tiles"] = bytes(tiles)
+    kinds = tile_kinds(data)
+    kinds["walkable"].view(np.uint8)[0] = 2
+    put_tile_kinds(data, kinds)
 
 
 def spoil_tile_character(data: dict[str, Any]) -> None:
-    tiles = np.frombuffer(data["game_map"]["tiles"], tile_types.tile_dt).copy()
-    tiles["light"]["ch"][7] = -5
-    data["game_map"]["tiles"] = tiles.tobytes()
+    kinds = tile_kinds(data)
+    kinds["light"]["ch"][0] = -5
+    put_tile_kinds(data, kinds)
+
+
+def spoil_tile_name(data: dict[str, Any]) -> None:
+    kinds = tile_kinds(data)
+    kinds["name"][0] = ""
+    put_tile_kinds(data, kinds)
+
+
+def spoil_tile_kind(data: dict[str, Any]) -> None:
+    kinds, which = data["game_map"]["tiles"]
+    data["game_map"]["tiles"] = kinds, bytes([len(kinds) // tile_types.tile_dt.itemsize]) + which[1:]
 
 
 def share_a_list(data: dict[str, Any]) -> None:
@@ -573,6 +594,8 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "tiles of the wrong size": (spoil_dtype_of_tiles, "the tiles of the game_map is not"),
     "a walkable flag of 2": (spoil_walkable_byte, "a walkable flag that is neither"),
     "a negative character": (spoil_tile_character, "a character that is not one"),
+    "a tile with no name": (spoil_tile_name, "a tile with no name"),
+    "a tile of no kind saved": (spoil_tile_kind, "a tile of a kind that is not saved"),
     "explored bits missing": (
         lambda d: d["game_map"].update(explored=b""), "the explored of the game_map is not"
     ),

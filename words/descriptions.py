@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+import tile_types
 from components.ai import ConfusedEnemy
 from entity import Actor, Item
 from saving import paths
@@ -30,7 +31,7 @@ HEALTH_WORDS: Final = (
     (0.0, "almost dead"),
 )
 
-STAIRS: Final = "stairs down"
+STAIRS: Final = str(tile_types.down_stairs["name"])
 
 
 def health_words(fighter: Fighter) -> str:
@@ -122,10 +123,8 @@ def entity_lines(entity: Entity, engine: Engine) -> list[str]:
 
 
 def tile_title(x: int, y: int, game_map: GameMap) -> str:
-    """What the ground at (x, y) is: the stairs, a wall or a floor."""
-    if (x, y) == game_map.downstairs_location:
-        return capitalized(STAIRS)
-    return "Floor" if game_map.tiles["walkable"][x, y] else "Wall"
+    """What the ground at (x, y) is, by its tile's name: "Floor", "Stairs down"."""
+    return capitalized(str(game_map.tiles["name"][x, y]))
 
 
 def describe_tile(x: int, y: int, engine: Engine) -> tuple[str, list[str]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
+import tile_types
 from controls.keys import Command
 from controls.targeting import enemies_in_view
 from controls.travel import stairs_known
@@ -36,8 +37,10 @@ COMPASS: Final = (
     ("northwest", (-1, -1)),
 )
 
+FLOOR: Final = str(tile_types.floor["name"])
+
 # What the ground is called where the player stands.
-STANDING: Final = {"floor": "in a room", "doorway": "in a doorway", "corridor": "in a corridor"}
+STANDING: Final = {FLOOR: "in a room", "doorway": "in a doorway", "corridor": "in a corridor"}
 
 
 def offset_words(dx: int, dy: int) -> str:
@@ -84,7 +87,8 @@ def in_view(engine: Engine) -> list[str]:
 
 
 def known_floor(game_map: GameMap, x: int, y: int) -> bool:
-    """Whether (x, y) is floor the player has seen."""
+    """Whether (x, y) is ground the player has seen and can walk on: a room's
+    shape and the open ways are told by it, whatever the tile is called."""
     return (
         game_map.in_bounds(x, y)
         and bool(game_map.explored[x, y])
@@ -103,16 +107,16 @@ def in_open_space(game_map: GameMap, x: int, y: int) -> bool:
 
 
 def ground_words(game_map: GameMap, x: int, y: int) -> str:
-    """The ground at (x, y) as a player names it: unknown, wall, stairs down,
-    floor (of a room), doorway (a corridor's end at a room) or corridor."""
+    """The ground at (x, y) as a player names it: unknown, its tile's name
+    ("wall", "stairs down"), or for floor: floor (of a room), doorway (a
+    corridor's end at a room) or corridor."""
     if not game_map.in_bounds(x, y) or not game_map.explored[x, y]:
         return "unknown"
-    if not game_map.tiles["walkable"][x, y]:
-        return "wall"
-    if (x, y) == game_map.downstairs_location:
-        return STAIRS
+    name = str(game_map.tiles["name"][x, y])
+    if name != FLOOR:
+        return name
     if in_open_space(game_map, x, y):
-        return "floor"
+        return FLOOR
     beside_room = any(
         in_open_space(game_map, x + dx, y + dy) for _, (dx, dy) in COMPASS if dx == 0 or dy == 0
     )
@@ -196,16 +200,19 @@ def status(engine: Engine) -> list[str]:
 
 # How far the text map reaches from the player: columns, then rows, each side.
 MAP_REACH: Final = (15, 5)
-MAP_KEY: Final = "@ you (on the middle row), # wall, . floor, > stairs down."
+
+
+def map_key() -> str:
+    """The key to the map as text: "@ you (on the middle row), # wall, . floor, ..."."""
+    grounds = ", ".join(f"{tile['sign']} {tile['name']}" for tile in tile_types.TILE_TYPES)
+    return f"@ you (on the middle row), {grounds}."
 
 
 def ground_sign(game_map: GameMap, x: int, y: int) -> str:
     """The ground at (x, y) as one character: blank where nothing is known yet."""
     if not game_map.in_bounds(x, y) or not game_map.explored[x, y]:
         return " "
-    if (x, y) == game_map.downstairs_location:
-        return ">"
-    return "." if game_map.tiles["walkable"][x, y] else "#"
+    return str(game_map.tiles["sign"][x, y])
 
 
 def map_rows(engine: Engine) -> list[str]:
@@ -227,7 +234,7 @@ def map_rows(engine: Engine) -> list[str]:
         ).rstrip()
         for y in range(player.y - reach_y, player.y + reach_y + 1)
     ]
-    return [MAP_KEY, *rows]
+    return [map_key(), *rows]
 
 
 def at_cursor(engine: Engine, x: int, y: int) -> str:
