@@ -1,4 +1,5 @@
-"""The README: its key list is exactly the one the game's key tables give."""
+"""The README and the player's guide: the key list in docs/playing.md is exactly the one
+the game's key tables give, and the set-up commands are the README's."""
 
 from __future__ import annotations
 
@@ -12,21 +13,27 @@ sys.path.insert(0, str(ROOT / "tools"))
 import readme_keys  # noqa: E402
 from readme_keys import keys_markdown  # noqa: E402
 
+PLAYING = ROOT / "docs" / "playing.md"
 
-def test_readme_key_list_matches_the_key_tables() -> None:
+
+def test_the_guides_key_list_matches_the_key_tables() -> None:
+    page = PLAYING.read_text(encoding="utf-8")
+    start = page.index("<!-- keys:start -->\n") + len("<!-- keys:start -->\n")
+    end = page.index("<!-- keys:end -->")
+    assert page[start:end] == keys_markdown(), "run: python tools/readme_keys.py --write"
+    assert readme_keys.PAGE == PLAYING
+    # The README gives the keys in brief, and links the full list.
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("<!-- keys:start -->\n") + len("<!-- keys:start -->\n")
-    end = readme.index("<!-- keys:end -->")
-    assert readme[start:end] == keys_markdown(), "run: python tools/readme_keys.py --write"
+    assert "<!-- keys:start -->" not in readme and "](docs/playing.md#keys)" in readme
 
 
 def test_readme_keys_write_puts_todays_list_between_the_markers(tmp_path: Path) -> None:
-    """What `--write` makes of a README whose key list is out of date is the README of today."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    stale = tmp_path / "README.md"
-    stale.write_text(readme.replace("| Keys | What they do |", "| Old | List |"), encoding="utf-8")
-    assert readme_keys.main(["--write", "--readme", str(stale)]) == 0
-    assert stale.read_text(encoding="utf-8") == readme
+    """What `--write` makes of a page whose key list is out of date is the page of today."""
+    page = PLAYING.read_text(encoding="utf-8")
+    stale = tmp_path / "playing.md"
+    stale.write_text(page.replace("| Keys | What they do |", "| Old | List |"), encoding="utf-8")
+    assert readme_keys.main(["--write", "--page", str(stale)]) == 0
+    assert stale.read_text(encoding="utf-8") == page
 
 
 def test_readme_gives_the_two_set_up_commands() -> None:
@@ -60,11 +67,12 @@ def test_the_readmes_set_up_works_in_a_fresh_virtual_environment(tmp_path: Path)
     assert (venv / "bin" / "python").exists()  # `python` is there, whatever the system calls it.
 
 
-def test_readme_names_every_command_a_key_file_takes() -> None:
+def test_the_guide_names_every_command_a_key_file_takes() -> None:
     from controls import key_file
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    listed = readme[readme.index("The commands are") :].split("(as the help", 1)[0]
+    page = PLAYING.read_text(encoding="utf-8")
+    listed = page[page.index("The commands are") :].split("(as the help", 1)[0]
     for name in key_file.COMMAND_NAMES:
         if not name.startswith("move_") or name in ("move_north", "move_southeast"):
             assert f"`{name}`" in listed, name
+
