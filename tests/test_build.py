@@ -141,6 +141,7 @@ def test_the_built_game_says_where_the_players_files_go(dist: Path, player_home:
     assert result.stdout.startswith(f"usage: {build.NAME} ")
     readme = build.program_path(dist).parent / "README.md"
     assert readme.is_file() and f"(see {readme})" in result.stdout
+    assert (readme.parent / "docs" / "playing.md").is_file()  # The pages the README links.
 
     blocker = tmp_path / "a file"
     blocker.write_text("not a folder")

@@ -82,3 +82,9 @@ def test_the_readme_goes_beside_the_program_where_its_help_says(system: str, tmp
     readme = build.add_readme(tmp_path, system)
     assert readme == program.parent / "README.md"
     assert readme.read_bytes() == (ROOT / "README.md").read_bytes()
+    # The pages it links go beside it, as they sit beside it in the source.
+    pages = sorted((ROOT / "docs").glob("*.md"))
+    assert {"playing.md", "formats.md", "extending.md", "performance.md"} <= {page.name for page in pages}
+    assert sorted(path.name for path in (readme.parent / "docs").iterdir()) == [page.name for page in pages]
+    for page in pages:
+        assert (readme.parent / "docs" / page.name).read_bytes() == page.read_bytes()

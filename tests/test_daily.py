@@ -38,10 +38,12 @@ def test_two_daily_games_of_one_date_share_their_first_floor_and_another_dates_d
     assert np.array_equal(one.game_map.tiles, two.game_map.tiles)
 
 
-def test_the_seed_is_the_one_the_readme_defines() -> None:
+def test_the_seed_is_the_one_the_players_guide_defines() -> None:
     digest = hashlib.sha256(b"daily 2026-11-25").digest()
     assert daily.seed_of(DATE) == int.from_bytes(digest[:8], "big")
-    assert "SHA-256" in (Path(__file__).parent.parent / "README.md").read_text()
+    guide = (Path(__file__).parent.parent / "docs" / "playing.md").read_text(encoding="utf-8")
+    section = guide[guide.index("### The daily dungeon") : guide.index("### Scores anyone can")]
+    assert "SHA-256" in section and 'b"daily 2026-11-25"' in section
 
 
 def menu_on(date: datetime.date) -> setup_game.MainMenu:

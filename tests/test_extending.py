@@ -1,4 +1,5 @@
-"""The README's "Extending the game" recipes, followed step by step.
+"""The recipes of docs/extending.md ("Extending the game", linked from the README), followed
+step by step.
 
 Each test adds what its recipe adds (in a fixture, not in the game's files)
 and plays it through the real handlers.
@@ -301,7 +302,7 @@ def test_a_save_made_before_a_new_field_loads_with_its_default(wand: Item) -> No
     assert isinstance(loaded, WandOfTeleportation) and loaded.charges == 3
 
 
-# ------------------------------------------- a new saved field of a Level (the README's recipe)
+# ---------------------------------- a new saved field of a Level (docs/extending.md's recipe)
 
 
 # Named, not written `level.kills`: the test still type-checks once a reader adds the field.
@@ -327,8 +328,8 @@ def test_a_new_field_of_a_level_declared_once_is_saved_and_loaded(
     counting_level: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The second step, its one line: `"kills": Int(0, MAX_STAT, default=0)` in `Level.saved_fields`."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    recipe = readme[readme.index("**A new saved field**") : readme.index("**A rule left to chance**")]
+    page = (Path(__file__).parent.parent / "docs" / "extending.md").read_text(encoding="utf-8")
+    recipe = page[page.index("**A new saved field**") : page.index("**A rule left to chance**")]
     assert "`self.kills = 0`" in recipe and '`"kills": Int(0, MAX_STAT, default=0)`' in recipe
     assert "components/level.py" in recipe and "saved_fields" in recipe
     monkeypatch.setitem(Level.saved_fields, "kills", Int(0, save_fields.MAX_STAT, default=0))

@@ -1,10 +1,15 @@
-"""The README: its key list is exactly the one the game's key tables give."""
+"""The README and the pages under docs/: the key list in docs/playing.md is exactly the one
+the game's key tables give, the set-up commands are the README's, and every relative link
+and anchor resolves."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -12,21 +17,27 @@ sys.path.insert(0, str(ROOT / "tools"))
 import readme_keys  # noqa: E402
 from readme_keys import keys_markdown  # noqa: E402
 
+PLAYING = ROOT / "docs" / "playing.md"
 
-def test_readme_key_list_matches_the_key_tables() -> None:
+
+def test_the_guides_key_list_matches_the_key_tables() -> None:
+    page = PLAYING.read_text(encoding="utf-8")
+    start = page.index("<!-- keys:start -->\n") + len("<!-- keys:start -->\n")
+    end = page.index("<!-- keys:end -->")
+    assert page[start:end] == keys_markdown(), "run: python tools/readme_keys.py --write"
+    assert readme_keys.PAGE == PLAYING
+    # The README gives the keys in brief, and links the full list.
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("<!-- keys:start -->\n") + len("<!-- keys:start -->\n")
-    end = readme.index("<!-- keys:end -->")
-    assert readme[start:end] == keys_markdown(), "run: python tools/readme_keys.py --write"
+    assert "<!-- keys:start -->" not in readme and "](docs/playing.md#keys)" in readme
 
 
 def test_readme_keys_write_puts_todays_list_between_the_markers(tmp_path: Path) -> None:
-    """What `--write` makes of a README whose key list is out of date is the README of today."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    stale = tmp_path / "README.md"
-    stale.write_text(readme.replace("| Keys | What they do |", "| Old | List |"), encoding="utf-8")
-    assert readme_keys.main(["--write", "--readme", str(stale)]) == 0
-    assert stale.read_text(encoding="utf-8") == readme
+    """What `--write` makes of a page whose key list is out of date is the page of today."""
+    page = PLAYING.read_text(encoding="utf-8")
+    stale = tmp_path / "playing.md"
+    stale.write_text(page.replace("| Keys | What they do |", "| Old | List |"), encoding="utf-8")
+    assert readme_keys.main(["--write", "--page", str(stale)]) == 0
+    assert stale.read_text(encoding="utf-8") == page
 
 
 def test_readme_gives_the_two_set_up_commands() -> None:
@@ -60,11 +71,90 @@ def test_the_readmes_set_up_works_in_a_fresh_virtual_environment(tmp_path: Path)
     assert (venv / "bin" / "python").exists()  # `python` is there, whatever the system calls it.
 
 
-def test_readme_names_every_command_a_key_file_takes() -> None:
+def test_the_guide_names_every_command_a_key_file_takes() -> None:
     from controls import key_file
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    listed = readme[readme.index("The commands are") :].split("(as the help", 1)[0]
+    page = PLAYING.read_text(encoding="utf-8")
+    listed = page[page.index("The commands are") :].split("(as the help", 1)[0]
     for name in key_file.COMMAND_NAMES:
         if not name.startswith("move_") or name in ("move_north", "move_southeast"):
             assert f"`{name}`" in listed, name
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors_of(page: Path) -> set[str]:
+    """The anchors of a Markdown page's headings (outside code blocks), as GitHub numbers repeats."""
+    found: set[str] = set()
+    seen: dict[str, int] = {}
+    in_code = False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and (heading := re.match(r"#{1,6} (.+)", line)):
+            anchor = github_anchor(heading[1])
+            count = seen.get(anchor, 0)
+            seen[anchor] = count + 1
+            found.add(anchor if count == 0 else f"{anchor}-{count}")
+    return found
+
+
+def relative_links(page: Path) -> list[str]:
+    """The targets of a page's Markdown links and images that are not web addresses."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    targets = re.findall(r"\]\(([^)\s]+)\)", text)
+    return [target for target in targets if not re.match(r"[a-z]+:", target)]
+
+
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def broken_links(page: Path) -> list[str]:
+    """Each relative link of a page whose file, or heading in it, is not there."""
+    broken = []
+    for link in relative_links(page):
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path).resolve() if path else page
+        if not target.is_file():
+            broken.append(f"{link}: no such file")
+        elif anchor and anchor not in anchors_of(target):
+            broken.append(f"{link}: no such heading in {target.name}")
+    return broken
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_every_relative_link_and_anchor_resolves(page: Path) -> None:
+    assert not broken_links(page)
+
+
+def test_the_readme_links_each_page_under_docs() -> None:
+    links = {link.partition("#")[0] for link in relative_links(ROOT / "README.md")}
+    assert {f"docs/{page.name}" for page in PAGES[1:]} <= links
+
+
+def test_a_broken_link_or_anchor_is_found(tmp_path: Path) -> None:
+    (tmp_path / "other.md").write_text("# Other\n\n## A heading, with `code`\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n[fine](other.md#a-heading-with-code) [fine](#page) ![fine](other.md)\n"
+        "[web](https://example.com/x#y) [gone](gone.md) [no heading](other.md#nothing) [here](#nowhere)\n"
+        "```\n[in code](ignored.md)\n```\n",
+        encoding="utf-8",
+    )
+    assert broken_links(page) == [
+        "gone.md: no such file",
+        "other.md#nothing: no such heading in other.md",
+        "#nowhere: no such heading in page.md",
+    ]
+
+
+def test_the_anchors_are_githubs() -> None:
+    assert github_anchor("Playing in a terminal, over SSH too") == "playing-in-a-terminal-over-ssh-too"
+    assert github_anchor("Fewer key presses: exploring, travelling, running") == (
+        "fewer-key-presses-exploring-travelling-running"
+    )
+    assert github_anchor("Watching a game as it is played") == "watching-a-game-as-it-is-played"

@@ -9,7 +9,8 @@ Makes, for the machine it runs on (Linux, Windows or macOS):
 * ``dist/tombs-of-the-ancient-kings/``: the program
   ``tombs-of-the-ancient-kings`` (``.exe`` on Windows) beside an ``_internal``
   folder that holds Python, tcod, numpy, the tile sheet and the menu
-  background, and the README.  Copy the whole folder anywhere and run the
+  background, and the README with the pages it links (``docs/*.md``).  Copy
+  the whole folder anywhere and run the
   program in it;
 * on macOS also ``dist/Tombs of the Ancient Kings.app``, that folder as an app;
 * ``dist/tombs-of-the-ancient-kings-<system>-<machine>.tar.gz`` (``.zip`` on
@@ -50,6 +51,8 @@ from window.title import BACKGROUND_PATH, GAME_TITLE  # noqa: E402
 NAME = GAME_TITLE.lower().replace(" ", "-")
 # Read by the game at start-up: put inside the build.
 ASSETS = (*TILESET_PATHS.values(), BACKGROUND_PATH)
+# The pages the README links, carried beside it in a `docs` folder (not their pictures).
+DOC_PAGES = tuple(sorted((ROOT / "docs").glob("*.md")))
 # The program's icon on Windows and macOS, drawn by tools/make_icon.py.
 ICO_PATH = ROOT / "icons" / "icon.ico"
 ICNS_PATH = ROOT / "icons" / "icon.icns"
@@ -160,9 +163,14 @@ def build(dist: Path, work: Path) -> Path:
 
 
 def add_readme(dist: Path, system: str = sys.platform) -> Path:
-    """Put the README beside the built program, where its `--help` says it is."""
+    """Put the README beside the built program, where its `--help` says it is, and the pages
+    it links (docs/*.md) in a `docs` folder beside it, so that its links lead somewhere."""
     readme = program_path(dist, system).parent / "README.md"
     shutil.copyfile(ROOT / "README.md", readme)
+    docs = readme.parent / "docs"
+    docs.mkdir(exist_ok=True)
+    for page in DOC_PAGES:
+        shutil.copyfile(page, docs / page.name)
     return readme
 
 

@@ -1,11 +1,11 @@
-"""Print the README's key list, generated from the game's own key tables, or
-write it into the README.
+"""Print the player's guide's key list, made from the game's key tables, or write it there.
 
-The help screen and the README both come from `key_help.help_sections`,
+The guide is docs/playing.md.  The help screen and its list both come from `key_help.help_sections`,
 so neither can disagree with the handlers; tests/test_readme.py checks that
-the README holds exactly this text.  After changing a binding, run
-`python tools/readme_keys.py --write`: it puts the list between the README's
+the page holds exactly this text.  After changing a binding, run
+`python tools/readme_keys.py --write`: it puts the list between the page's
 `keys:start` and `keys:end` markers.  Without `--write` it prints the list.
+(The README itself gives only the keys in brief, and links the full list.)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from controls import key_help, keys
 from saving import safe_io
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "playing.md"
 START = "<!-- keys:start -->\n"
 END = "<!-- keys:end -->"
 
@@ -34,23 +34,23 @@ def keys_markdown() -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def with_keys(readme: str) -> str:
-    """The README's text with today's key list between its markers."""
-    start = readme.index(START) + len(START)
-    end = readme.index(END, start)
-    return readme[:start] + keys_markdown() + readme[end:]
+def with_keys(page: str) -> str:
+    """The page's text with today's key list between its markers."""
+    start = page.index(START) + len(START)
+    end = page.index(END, start)
+    return page[:start] + keys_markdown() + page[end:]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="update the README instead of printing")
-    parser.add_argument("--readme", type=Path, default=README, help="the README to update")
+    parser.add_argument("--write", action="store_true", help="update the page instead of printing")
+    parser.add_argument("--page", type=Path, default=PAGE, help="the page to update (docs/playing.md)")
     args = parser.parse_args(argv)
     if not args.write:
         sys.stdout.write(keys_markdown())
         return 0
-    text = args.readme.read_text(encoding="utf-8")
-    safe_io.write_atomic(args.readme, with_keys(text).encode("utf-8"))
+    text = args.page.read_text(encoding="utf-8")
+    safe_io.write_atomic(args.page, with_keys(text).encode("utf-8"))
     return 0
 
 
