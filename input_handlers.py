@@ -17,26 +17,10 @@ import render_functions
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
 from components.inventory import LETTERS, stack_name
 from components.level import LEVEL_UP_CHOICES
-from controls import autofight, targeting, travel, walking
+from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
 from controls.key_help import command_rows
-from controls.keys import (
-    CONFIRM_KEYS,
-    CURSOR_Y_KEYS,
-    GAME_OVER_KEYS,
-    HISTORY_JUMP_KEYS,
-    MAIN_BUTTONS,
-    RUN_MODIFIER,
-    Command,
-    HistoryJump,
-    Key,
-    cursor_step,
-    does_nothing,
-    key_of,
-    letter_index,
-    target_step,
-)
-from controls.walking import WalkHandler as WalkHandler
+from controls.keys import Command, Key
 from replays.recording import Autofight
 from saving import death
 from screens.answer import AnswerScreen as AnswerScreen
@@ -179,7 +163,7 @@ class LevelUpEventHandler(AskUserEventHandler):
         ]
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        index = letter_index(event.sym)
+        index = keys.letter_index(event.sym)
         if index is None or index >= len(LEVEL_UP_CHOICES):
             self.engine.message_log.add_message("Invalid entry.", color.invalid)
             return None
@@ -229,7 +213,7 @@ class InventoryEventHandler(AskUserEventHandler):
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         player = self.engine.player
-        index = letter_index(event.sym)
+        index = keys.letter_index(event.sym)
         if index is not None:
             stack = player.inventory.stack(LETTERS[index])
             if not stack or not self.fits(stack[0]):
@@ -323,9 +307,9 @@ class SelectIndexHandler(AskUserEventHandler):
         move_keys = self.settings.keys.move
         if key in move_keys:
             dx, dy = move_keys[key]
-            self.engine.mouse_location = targeting.moved(self.engine, dx, dy, cursor_step(event.mod))
+            self.engine.mouse_location = targeting.moved(self.engine, dx, dy, keys.cursor_step(event.mod))
             return None
-        target_keys_step = target_step(event)
+        target_keys_step = keys.target_step(event)
         if target_keys_step is not None:
             enemy = targeting.cycled_target(
                 self.engine, self.engine.mouse_location, target_keys_step
@@ -333,7 +317,7 @@ class SelectIndexHandler(AskUserEventHandler):
             if enemy is not None:
                 self.engine.mouse_location = enemy.x, enemy.y
             return None
-        if key in CONFIRM_KEYS:
+        if key in keys.CONFIRM_KEYS:
             return self.on_index_selected(*self.engine.mouse_location)
         return super().ev_keydown(event)
 
@@ -375,7 +359,7 @@ class LookHandler(SelectIndexHandler):
     def travels(self, event: tcod.event.KeyDown | tcod.event.TextInput) -> bool:
         """Whether the event presses travel's key (`_`, or the key file's), which here
         walks to the tile under the cursor."""
-        return not does_nothing(event) and self.settings.keys.main.get(key_of(event)) is Command.TRAVEL
+        return not keys.does_nothing(event) and self.settings.keys.main.get(keys.key_of(event)) is Command.TRAVEL
 
     def travel(self, x: int, y: int) -> Transition:
         """The walk to (x, y), stopping as walks stop; or the dungeon, the log saying why not."""
@@ -426,14 +410,8 @@ class TargetingHandler(SelectIndexHandler):
             return super().start_location()
         return enemy.x, enemy.y
 
-    def remember_target(self, x: int, y: int) -> None:
-        """The monster at (x, y), if any, is where the next aim starts."""
-        actor = self.engine.game_map.get_actor_at_location(x, y)
-        if actor is not None and actor is not self.engine.player:
-            self.engine.game_map.last_target = actor
-
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
-        self.remember_target(x, y)
+        targeting.remember(self.engine, x, y)
         return self.callback((x, y))
 
 
@@ -466,7 +444,7 @@ class AreaRangedAttackHandler(TargetingHandler):
 
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         """Aim there; if the player stands inside the blast, ask first."""
-        self.remember_target(x, y)
+        targeting.remember(self.engine, x, y)
         player = self.engine.player
         if in_blast((x, y), self.radius, player.x, player.y):
             question = ConfirmHandler(self, self.HIT_YOURSELF, lambda: self.callback((x, y)))
@@ -482,13 +460,13 @@ class MainGameEventHandler(EventHandler):
         move_keys = self.settings.keys.move
         if event.sym in move_keys:
             dx, dy = move_keys[event.sym]
-            if event.mod & RUN_MODIFIER:
+            if event.mod & keys.RUN_MODIFIER:
                 return self.start_walk(travel.Run(dx, dy))
             return BumpAction(self.engine.player, dx, dy)
         return self.on_key(event.sym)
 
     def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
-        return self.on_key(key_of(event))
+        return self.on_key(keys.key_of(event))
 
     def on_key(self, key: Key) -> ActionOrHandler | None:
         """What a key or a typed symbol does in the dungeon, moves aside."""
@@ -553,7 +531,7 @@ class MainGameEventHandler(EventHandler):
         self, event: tcod.event.MouseButtonDown
     ) -> ActionOrHandler | None:
         x, y = event.integer_position
-        if MAIN_BUTTONS.get(event.button) is Command.WALK_TO and self.engine.game_map.in_bounds(x, y):
+        if keys.MAIN_BUTTONS.get(event.button) is Command.WALK_TO and self.engine.game_map.in_bounds(x, y):
             return self.start_walk(travel.Travel(x, y))
         return None
 
@@ -585,10 +563,10 @@ class GameOverEventHandler(EventHandler):
     def content(self) -> Content:
         record = self.engine.death_record
         kept = [] if record is None else [*record.lines(), ""]
-        rows = command_rows(GAME_OVER_KEYS)
-        key_width = max(len(keys) for keys, _ in rows)
-        keys = [f"{keys:<{key_width}}  {meaning}" for keys, meaning in rows]
-        return Content(self.TITLE, [*death.ending(self.engine).summary_lines(), "", *kept, *keys])
+        rows = command_rows(keys.GAME_OVER_KEYS)
+        width = max(len(pressed) for pressed, _ in rows)
+        help_lines = [f"{pressed:<{width}}  {meaning}" for pressed, meaning in rows]
+        return Content(self.TITLE, [*death.ending(self.engine).summary_lines(), "", *kept, *help_lines])
 
     def on_render(self, console: tcod.console.Console) -> None:
         super().on_render(console)  # The map, as it was at the end.
@@ -601,13 +579,13 @@ class GameOverEventHandler(EventHandler):
         return None  # The window covers the map: names under the mouse would show through.
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        return self.on_key(key_of(event))
+        return self.on_key(keys.key_of(event))
 
     def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
-        return self.on_key(key_of(event))
+        return self.on_key(keys.key_of(event))
 
     def on_key(self, key: Key) -> ActionOrHandler | None:
-        match GAME_OVER_KEYS.get(key):
+        match keys.GAME_OVER_KEYS.get(key):
             case Command.MAIN_MENU:
                 return BackToMenu()
             case Command.HISTORY:
@@ -663,8 +641,8 @@ class HistoryViewer(Overlay):
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         last = max(0, self.log_length - 1)
-        if event.sym in CURSOR_Y_KEYS:
-            adjust = CURSOR_Y_KEYS[event.sym]
+        if event.sym in keys.CURSOR_Y_KEYS:
+            adjust = keys.CURSOR_Y_KEYS[event.sym]
             if adjust < 0 and self.cursor == 0:
                 # Wrap around only from the very edge, so a page key stops there first.
                 self.cursor = last
@@ -672,8 +650,8 @@ class HistoryViewer(Overlay):
                 self.cursor = 0
             else:
                 self.cursor = max(0, min(self.cursor + adjust, last))
-        elif event.sym in HISTORY_JUMP_KEYS:
-            self.cursor = 0 if HISTORY_JUMP_KEYS[event.sym] is HistoryJump.TOP else last
+        elif event.sym in keys.HISTORY_JUMP_KEYS:
+            self.cursor = 0 if keys.HISTORY_JUMP_KEYS[event.sym] is keys.HistoryJump.TOP else last
         else:
             return Pop()
         return None

@@ -52,3 +52,10 @@ def moved(engine: Engine, dx: int, dy: int, step: int) -> tuple[int, int]:
         max(0, min(x + dx * step, game_map.width - 1)),
         max(0, min(y + dy * step, game_map.height - 1)),
     )
+
+
+def remember(engine: Engine, x: int, y: int) -> None:
+    """The monster aimed at (x, y), if any, is where the next aim starts (`first_target`)."""
+    actor = engine.game_map.get_actor_at_location(x, y)
+    if actor is not None and actor is not engine.player:
+        engine.game_map.last_target = actor

@@ -4,7 +4,7 @@ the keys send turned into the events the window gives (`key_parser`); the
 terminal itself, put in raw mode and always given back (`device`, `posix`,
 `windows`); the front end the main loop draws to and reads from (`front_end`);
 and, for a screen reader (`--screen-reader`), the game as lines of text
-(`screen_reader`), what each screen says and the game's news (`reading`).
+(`screen_reader`: what `words.reading` says of each screen and of the game's news).
 
 Imported only when `--terminal` is given: a window's start-up pays nothing for it.
 """

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import tcod
 
 from terminal.front_end import TerminalKeys
-from terminal.reading import Narrator
+from words.reading import Narrator
 
 if TYPE_CHECKING:
     from screens.base import BaseEventHandler

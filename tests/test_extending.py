@@ -17,6 +17,7 @@ import pytest
 import tcod
 from conftest import arena, give, in_the_games_module, item_key, key, press, screen_rows, texts
 from tcod.event import KeySym
+from test_screen_reader import Device
 
 import actions
 import components.consumable
@@ -38,7 +39,6 @@ from entity import Actor, Item
 from saving import save_data, save_fields, savefile
 from saving.save_fields import MAX_NUMBER, Fields, Int
 from screens.base import Content, Push
-from terminal.device import Input
 from terminal.screen_reader import ScreenReaderFrontEnd
 from window import loop
 
@@ -406,7 +406,7 @@ def test_a_new_screen_reads_aloud_in_the_screen_reader_with_no_other_edit() -> N
     """Played through the real main loop and the `--screen-reader` front end: the
     screen's title and lines are spoken when it opens, and closing it says nothing of it."""
     engine = arena(20, 15, (5, 5))
-    device = WrittenDevice()
+    device = Device()
     front = ScreenReaderFrontEnd(device)
     batches: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.K)], [key(KeySym.X)], [tcod.event.Quit()]])
     console = tcod.console.Console(80, 50, order="F")
@@ -415,22 +415,3 @@ def test_a_new_screen_reads_aloud_in_the_screen_reader_with_no_other_edit() -> N
     opened = spoken.index("Kills")
     assert spoken[opened + 1] == "Nothing yet."
     assert "Kills" not in spoken[opened + 1 :]  # Closed: nothing of it is said again.
-
-
-class WrittenDevice:
-    """A terminal that keeps what is written to it (as `terminal.device` writes)."""
-
-    def __init__(self) -> None:
-        self.written = b""
-
-    def size(self) -> tuple[int, int]:
-        return (80, 24)
-
-    def write(self, data: bytes) -> None:
-        self.written += data
-
-    def read(self, timeout: float | None) -> Input:
-        return Input(ended=True)
-
-    def close(self) -> None:
-        pass

@@ -9,9 +9,10 @@ from tcod.event import KeySym
 
 import entity_factories
 from actions import MeleeAction
+from controls.walking import WalkHandler
 from engine import Engine
 from entity import Actor
-from input_handlers import HistoryViewer, MainGameEventHandler, WalkHandler
+from input_handlers import HistoryViewer, MainGameEventHandler
 from message_log import MessageLog
 
 

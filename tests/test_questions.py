@@ -1,6 +1,6 @@
 """The questions a player who can't see the map asks (`words.questions`): each
 answer checked against the game's state, and the same in the window (its answer
-screen, its look cursor's line) as the screen reader says it (`terminal.reading`).
+screen, its look cursor's line) as the screen reader says it (`words.reading`).
 
 Monsters and items are taken from the templates, whatever they are, so a new
 monster or item breaks none of these tests.
@@ -21,9 +21,9 @@ from controls import travel
 from controls.keys import MAIN_KEYS, Command
 from engine import Engine
 from entity import Actor, Item
-from terminal.reading import WIDTH, Narrator
 from words import descriptions, questions
 from words.grammar import capitalized, with_article
+from words.reading import WIDTH, Narrator
 
 MONSTERS = [value for value in vars(entity_factories).values() if isinstance(value, Actor) and value.name != "Player"]
 ITEMS = [value for value in vars(entity_factories).values() if isinstance(value, Item)]

@@ -1,4 +1,4 @@
-"""Every screen as the screen reader says it (`terminal.reading`): menus with their
+"""Every screen as the screen reader says it (`words.reading`): menus with their
 letters, the choice or cursor in focus said again as it moves, nothing said twice."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from tcod.event import KeySym
 
 import input_handlers
 import setup_game
-from terminal.reading import Narrator
 from window import options, title
+from words.reading import Narrator
 
 
 def arena() -> input_handlers.MainGameEventHandler:

@@ -76,6 +76,7 @@ def test_the_guide_names_every_command_a_key_file_takes() -> None:
 
     page = PLAYING.read_text(encoding="utf-8")
     listed = page[page.index("The commands are") :].split("(as the help", 1)[0]
+    assert readme_keys.commands_markdown() in listed, "run: python tools/readme_keys.py --write"
     for name in key_file.COMMAND_NAMES:
         if not name.startswith("move_") or name in ("move_north", "move_southeast"):
             assert f"`{name}`" in listed, name

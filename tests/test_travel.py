@@ -25,9 +25,10 @@ import setup_game
 import tile_types
 from controls import travel
 from controls.keys import MOVE_KEYS
+from controls.walking import WalkHandler
 from engine import Engine
 from game_map import remembered
-from input_handlers import BaseEventHandler, LevelUpEventHandler, MainGameEventHandler, WalkHandler
+from input_handlers import BaseEventHandler, LevelUpEventHandler, MainGameEventHandler
 from replays import recording, replay
 
 SEED = 1234
