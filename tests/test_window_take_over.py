@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import after_header
 from numpy.typing import NDArray
 from test_window import TOOLS, Window, explained, virtual_screen, wait_for
 
@@ -28,18 +29,20 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_a_replay_played_on_in_the_window_is_a_game_continue_finds(tmp_path: Path) -> None:
+    # A few events of a recording: its replay is over before the window is found still
+    # (a replay changes the screen with each event), so the first key asks.
+    lines = (RECORDINGS / "scroll.rec").read_text().splitlines()
+    header = len(lines) - len(after_header(lines))
     rec = tmp_path / "scroll.rec"
-    shutil.copy(RECORDINGS / "scroll.rec", rec)
+    rec.write_text("\n".join(lines[: header + 5]) + "\n")
     folder = tmp_path / "data"
     folder.mkdir()
     with virtual_screen() as display, explained(folder):
         window = Window(display, folder, 1, arguments=("--replay", str(rec)))
         try:
-            playing = window.screenshot("replay")
-            window.press("Escape")  # Stops the replay: the game is left where it got to.
-            stopped = window.screen_after("stopped", playing)
+            over = window.screenshot("over")
             window.press("l")  # Asks first: the key itself does nothing.
-            asked = window.screen_after("asked", stopped)
+            asked = window.screen_after("asked", over)
             assert not (folder / paths.SAVE_NAME).exists()
             window.press("y")
             window.screen_after("taken over", asked)
