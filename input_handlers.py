@@ -597,10 +597,11 @@ class GameOverEventHandler(EventHandler):
         return None
 
     def hall_of_fame(self) -> BaseEventHandler:
-        """The hall of fame this death entered, highlighted; a replay's, as the file holds it."""
+        """The hall of fame this death entered, highlighted; a replay's, as the file holds it
+        (which a replay leaves as it is, damaged or not)."""
         record = self.engine.death_record
         if record is None:
-            return HallOfFameScreen.from_file(self)
+            return HallOfFameScreen.from_file(self, keep_aside=False)
         return HallOfFameScreen(self, record.entered.entries, record.entered.rank)
 
 

@@ -175,13 +175,14 @@ def keep_damaged(path: Path) -> str:
     return f"{path.name} was damaged: kept as {bad.name}, a new hall of fame begun."
 
 
-def read() -> tuple[list[Entry], str | None]:
-    """The table to show, and a line for the player if it could not be read."""
+def read(keep_aside: bool = True) -> tuple[list[Entry], str | None]:
+    """The table to show, and a line for the player if it could not be read; a damaged
+    table is moved aside where the player plays (`keep_aside`), not in a replay."""
     path = paths.scores_path()
     try:
         return load(path), None
     except DamagedScoresError:
-        return [], keep_damaged(path)
+        return [], keep_damaged(path) if keep_aside else f"{path.name} is damaged."
     except OSError as exc:
         return [], f"Could not read the hall of fame: {exc.strerror or exc}"
 

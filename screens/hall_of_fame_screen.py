@@ -60,10 +60,11 @@ class HallOfFameScreen(Overlay):
 
     @classmethod
     def from_file(
-        cls, parent_handler: BaseEventHandler, verifier: Verifier | None = None
+        cls, parent_handler: BaseEventHandler, verifier: Verifier | None = None, keep_aside: bool = True
     ) -> BaseEventHandler:
-        """The hall of fame as the scores file holds it, or a popup saying why not."""
-        entries, notice = hall_of_fame.read()
+        """The hall of fame as the scores file holds it, or a popup saying why not (a
+        damaged file moved aside, unless a replay asks: `keep_aside`)."""
+        entries, notice = hall_of_fame.read(keep_aside)
         if notice is not None:
             return PopupMessage(parent_handler, notice)
         marks = None if verifier is None else verifier(entries, parent_handler.settings)

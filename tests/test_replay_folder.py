@@ -243,20 +243,26 @@ def hashes(folder: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    "mode",
-    [["--verify"], ["--replay", "--headless"], ["--replay", "--follow", "--headless"]],
+    ("mode", "after"),
+    [
+        (["--verify"], ""),
+        # The game over's `h` shows the hall of fame, whose damaged file stays as it is.
+        (["--replay", "--headless"], "key h\n"),
+        (["--replay", "--follow", "--headless"], ""),
+    ],
     ids=["verify", "headless replay", "follow"],
 )
 def test_the_read_only_modes_leave_the_data_folder_byte_identical(
-    in_tmp: Path, capsys: pytest.CaptureFixture[str], mode: list[str]
+    in_tmp: Path, capsys: pytest.CaptureFixture[str], mode: list[str], after: str
 ) -> None:
     """A finished game verified, replayed and followed, over a folder with a damaged
-    options file: not a byte of the folder is written, moved or copied."""
+    options file and hall of fame: not a byte of the folder is written, moved or copied."""
     folder = players_folder(in_tmp)
     (folder / paths.OPTIONS_NAME).write_bytes(b"\xff\xfe not an options file")
+    (folder / paths.SCORES_NAME).write_bytes(b"{not json")
     before = hashes(folder)
     rec = in_tmp / "death.rec"
-    shutil.copy(RECORDINGS / "death.rec", rec)
+    rec.write_text((RECORDINGS / "death.rec").read_text() + after)
     argv = [mode[0], str(rec), *mode[1:], "--data-dir", str(folder)]
     assert main.main(argv) == 0, capsys.readouterr()
     assert hashes(folder) == before
