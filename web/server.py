@@ -36,9 +36,11 @@ MAX_MESSAGE: Final = 1024  # A socket's message: keys, or a paste.
 # What a page may type: a bucket of bytes, refilled at this rate, that holds this many.
 INPUT_BYTES_PER_SECOND: Final = 200.0
 INPUT_BURST: Final = 1000.0
-# Sign-in failures an address may make in a window before it is refused for that window.
+# Sign-in failures an address may make for one name in a window before it is refused for
+# that window (and five times as many for all names).
 SIGN_IN_FAILURES: Final = 10
 SIGN_UPS: Final = 20
+MAX_TRACKED: Final = 10000  # Addresses and names whose failures are counted, before a sweep.
 WINDOW_SECONDS: Final = 600.0
 # The keys a replay takes: pause, faster, slower.
 REPLAY_KEYS: Final = frozenset(" +=-")
@@ -101,6 +103,12 @@ def too_many(events: collections.deque[float], limit: int, now: float) -> bool:
     while events and events[0] < now - WINDOW_SECONDS:
         events.popleft()
     return len(events) >= limit
+
+
+def forget_quiet(counts: dict[str, collections.deque[float]], now: float) -> None:
+    """Forget the counts with no event left in the window."""
+    for key in [key for key, events in counts.items() if not too_many(events, 1, now)]:
+        del counts[key]
 
 
 class Base(tornado.web.RequestHandler):
@@ -216,19 +224,24 @@ class SignUp(Form):
 class SignIn(Form):
     async def post(self) -> None:
         now = time.time()
-        failures = self.state.failures[self.request.remote_ip or ""]
-        if too_many(failures, SIGN_IN_FAILURES, now):
-            return self.refuse(429, "Too many failed sign-ins from here: try later.")
         try:
             name, password = self.fields()
         except ValueError:
             name, password = "", ""
+        address = self.request.remote_ip or ""
+        if len(self.state.failures) > MAX_TRACKED:
+            forget_quiet(self.state.failures, now)
+        failures = self.state.failures[address]
+        tries = self.state.failures[f"{address} {name}"]
+        if too_many(tries, SIGN_IN_FAILURES, now) or too_many(failures, 5 * SIGN_IN_FAILURES, now):
+            return self.refuse(429, "Too many failed sign-ins: try later.")
         kept = self.state.store.password_of(name) if name else None
         # A name with no player costs the same hash, so that it can't be told by the time taken.
         salt, expected = kept if kept is not None else (accounts.new_salt(), b"")
         hashed = await self.hashed(password, salt)
         if kept is None or not hmac.compare_digest(hashed, expected):
             failures.append(now)
+            tries.append(now)
             return self.refuse(403, "That name and password do not match.")
         self.sign_in_as(name)
 

@@ -1,0 +1,491 @@
+"""The browser front end, `python -m web`: a real server on a free port with a temporary folder.
+
+HTTP tests (urllib, tornado's websocket client) check sign-up and sign-in, XSRF, confinement,
+caps, one game per player, the lobby and the scoreboard; browser tests (Selenium driving
+Debian's chromium headless) play, close the tab and continue, watch, and use the screen
+reader's page.  They skip only when tornado, or for the browser tests selenium, chromium or
+chromedriver, is not installed (`pip install -r requirements-web.txt`; `apt-get install
+chromium chromium-driver`).  Every game is started with `--seed 3`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.cookiejar
+import json
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+tornado = pytest.importorskip("tornado", reason="the web requirements (requirements-web.txt)")
+
+from tornado.httpclient import HTTPClientError, HTTPRequest  # noqa: E402
+from tornado.websocket import WebSocketClientConnection, websocket_connect  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDINGS = ROOT / "tests" / "recordings"
+PASSWORD = "correct horse battery"
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_for(what: Callable[[], T | None], seconds: float = 20.0, step: float = 0.1) -> T:
+    """`what()` once it is truthy; fails after `seconds` (a bound, not a measure)."""
+    end = time.monotonic() + seconds
+    while True:
+        value = what()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"still {value!r} after {seconds} s")
+        time.sleep(step)
+
+
+@dataclass
+class Server:
+    """A running `python -m web` and its folder."""
+
+    url: str
+    folder: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def player(self, name: str) -> Path:
+        return self.folder / "players" / name
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    folder = Path(tempfile.mkdtemp(prefix="web-test-"))
+    # A finished game already in a player's folder, and the same one with its ending changed:
+    # the server verifies both when it starts, and lists only the true one.
+    recordings = folder / "players" / "vera" / "recordings"
+    recordings.mkdir(parents=True)
+    shutil.copy(RECORDINGS / "death.rec", recordings / "game-1.rec")
+    text = (RECORDINGS / "death.rec").read_text(encoding="utf-8")
+    (recordings / "game-2.rec").write_text(text.replace("turns=17", "turns=99"), encoding="utf-8")
+    port = free_port()
+    log = folder / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder),
+             "--seed", "3", "--scan-seconds", "1", "--max-games", "4"],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    served = Server(url, folder, process, log)
+    try:
+        wait_for(lambda: _answers(url), 20)
+        yield served
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(40)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+    assert process.returncode == 0, log.read_text(errors="replace")
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/", timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+@dataclass
+class Response:
+    status: int
+    body: str
+    headers: dict[str, list[str]]
+
+
+class Client:
+    """A browser as far as cookies go: urllib with a cookie jar, redirects not followed."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect()
+        )
+
+    def request(self, path: str, data: bytes | None = None) -> Response:
+        try:
+            with self.opener.open(self.server.url + path, data, timeout=20) as answer:
+                return Response(answer.status, answer.read().decode(), _headers(answer.headers))
+        except urllib.error.HTTPError as error:
+            body = error.read().decode(errors="replace")
+            return Response(error.code, body, _headers(error.headers))
+
+    def xsrf(self) -> str:
+        page = self.request("/").body
+        found = re.search(r'name="_xsrf" value="([^"]+)"', page)
+        assert found, page
+        return found.group(1)
+
+    def post(self, path: str, fields: dict[str, str], xsrf: bool = True) -> Response:
+        if xsrf:
+            fields = {"_xsrf": self.xsrf(), **fields}
+        return self.request(path, urllib.parse.urlencode(fields).encode())
+
+    def sign_up(self, name: str, password: str = PASSWORD) -> Response:
+        return self.post("/signup", {"name": name, "password": password})
+
+    def sign_in(self, name: str, password: str = PASSWORD) -> Response:
+        return self.post("/signin", {"name": name, "password": password})
+
+    def cookie(self) -> str:
+        return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.jar)
+
+
+def _headers(message: Any) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for name, value in message.items():
+        found.setdefault(name.lower(), []).append(value)
+    return found
+
+
+@pytest.fixture(scope="module")
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """One event loop for every websocket of the module (a connection belongs to its loop)."""
+    running = asyncio.new_event_loop()
+    yield running
+    running.run_until_complete(asyncio.sleep(0.1))  # Let closed sockets finish closing.
+    running.close()
+
+
+@dataclass
+class Socket:
+    """A websocket and the messages it got ("<closed>" marks its close); `seen`: those read."""
+
+    connection: WebSocketClientConnection
+    messages: list[str | bytes]
+    seen: int = 0
+
+
+def socket_to(
+    loop: asyncio.AbstractEventLoop, client: Client, path: str, origin: str | None = None
+) -> Socket:
+    """A websocket to `path` with the client's cookies, as the page opens it."""
+    url = client.server.url.replace("http://", "ws://") + path
+    headers = {"Cookie": client.cookie(), "Origin": origin or client.server.url}
+    messages: list[str | bytes] = []
+
+    def got(message: str | bytes | None) -> None:
+        messages.append("<closed>" if message is None else message)
+
+    request = HTTPRequest(url, headers=headers)
+    connection = loop.run_until_complete(_connect(request, got))
+    return Socket(connection, messages)
+
+
+async def _connect(
+    request: HTTPRequest, got: Callable[[str | bytes | None], None] | None = None
+) -> WebSocketClientConnection:
+    return await websocket_connect(request, on_message_callback=got)
+
+
+def send(loop: asyncio.AbstractEventLoop, socket_: Socket, text: str) -> None:
+    async def sending() -> None:
+        await socket_.connection.write_message(text)
+
+    loop.run_until_complete(sending())
+
+
+def close(loop: asyncio.AbstractEventLoop, socket_: Socket) -> None:
+    async def closing() -> None:
+        socket_.connection.close()
+        await asyncio.sleep(0.2)
+
+    loop.run_until_complete(closing())
+
+
+def read_until(
+    loop: asyncio.AbstractEventLoop,
+    socket_: Socket,
+    done: Callable[[list[str | bytes]], bool],
+    seconds: float = 20,
+) -> list[str | bytes]:
+    """The messages new since the last read, once `done` says so of them, or the socket closes."""
+
+    async def waiting() -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            new = socket_.messages[socket_.seen :]
+            if done(new) or "<closed>" in new:
+                return
+            await asyncio.sleep(0.05)
+
+    loop.run_until_complete(waiting())
+    new = socket_.messages[socket_.seen :]
+    socket_.seen = len(socket_.messages)
+    return new
+
+
+def text_of(messages: list[str | bytes]) -> str:
+    return "".join(m.decode("utf-8", "replace") if isinstance(m, bytes) else m for m in messages)
+
+
+def signed_up(server: Server, name: str) -> Client:
+    client = Client(server)
+    answer = client.sign_up(name)
+    assert answer.status == 302, answer.body
+    return client
+
+
+# Sign-up, sign-in and sessions.
+
+
+def test_signing_up_gives_a_random_http_only_strict_session_cookie(server: Server) -> None:
+    client = Client(server)
+    answer = client.sign_up("Ada")
+    assert answer.status == 302
+    cookies = [c for c in answer.headers["set-cookie"] if c.startswith("tombs_session=")]
+    assert len(cookies) == 1
+    assert "HttpOnly" in cookies[0] and "SameSite=Strict" in cookies[0]
+    token = cookies[0].split(";")[0].split("=", 1)[1]
+    assert len(token) >= 43  # 256 random bits, URL-safe base64.
+    assert 'id="signed-in">ada<' in client.request("/").body  # Names are kept in lower case.
+    assert server.player("ada").is_dir()
+    # The database keeps no password and no token as they were typed or sent.
+    database = (server.folder / "web.sqlite3").read_bytes()
+    assert PASSWORD.encode() not in database and token.encode() not in database
+
+
+def test_a_form_posted_without_its_xsrf_token_is_refused(server: Server) -> None:
+    client = Client(server)
+    client.xsrf()  # The cookie is set: only the form's field is missing.
+    answer = client.post("/signup", {"name": "mallory", "password": PASSWORD}, xsrf=False)
+    assert answer.status == 403
+    forged = client.post("/signup", {"name": "mallory", "password": PASSWORD, "_xsrf": "2|0|0|0"}, xsrf=False)
+    assert forged.status == 403
+    assert not server.player("mallory").exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["../evil", "a", "x" * 21, "9lives", "ad a", "ad/a", "ad\x00a", "élodie", ".hidden", ""]
+)
+def test_a_name_that_is_no_players_name_is_refused_and_makes_no_folder(
+    server: Server, name: str
+) -> None:
+    answer = Client(server).sign_up(name)
+    assert answer.status == 400
+    made = sorted(path.name for path in (server.folder / "players").iterdir())
+    assert all(re.fullmatch(r"[a-z][a-z0-9_]{1,19}", made_name) for made_name in made), made
+    assert not (server.folder / "evil").exists()
+
+
+def test_short_passwords_and_taken_names_are_refused(server: Server) -> None:
+    assert Client(server).sign_up("shorty", "1234567").status == 400
+    signed_up(server, "taken")
+    assert Client(server).sign_up("TAKEN").status == 409
+
+
+def test_sign_in_takes_the_right_password_only_and_caps_failures(server: Server) -> None:
+    signed_up(server, "grace")
+    client = Client(server)
+    for _ in range(10):
+        assert client.sign_in("grace", "wrong password").status == 403
+    assert client.sign_in("grace").status == 429  # Ten failures: refused for a while.
+    assert Client(server).sign_in("nobody_here").status == 403
+    other = signed_up(server, "hopper")
+    other.jar.clear()
+    assert other.sign_in("hopper").status == 302
+    assert 'id="signed-in">hopper<' in other.request("/").body
+
+
+def test_signing_out_ends_the_session(server: Server) -> None:
+    client = signed_up(server, "leaver")
+    stolen = client.cookie()
+    assert client.post("/signout", {}).status == 302
+    again = Client(server)
+    again.opener.addheaders = [("Cookie", stolen)]
+    assert again.request("/play").status == 302  # To the front page: the session is gone.
+
+
+@pytest.mark.parametrize(
+    "path", ["/play", "/read", "/watch/ada", "/replay/1"]
+)
+def test_every_page_that_runs_a_program_needs_a_session(server: Server, path: str) -> None:
+    answer = Client(server).request(path)
+    assert answer.status == 302
+    assert answer.headers["location"][0].startswith("/?next=")
+
+
+@pytest.mark.parametrize(
+    "path", ["/play/socket", "/read/socket", "/watch/ada/socket", "/replay/1/socket"]
+)
+def test_every_socket_needs_a_session(
+    server: Server, loop: asyncio.AbstractEventLoop, path: str
+) -> None:
+    with pytest.raises(HTTPClientError) as refused:
+        socket_to(loop, Client(server), path)
+    assert refused.value.code == 403
+
+
+def test_a_socket_from_another_site_is_refused(
+    server: Server, loop: asyncio.AbstractEventLoop
+) -> None:
+    client = signed_up(server, "origin")
+    with pytest.raises(HTTPClientError) as refused:
+        socket_to(loop, client, "/play/socket", origin="http://evil.example")
+    assert refused.value.code == 403
+
+
+# What the server serves, and to whom.
+
+
+def test_public_pages_are_read_only_and_trust_no_other_host(server: Server) -> None:
+    for path in ("/", "/lobby", "/scores"):
+        answer = Client(server).request(path)
+        assert answer.status == 200
+        policy = answer.headers["content-security-policy"][0]
+        assert "script-src 'self'" in policy and "default-src 'none'" in policy
+        # No page names another host for anything it loads.
+        assert not re.search(r'(src|href)="(https?:)?//', answer.body), path
+
+
+def test_the_page_scripts_are_served_from_the_repository(server: Server) -> None:
+    client = signed_up(server, "scripts")
+    page = client.request("/play").body
+    sources = re.findall(r'<script src="([^"]+)"', page)
+    assert any("vendor/xterm/xterm.js" in source for source in sources)
+    for source in sources:
+        assert source.startswith("/static/")
+        assert client.request(source).status == 200
+    assert (ROOT / "web" / "static" / "vendor" / "xterm" / "LICENSE").read_text().startswith(
+        "Copyright"
+    ) or "MIT" in (ROOT / "web" / "static" / "vendor" / "xterm" / "LICENSE").read_text()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/scores/..%2F..%2Fweb.sqlite3",
+        "/scores/abc.rec",
+        "/scores/99999.rec",
+        "/static/..%2F..%2Fweb.sqlite3",
+        "/static/../server.py",
+        "/watch/..%2Fada",
+        "/players/vera/recordings/game-1.rec",
+        "/web.sqlite3",
+    ],
+)
+def test_no_path_from_the_browser_reaches_a_file(server: Server, path: str) -> None:
+    answer = Client(server).request(path)
+    assert answer.status in (403, 404), (path, answer.status)
+    assert "recording 4" not in answer.body and "SQLite" not in answer.body
+
+
+def test_a_body_over_the_cap_is_refused(server: Server) -> None:
+    client = Client(server)
+    fields = {"_xsrf": client.xsrf(), "name": "big", "password": "x" * (64 << 10)}
+    with contextlib.suppress(ConnectionError, urllib.error.URLError):
+        answer = client.request("/signup", urllib.parse.urlencode(fields).encode())
+        assert answer.status in (400, 413)
+    assert not server.player("big").exists()
+
+
+def test_the_scoreboard_lists_only_verified_games_and_serves_them_by_id(server: Server) -> None:
+    client = Client(server)
+
+    def listed() -> str | None:
+        page = client.request("/scores").body
+        return page if "Killed by an Orc" in page else None
+
+    page = wait_for(listed, 60)
+    rows = re.findall(r"<tr><td>vera</td>.*?</tr>", page, re.S)
+    assert len(rows) == 1, rows  # The game whose claim was changed to 99 turns is not listed.
+    assert "<td>17</td>" in rows[0] and "<td>no</td>" in rows[0]
+    game_id = re.search(r'href="/scores/(\d+)\.rec"', rows[0])
+    assert game_id
+    download = client.request(f"/scores/{game_id.group(1)}.rec")
+    assert download.status == 200
+    assert download.body == (RECORDINGS / "death.rec").read_text(encoding="utf-8")
+    assert "attachment" in download.headers["content-disposition"][0]
+
+
+# Games.
+
+
+def test_one_game_per_player_and_a_closed_page_saves_it(server: Server, loop: asyncio.AbstractEventLoop) -> None:
+    client = signed_up(server, "solo")
+    first = socket_to(loop, client, "/play/socket")
+    shown = read_until(loop, first, lambda got: "Play a new game" in _plain(got) or "<closed>" in got)
+    assert "<closed>" not in shown
+    send(loop, first, "n")
+    read_until(loop, first, lambda got: "HP:" in _plain(got))
+    second = socket_to(loop, client, "/play/socket")
+    told = read_until(loop, second, lambda got: "<closed>" in got)
+    statuses = [json.loads(m) for m in told if isinstance(m, str) and m.startswith("{")]
+    assert statuses and statuses[0]["status"] == "elsewhere"
+    close(loop, second)
+    close(loop, first)  # As a closed tab: the game is hung up, saves and quits.
+    wait_for(lambda: (server.player("solo") / "savegame.sav").exists(), 20)
+    # Signing in again continues: the menu offers it.
+    again = socket_to(loop, client, "/play/socket")
+    shown = read_until(loop, again, lambda got: "Continue" in _plain(got) or "<closed>" in got)
+    assert "Continue" in _plain(shown)
+    close(loop, again)
+
+
+def test_a_message_too_big_closes_the_socket(server: Server, loop: asyncio.AbstractEventLoop) -> None:
+    client = signed_up(server, "paster")
+    connection = socket_to(loop, client, "/play/socket")
+    read_until(loop, connection, lambda got: "Play a new game" in _plain(got))
+    send(loop, connection, "x" * 5000)
+    assert "<closed>" in read_until(loop, connection, lambda got: "<closed>" in got)
+    close(loop, connection)
+
+
+def test_the_lobby_lists_a_game_in_play_with_its_depth(server: Server, loop: asyncio.AbstractEventLoop) -> None:
+    client = signed_up(server, "lobbyist")
+    connection = socket_to(loop, client, "/play/socket")
+    read_until(loop, connection, lambda got: "Play a new game" in _plain(got))
+    send(loop, connection, "n")
+    read_until(loop, connection, lambda got: "HP:" in _plain(got))
+    send(loop, connection, "j")
+
+    def listed() -> str | None:
+        page = Client(server).request("/lobby").body
+        row = re.search(r"<tr><td>lobbyist</td><td>terminal</td><td>1</td><td>\d+</td>", page)
+        return page if row else None
+
+    assert "sign in to watch" in wait_for(listed, 30)
+    close(loop, connection)
+    wait_for(lambda: "lobbyist" not in Client(server).request("/lobby").body, 20)
+
+
+def _plain(messages: list[str | bytes]) -> str:
+    """What a terminal's bytes say, escape sequences taken out."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b.", "", text_of(messages))
