@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import http.cookiejar
 import json
+import os
 import re
 import shutil
 import signal
@@ -489,3 +490,200 @@ def test_the_lobby_lists_a_game_in_play_with_its_depth(server: Server, loop: asy
 def _plain(messages: list[str | bytes]) -> str:
     """What a terminal's bytes say, escape sequences taken out."""
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b.", "", text_of(messages))
+
+
+# Real browsers: Debian's chromium, headless, driven by Selenium.
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+# Set to a folder to keep the pages' screenshots (WEB_SCREENSHOTS=/tmp).
+SHOTS = os.environ.get("WEB_SCREENSHOTS")
+ROWS_JS = (
+    "const b = window.term.buffer.active; const rows = [];"
+    "for (let i = 0; i < b.length; i++) { rows.push(b.getLine(i).translateToString(true)); }"
+    "return rows;"
+)
+
+
+@pytest.fixture(scope="module")
+def browsers() -> Iterator[Callable[[], Any]]:
+    """A maker of fresh headless Chromiums, each with a profile of its own; all quit at the end."""
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium (requirements-web.txt)")
+    from selenium.webdriver.chrome.service import Service
+
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip("no chromium and chromedriver (apt-get install chromium chromium-driver)")
+    made: list[Any] = []
+    profiles: list[str] = []
+
+    def make() -> Any:
+        profile = tempfile.mkdtemp(prefix="web-test-chromium-")
+        profiles.append(profile)
+        options = webdriver.ChromeOptions()
+        options.binary_location = str(CHROMIUM)
+        for argument in (
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--window-size=1280,1000", f"--user-data-dir={profile}",
+        ):  # fmt: skip
+            options.add_argument(argument)
+        driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+        made.append(driver)
+        return driver
+
+    yield make
+    for driver in made:
+        driver.quit()
+    for profile in profiles:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def shot(driver: Any, name: str) -> None:
+    if SHOTS:
+        driver.save_screenshot(str(Path(SHOTS) / f"web-{name}.png"))
+
+
+def by(kind: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return getattr(By, kind)
+
+
+def sign_up_in_page(driver: Any, server: Server, name: str) -> None:
+    driver.get(server.url + "/")
+    form = driver.find_element(by("ID"), "signup")
+    form.find_element(by("NAME"), "name").send_keys(name)
+    form.find_element(by("NAME"), "password").send_keys(PASSWORD)
+    form.find_element(by("CSS_SELECTOR"), "button").click()
+    assert driver.find_element(by("ID"), "signed-in").text == name
+
+
+def sign_in_in_page(driver: Any, server: Server, name: str) -> None:
+    driver.get(server.url + "/")
+    form = driver.find_element(by("ID"), "signin")
+    form.find_element(by("NAME"), "name").send_keys(name)
+    form.find_element(by("NAME"), "password").send_keys(PASSWORD)
+    form.find_element(by("CSS_SELECTOR"), "button").click()
+    assert driver.find_element(by("ID"), "signed-in").text == name
+
+
+def screen_of(driver: Any) -> str:
+    """The xterm's 50 rows, as text."""
+    rows: list[str] = driver.execute_script(ROWS_JS)
+    return "\n".join(rows)
+
+
+def holding(text: str, get: Callable[[], str], seconds: float = 20) -> str:
+    """What `get()` gives once it holds `text`."""
+
+    def got() -> str | None:
+        value = get()
+        return value if text in value else None
+
+    return wait_for(got, seconds)
+
+
+def wait_on_screen(driver: Any, text: str, seconds: float = 20) -> str:
+    return holding(text, lambda: screen_of(driver), seconds)
+
+
+def type_keys(driver: Any, keys: str) -> None:
+    driver.find_element(by("CSS_SELECTOR"), ".xterm-helper-textarea").send_keys(keys)
+
+
+def lobby_lists(server: Server, name: str) -> bool:
+    return f"<td>{name}</td>" in Client(server).request("/lobby").body
+
+
+def test_a_browser_plays_closes_the_tab_and_continues(
+    server: Server, browsers: Callable[[], Any]
+) -> None:
+    driver = browsers()
+    sign_up_in_page(driver, server, "elena")
+    driver.find_element(by("ID"), "play").click()
+    screen = wait_on_screen(driver, "Play a new game")
+    assert len(screen.splitlines()) == 50
+    assert len(driver.execute_script(ROWS_JS)[0]) <= 80
+    type_keys(driver, "n")
+    screen = wait_on_screen(driver, "HP: 30/30")
+    assert "@" in screen and "Dungeon level: 1" in screen
+    type_keys(driver, "ll")
+    shot(driver, "play")
+    played = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    other = driver.current_window_handle
+    driver.switch_to.window(played)
+    driver.close()  # The tab closes: the game is hung up, saves and quits.
+    driver.switch_to.window(other)
+    save = server.player("elena") / "savegame.sav"
+    wait_for(lambda: save.exists() and not lobby_lists(server, "elena"), 30)
+    driver.get(server.url + "/")
+    driver.find_element(by("CSS_SELECTOR"), "form[action='/signout'] button").click()
+    sign_in_in_page(driver, server, "elena")
+    driver.find_element(by("ID"), "play").click()
+    wait_on_screen(driver, "Continue")
+    type_keys(driver, "c")
+    screen = wait_on_screen(driver, "HP: 30/30")
+    assert "@" in screen
+    shot(driver, "continue")
+
+
+def test_a_second_browser_watches_a_game_and_types_nothing_into_it(
+    server: Server, browsers: Callable[[], Any]
+) -> None:
+    player, watcher = browsers(), browsers()
+    sign_up_in_page(player, server, "fiona")
+    player.find_element(by("ID"), "play").click()
+    wait_on_screen(player, "Play a new game")
+    type_keys(player, "n")
+    wait_on_screen(player, "HP: 30/30")
+    sign_up_in_page(watcher, server, "gus")
+    watcher.get(server.url + "/lobby")
+    wait_for(lambda: watcher.get(server.url + "/lobby") or lobby_lists(server, "fiona"), 20)
+    watcher.get(server.url + "/lobby")
+    shot(watcher, "lobby")
+    watcher.find_element(by("CSS_SELECTOR"), "a[href='/watch/fiona']").click()
+    watched = wait_on_screen(watcher, "HP: 30/30")
+    assert "@" in watched
+    type_keys(watcher, "kkk")  # Refused by the page and by the server.
+    type_keys(player, "j")
+    recordings = server.player("fiona") / "recordings"
+    text = holding("key j", lambda: "".join(p.read_text() for p in recordings.glob("*.rec")))
+    assert "key k" not in text
+    shot(watcher, "watch")
+
+
+def test_the_screen_reader_page_reads_lines_and_sends_keys(
+    server: Server, browsers: Callable[[], Any]
+) -> None:
+    driver = browsers()
+    sign_up_in_page(driver, server, "hana")
+    driver.find_element(by("ID"), "read").click()
+    region = driver.find_element(by("ID"), "lines")
+    assert region.get_attribute("aria-live") == "polite"
+    wait_for(lambda: "[N] Play a new game" in region.text)
+    keys = driver.find_element(by("ID"), "keys")
+    keys.send_keys("n")
+    wait_for(lambda: "Hello and welcome" in region.text)
+    keys.send_keys(";")  # What is in view.
+    count = len(region.find_elements(by("TAG_NAME"), "p"))
+    keys.send_keys("@")  # How am I: HP, level, gear.
+    wait_for(lambda: len(region.find_elements(by("TAG_NAME"), "p")) > count and "HP" in region.text)
+    # Text only: no element but the lines' paragraphs, no escape sequence.
+    assert driver.execute_script("return document.querySelectorAll('#lines *:not(p)').length") == 0
+    assert "\x1b" not in region.text
+    shot(driver, "reader")
+
+
+def test_the_scoreboard_page_replays_a_verified_game(
+    server: Server, browsers: Callable[[], Any]
+) -> None:
+    driver = browsers()
+    sign_up_in_page(driver, server, "ivan")
+    driver.get(server.url + "/scores")
+    wait_for(lambda: driver.get(server.url + "/scores") or "Killed by an Orc" in driver.page_source, 60)
+    shot(driver, "scores")
+    driver.find_element(by("PARTIAL_LINK_TEXT"), "replay").click()
+    wait_on_screen(driver, "HP:", 20)
+    wait_on_screen(driver, "You died", 30)
+    shot(driver, "replay")

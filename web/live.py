@@ -183,23 +183,26 @@ class Live:
         for game in sorted(self.games.values(), key=lambda game: game.started):
             if game.process.ended:
                 continue
-            self._refresh_facts(game)
+            recording = current_recording(game)
+            if recording is None:
+                game.facts = {}
+            else:
+                self._refresh_facts(game, recording)
             rows.append(
                 {
                     "player": game.player,
                     "mode": game.mode,
                     "depth": game.facts.get("floor", ""),
                     "turns": game.facts.get("turns", ""),
-                    "screen": game.facts.get("screen", "on the menu"),
+                    "screen": game.facts.get("screen", "playing" if recording else "on the menu"),
                     "idle": int(now - game.last_input),
                     "playing": int(now - game.started),
                 }
             )
         return rows
 
-    def _refresh_facts(self, game: Game) -> None:
-        recording = current_recording(game)
-        if recording is None or (game.facts_task is not None and not game.facts_task.done()):
+    def _refresh_facts(self, game: Game, recording: Path) -> None:
+        if game.facts_task is not None and not game.facts_task.done():
             return
         try:
             info = recording.stat()

@@ -311,6 +311,15 @@ class Replay(Base):
         self.page("replay.html", game=game)
 
 
+class Icon(Base):
+    """The game's own icon (icons/icon.png), as the site's."""
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "image/png")
+        self.set_header("Cache-Control", "max-age=86400")
+        self.finish((children.ROOT / "icons" / "icon.png").read_bytes())
+
+
 class Socket(tornado.websocket.WebSocketHandler):
     """A page's socket to a program in a pseudo-terminal; only for a signed-in player.
 
@@ -465,6 +474,7 @@ def application(state: State) -> tornado.web.Application:
     return tornado.web.Application(
         [
             (r"/", Front, s),
+            (r"/favicon.ico", Icon, s),
             (r"/signup", SignUp, s),
             (r"/signin", SignIn, s),
             (r"/signout", SignOut, s),

@@ -6,8 +6,10 @@
   const box = document.getElementById("terminal");
   const status = document.getElementById("status");
   const keys = box.dataset.keys;
+  // The biggest font whose 50 rows fit the window under the page's top lines (at least 8px).
+  const fontSize = Math.max(8, Math.min(18, Math.floor((window.innerHeight - 110) / 50 / 1.2)));
   const term = new Terminal({
-    cols: 80, rows: 50, fontSize: 15, scrollback: 0, cursorBlink: false,
+    cols: 80, rows: 50, fontSize: fontSize, scrollback: 0, cursorBlink: false,
     disableStdin: keys === "none", fontFamily: "DejaVu Sans Mono, Menlo, Consolas, monospace",
   });
   window.term = term;  // For the tests, which read term.buffer.
@@ -17,7 +19,7 @@
   socket.binaryType = "arraybuffer";
   let said = false;
   socket.onopen = function () {
-    if (keys !== "none") { status.textContent = "Connected: type to play."; }
+    if (keys === "all") { status.textContent = "Connected: type to play."; }
     term.focus();
   };
   socket.onmessage = function (event) {
