@@ -487,6 +487,47 @@ def test_the_lobby_lists_a_game_in_play_with_its_depth(server: Server, loop: asy
     wait_for(lambda: "lobbyist" not in Client(server).request("/lobby").body, 20)
 
 
+def statuses_of(messages: list[str | bytes]) -> list[str]:
+    return [json.loads(m)["status"] for m in messages if isinstance(m, str) and m.startswith("{")]
+
+
+def test_games_at_once_are_capped(server: Server, loop: asyncio.AbstractEventLoop) -> None:
+    # The server runs 4 at most (--max-games 4); games of earlier tests may still be ending.
+    opened: list[Socket] = []
+    refused = None
+    for number in range(5):
+        connection = socket_to(loop, signed_up(server, f"crowd{number}"), "/play/socket")
+        got = read_until(loop, connection, lambda got: "Play a new game" in _plain(got))
+        if "full" in statuses_of(got):
+            refused = number
+            close(loop, connection)
+            break
+        opened.append(connection)
+    for connection in opened:
+        close(loop, connection)
+    assert refused is not None and refused <= 4
+
+
+def test_a_watcher_is_stopped_when_the_game_it_watches_ends(
+    server: Server, loop: asyncio.AbstractEventLoop
+) -> None:
+    player = signed_up(server, "watched")
+    game = socket_to(loop, player, "/play/socket")
+    read_until(loop, game, lambda got: "Play a new game" in _plain(got))
+    send(loop, game, "n")
+    read_until(loop, game, lambda got: "HP:" in _plain(got))
+    watcher = socket_to(loop, signed_up(server, "watcher"), "/watch/watched/socket")
+    shown = read_until(loop, watcher, lambda got: "HP:" in _plain(got))
+    assert "Following" in _plain(shown)
+    send(loop, watcher, "j")  # Never reaches the game.
+    close(loop, game)
+    ended = read_until(loop, watcher, lambda got: "<closed>" in got, 40)
+    assert "ended" in statuses_of(ended) and "<closed>" in ended
+    close(loop, watcher)
+    recordings = (server.player("watched") / "recordings").glob("*.rec")
+    assert not any("key j" in path.read_text() for path in recordings)
+
+
 def _plain(messages: list[str | bytes]) -> str:
     """What a terminal's bytes say, escape sequences taken out."""
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b.", "", text_of(messages))

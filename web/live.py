@@ -83,6 +83,7 @@ class Live:
         self.seed = seed
         self.games: dict[str, Game] = {}
         self.watchers: set[PtyProcess] = set()
+        self.watching: dict[str, set[PtyProcess]] = {}  # Who follows each player's game.
 
     # Players' games.
     async def play(self, player: str, mode: Mode, sink: Sink) -> Game | Refusal:
@@ -112,6 +113,8 @@ class Live:
                 del self.games[player]
             game.finished.set()
             self.scores.scan(player, folder)
+            for watcher in self.watching.pop(player, set()):  # Their game will grow no more.
+                watcher.hangup()
             sink.ended(status)
 
         process = PtyProcess(
@@ -164,7 +167,17 @@ class Live:
         if recording is None:
             return Refusal("menu", f"{player} has not started a game yet: try again soon.")
         folder = Path(tempfile.mkdtemp(prefix="watch-", dir=self.work))
-        return self._watcher(["--replay", str(recording), "--follow"], folder, sink)
+        followers = self.watching.setdefault(player, set())
+
+        def ended(status: int) -> None:
+            followers.discard(process)
+            sink.ended(status)
+
+        process = self._watcher(
+            ["--replay", str(recording), "--follow"], folder, Sink(sink.output, ended)
+        )
+        followers.add(process)
+        return process
 
     def replay(self, text: str, sink: Sink) -> PtyProcess | Refusal:
         """Replay a verified game's recording (its text from the database)."""

@@ -550,6 +550,9 @@ async def serve(config: Config) -> None:
     server.listen(config.port, address=config.host)
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()
+    state.store.forget_expired(time.time())
+    sweeper = PeriodicCallback(lambda: state.store.forget_expired(time.time()), 3600 * 1000)
+    sweeper.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -558,6 +561,7 @@ async def serve(config: Config) -> None:
     await stop.wait()
     server.stop()
     scanner.stop()
+    sweeper.stop()
     state.live.hang_up_all()
     for _ in range(200):  # What the hang-up's grace allows, and a little more.
         if state.live.running() == 0:
