@@ -91,7 +91,7 @@ def server() -> Iterator[Server]:
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder),
-             "--seed", "3", "--scan-seconds", "1", "--max-games", "4"],
+             "--seed", "3", "--scan-seconds", "1", "--max-games", "4", "--sign-ups", "40"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -106,8 +106,23 @@ def server() -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        left = programs_in(folder)
+        server_log = log.read_text(errors="replace")
         shutil.rmtree(folder, ignore_errors=True)
-    assert process.returncode == 0, log.read_text(errors="replace")
+    assert process.returncode == 0, server_log
+    assert not left, f"still running after the server stopped: {left}"
+
+
+def programs_in(folder: Path) -> list[str]:
+    """The command lines of the processes still running that name `folder` (games, watchers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                if str(folder) in command:
+                    found.append(command)
+    return found
 
 
 def _answers(url: str) -> bool:

@@ -39,7 +39,6 @@ INPUT_BURST: Final = 1000.0
 # Sign-in failures an address may make for one name in a window before it is refused for
 # that window (and five times as many for all names).
 SIGN_IN_FAILURES: Final = 10
-SIGN_UPS: Final = 20
 MAX_TRACKED: Final = 10000  # Addresses and names whose failures are counted, before a sweep.
 WINDOW_SECONDS: Final = 600.0
 # The keys a replay takes: pause, faster, slower.
@@ -61,6 +60,7 @@ class Config:
     answer_seconds: float = 60.0
     scan_seconds: float = 5.0
     secure_cookies: bool = False
+    sign_ups: int = 20
 
 
 class State:
@@ -204,7 +204,7 @@ class SignUp(Form):
     async def post(self) -> None:
         now = time.time()
         sign_ups = self.state.sign_ups[self.request.remote_ip or ""]
-        if too_many(sign_ups, SIGN_UPS, now):
+        if too_many(sign_ups, self.state.config.sign_ups, now):
             return self.refuse(429, "Too many sign-ups from here: try later.")
         try:
             name, password = self.fields()
@@ -522,6 +522,8 @@ def parse_args(argv: list[str] | None) -> Config:
                         help="the time limit of each --verify (and the lobby's --headless)")
     parser.add_argument("--scan-seconds", type=float, default=5.0,
                         help="how often players' folders are looked at for finished games")
+    parser.add_argument("--sign-ups", type=int, default=20,
+                        help="sign-ups from one address every 10 minutes, at most")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
     args = parser.parse_args(argv)  # fmt: skip
@@ -536,6 +538,7 @@ def parse_args(argv: list[str] | None) -> Config:
         answer_seconds=args.verify_seconds,
         scan_seconds=args.scan_seconds,
         secure_cookies=args.secure_cookies,
+        sign_ups=args.sign_ups,
     )
 
 
