@@ -279,6 +279,53 @@ def signed_up(server: Server, name: str) -> Client:
     return client
 
 
+# The parts, in this process.
+
+
+def test_the_screen_readers_lines_are_plain_text() -> None:
+    from web.lines import LineSplitter
+
+    splitter = LineSplitter()
+    assert splitter.feed(b"\x1b=\r\nTombs\r\n[N] Play a new game\r\nPress ? for help.\r") == [
+        "Tombs",
+        "[N] Play a new game",
+        "Press ? for help.",
+    ]
+    # Colours, a title, a bell and other controls go; a character cut between reads is whole.
+    said = "\r\n\x1b[31mOrc\x1b[0m attacks\x07 \x1b]0;title\x07you \u00e9\r".encode()
+    cut = said.index("\u00e9".encode()) + 1
+    assert splitter.feed(said[:cut]) == []
+    assert splitter.feed(said[cut:]) == ["Orc attacks you \u00e9"]
+    assert splitter.feed(b"\r\n<b>&amp;</b>\r") == ["<b>&amp;</b>"]  # Text: the page escapes it.
+
+
+def test_a_rate_bucket_lets_a_burst_through_then_its_rate() -> None:
+    from web.server import Bucket
+
+    now = [0.0]
+    bucket = Bucket(rate=100, burst=300, clock=lambda: now[0])
+    assert bucket.take(300)
+    assert not bucket.take(1)
+    now[0] = 0.5
+    assert bucket.take(50) and not bucket.take(1)
+    now[0] = 100.0
+    assert bucket.take(300) and not bucket.take(1)  # Never more than the burst.
+
+
+def test_a_players_folder_comes_from_a_checked_name_and_stays_inside(tmp_path: Path) -> None:
+    from web import accounts
+
+    assert accounts.player_folder(tmp_path, "Ada") == (tmp_path / "players" / "ada").resolve()
+    for name in ("..", "../x", "ada/..", "a", "ada\x00", "x" * 21, "ada.", " "):
+        with pytest.raises(accounts.BadName):
+            accounts.player_folder(tmp_path, name)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "players" / "linked").symlink_to(outside)
+    with pytest.raises(accounts.BadName):
+        accounts.player_folder(tmp_path, "linked")
+
+
 # Sign-up, sign-in and sessions.
 
 

@@ -15,7 +15,7 @@ import json
 import logging
 import signal
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -109,6 +109,29 @@ def forget_quiet(counts: dict[str, collections.deque[float]], now: float) -> Non
     """Forget the counts with no event left in the window."""
     for key in [key for key, events in counts.items() if not too_many(events, 1, now)]:
         del counts[key]
+
+
+class Bucket:
+    """A rate: `take(n)` is allowed while the bucket holds `n`; it refills at `rate` a second
+    up to `burst`."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.held = burst
+        self.filled = clock()
+
+    def take(self, amount: float) -> bool:
+        now = self.clock()
+        self.held = min(self.burst, self.held + (now - self.filled) * self.rate)
+        self.filled = now
+        if amount > self.held:
+            return False
+        self.held -= amount
+        return True
 
 
 class Base(tornado.web.RequestHandler):
@@ -332,8 +355,7 @@ class Socket(tornado.websocket.WebSocketHandler):
     def initialize(self, state: State) -> None:
         self.state = state
         self.process: PtyProcess | None = None
-        self.bucket = INPUT_BURST
-        self.filled = time.monotonic()
+        self.rate = Bucket(INPUT_BYTES_PER_SECOND, INPUT_BURST)
         self.closed = False
 
     def get_current_user(self) -> str | None:
@@ -378,22 +400,12 @@ class Socket(tornado.websocket.WebSocketHandler):
         if self.keys is not None:
             text = "".join(key for key in text if key in self.keys)
         data = text.encode("utf-8")
-        if data and self.allowed(len(data)):
+        if data and self.rate.take(len(data)):
             self.typed()
             self.process.write(data)
 
     def typed(self) -> None:
         """A key went to the program."""
-
-    def allowed(self, size: int) -> bool:
-        """Whether `size` more bytes of input fit this socket's rate."""
-        now = time.monotonic()
-        self.bucket = min(INPUT_BURST, self.bucket + (now - self.filled) * INPUT_BYTES_PER_SECOND)
-        self.filled = now
-        if size > self.bucket:
-            return False
-        self.bucket -= size
-        return True
 
     def on_close(self) -> None:
         self.closed = True
