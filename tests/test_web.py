@@ -654,6 +654,7 @@ def by(kind: str) -> Any:
 
 def sign_up_in_page(driver: Any, server: Server, name: str) -> None:
     driver.get(server.url + "/")
+    shot(driver, "front")
     form = driver.find_element(by("ID"), "signup")
     form.find_element(by("NAME"), "name").send_keys(name)
     form.find_element(by("NAME"), "password").send_keys(PASSWORD)
@@ -715,6 +716,12 @@ def test_a_browser_plays_closes_the_tab_and_continues(
     played = driver.current_window_handle
     driver.switch_to.new_window("tab")
     other = driver.current_window_handle
+    driver.get(server.url + "/play")  # A second tab is told, and leaves the game alone.
+    status = driver.find_element(by("ID"), "status")
+    wait_for(lambda: status.get_attribute("data-status") == "elsewhere")
+    assert "open elsewhere" in status.text
+    shot(driver, "elsewhere")
+    driver.get(server.url + "/")
     driver.switch_to.window(played)
     driver.close()  # The tab closes: the game is hung up, saves and quits.
     driver.switch_to.window(other)
