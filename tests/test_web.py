@@ -570,6 +570,23 @@ def test_games_at_once_are_capped(server: Server, loop: asyncio.AbstractEventLoo
     assert refused is not None and refused <= 4
 
 
+def test_a_player_replays_three_games_at_once_at_most(
+    server: Server, loop: asyncio.AbstractEventLoop
+) -> None:
+    client = signed_up(server, "binge")
+    page = holding("Killed by an Orc", lambda: client.request("/scores").body, 60)
+    found = re.search(r'href="/replay/(\d+)"', page)
+    assert found
+    opened = []
+    for _ in range(3):
+        opened.append(socket_to(loop, client, f"/replay/{found.group(1)}/socket"))
+        assert "HP:" in _plain(read_until(loop, opened[-1], lambda got: "HP:" in _plain(got)))
+    fourth = socket_to(loop, client, f"/replay/{found.group(1)}/socket")
+    assert "full" in statuses_of(read_until(loop, fourth, lambda got: "<closed>" in got))
+    for connection in [*opened, fourth]:
+        close(loop, connection)
+
+
 def test_a_watcher_is_stopped_when_the_game_it_watches_ends(
     server: Server, loop: asyncio.AbstractEventLoop
 ) -> None:

@@ -26,6 +26,8 @@ LOG: Final = logging.getLogger("web.live")
 Mode = Literal["terminal", "screen reader"]
 # How long a page waits for the player's game before, hung up, it has saved and ended.
 WAIT_FOR_END_SECONDS: Final = 20.0
+# Games one player may watch or replay at once.
+WATCHERS_EACH: Final = 3
 
 
 @dataclass
@@ -82,7 +84,7 @@ class Live:
         self.max_watchers = max_watchers
         self.seed = seed
         self.games: dict[str, Game] = {}
-        self.watchers: set[PtyProcess] = set()
+        self.watchers: dict[PtyProcess, str] = {}  # Each watcher or replay, and whose page.
         self.watching: dict[str, set[PtyProcess]] = {}  # Who follows each player's game.
 
     # Players' games.
@@ -137,9 +139,17 @@ class Live:
             self.scores.scan(game.player, game.folder)
 
     # Watchers and replays.
-    def _watcher(self, arguments: list[str], folder: Path, sink: Sink) -> PtyProcess:
+    def _room(self, viewer: str) -> Refusal | None:
+        """Why `viewer` may start no other watcher or replay now, if so."""
+        if len(self.watchers) >= self.max_watchers:
+            return Refusal("full", "Too many games are being watched: try later.")
+        if sum(name == viewer for name in self.watchers.values()) >= WATCHERS_EACH:
+            return Refusal("full", f"You watch {WATCHERS_EACH} games at most at once.")
+        return None
+
+    def _watcher(self, arguments: list[str], folder: Path, viewer: str, sink: Sink) -> PtyProcess:
         def ended(status: int) -> None:
-            self.watchers.discard(process)
+            self.watchers.pop(process, None)
             shutil.rmtree(folder, ignore_errors=True)
             sink.ended(status)
 
@@ -153,16 +163,16 @@ class Live:
             ended,
             self.limits.memory_bytes,
         )
-        self.watchers.add(process)
+        self.watchers[process] = viewer
         return process
 
-    def watch(self, player: str, sink: Sink) -> PtyProcess | Refusal:
-        """Follow `player`'s game in play, from its newest recording."""
+    def watch(self, player: str, viewer: str, sink: Sink) -> PtyProcess | Refusal:
+        """Follow `player`'s game in play, from its newest recording, for `viewer`'s page."""
         game = self.games.get(player)
         if game is None or game.process.ended:
             return Refusal("ended", f"{player} is not playing now.")
-        if len(self.watchers) >= self.max_watchers:
-            return Refusal("full", "Too many games are being watched: try later.")
+        if (full := self._room(viewer)) is not None:
+            return full
         recording = current_recording(game)
         if recording is None:
             return Refusal("menu", f"{player} has not started a game yet: try again soon.")
@@ -174,19 +184,19 @@ class Live:
             sink.ended(status)
 
         process = self._watcher(
-            ["--replay", str(recording), "--follow"], folder, Sink(sink.output, ended)
+            ["--replay", str(recording), "--follow"], folder, viewer, Sink(sink.output, ended)
         )
         followers.add(process)
         return process
 
-    def replay(self, text: str, sink: Sink) -> PtyProcess | Refusal:
-        """Replay a verified game's recording (its text from the database)."""
-        if len(self.watchers) >= self.max_watchers:
-            return Refusal("full", "Too many games are being watched: try later.")
+    def replay(self, text: str, viewer: str, sink: Sink) -> PtyProcess | Refusal:
+        """Replay a verified game's recording (its text from the database) for `viewer`'s page."""
+        if (full := self._room(viewer)) is not None:
+            return full
         folder = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work))
         path = folder / "game.rec"
         path.write_text(text, encoding="utf-8")
-        return self._watcher(["--replay", str(path)], folder, sink)
+        return self._watcher(["--replay", str(path)], folder, viewer, sink)
 
     # The lobby.
     def lobby(self) -> list[dict[str, object]]:

@@ -459,7 +459,9 @@ class WatchSocket(Socket):
             watched = accounts.checked_name(name)
         except accounts.BadName:
             return self.refused(live.Refusal("ended", "No such player."))
-        started = self.state.live.watch(watched, self.sink())
+        viewer = self.current_user
+        assert isinstance(viewer, str)
+        started = self.state.live.watch(watched, viewer, self.sink())
         if isinstance(started, live.Refusal):
             return self.refused(started)
         self.process = started
@@ -474,7 +476,9 @@ class ReplaySocket(Socket):
         text = self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
         if text is None:
             return self.refused(live.Refusal("ended", "No such game."))
-        started = self.state.live.replay(text, self.sink())
+        viewer = self.current_user
+        assert isinstance(viewer, str)
+        started = self.state.live.replay(text, viewer, self.sink())
         if isinstance(started, live.Refusal):
             return self.refused(started)
         self.process = started
