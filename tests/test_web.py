@@ -521,6 +521,30 @@ def test_one_game_per_player_and_a_closed_page_saves_it(server: Server, loop: as
     close(loop, again)
 
 
+def test_a_connection_lost_without_a_goodbye_saves_the_game(server: Server) -> None:
+    client = signed_up(server, "dropped")
+    port = int(server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as raw:
+        raw.sendall(
+            (
+                "GET /play/socket HTTP/1.1\r\n"
+                f"Host: 127.0.0.1:{port}\r\nOrigin: {server.url}\r\nCookie: {client.cookie()}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        received = b""
+        while "Play a new game" not in _plain([received]):
+            received += raw.recv(65536)
+        assert received.startswith(b"HTTP/1.1 101")
+        # A masked text frame holding "n": a new game, then the line cut with no close frame.
+        mask = b"\x01\x02\x03\x04"
+        raw.sendall(b"\x81\x81" + mask + bytes([ord("n") ^ mask[0]]))
+        wait_for(lambda: list((server.player("dropped") / "recordings").glob("*.rec")))
+    wait_for(lambda: (server.player("dropped") / "savegame.sav").exists(), 20)
+    wait_for(lambda: not lobby_lists(server, "dropped"), 20)
+
+
 def test_a_message_too_big_closes_the_socket(server: Server, loop: asyncio.AbstractEventLoop) -> None:
     client = signed_up(server, "paster")
     connection = socket_to(loop, client, "/play/socket")

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import resource
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 MAIN: Final = ROOT / "main.py"
 # What an answer may print, at most: --verify prints one line, --headless one line of JSON.
 MAX_ANSWER: Final = 64 << 10
+# The one-shot runs going now, killed if the server stops before they end.
+RUNNING: Final[set[asyncio.subprocess.Process]] = set()
 
 
 @dataclass(frozen=True)
@@ -79,12 +82,22 @@ async def answer(arguments: list[str], home: Path, limits: Limits) -> Answer:
         preexec_fn=capped(limits.memory_bytes),
     )
     assert process.stdout is not None
+    RUNNING.add(process)
     try:
         output = await asyncio.wait_for(process.stdout.read(MAX_ANSWER), limits.answer_seconds)
         status: int | None = await asyncio.wait_for(process.wait(), limits.answer_seconds)
     except TimeoutError:
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, 9)
+            os.killpg(process.pid, signal.SIGKILL)
         await process.wait()
         return Answer(None, "")
+    finally:
+        RUNNING.discard(process)
     return Answer(status, output.decode("utf-8", errors="replace"))
+
+
+def stop_all() -> None:
+    """Kill every one-shot run still going (the server is stopping)."""
+    for process in RUNNING:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)

@@ -149,6 +149,9 @@ class Scores:
             )
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        if answer.status is not None and answer.status < 0:  # Killed: the server is stopping.
+            LOG.info("%s's game %s: not verified, killed", found.player, found.sha256[:12])
+            return False
         verified = answer.status == 0
         said = "timed out" if answer.status is None else answer.output.strip()[-500:]
         self.store.add_checked(found.sha256, verified, said)

@@ -582,6 +582,7 @@ async def serve(config: Config) -> None:
     scanner.stop()
     sweeper.stop()
     state.live.hang_up_all()
+    children.stop_all()
     for _ in range(200):  # What the hang-up's grace allows, and a little more.
         if state.live.running() == 0:
             break
