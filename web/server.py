@@ -183,6 +183,8 @@ def session_player(handler: tornado.web.RequestHandler, state: State) -> str | N
 
 
 class Front(Base):
+    """The front page: the sign-in and sign-up forms, or the signed-in player's links."""
+
     def get(self) -> None:
         self.page("index.html", error=None, games=len(self.state.live.games))
 
@@ -224,6 +226,8 @@ class Form(Base):
 
 
 class SignUp(Form):
+    """A new player: a free, checked name and a password; signed in at once."""
+
     async def post(self) -> None:
         now = time.time()
         sign_ups = self.state.sign_ups[self.request.remote_ip or ""]
@@ -245,6 +249,8 @@ class SignUp(Form):
 
 
 class SignIn(Form):
+    """A player's name and password, checked; failures counted."""
+
     async def post(self) -> None:
         now = time.time()
         try:
@@ -270,6 +276,8 @@ class SignIn(Form):
 
 
 class SignOut(Base):
+    """The session ended, in the database and in the browser."""
+
     @tornado.web.authenticated
     def post(self) -> None:
         token = self.get_cookie(COOKIE)
@@ -292,11 +300,15 @@ class Play(Base):
 
 
 class Lobby(Base):
+    """The games being played (public)."""
+
     def get(self) -> None:
         self.page("lobby.html", games=self.state.live.lobby())
 
 
 class Watch(Base):
+    """The page that follows a player's game in play."""
+
     @tornado.web.authenticated
     def get(self, name: str) -> None:
         try:
@@ -307,15 +319,20 @@ class Watch(Base):
 
 
 class Scoreboard(Base):
+    """The verified finished games (public)."""
+
     def get(self) -> None:
         self.page("scores.html", games=self.state.store.games(), date=date_of)
 
 
 def date_of(when: float) -> str:
+    """A moment as the scoreboard writes it."""
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
 
 
 class Download(Base):
+    """A verified game's recording, by its id only, from the database (public)."""
+
     def get(self, game_id: str) -> None:
         text = self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
         if text is None:
@@ -326,6 +343,8 @@ class Download(Base):
 
 
 class Replay(Base):
+    """The page that replays a verified game."""
+
     @tornado.web.authenticated
     def get(self, game_id: str) -> None:
         game = self.state.store.game(int(game_id)) if len(game_id) < 12 else None
@@ -518,6 +537,7 @@ def application(state: State) -> tornado.web.Application:
 
 
 def parse_args(argv: list[str] | None) -> Config:
+    """The server's settings from its command line."""
     parser = argparse.ArgumentParser(
         prog="python -m web",
         description="Serve Tombs of the Ancient Kings in the browser (see docs/browser.md).",
@@ -591,6 +611,7 @@ async def serve(config: Config) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`python -m web`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     config = parse_args(argv)
     asyncio.run(serve(config))
