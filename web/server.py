@@ -13,6 +13,7 @@ import collections
 import hmac
 import json
 import logging
+import shutil
 import signal
 import time
 from collections.abc import Awaitable, Callable
@@ -72,7 +73,8 @@ class State:
         self.store = store.Store(config.root)
         limits = children.Limits(config.memory_bytes, config.answer_seconds)
         self.work = config.root / "tmp"
-        self.work.mkdir(exist_ok=True)
+        shutil.rmtree(self.work, ignore_errors=True)  # Left by a server stopped mid-run.
+        self.work.mkdir()
         self.scores = scores.Scores(self.store, self.work, limits)
         self.live = live.Live(
             config.root, limits, self.scores, config.max_games, config.max_watchers, config.seed
