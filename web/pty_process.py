@@ -1,0 +1,183 @@
+"""A program run in a pseudo-terminal of a fixed size, read and written from tornado's loop.
+
+The program leads a session of its own with the terminal as its controlling one, so that
+hanging it up (SIGHUP to its process group) is what a terminal closed does: the game saves
+and quits.  Its memory is capped (RLIMIT_AS) and it is killed if it outlives a hang-up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import resource
+import signal
+import struct
+import subprocess
+import termios
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from tornado.ioloop import IOLoop, PeriodicCallback
+
+ROWS: Final = 50
+COLUMNS: Final = 80
+READ_BYTES: Final = 65536
+# What a program may be sent and not yet have read: keys are a few bytes each.
+MAX_PENDING: Final = 16384
+# How long a hung-up program has to save and quit before it is killed.
+HANGUP_GRACE_SECONDS: Final = 15.0
+POLL_MS: Final = 100
+
+
+def limits(memory_bytes: int | None) -> Callable[[], None]:
+    """What the child runs before the program: the terminal made its controlling one, and
+    its address space capped."""
+
+    def before_exec() -> None:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        if memory_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return before_exec
+
+
+class PtyProcess:
+    """One program in its own pseudo-terminal; its output goes to `on_output` as it comes,
+    and `on_exit` is told its exit status once it has ended and its output is read."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        env: dict[str, str],
+        on_output: Callable[[bytes], None],
+        on_exit: Callable[[int], None],
+        memory_bytes: int | None = None,
+    ) -> None:
+        self.on_output = on_output
+        self.on_exit = on_exit
+        self.loop = IOLoop.current()
+        self.pending = b""
+        self.ended = False
+        self.exit_status: int | None = None
+        self._reading = True
+        self._hangup_at: float | None = None
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        try:
+            self.process = subprocess.Popen(
+                list(argv),
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+                preexec_fn=limits(memory_bytes),
+                close_fds=True,
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        self.master = master
+        os.set_blocking(master, False)
+        self.loop.add_handler(master, self._ready, IOLoop.READ)
+        self._poller = PeriodicCallback(self._poll, POLL_MS)
+        self._poller.start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def hung_up(self) -> bool:
+        """Whether the program was hung up (it may still be saving)."""
+        return self._hangup_at is not None
+
+    def write(self, data: bytes) -> bool:
+        """Send `data` to the program as typed; False if it was dropped (too much unread)."""
+        if self.ended or not self._reading:
+            return False
+        if len(self.pending) + len(data) > MAX_PENDING:
+            return False
+        self.pending += data
+        self._flush()
+        return True
+
+    def _flush(self) -> None:
+        while self.pending:
+            try:
+                sent = os.write(self.master, self.pending)
+            except BlockingIOError:
+                break
+            except OSError:
+                self.pending = b""
+                return
+            self.pending = self.pending[sent:]
+        events = IOLoop.READ | (IOLoop.WRITE if self.pending else 0)
+        if self._reading:
+            self.loop.update_handler(self.master, events)
+
+    def _ready(self, fd: int, events: int) -> None:
+        if events & IOLoop.WRITE:
+            self._flush()
+        if not events & (IOLoop.READ | IOLoop.ERROR):
+            return
+        try:
+            data = os.read(fd, READ_BYTES)
+        except BlockingIOError:
+            return
+        except OSError as exc:  # EIO: every copy of the terminal's other end is closed.
+            if exc.errno != errno.EIO:
+                raise
+            data = b""
+        if data:
+            self.on_output(data)
+        else:
+            self._stop_reading()
+
+    def _stop_reading(self) -> None:
+        if self._reading:
+            self._reading = False
+            self.loop.remove_handler(self.master)
+            os.close(self.master)
+
+    def _poll(self) -> None:
+        """Notice the program's end (and kill one that outlived its hang-up's grace)."""
+        status = self.process.poll()
+        if status is None:
+            if self._hangup_at is not None and self.loop.time() > self._hangup_at:
+                self.kill()
+            return
+        if self._reading:  # Read what it wrote last before closing.
+            try:
+                while data := os.read(self.master, READ_BYTES):
+                    self.on_output(data)
+            except OSError:
+                pass
+            self._stop_reading()
+        self._poller.stop()
+        self.ended = True
+        self.exit_status = status
+        self.on_exit(status)
+
+    def signal_group(self, number: int) -> None:
+        """Send a signal to the program's process group (its session), if it still runs."""
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, number)
+
+    def hangup(self) -> None:
+        """What closing a terminal does: SIGHUP, then SIGKILL if it has not ended in time."""
+        if self._hangup_at is None:
+            self._hangup_at = self.loop.time() + HANGUP_GRACE_SECONDS
+        self.signal_group(signal.SIGHUP)
+
+    def kill(self) -> None:
+        self.signal_group(signal.SIGKILL)
