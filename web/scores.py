@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from screens.game_over import Claim
 from web import children
 from web.store import Game, Store
+from words.game_over import Claim
 
 LOG: Final = logging.getLogger("web.scores")
 RECORDINGS: Final = "recordings"
