@@ -90,18 +90,9 @@ class Live:
     # Players' games.
     async def play(self, player: str, mode: Mode, sink: Sink) -> Game | Refusal:
         """Start `player`'s game for a page, or say why not."""
-        old = self.games.get(player)
-        if old is not None and not old.process.ended:
-            if not old.process.hung_up:
-                return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
-            try:  # Hung up: saving.  The page waits for it.
-                await asyncio.wait_for(old.finished.wait(), WAIT_FOR_END_SECONDS)
-            except TimeoutError:
-                return Refusal("busy", "Your last game is still saving: try again in a moment.")
-            if self.games.get(player) not in (None, old):
-                return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
-        if len(self.games) >= self.max_games:
-            return Refusal("full", f"The server runs {self.max_games} games at most: try later.")
+        refusal = await self.refusal(player)
+        if refusal is not None:
+            return refusal
         folder = accounts.player_folder(self.root, player)
         arguments = ["--terminal" if mode == "terminal" else "--screen-reader"]
         arguments += ["--data-dir", str(folder)]
@@ -132,6 +123,23 @@ class Live:
         self.games[player] = game
         LOG.info("%s plays (%s), pid %d", player, mode, process.pid)
         return game
+
+    async def refusal(self, player: str) -> Refusal | None:
+        """Why `player` can't start a game now: one is open elsewhere, still saving, or
+        the server is full; None if they can (a hung-up game is waited for)."""
+        old = self.games.get(player)
+        if old is not None and not old.process.ended:
+            if not old.process.hung_up:
+                return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
+            try:  # Hung up: saving.  The page waits for it.
+                await asyncio.wait_for(old.finished.wait(), WAIT_FOR_END_SECONDS)
+            except TimeoutError:
+                return Refusal("busy", "Your last game is still saving: try again in a moment.")
+            if self.games.get(player) not in (None, old):
+                return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
+        if len(self.games) >= self.max_games:
+            return Refusal("full", f"The server runs {self.max_games} games at most: try later.")
+        return None
 
     def scan_finished(self) -> None:
         """Look for finished games in the folders of the games in play."""

@@ -45,6 +45,33 @@ def limits(memory_bytes: int | None) -> Callable[[], None]:
     return before_exec
 
 
+def spawn(
+    argv: Sequence[str], cwd: Path, env: dict[str, str], memory_bytes: int | None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `argv` on a new 80x50 pseudo-terminal of its own, its controlling terminal;
+    the process, and the pty's master end."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+    try:
+        process = subprocess.Popen(
+            list(argv),
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+            preexec_fn=limits(memory_bytes),
+            close_fds=True,
+        )
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    return process, master
+
+
 class PtyProcess:
     """One program in its own pseudo-terminal; its output goes to `on_output` as it comes,
     and `on_exit` is told its exit status once it has ended and its output is read."""
@@ -66,25 +93,7 @@ class PtyProcess:
         self.exit_status: int | None = None
         self._reading = True
         self._hangup_at: float | None = None
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
-        try:
-            self.process = subprocess.Popen(
-                list(argv),
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-                preexec_fn=limits(memory_bytes),
-                close_fds=True,
-            )
-        except BaseException:
-            os.close(master)
-            raise
-        finally:
-            os.close(slave)
+        self.process, master = spawn(argv, cwd, env, memory_bytes)
         self.master = master
         os.set_blocking(master, False)
         self.loop.add_handler(master, self._ready, IOLoop.READ)
