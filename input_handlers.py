@@ -15,7 +15,7 @@ import color
 import exceptions
 import render_functions
 from actions import Action, BumpAction, PickupAction, TakeStairsAction, WaitAction
-from components.inventory import LETTERS, stack_name
+from components.inventory import LETTERS
 from components.level import LEVEL_UP_CHOICES
 from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
@@ -147,20 +147,10 @@ class LevelUpEventHandler(AskUserEventHandler):
     MIN_WIDTH = 35  # Differs from the tutorial: wider from 100 HP on.
 
     def content(self) -> Content:
-        return Content(self.TITLE, self.lines())
-
-    def lines(self) -> list[str]:
-        """The window's lines: the greeting, then each choice with its letter."""
-        fighter = self.engine.player.fighter
-        return [
-            "Congratulations! You level up!",
-            "Select an attribute to increase.",
-            "",
-            *(
-                f"{chr(ord('a') + i)}) {choice.describe(fighter)}"
-                for i, choice in enumerate(LEVEL_UP_CHOICES)
-            ),
-        ]
+        """The greeting, then each choice with its letter."""
+        choices = [choice.describe(self.engine.player.fighter) for choice in LEVEL_UP_CHOICES]
+        greeting = ["Congratulations! You level up!", "Select an attribute to increase.", ""]
+        return Content(self.TITLE, [*greeting, *(f"{chr(ord('a') + i)}) {c}" for i, c in enumerate(choices))])
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         index = keys.letter_index(event.sym)
@@ -197,19 +187,8 @@ class InventoryEventHandler(AskUserEventHandler):
         return Content(self.TITLE, self.item_lines())
 
     def item_lines(self) -> list[str]:
-        """One line per listed stack: letter, name and count, `(E)` if worn, and its effect."""
-        player = self.engine.player
-        lines = []
-        for letter, stack in player.inventory.listing():
-            item = stack[0]
-            if not self.fits(item):
-                continue  # Letters stay the inventory's: `q` then `c` acts on `i`'s (c).
-            item_string = f"({letter}) {stack_name(stack)}"
-            if player.equipment.item_is_equipped(item):
-                item_string = f"{item_string} (E)"
-            effect = descriptions.item_effect(item)
-            lines.append(f"{item_string}: {effect}" if effect else item_string)
-        return lines or ["(Empty)"]
+        """One line per listed stack (`descriptions.inventory_lines`)."""
+        return descriptions.inventory_lines(self.engine.player, self.fits)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         player = self.engine.player
@@ -480,7 +459,7 @@ class MainGameEventHandler(EventHandler):
             case Command.EXPLORE:
                 return self.start_walk(travel.Explore(gather=self.settings.options.gather_items))
             case Command.AUTOFIGHT:
-                return autofight.action(self.engine, self.decide_autofight())
+                return autofight.action(self.engine, autofight.decide(self.engine, self.settings.options.autofight_stop))
             case Command.PICKUP:
                 return PickupAction(player)
             case Command.QUIT:
@@ -516,11 +495,10 @@ class MainGameEventHandler(EventHandler):
                 return AnswerScreen(self, command)
         return None
 
-    def decide_autofight(self) -> Autofight:
-        return autofight.decide(self.engine, self.settings.options.autofight_stop)
-
     def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
-        return self.decide_autofight() if autofight.pressed(event, self.settings) else None
+        if not autofight.pressed(event, self.settings):
+            return None
+        return autofight.decide(self.engine, self.settings.options.autofight_stop)
 
     def play_autofight(self, press: Autofight) -> BaseEventHandler:
         if self.handle_action(autofight.action(self.engine, press)):
@@ -643,14 +621,7 @@ class HistoryViewer(Overlay):
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         last = max(0, self.log_length - 1)
         if event.sym in keys.CURSOR_Y_KEYS:
-            adjust = keys.CURSOR_Y_KEYS[event.sym]
-            if adjust < 0 and self.cursor == 0:
-                # Wrap around only from the very edge, so a page key stops there first.
-                self.cursor = last
-            elif adjust > 0 and self.cursor == last:
-                self.cursor = 0
-            else:
-                self.cursor = max(0, min(self.cursor + adjust, last))
+            self.cursor = scrolled(self.cursor, keys.CURSOR_Y_KEYS[event.sym], last)
         elif event.sym in keys.HISTORY_JUMP_KEYS:
             self.cursor = 0 if keys.HISTORY_JUMP_KEYS[event.sym] is keys.HistoryJump.TOP else last
         else:
@@ -662,6 +633,16 @@ class HistoryViewer(Overlay):
 
 
 HISTORY_KEYS: Final = "Message history: Up and Down read it, any other key closes."
+
+
+def scrolled(cursor: int, adjust: int, last: int) -> int:
+    """The history's cursor moved by `adjust`, within 0 to `last`; it wraps around only
+    from the very edge, so that a page key stops there first."""
+    if adjust < 0 and cursor == 0:
+        return last
+    if adjust > 0 and cursor == last:
+        return 0
+    return max(0, min(cursor + adjust, last))
 
 
 def next_screen(engine: Engine) -> BaseEventHandler:

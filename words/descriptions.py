@@ -6,10 +6,12 @@ is described with no edit here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 import tile_types
 from components.ai import ConfusedEnemy
+from components.inventory import stack_name
 from entity import Actor, Item
 from saving import paths
 from words.game_over import daily_name
@@ -175,3 +177,19 @@ def character_sheet(engine: Engine) -> list[str]:
         "Files kept in:",
         *(files[i : i + 36] for i in range(0, len(files), 36)),
     ]
+
+
+def inventory_lines(player: Actor, fits: Callable[[Item], bool]) -> list[str]:
+    """One line per stack the player carries that `fits`: its letter, name and count,
+    `(E)` if worn, and its effect; letters stay the inventory's (`q` then `c` acts on `i`'s (c))."""
+    lines = []
+    for letter, stack in player.inventory.listing():
+        item = stack[0]
+        if not fits(item):
+            continue
+        line = f"({letter}) {stack_name(stack)}"
+        if player.equipment.item_is_equipped(item):
+            line = f"{line} (E)"
+        effect = item_effect(item)
+        lines.append(f"{line}: {effect}" if effect else line)
+    return lines or ["(Empty)"]
