@@ -325,20 +325,15 @@ class LookHandler(SelectIndexHandler):
         """Describe what stands on the chosen tile; any key comes back here."""
         return Push(LookDescription(self, x, y))
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        if self.travels(event):
+    def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
+        """Travel's key (`_`, or the key file's) walks to the tile under the cursor."""
+        if (
+            isinstance(event, tcod.event.KeyDown | tcod.event.TextInput)
+            and not keys.does_nothing(event)
+            and self.settings.keys.main.get(keys.key_of(event)) is Command.TRAVEL
+        ):
             return self.travel(*self.engine.mouse_location)
-        return super().ev_keydown(event)
-
-    def ev_textinput(self, event: tcod.event.TextInput) -> ActionOrHandler | None:
-        if self.travels(event):
-            return self.travel(*self.engine.mouse_location)
-        return super().ev_textinput(event)
-
-    def travels(self, event: tcod.event.KeyDown | tcod.event.TextInput) -> bool:
-        """Whether the event presses travel's key (`_`, or the key file's), which here
-        walks to the tile under the cursor."""
-        return not keys.does_nothing(event) and self.settings.keys.main.get(keys.key_of(event)) is Command.TRAVEL
+        return super().dispatch(event)
 
     def travel(self, x: int, y: int) -> Transition:
         """The walk to (x, y), stopping as walks stop; or the dungeon, the log saying why not."""
