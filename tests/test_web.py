@@ -699,7 +699,24 @@ def sign_up_in_page(driver: Any, server: Server, name: str) -> None:
     form.find_element(by("NAME"), "name").send_keys(name)
     form.find_element(by("NAME"), "password").send_keys(PASSWORD)
     form.find_element(by("CSS_SELECTOR"), "button").click()
-    assert driver.find_element(by("ID"), "signed-in").text == name
+    assert wait_for(lambda: signed_in_as(driver)) == name
+
+
+def signed_in_as(driver: Any) -> str | None:
+    """The name the page says is signed in, once the page after a form has loaded."""
+    from selenium.common.exceptions import WebDriverException
+
+    try:
+        element = found(driver, "ID", "signed-in")
+        return None if element is None else str(element.text)
+    except WebDriverException:  # The page went away as it was read: the next one is coming.
+        return None
+
+
+def found(driver: Any, kind: str, value: str) -> Any:
+    """The page's element, or None while the page that holds it is still to load."""
+    elements = driver.find_elements(by(kind), value)
+    return elements[0] if elements else None
 
 
 def sign_in_in_page(driver: Any, server: Server, name: str) -> None:
@@ -708,7 +725,7 @@ def sign_in_in_page(driver: Any, server: Server, name: str) -> None:
     form.find_element(by("NAME"), "name").send_keys(name)
     form.find_element(by("NAME"), "password").send_keys(PASSWORD)
     form.find_element(by("CSS_SELECTOR"), "button").click()
-    assert driver.find_element(by("ID"), "signed-in").text == name
+    assert wait_for(lambda: signed_in_as(driver)) == name
 
 
 def screen_of(driver: Any) -> str:
@@ -769,6 +786,7 @@ def test_a_browser_plays_closes_the_tab_and_continues(
     wait_for(lambda: save.exists() and not lobby_lists(server, "elena"), 30)
     driver.get(server.url + "/")
     driver.find_element(by("CSS_SELECTOR"), "form[action='/signout'] button").click()
+    wait_for(lambda: found(driver, "ID", "signin"))  # Signed out: the front page's forms.
     sign_in_in_page(driver, server, "elena")
     driver.find_element(by("ID"), "play").click()
     wait_on_screen(driver, "Continue")
@@ -809,7 +827,7 @@ def test_the_screen_reader_page_reads_lines_and_sends_keys(
     driver = browsers()
     sign_up_in_page(driver, server, "hana")
     driver.find_element(by("ID"), "read").click()
-    region = driver.find_element(by("ID"), "lines")
+    region = wait_for(lambda: found(driver, "ID", "lines"))
     assert region.get_attribute("aria-live") == "polite"
     wait_for(lambda: "[N] Play a new game" in region.text)
     keys = driver.find_element(by("ID"), "keys")
