@@ -38,9 +38,6 @@ class Record:
         return [*kept, f"Hall of fame: number {rank} of {count}."]
 
 
-NOTHING_KEPT = "A replay: no morgue file or hall of fame entry is written."
-
-
 def ending(engine: Engine) -> game_over.Ending:
     """How the game ended, taken once, as the player dies: its recording ends with
     the event that killed and the ending it claims (`recording.end`)."""

@@ -20,9 +20,7 @@ if TYPE_CHECKING:
 LAST_MESSAGES: Final = 20
 SUFFIX: Final = ".txt"
 
-# How the floor map draws the tiles the player explored that have no glyph of their own.
-WALL: Final = "#"
-FLOOR: Final = "."
+# The player on the floor map; the explored tiles are drawn by their own signs (`tile_types`).
 PLAYER: Final = "@"
 
 # The lines of the "Recording" section that `--verify` reads.
