@@ -312,6 +312,10 @@ PLAYBACK_KEYS: Final[dict[Key, Command]] = {
     KeySym.ESCAPE: Command.STOP_REPLAY,
 }
 
+# In a terminal too small for the game (`terminal.front_end`), besides Ctrl+C: the keys
+# that leave a menu or the game elsewhere save and quit, as the line there says.
+TOO_SMALL_QUIT_KEYS: Final = frozenset({KeySym.ESCAPE, KeySym.Q})
+
 # Keys that work on every screen, handled by the main loop: (key, modifier).
 GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
     (KeySym.RETURN, Modifier.ALT): Command.FULLSCREEN,

@@ -9,6 +9,7 @@ font has (`glyph`).
 from __future__ import annotations
 
 import functools
+import textwrap
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -141,9 +142,12 @@ def sgr(colours: tuple[str, str], pen: tuple[str, str] | None) -> str:
 
 
 def too_small(columns: int, rows: int, needed: tuple[int, int]) -> bytes:
-    """The one line a terminal too small for the game shows, cut to its width."""
-    line = (
-        f"The game needs a terminal of {needed[0]}x{needed[1]}; this one is "
-        f"{columns}x{rows}. Make it bigger."
+    """What a terminal too small for the game shows: the size needed, and how to leave
+    (Ctrl+C, or `q` or Escape: `front_end.leaves`), wrapped to its width, cut to its rows."""
+    text = (
+        f"Make the terminal at least {needed[0]}x{needed[1]}, or press Ctrl+C to save and "
+        f"quit. This one is {columns}x{rows}."
     )
-    return f"{CLEAR}{ESC}[1;1H{line[: max(columns, 0)]}".encode()
+    lines = textwrap.wrap(text, max(columns, 1), break_long_words=True)[: max(rows, 1)]
+    drawn = "".join(f"{ESC}[{row};1H{line}" for row, line in enumerate(lines, start=1))
+    return f"{CLEAR}{drawn}".encode()

@@ -17,6 +17,7 @@ import numpy as np
 import tcod
 
 import exceptions
+from controls import keys
 from terminal import drawing, key_parser
 from terminal.device import Device, open_device
 from window.display_area import COLUMNS, ROWS
@@ -36,7 +37,7 @@ class TerminalKeys:
 
     device: Device
     parser: key_parser.Parser = field(default_factory=key_parser.Parser)
-    fits: bool = True  # Whether the game fits the terminal: keys are dropped while not.
+    fits: bool = True  # Whether the game fits the terminal: while not, only leaving keys count.
     quitting: bool = False  # Whether the terminal is gone and the game was told to quit.
 
     @property
@@ -49,9 +50,10 @@ class TerminalKeys:
     def events(self, timeout: float | None = None) -> list[tcod.event.Event]:
         """The keys pressed, as events; waiting without end, or up to `timeout` seconds.
 
-        A resize redraws at once and waits on; while the game does not fit, keys are
-        dropped and the wait has no end (a walk waits too).  Ctrl+C, SIGTERM, SIGHUP and
-        the end of the terminal's input quit (the game is saved, as closing the window does).
+        A resize redraws at once and waits on; while the game does not fit, only the keys
+        that leave are kept (`kept`) and the wait has no end (a walk waits too).  Ctrl+C,
+        SIGTERM, SIGHUP and the end of the terminal's input quit (the game is saved, as
+        closing the window does).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -61,21 +63,28 @@ class TerminalKeys:
             if got.resized:
                 self.draw()
             found: list[tcod.event.Event] = []
-            if got.data and self.fits:
+            if got.data:
                 found = self.parser.feed(got.data)
             elif not got and self.parser.waiting:
                 found = self.parser.flush()  # Nothing followed an ESC: the Escape key.
+            found = self.kept(found)
             if found:
                 return found
             if self.fits and deadline is not None and time.monotonic() >= deadline:
                 return []
 
+    def kept(self, found: list[tcod.event.Event]) -> list[tcod.event.Event]:
+        """The events the game gets: all where it fits; where it does not, the player
+        can't see what a key would do, so only leaving is kept: Ctrl+C, `q` or Escape
+        save and quit, as the line there says (`drawing.too_small`)."""
+        if self.fits:
+            return found
+        return [tcod.event.Quit()] if any(map(leaves, found)) else []
+
     def wait_time(self, deadline: float | None) -> float | None:
         """How long to wait for input: until `deadline`, but no longer than an ESC waits
         for the rest of its sequence; without end while the game does not fit."""
-        if not self.fits:
-            return None
-        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        wait = None if deadline is None or not self.fits else max(0.0, deadline - time.monotonic())
         if self.parser.waiting:
             wait = key_parser.ESCAPE_WAIT if wait is None else min(wait, key_parser.ESCAPE_WAIT)
         return wait
@@ -88,6 +97,14 @@ class TerminalKeys:
             raise exceptions.QuitWithoutSaving()
         self.quitting = True
         return [tcod.event.Quit()]
+
+
+def leaves(event: tcod.event.Event) -> bool:
+    """Whether `event` asks to leave a terminal too small to play in: Ctrl+C (a Quit),
+    or a key that leaves the menu (`keys.TOO_SMALL_QUIT_KEYS`)."""
+    if isinstance(event, tcod.event.Quit):
+        return True
+    return isinstance(event, tcod.event.KeyDown) and event.sym in keys.TOO_SMALL_QUIT_KEYS
 
 
 @dataclass

@@ -141,8 +141,10 @@ def test_a_terminal_too_small_is_told_so_and_the_game_waits_for_a_bigger_one(pan
     pane.start(data_dir(pane), colorterm="")  # 256 colours.
     first = pane.wait_for("Play a new game")
     row = next(y for y, line in enumerate(first) if "Play a new game" in line)
-    pane.resize(70, 40)
-    pane.wait_for("The game needs a terminal of 80x50; this one is 70x40. Make it bigger.")
+    pane.resize(70, 20)
+    told = pane.wait_for("This one is 70x20.")
+    assert told[0].startswith("Make the terminal at least 80x")
+    assert "or press Ctrl+C to save and quit" in " ".join(told)
     pane.type("n")  # Unseen: does nothing.
     pane.resize(100, 60)
     screen = pane.wait_for("Play a new game")
@@ -151,6 +153,25 @@ def test_a_terminal_too_small_is_told_so_and_the_game_waits_for_a_bigger_one(pan
     assert "Dungeon level" not in pane.text()
     pane.send("C-c")  # Quits, as closing the window does.
     assert pane.exit_status() == 0
+    assert (pane.folder / "stty-before").read_text() == (pane.folder / "stty-after").read_text()
+    assert pane.shows("alternate_on") == "0" and pane.shows("cursor_flag") == "1"
+
+
+@pytest.mark.parametrize("leave", ["C-c", "q", "Escape"])
+def test_a_terminal_too_small_to_play_in_is_left_with_ctrl_c_q_or_escape_and_the_game_saved(
+    pane: Pane, leave: str
+) -> None:
+    """The line a terminal too small shows says how to leave, and that works: the game
+    is saved and the terminal given back, as closing the window does."""
+    pane.start(f"--seed={SEED}", data_dir(pane))
+    pane.wait_for("Play a new game")
+    pane.type("n")
+    pane.wait_for("Dungeon level: 1")
+    pane.resize(60, 12)
+    pane.wait_for("This one is 60x12.")
+    pane.send(leave)
+    assert pane.exit_status() == 0
+    assert (pane.folder / "data" / paths.SAVE_NAME).exists()
     assert (pane.folder / "stty-before").read_text() == (pane.folder / "stty-after").read_text()
     assert pane.shows("alternate_on") == "0" and pane.shows("cursor_flag") == "1"
 

@@ -98,8 +98,12 @@ def test_every_character_sent_is_one_a_terminal_font_has_one_column_wide() -> No
     assert drawing.glyph(ord("漢")) == " "  # Two columns wide.
 
 
-def test_a_terminal_too_small_gets_one_line_saying_the_size_needed() -> None:
-    line = drawing.too_small(72, 24, (80, 50))
-    text = line.split(b"H", 2)[-1].decode()
-    assert "80x50" in text and "72x24" in text
-    assert len(drawing.too_small(20, 5, (80, 50)).split(b"\x1b[1;1H")[-1]) == 20
+def test_a_terminal_too_small_says_the_size_needed_and_how_to_leave_wrapped_to_its_width() -> None:
+    sent = drawing.too_small(72, 20, (80, 24))
+    rows = [part.decode() for part in CURSOR_MOVE.split(sent)[3::3]]
+    assert " ".join(rows) == (
+        "Make the terminal at least 80x24, or press Ctrl+C to save and quit. This one is 72x20."
+    )
+    narrow = [part.decode() for part in CURSOR_MOVE.split(drawing.too_small(20, 3, (80, 24)))[3::3]]
+    assert len(narrow) == 3 and all(len(row) <= 20 for row in narrow)
+    assert narrow[0].startswith("Make the terminal")
