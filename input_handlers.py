@@ -263,6 +263,9 @@ class SelectIndexHandler(AskUserEventHandler):
         player = self.engine.player
         return player.x, player.y
 
+    def map_focus(self) -> tuple[int, int]:
+        return self.engine.mouse_location  # The cursor.
+
     def content(self) -> Content:
         """What the cursor is on, and where from the player."""
         return Content(focus=questions.at_cursor(self.engine, *self.engine.mouse_location))

@@ -316,6 +316,13 @@ PLAYBACK_KEYS: Final[dict[Key, Command]] = {
 # that leave a menu or the game elsewhere save and quit, as the line there says.
 TOO_SMALL_QUIT_KEYS: Final = frozenset({KeySym.ESCAPE, KeySym.Q})
 
+# In a terminal under 50 rows, where a window taller than it is shown a page at a time
+# (`terminal.view`): the pages these keys turn; elsewhere they are the screen's.
+PAGE_KEYS: Final[dict[KeySym, int]] = {
+    KeySym.PAGEUP: -1,
+    KeySym.PAGEDOWN: 1,
+}
+
 # Keys that work on every screen, handled by the main loop: (key, modifier).
 GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
     (KeySym.RETURN, Modifier.ALT): Command.FULLSCREEN,

@@ -187,6 +187,13 @@ class BaseEventHandler:
         """The game this screen shows, in play or over; None for the menus."""
         return None
 
+    def map_focus(self) -> tuple[int, int] | None:
+        """The map tile this screen is about, which a view of part of the map keeps in
+        sight (a terminal under 50 rows: `terminal.view`): the player's, a cursor's while
+        one is shown; None without a map."""
+        engine = self.game()
+        return None if engine is None else (engine.player.x, engine.player.y)
+
     def below(self) -> BaseEventHandler:
         """The screen `Pop` goes back to: the one below, for a screen over another."""
         return self
@@ -228,6 +235,9 @@ class Overlay(BaseEventHandler):
 
     def game(self) -> Engine | None:
         return self.parent.game()
+
+    def map_focus(self) -> tuple[int, int] | None:
+        return self.parent.map_focus()
 
     def below(self) -> BaseEventHandler:
         return self.parent

@@ -1,5 +1,6 @@
 """Playing in a terminal (`python main.py --terminal`), over SSH too: the window's
-80x50 console drawn with ANSI escapes, only what changed (`drawing`); the bytes
+80x50 console drawn with ANSI escapes, only what changed (`drawing`), in a terminal of
+fewer rows the rows that matter, the map following the player (`view`); the bytes
 the keys send turned into the events the window gives (`key_parser`); the
 terminal itself, put in raw mode and always given back (`device`, `posix`,
 `windows`); the front end the main loop draws to and reads from (`front_end`);

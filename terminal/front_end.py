@@ -1,6 +1,7 @@
 """The terminal as the main loop's front end (`window.front_end.FrontEnd`): frames
-drawn centred in the terminal (or one line asking for a bigger terminal), keys read
-as the window's events, and the terminal always given back (`session`)."""
+drawn centred in the terminal, or in one under 50 rows the rows that matter (`view`),
+or in one too small a line saying how big it must be and how to leave; keys read as
+the window's events, and the terminal always given back (`session`)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import tcod
 
 import exceptions
 from controls import keys
-from terminal import drawing, key_parser
+from terminal import drawing, key_parser, view
 from terminal.device import Device, open_device
 from window.display_area import COLUMNS, ROWS
 
@@ -109,11 +110,16 @@ def leaves(event: tcod.event.Event) -> bool:
 
 @dataclass
 class TerminalFrontEnd(TerminalKeys):
-    """The game in a terminal: what the window's front end does, with ANSI escapes."""
+    """The game in a terminal: what the window's front end does, with ANSI escapes;
+    in a terminal under 50 rows, the rows that matter (`view`)."""
 
     screen: drawing.Screen = field(kw_only=True)
     shown: NDArray[np.void] | None = None  # The last frame, to draw again after a resize.
+    focus: tuple[int, int] | None = None  # The map tile the last frame's screen is about.
     size: tuple[int, int] = (0, 0)  # The terminal's size when last drawn.
+    window: view.Span | None = None  # The rows of the windows drawn in the last frame.
+    page: int | None = None  # The page shown of a window taller than the terminal; None: its first written.
+    pages: int = 1
 
     def present(
         self,
@@ -125,6 +131,10 @@ class TerminalFrontEnd(TerminalKeys):
         # Rows first, as a terminal draws them; the console is the window's, columns first.
         cells = console.rgb if console.rgb.shape == (ROWS, COLUMNS) else console.rgb.T
         self.shown = cells.copy()
+        self.focus = None if screen is None else screen.map_focus()
+        window = view.windows(self.shown)
+        if window != self.window:  # Another window: from its first page written.
+            self.window, self.page = window, None
         self.draw()
 
     def draw(self) -> None:
@@ -132,20 +142,42 @@ class TerminalFrontEnd(TerminalKeys):
         if size != self.size:
             self.placed(size)
         if self.fits and self.shown is not None:
-            self.device.write(self.screen.frame(self.shown))
+            shown = view.view_of(self.size[1], self.shown, self.focus, self.page)
+            self.page, self.pages = shown.page, shown.pages
+            self.device.write(self.screen.frame(shown.cells(self.shown)))
+
+    def kept(self, found: list[tcod.event.Event]) -> list[tcod.event.Event]:
+        """As the terminal's keys are (`TerminalKeys.kept`), but while a window is shown
+        a page at a time, PgUp and PgDn turn its pages, and the game does not get them."""
+        kept: list[tcod.event.Event] = []
+        for event in super().kept(found):
+            turn = page_turn(event) if self.pages > 1 else None
+            if turn is None:
+                kept.append(event)
+            else:
+                self.page = max(0, min((self.page or 0) + turn, self.pages - 1))
+                self.draw()
+        return kept
 
     def placed(self, size: tuple[int, int]) -> None:
         """Clear a terminal of a new size: the game centred in it, or the line asking
         for a bigger one."""
         self.size = size
         columns, rows = size
-        self.fits = columns >= COLUMNS and rows >= ROWS
+        self.fits = columns >= COLUMNS and rows >= view.MIN_ROWS
         self.screen.forget()
         if not self.fits:
-            self.device.write(drawing.too_small(columns, rows, (COLUMNS, ROWS)))
+            self.device.write(drawing.too_small(columns, rows, (COLUMNS, view.MIN_ROWS)))
             return
-        self.screen.left, self.screen.top = (columns - COLUMNS) // 2, (rows - ROWS) // 2
+        self.screen.left, self.screen.top = (columns - COLUMNS) // 2, max(0, (rows - ROWS) // 2)
         self.device.write(drawing.CLEAR.encode())
+
+
+def page_turn(event: tcod.event.Event) -> int | None:
+    """The pages `event` turns (`keys.PAGE_KEYS`), or None."""
+    if isinstance(event, tcod.event.KeyDown):
+        return keys.PAGE_KEYS.get(event.sym)
+    return None
 
 
 @contextlib.contextmanager

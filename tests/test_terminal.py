@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from controls import keys
 from input_handlers import BaseEventHandler, MainGameEventHandler
 from replays import replay, replay_lines
 from saving import paths
-from terminal import key_parser
+from terminal import drawing, key_parser, view
 from window import options
 
 pytestmark = pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
@@ -62,18 +63,34 @@ def lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.split("\n")][:50]
 
 
-def keys_to_floor(seed: int, floor: int) -> list[tuple[str, list[str]]]:
+def seen_in(rows: int, console: tcod.console.Console, handler: BaseEventHandler) -> list[str]:
+    """What a terminal of `rows` rows shows of the frame in `console` (`terminal.view`)."""
+    cells = console.rgb.T
+    shown = view.view_of(rows, cells, handler.map_focus()).cells(cells)
+    return ["".join(drawing.glyph(code) for code in row.tolist()).rstrip() for row in shown["ch"]]
+
+
+@dataclass
+class Step:
+    """A key the simple player pressed; the whole screen it left, and what the pane shows of it."""
+
+    key: str
+    screen: list[str]
+    seen: list[str]
+
+
+def keys_to_floor(seed: int, floor: int, rows: int = 50) -> list[Step]:
     """The keys `next_key` presses from the start of game `seed` until `floor`, played
     headless, each with the screen it leaves once its walk, if any, has ended."""
     handler: BaseEventHandler = MainGameEventHandler(setup_game.new_game(seed))
     console = tcod.console.Console(80, 50, order="F")
-    played: list[tuple[str, list[str]]] = []
+    played: list[Step] = []
     pressed: list[str] = []
     while True:
         console.clear()
         handler.on_render(console)
         if pressed:
-            played.append((pressed[-1], lines(replay.screen_text(console))))
+            played.append(Step(pressed[-1], lines(replay.screen_text(console)), seen_in(rows, console, handler)))
         engine = handler.engine_in_play()
         assert engine is not None and engine.player.is_alive, "the simple player died"
         if engine.game_world.current_floor == floor:
@@ -86,24 +103,27 @@ def keys_to_floor(seed: int, floor: int) -> list[tuple[str, list[str]]]:
         handler = replay_lines.finish_walk(handler)
 
 
-def play(pane: Pane, played: list[tuple[str, list[str]]]) -> None:
+def play(pane: Pane, played: list[Step]) -> None:
     """Type the keys into the pane, each once the screen shows what the key before it
     left (its walk ended), as a player's would be."""
-    for each, screen in played:
-        pane.type(each)
-        pane.wait_for_screen(screen)
+    for step in played:
+        pane.type(step.key)
+        pane.wait_for_screen(step.seen)
 
 
-def test_a_game_to_floor_3_then_saved_and_continued(pane: Pane, tmp_path: Path) -> None:
-    """The issue's "done when": floor 3 in an 80x50 terminal, saved, continued; on
+@pytest.mark.parametrize("rows", [50, 24])
+def test_a_game_to_floor_3_then_saved_and_continued(pane: Pane, tmp_path: Path, rows: int) -> None:
+    """The issue's "done when": floor 3 in an 80x50 terminal, and in the 80x24 an SSH
+    client opens (the map through a view that follows the player), saved, continued; on
     the way, the help and the inventory; then its recording replays headless to the
-    very screen the terminal showed."""
-    played = keys_to_floor(SEED, FLOOR)
+    very screen the game drew."""
+    played = keys_to_floor(SEED, FLOOR, rows)
+    pane.rows = rows  # The pane's size, before it starts.
     pane.start(f"--seed={SEED}", data_dir(pane))
     pane.wait_for("Play a new game")
     pane.type("n")
     first = pane.wait_for("Dungeon level: 1")
-    assert "@" in "\n".join(first[:43])
+    assert "@" in "\n".join(first[: rows - 6])
     pane.type("?")
     pane.wait_for("Show this help")
     pane.send("Escape")
@@ -128,7 +148,7 @@ def test_a_game_to_floor_3_then_saved_and_continued(pane: Pane, tmp_path: Path) 
         capture_output=True, text=True, check=True, cwd=tmp_path,
     )  # fmt: skip
     assert json.loads(done.stdout)["floor"] == FLOOR
-    assert lines(out.read_text()) == played[-1][1]
+    assert lines(out.read_text()) == played[-1].screen
 
     pane.close()
     pane.start(data_dir(pane))
@@ -137,13 +157,41 @@ def test_a_game_to_floor_3_then_saved_and_continued(pane: Pane, tmp_path: Path) 
     pane.wait_for(f"Dungeon level: {FLOOR}")
 
 
+def test_in_80x24_the_hp_floor_and_log_stay_and_a_screen_taller_turns_its_pages_with_pgup_and_pgdn(
+    pane: Pane,
+) -> None:
+    """The help is 50 rows: in 24, a page at a time; back in the dungeon, PgDn moves again."""
+    pane.rows = 24  # The pane's size, before it starts.
+    pane.start(f"--seed={SEED}", data_dir(pane))
+    pane.wait_for("Play a new game")
+    pane.type("n")
+    start = pane.wait_for("Dungeon level: 1")
+    assert start[19].startswith(" HP: 30/30") and "Hello and welcome" in start[22]
+    assert "@" in "\n".join(start[:18])
+    pane.type("?")
+    first = pane.wait_for("More below: PgDn (page 1 of 3)")
+    assert first[0].startswith("┌") and "Show this help" in "\n".join(first)
+    pane.send("PageDown")
+    pane.wait_for("More below: PgDn (page 2 of 3)")
+    pane.send("PageDown")
+    last = pane.wait_for("Press any key to close")
+    assert "More above: PgUp (page 3 of 3)" in last[0]
+    pane.send("PageUp")
+    pane.wait_for("More below: PgDn (page 2 of 3)")
+    pane.send("Escape")
+    before = pane.wait_for("Dungeon level: 1")
+    pane.send("PageDown")  # A step south-east, or a bump: the game's key again.
+    pane.wait_for_change(before)
+    assert "PgDn" not in pane.text()
+
+
 def test_a_terminal_too_small_is_told_so_and_the_game_waits_for_a_bigger_one(pane: Pane) -> None:
     pane.start(data_dir(pane), colorterm="")  # 256 colours.
     first = pane.wait_for("Play a new game")
     row = next(y for y, line in enumerate(first) if "Play a new game" in line)
     pane.resize(70, 20)
     told = pane.wait_for("This one is 70x20.")
-    assert told[0].startswith("Make the terminal at least 80x")
+    assert told[0].startswith("Make the terminal at least 80x24")
     assert "or press Ctrl+C to save and quit" in " ".join(told)
     pane.type("n")  # Unseen: does nothing.
     pane.resize(100, 60)
