@@ -2,10 +2,12 @@
 
     python tools/terminal_bytes.py                       # tests/recordings/descent.rec
     python tools/terminal_bytes.py some-game.rec
+    python tools/terminal_bytes.py --rows 24             # In an 80x24 terminal (`terminal.view`).
 
 Plays a recording through the real handlers, with no window, drawing every frame
 the terminal would draw (each event's, and each step of a walk) into the
-terminal's `drawing.Screen`, in 24-bit colour and in 256 colours.  Prints, for
+terminal's `drawing.Screen` (of a terminal of `--rows` rows, 50 by default: what its
+view shows), in 24-bit colour and in 256 colours.  Prints, for
 each: the first frame of the dungeon, a step (a frame where the player moved one
 tile on the same floor), a new floor (the frame after the stairs), and any frame
 sent whole (what a resized terminal gets); the median and the largest, in bytes.
@@ -16,6 +18,7 @@ folder, then away.
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import sys
@@ -30,7 +33,7 @@ import tcod
 
 import input_handlers
 from replays import recording, replay, replay_lines
-from terminal import drawing
+from terminal import drawing, view
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "recordings" / "descent.rec"
 
@@ -48,7 +51,8 @@ class Figures:
 class Meter:
     """Draws each frame of the game into both screens and files its bytes by kind."""
 
-    def __init__(self) -> None:
+    def __init__(self, rows: int = 50) -> None:
+        self.rows = rows  # The terminal's.
         self.console = tcod.console.Console(80, 50, order="F")
         self.modes = {"24-bit": Figures(drawing.Screen(truecolor=True)), "256": Figures(drawing.Screen(truecolor=False))}
         self.where: tuple[int, int, int] | None = None
@@ -64,12 +68,13 @@ class Meter:
         self.where = where
         for figures in self.modes.values():
             start = time.perf_counter()
-            sent = figures.screen.frame(self.console.rgb.T)
+            cells = view.view_of(self.rows, self.console.rgb.T, handler.map_focus()).cells(self.console.rgb.T)
+            sent = figures.screen.frame(cells)
             figures.encode.append(time.perf_counter() - start)
             figures.render.append(rendered)
             if kind is not None:
                 figures.bytes[kind].append(len(sent))
-            whole = drawing.Screen(figures.screen.truecolor).frame(self.console.rgb.T)
+            whole = drawing.Screen(figures.screen.truecolor).frame(cells)
             figures.bytes["whole"].append(len(whole))
 
     def kind(self, where: tuple[int, int, int] | None) -> str | None:
@@ -101,9 +106,12 @@ def play(path: Path, meter: Meter) -> None:
 
 
 def main() -> None:
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
-    meter = Meter()
-    play(path, meter)
+    parser = argparse.ArgumentParser(description="Measure what --terminal sends, per frame.")
+    parser.add_argument("recording", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--rows", type=int, default=50, help="the terminal's rows (24 to 50)")
+    args = parser.parse_args()
+    meter = Meter(max(view.MIN_ROWS, min(args.rows, 50)))
+    play(args.recording, meter)
     for mode, figures in meter.modes.items():
         print(f"{mode} colour:")
         for kind, sizes in figures.bytes.items():
