@@ -34,6 +34,7 @@ HEALTH_WORDS: Final = (
 )
 
 STAIRS: Final = str(tile_types.down_stairs["name"])
+CONFUSED: Final = "confused"
 
 
 def health_words(fighter: Fighter) -> str:
@@ -42,13 +43,19 @@ def health_words(fighter: Fighter) -> str:
     return next(words for least, words in HEALTH_WORDS if share >= least)
 
 
+def state_name(actor: Actor) -> str | None:
+    """What is out of the ordinary with an actor, in a word ("confused"); None if nothing.
+    The news tells a change of it, not each turn of its count."""
+    return CONFUSED if isinstance(actor.ai, ConfusedEnemy) else None
+
+
 def state_words(actor: Actor) -> str | None:
     """What is out of the ordinary with an actor, as "confused, 3 turns"; None if nothing."""
     if isinstance(actor.ai, ConfusedEnemy):
         if actor.ai.turns_remaining <= 0:
             # Its next turn is spent coming to its senses.
-            return "confused, wearing off"
-        return f"confused, {counted(actor.ai.turns_remaining, 'turn')}"
+            return f"{CONFUSED}, wearing off"
+        return f"{CONFUSED}, {counted(actor.ai.turns_remaining, 'turn')}"
     return None
 
 
