@@ -24,6 +24,7 @@ from entity import Actor, Item
 from words import descriptions, questions
 from words.grammar import capitalized, with_article
 from words.reading import WIDTH, Narrator
+from words.spoken import spoken
 
 MONSTERS = [value for value in vars(entity_factories).values() if isinstance(value, Actor) and value.name != "Player"]
 ITEMS = [value for value in vars(entity_factories).values() if isinstance(value, Item)]
@@ -172,7 +173,7 @@ def test_the_window_shows_each_answer_as_the_screen_reader_says_it(command: Comm
     narrator.news(game)
     screen = game.handle_events(stroke(key_for(command)))
     assert isinstance(screen, input_handlers.AnswerScreen)
-    assert narrator.news(screen) == [f"{title}:", *answer(engine)]
+    assert narrator.news(screen) == [spoken(line) for line in [f"{title}:", *answer(engine)]]
     window = "\n".join(screen_rows(screen))
     for line in answer(engine):
         assert line in window
@@ -201,14 +202,14 @@ def test_the_look_cursor_says_in_the_window_what_the_screen_reader_says() -> Non
     engine.update_fov()
     look = input_handlers.MainGameEventHandler(engine).handle_events(stroke("/"))
     narrator = Narrator()
-    assert narrator.news(look)[-1] == "You; floor; here"
+    assert narrator.news(look)[-1] == spoken("You; floor; here")
     for sym in (KeySym.L, KeySym.L, KeySym.K):
         look = look.handle_events(key(sym))
         said = narrator.news(look)
         x, y = render_functions.NAMES_AT
         shown = screen_rows(look)[y][x:].rstrip()
-        assert said == [shown]
-    assert said == [f"{descriptions.short_description(monster)}; floor; 1 north 2 east"]
+        assert said == [spoken(shown)]
+    assert said == [spoken(f"{descriptions.short_description(monster)}; floor; 1 north 2 east")]
 
 
 def test_the_narrator_says_only_what_changed() -> None:
@@ -222,7 +223,7 @@ def test_the_narrator_says_only_what_changed() -> None:
     fighter = engine.player.fighter
     assert narrator.news(game) == ["A test happened.", f"HP {fighter.hp} of {fighter.max_hp}."]
     engine.message_log.add_message("A test happened.")
-    assert narrator.news(game) == ["A test happened. (x2)"]
+    assert narrator.news(game) == ["A test happened, twice."]  # The window's "(x2)", in words.
     monster = MONSTERS[0].spawn(engine.game_map, 9, 2)
     engine.update_fov()
     assert narrator.news(game) == [f"{capitalized(with_article(monster.name))} comes into view, 4 north 3 east."]

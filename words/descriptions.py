@@ -35,6 +35,7 @@ HEALTH_WORDS: Final = (
 
 STAIRS: Final = str(tile_types.down_stairs["name"])
 CONFUSED: Final = "confused"
+EQUIPPED: Final = "(E)"  # After an inventory line's item that is worn or wielded.
 
 
 def health_words(fighter: Fighter) -> str:
@@ -196,7 +197,7 @@ def inventory_lines(player: Actor, fits: Callable[[Item], bool]) -> list[str]:
             continue
         line = f"({letter}) {stack_name(stack)}"
         if player.equipment.item_is_equipped(item):
-            line = f"{line} (E)"
+            line = f"{line} {EQUIPPED}"
         effect = item_effect(item)
         lines.append(f"{line}: {effect}" if effect else line)
     return lines or ["(Empty)"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from screens.base import BaseEventHandler
 from words import news
+from words.spoken import spoken
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -74,7 +75,7 @@ class Narrator:
             lines += [line for line in reading.lines if before is None or line not in before.lines]
             if reading.focus and (before is None or reading.focus != before.focus):
                 lines.append(reading.focus)
-        return wrapped(lines)
+        return wrapped([spoken(line) for line in lines])
 
     def game_news(self, engine: Engine, walking: bool = False) -> list[str]:
         """New messages, then what changed on the map (`words.news`); a walk's steps
