@@ -247,3 +247,38 @@ def test_every_line_said_is_under_80_characters() -> None:
     said = Narrator().news(input_handlers.MainGameEventHandler(engine))
     assert said and all(len(line) <= WIDTH for line in said)
     assert " ".join(said).split() == ("word " * 60).split()
+
+
+def test_the_map_is_heard_row_by_row_as_counts_and_names_the_same_as_the_map_in_signs() -> None:
+    engine = arena()
+    monster = MONSTERS[0].spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
+    item = ITEMS[0].spawn(engine.game_map, PLAYER[0] + 3, PLAYER[1])
+    engine.update_fov()
+    game = input_handlers.MainGameEventHandler(engine)
+    narrator = Narrator()
+    narrator.news(game)
+    said = narrator.news(game.handle_events(stroke(key_for(Command.MAP))))
+    rows: dict[str, str] = {}
+    head = ""
+    for line in said[2:]:  # A row's line, and those it goes on to.
+        if ": " in line:
+            head, _, line = line.partition(": ")
+        rows[head] = f"{rows.get(head, '')} {line}".strip().removesuffix(".")
+    assert f"you, floor, {monster.name}, {item.name}, " in rows["Your row"]
+    signs = questions.map_rows(engine)[1:]
+    reach_y = questions.MAP_REACH[1]
+    for dy, sign_row in enumerate(signs, start=-reach_y):
+        row = "Your row" if dy == 0 else capitalized(questions.offset_words(0, dy))
+        counts = [int(part.split()[0]) if part[0].isdigit() else 1 for part in rows.get(row, "").split(", ") if part]
+        assert sum(counts) == len(sign_row)  # Every place the map in signs shows, told once.
+    assert not any(char in line for line in said for char in "#@")
+
+
+def test_the_map_in_signs_is_kept_as_it_is_for_a_braille_display() -> None:
+    engine = arena()
+    game = input_handlers.MainGameEventHandler(engine)
+    narrator = Narrator()
+    narrator.news(game)
+    said = narrator.news(game.handle_events(stroke(key_for(Command.SIGN_MAP))))
+    rows = questions.map_rows(engine)[1:]
+    assert said[-len(rows) :] == rows and any("#" in row for row in rows)

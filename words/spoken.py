@@ -30,6 +30,7 @@ KEY_NAMES: Final = {
     "_": "underscore",
     "@": "at",
     ".": "period",
+    "&": "ampersand",
 }
 
 
@@ -55,6 +56,8 @@ def aside(match: re.Match[str]) -> str:
     return f"{before}, {words}"
 
 
+WORD: Final = re.compile(r"[A-Za-z]{2}")
+
 Rule = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
 
 # In order: each rule reads the line as the ones before left it.
@@ -77,7 +80,10 @@ RULES: Final[list[Rule]] = [
 
 def spoken(line: str) -> str:
     """The line with its symbols in words: "(a) Dagger (E)" as "a, Dagger, equipped",
-    "Press ? for help." as "Press question mark for help."."""
+    "Press ? for help." as "Press question mark for help.".  A line with no word in
+    it, a row of the map in signs, is left as it is: it is for a braille display."""
+    if not WORD.search(line):
+        return line
     for pattern, replacement in RULES:
         line = pattern.sub(replacement, line)
     return line
