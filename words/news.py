@@ -53,7 +53,7 @@ class Glance:
     place: tuple[int, int]
     turns: int
     hp: int
-    monsters: dict[int, Monster] = field(default_factory=dict)  # By the actor's id.
+    monsters: dict[Actor, Monster] = field(default_factory=dict)
 
 
 def glance(engine: Engine) -> Glance:
@@ -66,7 +66,7 @@ def glance(engine: Engine) -> Glance:
         engine.turns,
         player.fighter.hp,
         {
-            id(actor): Monster(steps_between(place, (actor.x, actor.y)), state_name(actor))
+            actor: Monster(steps_between(place, (actor.x, actor.y)), state_name(actor))
             for actor in enemies_in_view(engine)
         },
     )
@@ -99,11 +99,11 @@ def monster_news(engine: Engine, before: Glance | None, lines: list[str]) -> lis
     """Each monster come into view, and each in view drawn closer or struck by a state."""
     seen = {} if before is None else before.monsters
     in_view = enemies_in_view(engine)
-    lines = told_in_view(engine, [actor for actor in in_view if id(actor) not in seen], lines)
+    lines = told_in_view(engine, [actor for actor in in_view if actor not in seen], lines)
     player = engine.player
     moved = before is not None and before.place != (player.x, player.y)
     for actor in in_view:
-        was = seen.get(id(actor))
+        was = seen.get(actor)
         if was is None:
             continue
         where = offset_from_player(actor, engine)
