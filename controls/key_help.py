@@ -121,7 +121,7 @@ def command_rows(table: Mapping[K, Command]) -> list[tuple[str, str]]:
 # The dungeon's commands that go somewhere or fight, and the questions
 # (`words.questions`): each a section of the help, the other commands another.
 GOING: Final = (Command.DESCEND, Command.EXPLORE, Command.AUTOFIGHT, Command.TRAVEL)
-ASKING: Final = (Command.IN_VIEW, Command.AROUND, Command.WHERE, Command.STATUS, Command.MAP)
+ASKING: Final = (Command.IN_VIEW, Command.AROUND, Command.WHERE, Command.STATUS, Command.MAP, Command.SIGN_MAP)
 
 
 def _commands_rows(tables: KeyTables, commands: Collection[Command]) -> list[tuple[str, str]]:

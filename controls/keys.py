@@ -164,6 +164,7 @@ class Command(Enum):
     WHERE = auto()
     STATUS = auto()
     MAP = auto()
+    SIGN_MAP = auto()
 
 
 # What the help screen and the README say each command does.
@@ -206,7 +207,8 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.AROUND: "What is around you",
     Command.WHERE: "Where you are",
     Command.STATUS: "Health, level, gear",
-    Command.MAP: "The map around you, as text",
+    Command.MAP: "The map around you, row by row",
+    Command.SIGN_MAP: "The map in signs, for braille",
 }
 
 
@@ -235,6 +237,7 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
     ":": Command.WHERE,  # NetHack's and DCSS's "look here".
     "@": Command.STATUS,  # DCSS's key.
     KeySym.M: Command.MAP,  # Angband's map key.
+    "&": Command.SIGN_MAP,  # Not "#": a key file's comments start with it.
 }
 
 

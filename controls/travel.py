@@ -11,7 +11,7 @@ import numpy as np
 import tcod
 
 from entity import Item
-from words.grammar import capitalized, with_article
+from words.grammar import capitalized, listed, with_article
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -262,7 +262,7 @@ class Watch:
             return "You are hurt."
         monsters = game_map.monsters_in_view
         if monsters:
-            return comes_into_view(monsters[0])
+            return comes_into_view(*monsters)
         newly_seen = game_map.visible & ~self.explored
         for item in game_map.items if self.items else []:
             if newly_seen[item.x, item.y]:
@@ -272,9 +272,11 @@ class Watch:
         return None
 
 
-def comes_into_view(entity: Entity) -> str:
-    """The news of a monster or item seen: "An Orc comes into view."."""
-    return f"{capitalized(with_article(entity.name))} comes into view."
+def comes_into_view(*entities: Entity) -> str:
+    """The news of monsters or an item seen, each told: "An Orc comes into view.",
+    "2 Orcs and a Troll come into view."."""
+    verb = "comes" if len(entities) == 1 else "come"
+    return f"{capitalized(listed([entity.name for entity in entities]))} {verb} into view."
 
 
 def refusal(engine: Engine) -> str | None:

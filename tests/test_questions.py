@@ -24,6 +24,7 @@ from entity import Actor, Item
 from words import descriptions, questions
 from words.grammar import capitalized, with_article
 from words.reading import WIDTH, Narrator
+from words.spoken import spoken
 
 MONSTERS = [value for value in vars(entity_factories).values() if isinstance(value, Actor) and value.name != "Player"]
 ITEMS = [value for value in vars(entity_factories).values() if isinstance(value, Item)]
@@ -172,7 +173,7 @@ def test_the_window_shows_each_answer_as_the_screen_reader_says_it(command: Comm
     narrator.news(game)
     screen = game.handle_events(stroke(key_for(command)))
     assert isinstance(screen, input_handlers.AnswerScreen)
-    assert narrator.news(screen) == [f"{title}:", *answer(engine)]
+    assert narrator.news(screen) == [spoken(line) for line in [f"{title}:", *answer(engine)]]
     window = "\n".join(screen_rows(screen))
     for line in answer(engine):
         assert line in window
@@ -201,14 +202,14 @@ def test_the_look_cursor_says_in_the_window_what_the_screen_reader_says() -> Non
     engine.update_fov()
     look = input_handlers.MainGameEventHandler(engine).handle_events(stroke("/"))
     narrator = Narrator()
-    assert narrator.news(look)[-1] == "You; floor; here"
+    assert narrator.news(look)[-1] == spoken("You; floor; here")
     for sym in (KeySym.L, KeySym.L, KeySym.K):
         look = look.handle_events(key(sym))
         said = narrator.news(look)
         x, y = render_functions.NAMES_AT
         shown = screen_rows(look)[y][x:].rstrip()
-        assert said == [shown]
-    assert said == [f"{descriptions.short_description(monster)}; floor; 1 north 2 east"]
+        assert said == [spoken(shown)]
+    assert said == [spoken(f"{descriptions.short_description(monster)}; floor; 1 north 2 east")]
 
 
 def test_the_narrator_says_only_what_changed() -> None:
@@ -222,7 +223,7 @@ def test_the_narrator_says_only_what_changed() -> None:
     fighter = engine.player.fighter
     assert narrator.news(game) == ["A test happened.", f"HP {fighter.hp} of {fighter.max_hp}."]
     engine.message_log.add_message("A test happened.")
-    assert narrator.news(game) == ["A test happened. (x2)"]
+    assert narrator.news(game) == ["A test happened, twice."]  # The window's "(x2)", in words.
     monster = MONSTERS[0].spawn(engine.game_map, 9, 2)
     engine.update_fov()
     assert narrator.news(game) == [f"{capitalized(with_article(monster.name))} comes into view, 4 north 3 east."]
@@ -246,3 +247,38 @@ def test_every_line_said_is_under_80_characters() -> None:
     said = Narrator().news(input_handlers.MainGameEventHandler(engine))
     assert said and all(len(line) <= WIDTH for line in said)
     assert " ".join(said).split() == ("word " * 60).split()
+
+
+def test_the_map_is_heard_row_by_row_as_counts_and_names_the_same_as_the_map_in_signs() -> None:
+    engine = arena()
+    monster = MONSTERS[0].spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
+    item = ITEMS[0].spawn(engine.game_map, PLAYER[0] + 3, PLAYER[1])
+    engine.update_fov()
+    game = input_handlers.MainGameEventHandler(engine)
+    narrator = Narrator()
+    narrator.news(game)
+    said = narrator.news(game.handle_events(stroke(key_for(Command.MAP))))
+    rows: dict[str, str] = {}
+    head = ""
+    for line in said[2:]:  # A row's line, and those it goes on to.
+        if ": " in line:
+            head, _, line = line.partition(": ")
+        rows[head] = f"{rows.get(head, '')} {line}".strip().removesuffix(".")
+    assert f"you, floor, {monster.name}, {item.name}, " in rows["Your row"]
+    signs = questions.map_rows(engine)[1:]
+    reach_y = questions.MAP_REACH[1]
+    for dy, sign_row in enumerate(signs, start=-reach_y):
+        row = "Your row" if dy == 0 else capitalized(questions.offset_words(0, dy))
+        counts = [int(part.split()[0]) if part[0].isdigit() else 1 for part in rows.get(row, "").split(", ") if part]
+        assert sum(counts) == len(sign_row)  # Every place the map in signs shows, told once.
+    assert not any(char in line for line in said for char in "#@")
+
+
+def test_the_map_in_signs_is_kept_as_it_is_for_a_braille_display() -> None:
+    engine = arena()
+    game = input_handlers.MainGameEventHandler(engine)
+    narrator = Narrator()
+    narrator.news(game)
+    said = narrator.news(game.handle_events(stroke(key_for(Command.SIGN_MAP))))
+    rows = questions.map_rows(engine)[1:]
+    assert said[-len(rows) :] == rows and any("#" in row for row in rows)

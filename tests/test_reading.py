@@ -3,14 +3,22 @@ letters, the choice or cursor in focus said again as it moves, nothing said twic
 
 from __future__ import annotations
 
+import re
+
 import conftest
 from conftest import key, stroke
 from tcod.event import KeySym
 
 import input_handlers
 import setup_game
+from controls.keys import MAIN_KEYS, Command, Key
 from window import options, title
 from words.reading import Narrator
+from words.spoken import spoken
+
+
+def key_for(command: Command) -> Key:
+    return next(binding for binding, bound in MAIN_KEYS.items() if bound is command)
 
 
 def arena() -> input_handlers.MainGameEventHandler:
@@ -29,8 +37,10 @@ def test_the_inventory_is_read_with_its_letters() -> None:
     narrator.news(game)
     inventory = game.handle_events(key(KeySym.I))
     assert isinstance(inventory, input_handlers.InventoryEventHandler)
-    assert narrator.news(inventory) == [inventory.TITLE, *inventory.item_lines()]
-    assert inventory.item_lines()[0].startswith("(a) ")
+    said = narrator.news(inventory)
+    assert said == [spoken(line) for line in [inventory.TITLE, *inventory.item_lines()]]
+    assert inventory.item_lines()[0].startswith("(a) ")  # The window's letter; heard as a word.
+    assert said[1].startswith("a, ") and not any(char in line for line in said for char in "()")
     inventory.handle_events(key(KeySym.Z))  # No item: the log says so, and only that is said.
     assert narrator.news(inventory) == ["Invalid entry."]
 
@@ -43,7 +53,7 @@ def test_the_level_up_choice_is_read_with_its_letters() -> None:
     assert isinstance(screen, input_handlers.LevelUpEventHandler)
     said = Narrator().news(screen)
     assert screen.TITLE in said
-    assert [line[:3] for line in said[-3:]] == ["a) ", "b) ", "c) "]
+    assert [line[:3] for line in said[-3:]] == ["a, ", "b, ", "c, "]
 
 
 def test_the_history_reads_one_message_at_a_time() -> None:
@@ -55,9 +65,9 @@ def test_the_history_reads_one_message_at_a_time() -> None:
     narrator.news(game)
     history = game.handle_events(key(KeySym.V))
     said = narrator.news(history)
-    assert said[-1] == f"Second. (turn {log.messages[-1].turn})"
+    assert said[-1] == f"Second. Turn {log.messages[-1].turn}."
     history.handle_events(key(KeySym.UP))
-    assert narrator.news(history) == [f"First. (turn {log.messages[-2].turn})"]
+    assert narrator.news(history) == [f"First. Turn {log.messages[-2].turn}."]
 
 
 def test_the_options_say_the_option_chosen_as_it_moves_and_changes() -> None:
@@ -75,16 +85,38 @@ def test_the_options_say_the_option_chosen_as_it_moves_and_changes() -> None:
 def test_the_help_reads_every_key_with_what_it_does() -> None:
     game = arena()
     said = Narrator().news(game.handle_events(stroke("?")))
-    assert ";: What is in view" in said and "Tab: Fight the nearest monster in view" in said
+    assert "semicolon: What is in view" in said and "Tab: Fight the nearest monster in view" in said
 
 
 def test_a_question_is_read_and_the_game_over_story_too() -> None:
     game = arena()
     narrator = Narrator()
     narrator.news(game)
-    assert narrator.news(game.handle_events(key(KeySym.ESCAPE))) == [input_handlers.SAVE_AND_QUIT]
+    assert narrator.news(game.handle_events(key(KeySym.ESCAPE))) == [spoken(input_handlers.SAVE_AND_QUIT)]
     game.engine.player.fighter.hp = 0
     over = input_handlers.next_screen(game.engine)
     said = narrator.news(over)
     assert "Game over" in said and any(line.startswith("Enter, Esc") for line in said)
     assert all(len(line) < 80 for line in said)
+
+
+# What a reader at its default settings spells out or skips: brackets kept (the menus' letters).
+SPELLED = re.compile(r"[();]| - |(?<!\S)[?;:/>=+_@.-](?=[,:]?(\s|$))")
+
+
+def test_no_symbol_a_reader_spells_out_is_said_where_a_word_would_do() -> None:
+    game = arena()
+    log = game.engine.message_log
+    log.add_message("A test happened.")
+    log.add_message("A test happened.")
+    said = Narrator().news(setup_game.MainMenu())
+    assert "Press question mark for help." in said
+    for opening in (key(KeySym.I), stroke("?"), key(KeySym.V), stroke("="), key(KeySym.C), stroke("/")):
+        narrator = Narrator()
+        said += narrator.news(game)
+        said += narrator.news(game.handle_events(opening))
+    for command in (Command.IN_VIEW, Command.AROUND, Command.WHERE, Command.STATUS):
+        said += Narrator().news(game.handle_events(stroke(key_for(command))))
+    assert "A test happened, twice." in said
+    assert [line for line in said if SPELLED.search(line)] == []
+    assert log.messages[-1].full_text == "A test happened. (x2)"  # The window's own, kept.

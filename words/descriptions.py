@@ -34,6 +34,8 @@ HEALTH_WORDS: Final = (
 )
 
 STAIRS: Final = str(tile_types.down_stairs["name"])
+CONFUSED: Final = "confused"
+EQUIPPED: Final = "(E)"  # After an inventory line's item that is worn or wielded.
 
 
 def health_words(fighter: Fighter) -> str:
@@ -42,13 +44,19 @@ def health_words(fighter: Fighter) -> str:
     return next(words for least, words in HEALTH_WORDS if share >= least)
 
 
+def state_name(actor: Actor) -> str | None:
+    """What is out of the ordinary with an actor, in a word ("confused"); None if nothing.
+    The news tells a change of it, not each turn of its count."""
+    return CONFUSED if isinstance(actor.ai, ConfusedEnemy) else None
+
+
 def state_words(actor: Actor) -> str | None:
     """What is out of the ordinary with an actor, as "confused, 3 turns"; None if nothing."""
     if isinstance(actor.ai, ConfusedEnemy):
         if actor.ai.turns_remaining <= 0:
             # Its next turn is spent coming to its senses.
-            return "confused, wearing off"
-        return f"confused, {counted(actor.ai.turns_remaining, 'turn')}"
+            return f"{CONFUSED}, wearing off"
+        return f"{CONFUSED}, {counted(actor.ai.turns_remaining, 'turn')}"
     return None
 
 
@@ -189,7 +197,7 @@ def inventory_lines(player: Actor, fits: Callable[[Item], bool]) -> list[str]:
             continue
         line = f"({letter}) {stack_name(stack)}"
         if player.equipment.item_is_equipped(item):
-            line = f"{line} (E)"
+            line = f"{line} {EQUIPPED}"
         effect = item_effect(item)
         lines.append(f"{line}: {effect}" if effect else line)
     return lines or ["(Empty)"]

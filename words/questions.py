@@ -198,6 +198,10 @@ def status(engine: Engine) -> list[str]:
     ]
 
 
+# The longest line of an answer made to fit: its window, frame included, fits
+# 80 columns, and a reader's terminal may be that narrow.
+ANSWER_WIDTH: Final = 78
+
 # How far the text map reaches from the player: columns, then rows, each side.
 MAP_REACH: Final = (15, 5)
 
@@ -215,26 +219,85 @@ def ground_sign(game_map: GameMap, x: int, y: int) -> str:
     return str(game_map.tiles["sign"][x, y])
 
 
-def map_rows(engine: Engine) -> list[str]:
-    """The map around the player as rows of text, for a reader to go over sign by
-    sign (the window draws walls and floors as coloured blanks): the ground as
-    `ground_sign` says, and what is in view by its own sign, one over another as
-    the map draws them (an actor over an item over a corpse)."""
-    game_map, player = engine.game_map, engine.player
-    signs = {
-        (entity.x, entity.y): entity.char
+def on_top(engine: Engine) -> dict[tuple[int, int], Entity]:
+    """What is in view, by place: the one the map draws on top (an actor over an
+    item over a corpse)."""
+    game_map = engine.game_map
+    return {
+        (entity.x, entity.y): entity
         for entity in sorted(game_map.entities, key=lambda entity: entity.render_order.value)
         if game_map.visible[entity.x, entity.y]
     }
+
+
+def map_rows(engine: Engine) -> list[str]:
+    """The map around the player as rows of signs, for a braille display (the
+    window draws walls and floors as coloured blanks): the ground as `ground_sign`
+    says, and what is in view by its own sign, as the map draws it."""
+    player = engine.player
+    signs = {place: entity.char for place, entity in on_top(engine).items()}
     reach_x, reach_y = MAP_REACH
     rows = [
         "".join(
-            signs.get((x, y)) or ground_sign(game_map, x, y)
+            signs.get((x, y)) or ground_sign(engine.game_map, x, y)
             for x in range(player.x - reach_x, player.x + reach_x + 1)
         ).rstrip()
         for y in range(player.y - reach_y, player.y + reach_y + 1)
     ]
     return [map_key(), *rows]
+
+
+def ground_name(game_map: GameMap, x: int, y: int) -> str:
+    """The ground at (x, y) by its tile's name, as the map of signs shows it."""
+    if not game_map.in_bounds(x, y) or not game_map.explored[x, y]:
+        return "unknown"
+    return str(game_map.tiles["name"][x, y])
+
+
+def run_words(names: list[str]) -> list[str]:
+    """Names in a row, each run of one counted: "7 wall", "Orc", "3 floor"."""
+    runs: list[tuple[str, int]] = []
+    for name in names:
+        if runs and runs[-1][0] == name:
+            runs[-1] = (name, runs[-1][1] + 1)
+        else:
+            runs.append((name, 1))
+    return [name if count == 1 else f"{count} {name}" for name, count in runs]
+
+
+def listed_lines(head: str, parts: list[str]) -> list[str]:
+    """ "Head: a, b, c." cut into lines of `ANSWER_WIDTH` between parts, never inside one."""
+    lines = [f"{head}:"]
+    for index, part in enumerate(parts):
+        piece = part + ("." if index == len(parts) - 1 else ",")
+        if len(lines[-1]) + 1 + len(piece) > ANSWER_WIDTH:
+            lines.append(piece)
+        else:
+            lines[-1] += f" {piece}"
+    return lines
+
+
+def map_counts(engine: Engine) -> list[str]:
+    """The map of signs (`map_rows`) to hear: each row west to east as counts and
+    names ("2 north: 7 wall, Orc, 3 floor, Health Potion"), rows where nothing is
+    known left out, and what is unknown at a row's east end."""
+    player, game_map = engine.player, engine.game_map
+    here = {place: entity.name for place, entity in on_top(engine).items()}
+    here[player.x, player.y] = "you"
+    reach_x, reach_y = MAP_REACH
+    lines = [f"Each row west to east, {reach_x} steps either side of you."]
+    for dy in range(-reach_y, reach_y + 1):
+        y = player.y + dy
+        names = [
+            here.get((x, y)) or ground_name(game_map, x, y)
+            for x in range(player.x - reach_x, player.x + reach_x + 1)
+        ]
+        while names and names[-1] == "unknown":
+            names.pop()
+        if names:
+            row = "Your row" if dy == 0 else offset_words(0, dy)
+            lines += listed_lines(capitalized(row), run_words(names))
+    return lines
 
 
 def at_cursor(engine: Engine, x: int, y: int) -> str:
@@ -254,5 +317,6 @@ QUESTIONS: Final[dict[Command, tuple[str, Answer]]] = {
     Command.AROUND: ("Around you", around),
     Command.WHERE: ("Where you are", where),
     Command.STATUS: ("Status", status),
-    Command.MAP: ("Map", map_rows),
+    Command.MAP: ("Map", map_counts),
+    Command.SIGN_MAP: ("Map in signs", map_rows),
 }

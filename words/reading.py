@@ -9,17 +9,15 @@ for the rest (`words.questions`).
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from controls import travel
-from controls.targeting import enemies_in_view
 from screens.base import BaseEventHandler
-from words import questions
+from words import news
+from words.spoken import spoken
 
 if TYPE_CHECKING:
     from engine import Engine
-    from entity import Actor
     from message_log import Message
 
 # Every line is shorter than 80 characters: a reader's terminal may be that narrow.
@@ -60,46 +58,34 @@ class Narrator:
     engine: Engine | None = None
     last_message: Message | None = None
     last_count: int = 0
-    hp: int = 0
-    seen: list[Actor] = field(default_factory=list)
+    glance: news.Glance | None = None
 
     def news(self, screen: BaseEventHandler) -> list[str]:
         """The lines to say now that `screen` shows: the game's news, then what
         changed of the screen (all of it, if it is new)."""
         engine = screen.game()
-        lines = [] if engine is None else self.game_news(engine)
+        same_game = engine is not None and engine is self.engine
+        lines = [] if engine is None else self.game_news(engine, screen.walking)
         reading = read_screen(screen)
+        if reading is None and self.reading is not None and same_game:
+            lines.insert(0, news.BACK)  # A screen closed onto the same game's dungeon.
         before = self.reading if screen is self.screen else None
         self.screen, self.reading = screen, reading
         if reading is not None:
             lines += [line for line in reading.lines if before is None or line not in before.lines]
             if reading.focus and (before is None or reading.focus != before.focus):
                 lines.append(reading.focus)
-        return wrapped(lines)
+        return wrapped([spoken(line) for line in lines])
 
-    def game_news(self, engine: Engine) -> list[str]:
-        """New messages, a change of HP, monsters come into view."""
+    def game_news(self, engine: Engine, walking: bool = False) -> list[str]:
+        """New messages, then what changed on the map (`words.news`); a walk's steps
+        are told at its end."""
         if engine is not self.engine:  # A new game, or a game loaded: its last message only.
-            self.engine, self.hp, self.seen = engine, engine.player.fighter.hp, []
+            self.engine, self.glance = engine, None
             messages = engine.message_log.messages
             self.last_message = messages[-2] if len(messages) > 1 else None
             self.last_count = 0 if self.last_message is None else self.last_message.count
-        lines = self.new_messages(engine)
-        fighter = engine.player.fighter
-        if fighter.hp != self.hp:
-            self.hp = fighter.hp
-            lines.append(f"HP {fighter.hp} of {fighter.max_hp}.")
-        in_view = enemies_in_view(engine)
-        for actor in in_view:
-            if actor in self.seen:
-                continue
-            news = travel.comes_into_view(actor)
-            told = f"{news.removesuffix('.')}, {questions.offset_from_player(actor, engine)}."
-            if news in lines:  # A walk stopped for it: where it is, in the same line.
-                lines[lines.index(news)] = told
-            else:
-                lines.append(told)
-        self.seen = in_view
+        lines, self.glance = news.told(engine, self.glance, self.new_messages(engine), walking)
         return lines
 
     def new_messages(self, engine: Engine) -> list[str]:
