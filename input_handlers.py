@@ -91,6 +91,7 @@ class EventHandler(BaseEventHandler):
         x, y = event.integer_position
         if self.engine.game_map.in_bounds(x, y):
             self.engine.mouse_location = x, y
+            self.engine.pointer_on_map = True
 
     def on_render(self, console: tcod.console.Console) -> None:
         self.engine.render(console)
@@ -256,7 +257,13 @@ class SelectIndexHandler(AskUserEventHandler):
     def __init__(self, engine: Engine):
         """Puts the cursor where this kind of selection starts (see `start_location`)."""
         super().__init__(engine)
-        engine.mouse_location = self.start_location()
+        self.put_cursor(*self.start_location())
+
+    def put_cursor(self, x: int, y: int) -> None:
+        """The cursor to (x, y) by a key: the line under the map is the cursor's
+        alone, and goes with it (`Engine.pointer_on_map`)."""
+        self.engine.mouse_location = x, y
+        self.engine.pointer_on_map = False
 
     def start_location(self) -> tuple[int, int]:
         """Where the cursor starts: on the player."""
@@ -286,7 +293,7 @@ class SelectIndexHandler(AskUserEventHandler):
         move_keys = self.settings.keys.move
         if key in move_keys:
             dx, dy = move_keys[key]
-            self.engine.mouse_location = targeting.moved(self.engine, dx, dy, keys.cursor_step(event.mod))
+            self.put_cursor(*targeting.moved(self.engine, dx, dy, keys.cursor_step(event.mod)))
             return None
         target_keys_step = keys.target_step(event)
         if target_keys_step is not None:
@@ -294,7 +301,7 @@ class SelectIndexHandler(AskUserEventHandler):
                 self.engine, self.engine.mouse_location, target_keys_step
             )
             if enemy is not None:
-                self.engine.mouse_location = enemy.x, enemy.y
+                self.put_cursor(enemy.x, enemy.y)
             return None
         if key in keys.CONFIRM_KEYS:
             return self.on_index_selected(*self.engine.mouse_location)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+from pathlib import Path
 
 import conftest
 import numpy as np
@@ -16,12 +17,14 @@ from tcod.event import KeySym, Modifier
 import actions
 import entity_factories
 import input_handlers
+import render_functions
 import tile_types
 from components.ai import ConfusedEnemy
 from components.consumable import FireballDamageConsumable
 from engine import Engine
 from entity import Actor, Item
 from input_handlers import MainGameEventHandler
+from saving import save_data
 
 PLAYER = (40, 20)
 
@@ -439,3 +442,44 @@ def test_the_question_about_a_blast_hides_none_of_it(player_y: int) -> None:
     ((left, top),) = zip(*(asked.rgb["ch"] == ord("┌")).nonzero(), strict=True)
     bottom = next(y for y in range(top, 50) if asked.rgb["ch"][left, y] == ord("└"))
     assert bottom < orc.y - radius or top > orc.y + radius, (top, bottom, orc.y)
+
+
+# --- The line under the map: the cursor's goes with the cursor -----------------
+
+
+def line_under_the_map(handler: input_handlers.BaseEventHandler) -> str:
+    """What the row under the map says, where the look line and the hover line show."""
+    x, y = render_functions.NAMES_AT
+    return conftest.screen_rows(handler)[y][x:].rstrip()
+
+
+def looked_at_and_closed(engine: Engine, opening: str, monster: Actor) -> input_handlers.BaseEventHandler:
+    """The cursor opened by `opening` (`/` or `_`), moved onto `monster`, closed with Escape."""
+    cursor = MainGameEventHandler(engine).handle_events(typed(opening))
+    for _ in range(monster.x - engine.player.x):
+        cursor = cursor.handle_events(key(KeySym.L))
+    assert monster.name in line_under_the_map(cursor)
+    return cursor.handle_events(key(KeySym.ESCAPE))
+
+
+@pytest.mark.parametrize("opening", ["/", "_"])
+def test_the_cursors_line_goes_when_the_cursor_closes(opening: str) -> None:
+    engine = arena()
+    orc = entity_factories.orc.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
+    engine.update_fov()
+    dungeon = looked_at_and_closed(engine, opening, orc)
+    assert isinstance(dungeon, MainGameEventHandler)
+    assert line_under_the_map(dungeon) == ""
+
+
+def test_a_save_brings_no_line_back_and_the_mouse_names_what_it_points_at(tmp_path: Path) -> None:
+    engine = arena()
+    orc = entity_factories.orc.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
+    engine.update_fov()
+    looked_at_and_closed(engine, "/", orc)
+    engine.save_as(tmp_path / "savegame.sav")
+    loaded = save_data.load(tmp_path / "savegame.sav")
+    dungeon = MainGameEventHandler(loaded)
+    assert line_under_the_map(dungeon) == ""
+    dungeon.handle_events(motion(orc.x, orc.y))
+    assert line_under_the_map(dungeon).startswith(orc.name)
