@@ -281,8 +281,10 @@ class SelectIndexHandler(AskUserEventHandler):
         x, y = self.engine.mouse_location
         console.rgb["bg"][x, y] = color.white
         console.rgb["fg"][x, y] = color.black
-        line = self.content().focus[: render_functions.NAMES_WIDTH]
+        content = self.content()
+        line = content.focus[: render_functions.NAMES_WIDTH]
         console.print(*render_functions.NAMES_AT, f"{line:<{render_functions.NAMES_WIDTH}}", fg=color.white)
+        render_functions.render_prompt(console, content.keys)
 
     def draw_marks(self, console: tcod.console.Console) -> None:
         """Mark what choosing the tile under the cursor would affect; nothing by default."""
@@ -356,12 +358,8 @@ LOOKING: Final = "Look: move the cursor, Enter tells more, Escape leaves."
 class TravelHandler(LookHandler):
     """Travel (NetHack's `_`): a cursor, and Enter, a click or `_` again walks there."""
 
-    def __init__(self, engine: Engine):
-        super().__init__(engine)
-        engine.message_log.add_message(TRAVEL_PROMPT, color.needs_target)
-
     def content(self) -> Content:
-        return Content(focus=super().content().focus)
+        return Content(focus=super().content().focus, keys=TRAVEL_PROMPT)
 
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         return self.travel(x, y)
@@ -371,13 +369,23 @@ TRAVEL_PROMPT: Final = "Travel where? Move the cursor; Enter or _ walks there, E
 
 
 class TargetingHandler(SelectIndexHandler):
-    """Aiming an item: the cursor starts on an enemy, and the choice is remembered."""
+    """Aiming an item: the cursor starts on an enemy, and the choice is remembered.
+
+    Its `prompt` (what is aimed, how far it reaches, the keys) is the screen's to
+    show while it is open, not a message of the log."""
 
     def __init__(
-        self, engine: Engine, callback: Callable[[tuple[int, int]], Action | None]
+        self,
+        engine: Engine,
+        callback: Callable[[tuple[int, int]], Action | None],
+        prompt: str = "",
     ):
         super().__init__(engine)
         self.callback = callback
+        self.prompt = prompt
+
+    def content(self) -> Content:
+        return Content(focus=super().content().focus, keys=self.prompt)
 
     def on_exit(self) -> ActionOrHandler | None:
         """Esc (or any key that chooses nothing): the item is kept, and the log says so."""
@@ -410,8 +418,9 @@ class AreaRangedAttackHandler(TargetingHandler):
         engine: Engine,
         radius: int,
         callback: Callable[[tuple[int, int]], Action | None],
+        prompt: str = "",
     ):
-        super().__init__(engine, callback)
+        super().__init__(engine, callback, prompt)
         self.radius = radius
 
     def draw_marks(self, console: tcod.console.Console) -> None:

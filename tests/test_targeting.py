@@ -25,6 +25,7 @@ from engine import Engine
 from entity import Actor, Item
 from input_handlers import MainGameEventHandler
 from saving import save_data
+from words.reading import Narrator
 
 PLAYER = (40, 20)
 
@@ -402,13 +403,24 @@ def test_aiming_names_what_is_in_view_counted() -> None:
     troll = entity_factories.troll.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1] + 2)
     engine.update_fov()
     assert engine.game_map.visible[troll.x, troll.y]
-    aim(engine, entity_factories.confusion_scroll)
-    said = engine.message_log.messages[-1].plain_text
-    assert said == "Confusion Scroll, one creature, at 2 Orcs and a Troll in view: Enter casts, Esc cancels"
+    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    said = prompt_of(handler)
+    assert said == "Confusion Scroll, one creature (Enter casts, Esc cancels), at 2 Orcs and a Troll in view"
     for template in (entity_factories.confusion_scroll, entity_factories.fireball_scroll):
         alone = arena()
-        aim(alone, template)
-        assert ", at nothing in view: Enter casts" in alone.message_log.messages[-1].plain_text
+        handler, _ = aim(alone, template)
+        assert "(Enter casts, Esc cancels), at nothing in view" in prompt_of(handler)
+
+
+def prompt_of(handler: input_handlers.BaseEventHandler) -> str:
+    """The prompt a cursor's screen declares (which the reader says) and draws on its row."""
+    content = handler.content()
+    assert content is not None
+    x, y = render_functions.PROMPT_AT
+    shown = conftest.screen_rows(handler)[y][x:].rstrip()
+    assert shown and content.keys.startswith(shown)  # Whole when it fits the row.
+    assert shown == content.keys or len(content.keys) > render_functions.PROMPT_WIDTH
+    return content.keys
 
 
 def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
@@ -417,8 +429,8 @@ def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
     handler, scroll = aim(engine, entity_factories.fireball_scroll)
     consumable = scroll.consumable
     assert isinstance(consumable, FireballDamageConsumable)
-    said = engine.message_log.messages[-1].plain_text
-    assert said == f"{scroll.name}, radius {consumable.radius}, at an Orc in view: Enter casts, Esc cancels"
+    said = prompt_of(handler)
+    assert said == f"{scroll.name}, radius {consumable.radius} (Enter casts, Esc cancels), at an Orc in view"
     after = handler.handle_events(key(KeySym.ESCAPE))
     assert isinstance(after, MainGameEventHandler)
     assert engine.message_log.messages[-1].plain_text == "Cancelled."
@@ -483,3 +495,25 @@ def test_a_save_brings_no_line_back_and_the_mouse_names_what_it_points_at(tmp_pa
     assert line_under_the_map(dungeon) == ""
     dungeon.handle_events(motion(orc.x, orc.y))
     assert line_under_the_map(dungeon).startswith(orc.name)
+
+
+# --- Prompts: a cursor's own row, never the log -------------------------------
+
+
+@pytest.mark.parametrize("opening", ["travel", "aim", "look"])
+def test_a_cursors_prompt_is_its_own_row_said_aloud_and_no_message(opening: str) -> None:
+    """The cyan prompts once went into the 5-line log and pushed real messages out."""
+    engine = arena()
+    spawn_orcs(engine, (3, 0))
+    for number in range(5):
+        engine.message_log.add_message(f"Real news {number}.")
+    before = conftest.texts(engine)
+    if opening == "aim":
+        handler, _ = aim(engine, entity_factories.fireball_scroll)
+    else:
+        handler = MainGameEventHandler(engine).handle_events(typed("_" if opening == "travel" else "/"))
+    assert conftest.texts(engine) == before
+    prompt = prompt_of(handler)
+    assert prompt and prompt in Narrator().news(handler)
+    closed = handler.handle_events(key(KeySym.ESCAPE))
+    assert prompt not in "".join(conftest.screen_rows(closed))
