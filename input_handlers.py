@@ -548,10 +548,14 @@ class GameOverEventHandler(EventHandler):
     and what of it was kept (once the main loop has kept it: `saving.death`)."""
 
     TITLE = "Game over"
+    # A replay's or a follower's death is not the player's: nothing of it is kept.
+    REPLAYED = "A replay: no morgue file or hall of fame entry is written."
 
     def content(self) -> Content:
         record = self.engine.death_record
         kept = [] if record is None else [*record.lines(), ""]
+        if record is None and not self.settings.keep:  # Settings private to a replay.
+            kept = [self.REPLAYED, ""]
         rows = command_rows(keys.GAME_OVER_KEYS)
         width = max(len(pressed) for pressed, _ in rows)
         help_lines = [f"{pressed:<{width}}  {meaning}" for pressed, meaning in rows]
