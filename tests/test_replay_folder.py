@@ -324,3 +324,18 @@ def test_after_a_replay_the_hall_of_fame_is_verified_as_at_start_up(
     watched(monkeypatch, in_tmp, [key(KeySym.RETURN)], [key(KeySym.H)])
     hall = next(frame for frame in reversed(shown) if any("How it ended" in row for row in frame))
     assert any("│ +  1. " in row for row in hall)  # In the window's frame: marked verified.
+
+
+@pytest.mark.parametrize("options_text", ["palette = tutorial\n", "palette = mauve\n"])
+def test_a_window_replay_tells_an_options_notice_on_stderr_and_nothing_else(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], options_text: str
+) -> None:
+    """No menu to show it over: a problem with the options goes to stderr, and only a problem."""
+    folder = players_folder(in_tmp)
+    (folder / paths.OPTIONS_NAME).write_text(options_text)
+    watched(monkeypatch, folder, [key(KeySym.RETURN)])
+    err = capsys.readouterr().err
+    if "mauve" in options_text:
+        assert "line 1" in err and "mauve" in err
+    else:
+        assert err == ""
