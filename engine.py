@@ -18,6 +18,7 @@ from replays import recording
 from saving import save_fields
 from saving.save_fields import (
     MAX_TURNS,
+    Bool,
     Counts,
     Fields,
     FileName,
@@ -56,7 +57,9 @@ class Engine:
         "message_log": Part(MessageLog),
         "rng": Rng(),
         "mouse_location": Point(),
-        "pointer_on_map": Fresh(False),  # A loaded game names nothing until the mouse moves.
+        # Kept as the mouse location is, so that a game continued or replayed is the same game;
+        # older saves had no cursor's line to tell apart (and read False).
+        "pointer_on_map": Bool(default=False),
         "turns": Int(0, MAX_TURNS),
         "kills": Counts(Int(1, MAX_TURNS), MAX_ENTITIES),
         "recording": Recording(),
@@ -75,7 +78,7 @@ class Engine:
         self.mouse_location = (0, 0)
         # Whether the mouse pointer, not a look or aim cursor, last put `mouse_location`
         # where it is: only then the line under the map names what is there, so that
-        # a cursor's line goes when the cursor closes.
+        # a cursor's line goes when the cursor closes, and no save brings it back.
         self.pointer_on_map = False
         self.player = player
         # The one random generator of the rules, seeded by the game's seed and
