@@ -18,6 +18,7 @@ from replays import recording
 from saving import save_fields
 from saving.save_fields import (
     MAX_TURNS,
+    Bool,
     Counts,
     Fields,
     FileName,
@@ -56,6 +57,9 @@ class Engine:
         "message_log": Part(MessageLog),
         "rng": Rng(),
         "mouse_location": Point(),
+        # Kept as the mouse location is, so that a game continued or replayed is the same game;
+        # older saves had no cursor's line to tell apart (and read False).
+        "pointer_on_map": Bool(default=False),
         "turns": Int(0, MAX_TURNS),
         "kills": Counts(Int(1, MAX_TURNS), MAX_ENTITIES),
         "recording": Recording(),
@@ -72,6 +76,10 @@ class Engine:
     def __init__(self, player: Actor, rng: Generator | None = None, settings: Settings | None = None):
         self.message_log = MessageLog(self)
         self.mouse_location = (0, 0)
+        # Whether the mouse pointer, not a look or aim cursor, last put `mouse_location`
+        # where it is: only then the line under the map names what is there, so that
+        # a cursor's line goes when the cursor closes, and no save brings it back.
+        self.pointer_on_map = False
         self.player = player
         # The one random generator of the rules, seeded by the game's seed and
         # kept by the save: a rule drawing from the `random` module instead would
@@ -161,6 +169,7 @@ class Engine:
             location=(0, 48),
         )
 
-        render_functions.render_names_at_mouse_location(
-            console, *render_functions.NAMES_AT, engine=self
-        )
+        if self.pointer_on_map:
+            render_functions.render_names_at_mouse_location(
+                console, *render_functions.NAMES_AT, engine=self
+            )

@@ -91,6 +91,7 @@ class EventHandler(BaseEventHandler):
         x, y = event.integer_position
         if self.engine.game_map.in_bounds(x, y):
             self.engine.mouse_location = x, y
+            self.engine.pointer_on_map = True
 
     def on_render(self, console: tcod.console.Console) -> None:
         self.engine.render(console)
@@ -256,7 +257,13 @@ class SelectIndexHandler(AskUserEventHandler):
     def __init__(self, engine: Engine):
         """Puts the cursor where this kind of selection starts (see `start_location`)."""
         super().__init__(engine)
-        engine.mouse_location = self.start_location()
+        self.put_cursor(*self.start_location())
+
+    def put_cursor(self, x: int, y: int) -> None:
+        """The cursor to (x, y) by a key: the line under the map is the cursor's
+        alone, and goes with it (`Engine.pointer_on_map`)."""
+        self.engine.mouse_location = x, y
+        self.engine.pointer_on_map = False
 
     def start_location(self) -> tuple[int, int]:
         """Where the cursor starts: on the player."""
@@ -277,8 +284,10 @@ class SelectIndexHandler(AskUserEventHandler):
         x, y = self.engine.mouse_location
         console.rgb["bg"][x, y] = color.white
         console.rgb["fg"][x, y] = color.black
-        line = self.content().focus[: render_functions.NAMES_WIDTH]
+        content = self.content()
+        line = content.focus[: render_functions.NAMES_WIDTH]
         console.print(*render_functions.NAMES_AT, f"{line:<{render_functions.NAMES_WIDTH}}", fg=color.white)
+        render_functions.render_prompt(console, content.keys)
 
     def draw_marks(self, console: tcod.console.Console) -> None:
         """Mark what choosing the tile under the cursor would affect; nothing by default."""
@@ -289,7 +298,7 @@ class SelectIndexHandler(AskUserEventHandler):
         move_keys = self.settings.keys.move
         if key in move_keys:
             dx, dy = move_keys[key]
-            self.engine.mouse_location = targeting.moved(self.engine, dx, dy, keys.cursor_step(event.mod))
+            self.put_cursor(*targeting.moved(self.engine, dx, dy, keys.cursor_step(event.mod)))
             return None
         target_keys_step = keys.target_step(event)
         if target_keys_step is not None:
@@ -297,7 +306,7 @@ class SelectIndexHandler(AskUserEventHandler):
                 self.engine, self.engine.mouse_location, target_keys_step
             )
             if enemy is not None:
-                self.engine.mouse_location = enemy.x, enemy.y
+                self.put_cursor(enemy.x, enemy.y)
             return None
         if key in keys.CONFIRM_KEYS:
             return self.on_index_selected(*self.engine.mouse_location)
@@ -352,12 +361,8 @@ LOOKING: Final = "Look: move the cursor, Enter tells more, Escape leaves."
 class TravelHandler(LookHandler):
     """Travel (NetHack's `_`): a cursor, and Enter, a click or `_` again walks there."""
 
-    def __init__(self, engine: Engine):
-        super().__init__(engine)
-        engine.message_log.add_message(TRAVEL_PROMPT, color.needs_target)
-
     def content(self) -> Content:
-        return Content(focus=super().content().focus)
+        return Content(focus=super().content().focus, keys=TRAVEL_PROMPT)
 
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         return self.travel(x, y)
@@ -367,13 +372,23 @@ TRAVEL_PROMPT: Final = "Travel where? Move the cursor; Enter or _ walks there, E
 
 
 class TargetingHandler(SelectIndexHandler):
-    """Aiming an item: the cursor starts on an enemy, and the choice is remembered."""
+    """Aiming an item: the cursor starts on an enemy, and the choice is remembered.
+
+    Its `prompt` (what is aimed, how far it reaches, the keys) is the screen's to
+    show while it is open, not a message of the log."""
 
     def __init__(
-        self, engine: Engine, callback: Callable[[tuple[int, int]], Action | None]
+        self,
+        engine: Engine,
+        callback: Callable[[tuple[int, int]], Action | None],
+        prompt: str = "",
     ):
         super().__init__(engine)
         self.callback = callback
+        self.prompt = prompt
+
+    def content(self) -> Content:
+        return Content(focus=super().content().focus, keys=self.prompt)
 
     def on_exit(self) -> ActionOrHandler | None:
         """Esc (or any key that chooses nothing): the item is kept, and the log says so."""
@@ -406,8 +421,9 @@ class AreaRangedAttackHandler(TargetingHandler):
         engine: Engine,
         radius: int,
         callback: Callable[[tuple[int, int]], Action | None],
+        prompt: str = "",
     ):
-        super().__init__(engine, callback)
+        super().__init__(engine, callback, prompt)
         self.radius = radius
 
     def draw_marks(self, console: tcod.console.Console) -> None:
@@ -535,10 +551,14 @@ class GameOverEventHandler(EventHandler):
     and what of it was kept (once the main loop has kept it: `saving.death`)."""
 
     TITLE = "Game over"
+    # A replay's or a follower's death is not the player's: nothing of it is kept.
+    REPLAYED = "A replay: no morgue file or hall of fame entry is written."
 
     def content(self) -> Content:
         record = self.engine.death_record
         kept = [] if record is None else [*record.lines(), ""]
+        if record is None and not self.settings.keep:  # Settings private to a replay.
+            kept = [self.REPLAYED, ""]
         rows = command_rows(keys.GAME_OVER_KEYS)
         width = max(len(pressed) for pressed, _ in rows)
         help_lines = [f"{pressed:<{width}}  {meaning}" for pressed, meaning in rows]

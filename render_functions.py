@@ -80,6 +80,10 @@ def render_character_level(
 # Where the line naming what is under the mouse or the look cursor is drawn, and its width.
 NAMES_AT: Final = (21, 44)
 NAMES_WIDTH: Final = 59
+# A cursor's prompt ("Travel where?"): the free row between the map (43 rows) and the panel,
+# the whole width, so that a prompt is no message and pushes none out of the log.
+PROMPT_AT: Final = (0, 43)
+PROMPT_WIDTH: Final = 80
 
 
 def get_names_at_location(x: int, y: int, game_map: GameMap) -> str:
@@ -96,6 +100,13 @@ def render_names_at_mouse_location(
     """What is under the mouse or the look cursor (see `get_names_at_location`)."""
     mouse_x, mouse_y = engine.mouse_location
     console.print(x=x, y=y, text=get_names_at_location(mouse_x, mouse_y, engine.game_map))
+
+
+def render_prompt(console: tcod.console.Console, prompt: str) -> None:
+    """A cursor's prompt on its own row, in the colour prompts had in the log; a prompt
+    too long for the row shows its first words (the screen reader says it whole)."""
+    x, y = PROMPT_AT
+    console.print(x, y, prompt, fg=color.needs_target, width=PROMPT_WIDTH, height=1)
 
 
 def draw_window(

@@ -25,11 +25,12 @@ if TYPE_CHECKING:
 
 
 def aim_prompt(item: Item, reach: str, in_view: list[Actor]) -> str:
-    """What aiming says: the item, how far it reaches, what is in view to aim at,
-    and the keys that end it ("Fireball Scroll, radius 3, at an Orc and a Troll in
-    view: Enter casts, Esc cancels").  The tutorial said only "Select a target location."."""
+    """What aiming says: the item, how far it reaches, the keys that end it, and
+    what is in view to aim at ("Fireball Scroll, radius 3 (Enter casts, Esc
+    cancels), at an Orc and a Troll in view"): the list last, as a prompt too long
+    for its row loses its end.  The tutorial said only "Select a target location."."""
     names = [monster.name for monster in in_view]
-    return f"{item.name}, {reach}, at {listed(names)} in view: Enter casts, Esc cancels"
+    return f"{item.name}, {reach} (Enter casts, Esc cancels), at {listed(names)} in view"
 
 
 class Consumable(BaseComponent):
@@ -72,10 +73,10 @@ class ConfusionConsumable(Consumable):
         return f"confuses, {self.number_of_turns} turns"
 
     def get_action(self, consumer: Actor) -> Push:
-        self.engine.message_log.add_message(aim_prompt(self.parent, "one creature", self.engine.game_map.monsters_in_view), color.needs_target)
         return Push(SingleRangedAttackHandler(
             self.engine,
             callback=lambda xy: actions.ItemAction(consumer, self.parent, xy),
+            prompt=aim_prompt(self.parent, "one creature", self.engine.game_map.monsters_in_view),
         ))
 
     def activate(self, action: actions.ItemAction) -> None:
@@ -112,11 +113,11 @@ class FireballDamageConsumable(Consumable):
         return f"{self.damage} damage, radius {self.radius}"
 
     def get_action(self, consumer: Actor) -> Push:
-        self.engine.message_log.add_message(aim_prompt(self.parent, f"radius {self.radius}", self.engine.game_map.monsters_in_view), color.needs_target)
         return Push(AreaRangedAttackHandler(
             self.engine,
             radius=self.radius,
             callback=lambda xy: actions.ItemAction(consumer, self.parent, xy),
+            prompt=aim_prompt(self.parent, f"radius {self.radius}", self.engine.game_map.monsters_in_view),
         ))
 
     def activate(self, action: actions.ItemAction) -> None:

@@ -3,7 +3,8 @@ the player, else take one step toward it by the path walks take (`travel`).
 
 A press is one ordinary turn, a bump the player's own move keys could make; it
 does nothing, at no cost, with no monster in view or below a share of HP (the
-option `autofight_stop`, DCSS's).  A recording keeps what the press did (the
+option `autofight_stop`, DCSS's; a quarter by default, as the game has no
+regeneration), and then names the option and the key that opens the options.  A recording keeps what the press did (the
 bump's direction, or that it was refused), not the key, so that a game replays
 as it was played whatever the options of whoever replays it.
 """
@@ -16,8 +17,9 @@ import tcod
 
 import color
 from actions import Action, BumpAction
-from controls import keys, travel
+from controls import key_help, keys, travel
 from replays.recording import Autofight
+from window import options
 from words.grammar import with_article
 
 if TYPE_CHECKING:
@@ -63,14 +65,25 @@ def decide(engine: Engine, stop_share: int) -> Autofight:
 
 def refusal(engine: Engine) -> str:
     """Why a press did nothing: no monster in view, no way to it, or else the
-    player's HP (the share in force need not be known to say so, so a
-    recording's refused press is told as it was)."""
+    player's HP (a recording keeps the share and keys in force, so a replay
+    tells a refused press as it was told)."""
     target = nearest_monster(engine)
     if target is None:
         return NO_TARGET
     if direction_to(engine, target) is None:
         return f"There is no way to {with_article(target.name)}."
-    return TOO_HURT
+    return f"{TOO_HURT} {where_to_change(engine.settings)}"
+
+
+def where_to_change(settings: Settings) -> str:
+    """The option that made autofight refuse, its value, and the key that opens
+    the options: a player who finds the share too cautious sees where to change it."""
+    choice = options.choices()["autofight_stop"]
+    said = f"({choice.label} {choice.format(settings.options.autofight_stop)}"
+    opening = [key for key, command in settings.keys.main.items() if command is keys.Command.OPTIONS]
+    if not opening:
+        return f"{said}: see the options.)"
+    return f"{said}: {key_help.key_name(opening[0])} opens the options.)"
 
 
 def pressed(event: tcod.event.Event, settings: Settings) -> bool:

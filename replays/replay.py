@@ -36,6 +36,7 @@ SLOWEST: Final = 0.5
 FASTEST: Final = 512.0
 
 TAKEN_OVER: Final = "The replay is over: a key of the game asks to play on from here as your own."
+OVER: Final = "The replay is over, and so was its game: there is nothing to play on."
 
 # How many of the last messages the headless report lists.
 REPORT_MESSAGES: Final = 5

@@ -52,6 +52,15 @@ def test_it_attacks_the_adjacent_monster() -> None:
     assert any(text.startswith("Player attacks Orc") for text in texts(engine))
 
 
+def test_a_monster_next_to_the_player_is_bumped_whatever_the_walks_know() -> None:
+    """Next to the player, the bump goes straight at it: not by the walks' path,
+    which knows only explored floor (here the orc's tile is not such)."""
+    engine = arena(at=(5, 5))
+    orc = with_orc(engine, 6, 5)
+    engine.game_map.tiles["walkable"][6, 5] = False
+    assert autofight.direction_to(engine, orc) == (1, 0)
+
+
 def test_it_attacks_the_nearest_of_several() -> None:
     engine = arena(at=(5, 5))
     far = with_orc(engine, 9, 5)
@@ -81,7 +90,7 @@ def test_it_refuses_below_the_options_hp_share(stop: int, refused: bool) -> None
     fighter.hp = fighter.max_hp * 40 // 100  # Below half, above a quarter.
     press(engine, KeySym.TAB)
     assert (engine.turns == 0) is refused
-    assert (texts(engine)[-1] == autofight.TOO_HURT) is refused
+    assert texts(engine)[-1].startswith(autofight.TOO_HURT) is refused
     assert (orc.fighter.hp == orc.fighter.max_hp) is refused
 
 
@@ -94,9 +103,53 @@ def test_at_exactly_the_share_it_still_fights() -> None:
     assert engine.turns == 1
 
 
-def test_the_option_defaults_to_dcss_half_and_is_on_the_options_screen() -> None:
-    assert Options().autofight_stop == 50
-    assert set(AUTOFIGHT_STOPS) >= {0, 50}
+def test_the_option_defaults_to_a_quarter_and_is_on_the_options_screen() -> None:
+    """DCSS's half would refuse from floor 1 on: here HP come back only by a potion."""
+    assert Options().autofight_stop == 25
+    assert set(AUTOFIGHT_STOPS) >= {0, 25, 50}
+
+
+def test_by_default_it_fights_on_below_half_and_stops_below_a_quarter() -> None:
+    engine = arena(at=(5, 5))
+    with_orc(engine, 6, 5)
+    fighter = engine.player.fighter
+    fighter.hp = fighter.max_hp * 40 // 100
+    press(engine, KeySym.TAB)
+    assert engine.turns == 1
+    fighter.hp = fighter.max_hp * 20 // 100
+    press(engine, KeySym.TAB)
+    assert engine.turns == 1
+
+
+def test_the_refusal_names_the_option_its_value_and_the_key_to_the_options() -> None:
+    engine = arena(at=(5, 5))
+    engine.settings = Settings(options=Options(autofight_stop=50))
+    with_orc(engine, 6, 5)
+    engine.player.fighter.hp = 1
+    press(engine, KeySym.TAB)
+    assert texts(engine)[-1] == (
+        f"{autofight.TOO_HURT} (Autofight stops below 50% HP: = opens the options.)"
+    )
+
+
+def key_tables(text: str) -> keys.KeyTables:
+    """The dungeon's keys that a key file of `text` makes."""
+    bindings = key_file.Bindings.defaults()
+    key_file.apply_text(bindings, text, "keys.txt")
+    assert not bindings.refused
+    return key_file.tables(bindings)
+
+
+def test_the_refusal_names_the_players_own_key_to_the_options_or_none() -> None:
+    engine = arena(at=(5, 5))
+    with_orc(engine, 6, 5)
+    engine.player.fighter.hp = 1
+    engine.settings = Settings(keys=key_tables("clear options\noptions f2\n"))
+    press(engine, KeySym.TAB)
+    assert texts(engine)[-1].endswith("(Autofight stops below 25% HP: F2 opens the options.)")
+    engine.settings = Settings(keys=key_tables("clear options\n"))
+    press(engine, KeySym.TAB)
+    assert texts(engine)[-1].endswith("(Autofight stops below 25% HP: see the options.)")
 
 
 def test_a_monster_with_no_known_way_to_it_is_said_at_no_cost() -> None:

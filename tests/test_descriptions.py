@@ -204,3 +204,13 @@ def test_a_confusion_on_its_last_turn_is_wearing_off() -> None:
     assert hover_text(engine, orc.x, orc.y).endswith("(confused, wearing off)")
     orc.ai.perform()
     assert "confused" not in hover_text(engine, orc.x, orc.y)
+
+
+def test_looking_at_yourself_gives_your_hp_and_no_fight_with_yourself() -> None:
+    engine = arena()
+    fighter = engine.player.fighter
+    fighter.hp = fighter.max_hp - 3
+    window = look_window(engine, *PLAYER)
+    assert f"HP {fighter.hp} of {fighter.max_hp}." in window
+    assert f"Attack {fighter.power}, defense {fighter.defense}." in window
+    assert not any(line.startswith("Hits you for") for line in window)

@@ -134,6 +134,10 @@ def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
     assert followed_end.claim == played_end.claim
     assert followed_end.summary_lines() == played_end.summary_lines()
     assert follower.handler.engine.death_record is None
+    # And says so, where the player's own game over says where its morgue file went.
+    said = follower.handler.content().lines
+    assert input_handlers.GameOverEventHandler.REPLAYED in said
+    assert input_handlers.GameOverEventHandler.REPLAYED not in player.handler.content().lines
 
 
 def test_a_rewritten_recording_is_followed_on(in_tmp: Path) -> None:

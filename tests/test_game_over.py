@@ -207,6 +207,19 @@ def test_the_morgue_file_holds_each_section(in_tmp: Path) -> None:
     assert recorded[1] == f"SHA-256: {hashlib.sha256(kept.read_bytes()).hexdigest()}"
 
 
+def test_a_recording_that_could_not_be_kept_is_said_in_the_morgue(in_tmp: Path) -> None:
+    """A folder where the recording would go: the morgue is written all the same, saying why."""
+    engine = arena()
+    engine.player.fighter.die()
+    paths.morgue_dir().mkdir(parents=True)
+    (paths.morgue_dir() / "morgue-20261121-230509.rec").mkdir()
+    path, kept = morgue.write(engine, ending_of(engine, WHEN))
+    assert kept is not None and kept.name == ""
+    lines = path.read_text("utf-8").splitlines()
+    recorded = lines[lines.index("Recording") + 2 :]
+    assert recorded == [kept.note] and kept.note.startswith("The recording could not be kept here:")
+
+
 def test_the_morgue_names_the_level_the_character_was_working_toward() -> None:
     engine = arena()
     assert morgue.stats_lines(engine)[-1] == "Level: 1 (0 of 350 XP toward level 2)"

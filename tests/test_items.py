@@ -110,7 +110,7 @@ def test_confusion_scroll_confuses_the_clicked_enemy() -> None:
 
     targeting = use(engine, scroll)
     assert isinstance(targeting, input_handlers.SingleRangedAttackHandler)
-    assert texts(engine)[-1] == "Confusion Scroll, one creature, at an Orc in view: Enter casts, Esc cancels"
+    assert targeting.content().keys == "Confusion Scroll, one creature (Enter casts, Esc cancels), at an Orc in view"
 
     assert isinstance(targeting.handle_events(click(7, 5)), MainGameEventHandler)
     assert "The eyes of the Orc look vacant, as it starts to stumble around!" in texts(engine)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -342,3 +343,20 @@ def test_a_walk_is_drawn_step_by_step_and_a_key_stops_it(
         assert timeout is not None and 0 <= timeout <= 1 / options.STEPS_PER_SECOND
     assert script.timeouts[5] is None  # Stopped by the key: idle again.
     assert options.STEPS_PER_SECOND >= 30
+
+
+def test_a_walk_started_soon_after_another_ended_steps_at_once(
+    in_tmp: Path, context: tcod.context.Context, root_console: tcod.console.Console
+) -> None:
+    """The last walk's next step was due later; a new walk's first step is not held to it."""
+    engine = setup_game.new_game(seed=1234)
+    for actor in list(engine.game_map.actors):
+        if actor is not engine.player:
+            engine.game_map.entities.remove(actor)
+    start = engine.player.x, engine.player.y
+    handler = input_handlers.MainGameEventHandler(engine)
+    the_loop = loop.Loop(loop.front_end_of(context), root_console, handler, Script([key(KeySym.X)]), None, handler)
+    the_loop.next_step_at = time.monotonic() + 3600  # As a walk that just ended leaves it.
+    the_loop.take_input()
+    assert the_loop.handler.walking
+    assert (engine.player.x, engine.player.y) != start  # The first step, in the same frame.

@@ -11,6 +11,7 @@ import message_log
 import setup_game
 from engine import Engine
 from message_log import MessageLog
+from saving import save_data
 
 
 def row(console: tcod.console.Console, y: int, x: int = 0) -> str:
@@ -123,3 +124,10 @@ def test_the_log_keeps_the_last_messages_of_a_long_game_and_saves_them(in_tmp: P
     engine.save_as("long.sav")
     loaded = setup_game.load_game("long.sav")
     assert [m.plain_text for m in loaded.message_log.messages] == [m.plain_text for m in messages]
+
+
+def test_a_save_from_before_messages_kept_their_turn_and_floor_says_neither() -> None:
+    """Format 8 kept neither: its messages load with 0, "not known", not a made-up turn 1."""
+    old = save_data.load(Path(__file__).parent / "saves" / "format-8" / "pack.sav")
+    messages = old.message_log.messages
+    assert messages and all(message.turn == 0 and message.floor == 0 for message in messages)

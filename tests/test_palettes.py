@@ -94,6 +94,9 @@ def test_the_contrast_ratio_is_wcag_2s() -> None:
     assert palettes.contrast(color.white, color.white) == 1.0
     # WCAG's own example: #777 on white is just under 4.5.
     assert palettes.contrast((0x77, 0x77, 0x77), color.white) == pytest.approx(4.48, abs=0.01)
+    # Below 0.04045 (a channel of 10 or less) sRGB is linear, as the remembered tiles' darks are.
+    assert palettes.luminance((10, 10, 10)) == pytest.approx(10 / 255 / 12.92)
+    assert palettes.luminance((11, 11, 11)) == pytest.approx(((11 / 255 + 0.055) / 1.055) ** 2.4)
 
 
 def test_the_tutorial_palette_is_the_default_and_changes_nothing() -> None:

@@ -21,12 +21,15 @@ import pytest
 import tcod
 from conftest import key, new_header, typed
 from tcod.event import KeySym
+from test_verify import play_a_death
 
+import input_handlers
 import main
 import setup_game
 from replays import recording, replay, take_over
 from saving import paths
 from window import loop, options
+from window.front_end import WindowFrontEnd
 
 RECORDINGS = Path(__file__).parent / "recordings"
 # Files the player may see change: the options keep where the window was, and
@@ -136,7 +139,10 @@ def test_playing_on_after_a_replay_asks_then_makes_a_game_continue_finds(
     assert engine.game_world.seed == script.seed
     # The key that asked did nothing: after the recording's last line, one step, then quitting.
     recorded = rec.read_text().splitlines()
-    assert engine.recording[-4:] == [recorded[-1], "key l", "key escape", "resume"]
+    # (With the rules in which the player's options differ from the recording's first.)
+    replayed = len(engine.recording) - engine.recording[::-1].index(recorded[-1])
+    played_on = [line for line in engine.recording[replayed:] if not line.startswith("option ")]
+    assert played_on == ["key l", "key escape", "resume"]
     # Its recording is in the player's folder, beside theirs, and replays it.
     assert engine.recording_file is not None
     kept = folder / "recordings" / engine.recording_file
@@ -266,3 +272,70 @@ def test_the_read_only_modes_leave_the_data_folder_byte_identical(
     argv = [mode[0], str(rec), *mode[1:], "--data-dir", str(folder)]
     assert main.main(argv) == 0, capsys.readouterr()
     assert hashes(folder) == before
+
+
+def frames_shown(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every frame the window presents from now on, as its rows of text."""
+    shown: list[list[str]] = []
+    real_present = WindowFrontEnd.present
+
+    def present(self: WindowFrontEnd, console: tcod.console.Console, *args: Any) -> None:
+        shown.append(["".join(map(chr, console.rgb["ch"][:, y])) for y in range(console.height)])
+        real_present(self, console, *args)
+
+    monkeypatch.setattr(WindowFrontEnd, "present", present)
+    return shown
+
+
+def watched(monkeypatch: pytest.MonkeyPatch, folder: Path, *after: Iterable[tcod.event.Event]) -> None:
+    """tests/recordings/death.rec replayed in the window over `folder`, then the keys `after`."""
+    monkeypatch.setattr(tcod.event, "wait", Watcher(*after))
+    rec = folder / "watched.rec"
+    shutil.copy(RECORDINGS / "death.rec", rec)
+    assert main.main(["--replay", str(rec), "--data-dir", str(folder)]) == 0
+
+
+def test_a_replays_game_over_says_it_is_a_replay_and_offers_no_playing_on(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not the player's folder or rank, and no top line asking to play on a dead game."""
+    folder = players_folder(in_tmp)
+    shown = frames_shown(monkeypatch)
+    # The history and back, then Enter: the recording's game over all along.
+    watched(monkeypatch, folder, [key(KeySym.V)], [key(KeySym.ESCAPE)], [key(KeySym.RETURN)])
+    over = [frame for frame in shown if any("Game over" in row for row in frame)]
+    assert over, "the replay reached its game over"
+    for frame in over:
+        text = "\n".join(frame)
+        assert input_handlers.GameOverEventHandler.REPLAYED in text
+        assert "Morgue file" not in text and "Hall of fame: number" not in text
+        assert str(folder) not in text
+    tops = [frame[0].rstrip() for frame in over]
+    assert replay.OVER in tops and not any(replay.TAKEN_OVER[:20] in top for top in tops)
+
+
+def test_after_a_replay_the_hall_of_fame_is_verified_as_at_start_up(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The menu a replay leaves for marks each entry verified (+) or not, as the start-up menu does."""
+    play_a_death()  # The player's own death, in the hall of fame, its recording beside its morgue.
+    shown = frames_shown(monkeypatch)
+    # The replay's game over, Enter: the player's menu; `h`: its hall of fame.
+    watched(monkeypatch, in_tmp, [key(KeySym.RETURN)], [key(KeySym.H)])
+    hall = next(frame for frame in reversed(shown) if any("How it ended" in row for row in frame))
+    assert any("│ +  1. " in row for row in hall)  # In the window's frame: marked verified.
+
+
+@pytest.mark.parametrize("options_text", ["palette = tutorial\n", "palette = mauve\n"])
+def test_a_window_replay_tells_an_options_notice_on_stderr_and_nothing_else(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], options_text: str
+) -> None:
+    """No menu to show it over: a problem with the options goes to stderr, and only a problem."""
+    folder = players_folder(in_tmp)
+    (folder / paths.OPTIONS_NAME).write_text(options_text)
+    watched(monkeypatch, folder, [key(KeySym.RETURN)])
+    err = capsys.readouterr().err
+    if "mauve" in options_text:
+        assert "line 1" in err and "mauve" in err
+    else:
+        assert err == ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
+from pathlib import Path
 
 import conftest
 import numpy as np
@@ -16,12 +17,15 @@ from tcod.event import KeySym, Modifier
 import actions
 import entity_factories
 import input_handlers
+import render_functions
 import tile_types
 from components.ai import ConfusedEnemy
 from components.consumable import FireballDamageConsumable
 from engine import Engine
 from entity import Actor, Item
 from input_handlers import MainGameEventHandler
+from saving import save_data
+from words.reading import Narrator
 
 PLAYER = (40, 20)
 
@@ -399,13 +403,24 @@ def test_aiming_names_what_is_in_view_counted() -> None:
     troll = entity_factories.troll.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1] + 2)
     engine.update_fov()
     assert engine.game_map.visible[troll.x, troll.y]
-    aim(engine, entity_factories.confusion_scroll)
-    said = engine.message_log.messages[-1].plain_text
-    assert said == "Confusion Scroll, one creature, at 2 Orcs and a Troll in view: Enter casts, Esc cancels"
+    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    said = prompt_of(handler)
+    assert said == "Confusion Scroll, one creature (Enter casts, Esc cancels), at 2 Orcs and a Troll in view"
     for template in (entity_factories.confusion_scroll, entity_factories.fireball_scroll):
         alone = arena()
-        aim(alone, template)
-        assert ", at nothing in view: Enter casts" in alone.message_log.messages[-1].plain_text
+        handler, _ = aim(alone, template)
+        assert "(Enter casts, Esc cancels), at nothing in view" in prompt_of(handler)
+
+
+def prompt_of(handler: input_handlers.BaseEventHandler) -> str:
+    """The prompt a cursor's screen declares (which the reader says) and draws on its row."""
+    content = handler.content()
+    assert content is not None
+    x, y = render_functions.PROMPT_AT
+    shown = conftest.screen_rows(handler)[y][x:].rstrip()
+    assert shown and content.keys.startswith(shown)  # Whole when it fits the row.
+    assert shown == content.keys or len(content.keys) > render_functions.PROMPT_WIDTH
+    return content.keys
 
 
 def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
@@ -414,8 +429,8 @@ def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
     handler, scroll = aim(engine, entity_factories.fireball_scroll)
     consumable = scroll.consumable
     assert isinstance(consumable, FireballDamageConsumable)
-    said = engine.message_log.messages[-1].plain_text
-    assert said == f"{scroll.name}, radius {consumable.radius}, at an Orc in view: Enter casts, Esc cancels"
+    said = prompt_of(handler)
+    assert said == f"{scroll.name}, radius {consumable.radius} (Enter casts, Esc cancels), at an Orc in view"
     after = handler.handle_events(key(KeySym.ESCAPE))
     assert isinstance(after, MainGameEventHandler)
     assert engine.message_log.messages[-1].plain_text == "Cancelled."
@@ -439,3 +454,66 @@ def test_the_question_about_a_blast_hides_none_of_it(player_y: int) -> None:
     ((left, top),) = zip(*(asked.rgb["ch"] == ord("┌")).nonzero(), strict=True)
     bottom = next(y for y in range(top, 50) if asked.rgb["ch"][left, y] == ord("└"))
     assert bottom < orc.y - radius or top > orc.y + radius, (top, bottom, orc.y)
+
+
+# --- The line under the map: the cursor's goes with the cursor -----------------
+
+
+def line_under_the_map(handler: input_handlers.BaseEventHandler) -> str:
+    """What the row under the map says, where the look line and the hover line show."""
+    x, y = render_functions.NAMES_AT
+    return conftest.screen_rows(handler)[y][x:].rstrip()
+
+
+def looked_at_and_closed(engine: Engine, opening: str, monster: Actor) -> input_handlers.BaseEventHandler:
+    """The cursor opened by `opening` (`/` or `_`), moved onto `monster`, closed with Escape."""
+    cursor = MainGameEventHandler(engine).handle_events(typed(opening))
+    for _ in range(monster.x - engine.player.x):
+        cursor = cursor.handle_events(key(KeySym.L))
+    assert monster.name in line_under_the_map(cursor)
+    return cursor.handle_events(key(KeySym.ESCAPE))
+
+
+@pytest.mark.parametrize("opening", ["/", "_"])
+def test_the_cursors_line_goes_when_the_cursor_closes(opening: str) -> None:
+    engine = arena()
+    orc = entity_factories.orc.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
+    engine.update_fov()
+    dungeon = looked_at_and_closed(engine, opening, orc)
+    assert isinstance(dungeon, MainGameEventHandler)
+    assert line_under_the_map(dungeon) == ""
+
+
+def test_a_save_brings_no_line_back_and_the_mouse_names_what_it_points_at(tmp_path: Path) -> None:
+    engine = arena()
+    orc = entity_factories.orc.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
+    engine.update_fov()
+    looked_at_and_closed(engine, "/", orc)
+    engine.save_as(tmp_path / "savegame.sav")
+    loaded = save_data.load(tmp_path / "savegame.sav")
+    dungeon = MainGameEventHandler(loaded)
+    assert line_under_the_map(dungeon) == ""
+    dungeon.handle_events(motion(orc.x, orc.y))
+    assert line_under_the_map(dungeon).startswith(orc.name)
+
+
+# --- Prompts: a cursor's own row, never the log -------------------------------
+
+
+@pytest.mark.parametrize("opening", ["travel", "aim", "look"])
+def test_a_cursors_prompt_is_its_own_row_said_aloud_and_no_message(opening: str) -> None:
+    """The cyan prompts once went into the 5-line log and pushed real messages out."""
+    engine = arena()
+    spawn_orcs(engine, (3, 0))
+    for number in range(5):
+        engine.message_log.add_message(f"Real news {number}.")
+    before = conftest.texts(engine)
+    if opening == "aim":
+        handler, _ = aim(engine, entity_factories.fireball_scroll)
+    else:
+        handler = MainGameEventHandler(engine).handle_events(typed("_" if opening == "travel" else "/"))
+    assert conftest.texts(engine) == before
+    prompt = prompt_of(handler)
+    assert prompt and prompt in Narrator().news(handler)
+    closed = handler.handle_events(key(KeySym.ESCAPE))
+    assert prompt not in "".join(conftest.screen_rows(closed))

@@ -51,6 +51,15 @@ def test_the_log_moves_aside_as_it_grows_and_keeps_the_latest_lines(tmp_path: Pa
     assert log.last_line == "line 059"
 
 
+def test_the_log_says_it_is_a_writable_stream_until_closed(tmp_path: Path) -> None:
+    """It stands in for stdout and stderr: code that asks a stream whether it may write
+    (io's `writable()`, False for a bare `TextIOBase`) must hear yes."""
+    log = windowed.LogFile(tmp_path / "game.log")
+    assert log.writable() and not log.closed
+    log.close()
+    assert log.closed
+
+
 @pytest.mark.parametrize("in_the_way", ["game.log.1", "game.log.2"])
 def test_a_folder_in_the_way_of_rotation_keeps_the_log_bounded(tmp_path: Path, in_the_way: str) -> None:
     (tmp_path / in_the_way).mkdir()

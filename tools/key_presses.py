@@ -16,8 +16,8 @@ real handlers, until they die or have taken the stairs `--floors` times
   a walk stops, then `>` `>` (the first walks to the stairs if not already
   there);
 * **autofight**: as the walker, but Tab (autofight) in place of each move key
-  toward a monster or into it; below half HP with no potion, where autofight
-  refuses, the move keys as the others.
+  toward a monster or into it; below the default share of HP with no potion,
+  where autofight refuses, the move keys as the others.
 
 Each plays by two strategies: **clear** (see every tile it can reach, gather
 every item seen, kill every monster it meets, then take the stairs) and
@@ -195,7 +195,7 @@ def walking_key(engine: Engine, strategy: Strategy) -> Event:
 
 def autofight_key(engine: Engine, strategy: Strategy) -> Event:
     """The next key of the player who walks and autofights: Tab while autofight
-    would act (it refuses below half HP, the default), else as the walker."""
+    would act (it refuses below the default share of HP), else as the walker."""
     care = potion_key(engine)
     if care is not None:
         return care

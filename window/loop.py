@@ -155,6 +155,8 @@ class Loop:
         self.console.clear()
         self.handler.on_render(console=self.console)
         status = None if self.playback is None else self.playback.status()
+        if status == replay.TAKEN_OVER and self.handler.engine_in_play() is None:
+            status = replay.OVER  # A finished game's replay: nothing to play on.
         if status is not None:
             self.console.print(0, 0, status, fg=color.white, bg=color.black)
         self.front.present(self.console, self.handler.settings.options, self.handler)
@@ -255,18 +257,7 @@ def play_in(
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
     if script is None:
-        present = presenter(screen, settings)
-        menu = setup_game.MainMenu(
-            settings,
-            seed=args.seed,
-            progress=recovery.progress_bar(present, root_console),
-            verifier=functools.partial(
-                verify.entries_verified,
-                progress=recovery.progress_bar(
-                    present, root_console, "Verifying the hall of fame..."
-                ),
-            ),
-        )
+        menu = players_menu(screen, root_console, settings, args.seed)
         first = follow(menu, menu.daily_game()) if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
         if args.daily:  # Today's game at once; the menu after it.
@@ -279,6 +270,26 @@ def play_in(
         watch_replay(screen, root_console, settings, script)
 
 
+def players_menu(
+    screen: tcod.context.Context | FrontEnd,
+    root_console: tcod.console.Console,
+    settings: options.Settings,
+    seed: int | None = None,
+) -> setup_game.MainMenu:
+    """The player's main menu: its progress bars drawn where the game plays, and its hall
+    of fame verified (`verify.entries_verified`), at start-up and after a replay alike."""
+    present = presenter(screen, settings)
+    return setup_game.MainMenu(
+        settings,
+        seed=seed,
+        progress=recovery.progress_bar(present, root_console),
+        verifier=functools.partial(
+            verify.entries_verified,
+            progress=recovery.progress_bar(present, root_console, "Verifying the hall of fame..."),
+        ),
+    )
+
+
 def watch_replay(
     screen: tcod.context.Context | FrontEnd,
     root_console: tcod.console.Console,
@@ -288,8 +299,6 @@ def watch_replay(
     """`--replay FILE` in the window: nothing is written while it plays, the player's
     game left as it was; played on, it becomes the player's (`take_over`); over, it
     leaves for the player's own main menu."""
-    menu = setup_game.MainMenu(
-        settings, progress=recovery.progress_bar(presenter(screen, settings), root_console)
-    )
+    menu = players_menu(screen, root_console, settings)
     handler = replay.start(script, settings)
     main_loop(screen, root_console, handler, playback=replay.Playback(script.events), menu=menu)

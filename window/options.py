@@ -102,7 +102,8 @@ TILE_SIZES: Final[Mapping[int, str]] = {10: "10x10", 16: "16x16", 24: "24x24"}
 STEPS_PER_SECOND: Final = 40
 WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 80: "very fast"}
 
-# Autofight refuses below this share of HP, in per cent (DCSS's `autofight_stop`, 50 by default).
+# Autofight refuses below this share of HP, in per cent (DCSS's `autofight_stop`).  DCSS's 50
+# by default would refuse from floor 1 on here, where HP never come back but by a potion (4 HP).
 AUTOFIGHT_STOPS: Final[Mapping[int, str]] = {0: "never", 25: "25% HP", 50: "50% HP", 75: "75% HP"}
 
 
@@ -118,7 +119,7 @@ class Options:
         "Explore picks up items", {True: "on", False: "off"}, True, changes_play=True
     )
     # Recordings keep what each press of autofight did, so not this (`controls.autofight`).
-    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 50, changes_play=True)
+    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 25, changes_play=True)
     # Read at start-up: started from a terminal, the game plays as text (`--screen-reader`).
     screen_reader: bool = option("Screen reader", {False: "off", True: "on"}, False)
     # Not on the screen: where the window was when the game last closed.

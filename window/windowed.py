@@ -44,7 +44,6 @@ class LogFile(io.TextIOBase):
     """
 
     def __init__(self, path: Path, max_bytes: int = MAX_BYTES, backups: int = BACKUPS) -> None:
-        super().__init__()
         self.path = path
         self.max_bytes = max_bytes
         self.backups = backups
