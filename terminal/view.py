@@ -3,7 +3,7 @@ SSH clients open): the game draws its whole screen as in the window, and the ter
 shows the rows that matter, so that no screen needs to know how big the terminal is.
 
 In play, the map is seen through a view that follows the player (or the look cursor:
-`map_focus`), as DCSS's console does, and the rows under the map (the line naming
+`map_focus`), as DCSS's console does, and the rows under the map (a cursor's prompt, the line naming
 what is looked at, HP, the floor, the newest messages) are always shown.  A window drawn
 over the map (the inventory, a question) is kept in view instead; one taller than the
 view, or a screen of its own (the help, the history), is shown a page at a time, PgUp
@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 MIN_ROWS: Final = 24  # The fewest rows the game is played in: an SSH client's terminal.
-STATUS_TOP: Final = MAP_HEIGHT + 1  # The first row under the map (row 43 is blank).
+# The first row under the map: a cursor's prompt (`render_functions.PROMPT_AT`), then the
+# line naming what is looked at, HP, the floor and the newest messages.
+STATUS_TOP: Final = MAP_HEIGHT
 # A window's frame (`render_functions.draw_window`): its top-left and bottom-right corners.
 TOP_LEFT: Final = ord("┌")
 BOTTOM_RIGHT: Final = ord("┘")

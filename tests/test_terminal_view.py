@@ -11,7 +11,7 @@ import render_functions
 from game_map import MAP_HEIGHT
 from terminal import view
 
-UNDER_MAP = list(range(view.STATUS_TOP, 50))  # The names line, HP, the floor, the log.
+UNDER_MAP = list(range(view.STATUS_TOP, 50))  # The prompt, the names line, HP, the floor, the log.
 
 
 def frame() -> tcod.console.Console:
@@ -45,6 +45,13 @@ def test_in_24_rows_the_map_follows_the_player_and_the_rows_under_it_stay() -> N
         # Centred on the player, but for the map's edges: nothing off it is shown.
         if band // 2 <= y < MAP_HEIGHT - band // 2:
             assert map_rows.index(y) == band // 2
+
+
+def test_a_cursors_prompt_under_the_map_stays_in_view_with_the_map() -> None:
+    console = frame()
+    render_functions.render_prompt(console, "Travel where?")
+    shown = view.view_of(24, cells(console), (10, 5))
+    assert any(text(row).startswith("Travel where?") for row in shown.cells(cells(console)))
 
 
 def test_a_window_over_the_map_is_kept_in_view_rather_than_the_player() -> None:
