@@ -267,7 +267,8 @@ def play_in(
                 ),
             ),
         )
-        first = follow(menu, menu.daily_game()) if args.daily else menu
+        # Over a saved game, `--daily` asks first, as `d` on the menu does (no: the menu).
+        first = follow(menu, menu.abandoning(menu.daily_game)) if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
         if args.daily:  # Today's game at once; the menu after it.
             main_loop(screen, root_console, shown, menu=menu)
