@@ -16,6 +16,7 @@ from controls import key_file, keys
 from controls.key_help import help_sections
 from controls.keys import Command
 from saving import paths
+from screens.help_screen import HelpScreen
 from window import command_line, loop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,6 +231,7 @@ def test_the_help_shows_what_is_left_when_a_key_file_clears_whole_sections() -> 
     game = input_handlers.MainGameEventHandler(arena())
     game.engine.settings.keys = tables
     help_screen = game.handle_events(typed("?"))
+    assert isinstance(help_screen, HelpScreen)
     shown = "\n".join(screen_rows(help_screen))
     assert "Moving" not in shown and "Asking" not in shown  # No heading over nothing.
     assert "In the dungeon" in shown and "Wait a turn" in shown
