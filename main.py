@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,10 +57,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     when run as a script, so that calling `main()` from elsewhere never
     reads another program's arguments.
     """
+    standard_files_kept_open()
     args = command_line.parse_args([] if argv is None else argv)
     if args.windowed and not args.headless and args.verify is None:  # These print their answer.
         return windowed.run(lambda: play(args), args.data_dir)
     return play(args)
+
+
+def standard_files_kept_open() -> None:
+    """Files 0, 1 and 2 open, on the null device where the game was started with one closed
+    (`0<&-`): else the next file it opens (its lock, a save) takes the number, and what a
+    library writes to its "stderr" lands in that file.  (Python leaves sys.stdin None.)"""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.open(os.devnull, os.O_RDWR)  # The lowest free number: `fd`.
 
 
 def play(args: argparse.Namespace) -> int:
@@ -126,7 +140,9 @@ def play_in_window(
 def reads_aloud(args: argparse.Namespace, settings: options.Settings) -> bool:
     """Whether to play as lines of text for a screen reader: `--screen-reader`, or the
     option, when the game is started from a terminal (else in the window)."""
-    from_terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    from terminal.device import is_terminal  # Light: the rest of `terminal` waits for --terminal.
+
+    from_terminal = is_terminal(sys.stdin) and is_terminal(sys.stdout)
     chosen = settings.options.screen_reader and not (args.terminal or args.windowed)
     return args.screen_reader or (chosen and from_terminal)
 

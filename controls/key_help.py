@@ -179,14 +179,15 @@ def _option_rows() -> list[tuple[str, str]]:
 
 
 def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
-    """Every binding as (section, [(keys, meaning)]); the dungeon's from `tables`."""
+    """Every binding as (section, [(keys, meaning)]); the dungeon's from `tables`.  A section
+    whose every key a key file cleared (`clear map`, ...) is left out, not shown empty."""
     move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in tables.move.items()}
     answers = {key: ANSWER_HELP[answer] for key, answer in ANSWER_KEYS.items()}
     everywhere = [
         (chord_name(key, modifier), COMMAND_HELP[command])
         for (key, modifier), command in GLOBAL_KEYS.items()
     ]
-    return [
+    sections = [
         ("Main menu", command_rows(MENU_KEYS)),
         # Short enough to sit beside the menu's keys on the help screen.
         ("Moving (also moves a cursor)", _keys_by_meaning(move)),
@@ -202,6 +203,7 @@ def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
         ("Options", _option_rows()),
         ("Everywhere", _merge_rows(everywhere)),
     ]
+    return [(title, rows) for title, rows in sections if rows]
 
 
 def layout_hint(key_at: Callable[[Scancode], KeySym] = lambda scancode: scancode.keysym) -> str | None:

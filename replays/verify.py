@@ -11,23 +11,30 @@ the rules, not who played it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import functools
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from replays import recording, replay
 from replays.recording import RecordingError
 from replays.recovery import PROGRESS_AFTER
 from saving import hall_of_fame, morgue, paths, safe_io
 from window.options import Settings
+from words import program
 from words.game_over import Claim, ending_of
+
+if TYPE_CHECKING:
+    from engine import Engine
 
 # A morgue file is a few kilobytes; a recording at most `recording.MAX_BYTES`.
 MAX_BYTES: Final = recording.MAX_BYTES
-MORGUE_START: Final = "Morgue file,"
+MAX_NOTE: Final = 4 * 4096  # A morgue note's longest: a program and two paths.
 
 
 class NotVerified(Exception):
@@ -61,7 +68,7 @@ def read_text(path: Path) -> str:
 def verify(path: Path, settings: Settings | None = None) -> Verified:
     """Verify a recording, or a morgue file's recording; NotVerified saying why not."""
     text = read_text(path)
-    if not text.startswith(MORGUE_START):
+    if not text.startswith(morgue.FIRST_WORDS):
         return verify_text(text, str(path), settings)
     named = morgue.read_kept(text)
     if named is None:
@@ -69,7 +76,8 @@ def verify(path: Path, settings: Settings | None = None) -> Verified:
     name, sha256, claim = named
     if Path(name).name != name or not name.endswith(recording.SUFFIX) or claim is None:
         raise NotVerified(f"{path}: the morgue file's Recording section is damaged")
-    return verify_text(kept_text(path.parent / name, sha256), name, settings, claim)
+    story = functools.partial(check_morgue, text, path)
+    return verify_text(kept_text(path.parent / name, sha256), name, settings, claim, story)
 
 
 def kept_text(path: Path, sha256: str) -> str:
@@ -95,9 +103,14 @@ def claim_of(text: str, source: str) -> Claim:
 
 
 def verify_text(
-    text: str, source: str, settings: Settings | None = None, expected: Claim | None = None
+    text: str,
+    source: str,
+    settings: Settings | None = None,
+    expected: Claim | None = None,
+    then: Callable[[Engine], None] | None = None,
 ) -> Verified:
-    """Replay a recording's text and check it against its claim (and `expected`'s)."""
+    """Replay a recording's text and check it against its claim (and `expected`'s); `then`
+    checks the replayed game further (a morgue file's story: `check_morgue`)."""
     try:
         script = recording.parse(text, source)
     except RecordingError as exc:
@@ -107,15 +120,17 @@ def verify_text(
         raise NotVerified(f"{source}: claims {claim.story()}, not {expected.story()}")
     if claim.daily is not None and claim.daily != replay.daily_of(script):
         raise NotVerified(f"{source}: seed {script.seed} is not the daily game of {claim.daily}")
-    lines = replayed_lines(script, settings, claim, source)
-    first_difference(text, lines, source)
+    engine = replayed_game(script, settings, claim, source)
+    first_difference(text, engine.recording, source)
+    if then is not None:
+        then(engine)
     return Verified(claim, script.seed, len(script.events))
 
 
-def replayed_lines(
+def replayed_game(
     script: recording.Script, settings: Settings | None, claim: Claim, source: str
-) -> list[str]:
-    """The recording the replayed game makes of itself; NotVerified unless it ends as claimed."""
+) -> Engine:
+    """The replayed game, which records itself; NotVerified unless it ends as claimed."""
     first = replay.start(script, settings)
     replay.play_recording(first, script.events)
     engine = first.engine
@@ -127,7 +142,7 @@ def replayed_lines(
     reached = ending_of(engine, datetime.datetime.now()).claim
     if reached != claim:
         raise NotVerified(f"{source}: claims {claim.story()}; the replay reaches {reached.story()}")
-    return engine.recording
+    return engine
 
 
 def first_difference(text: str, replayed: list[str], source: str) -> None:
@@ -148,6 +163,56 @@ def first_difference(text: str, replayed: list[str], source: str) -> None:
         raise NotVerified(
             f"{source}: {len(numbered)} lines of events, where the game recorded {len(again)}"
         )
+
+
+def check_morgue(text: str, path: Path, engine: Engine) -> None:
+    """NotVerified naming the first line of a morgue file's `text` that is not the line the
+    replayed game's own morgue file has there: its whole story, not only its Recording
+    section.  Not in the recording, taken from the file: the moment of death (its first
+    line), which daily try it was, and the paths in its note (see `morgue_note`)."""
+    lines = text.splitlines()
+    try:
+        when = datetime.datetime.strptime(lines[0], f"{morgue.FIRST_WORDS} {morgue.TIME}")
+    except ValueError:
+        raise NotVerified(f"{path}, line 1: {lines[0][:40]!r} is no morgue file's first line") from None
+    named = morgue.read_kept(text)
+    assert named is not None  # `verify` checked it.
+    name, sha256, _ = named
+    ending = dataclasses.replace(ending_of(engine, when), daily_try=daily_try_of(lines))
+    kept = morgue.KeptRecording(name, sha256, morgue_note(lines, name))
+    made = morgue.morgue_text(engine, ending, kept).splitlines()
+    for number, (line, again) in enumerate(zip(lines, made, strict=False), start=1):
+        if line != again:
+            raise NotVerified(
+                f"{path}, line {number}: {line[:40]!r} is not what the replayed game's morgue "
+                f"file says there ({again[:40]!r})"
+            )
+    if len(lines) != len(made):
+        raise NotVerified(f"{path}: {len(lines)} lines, where the replayed game's morgue file has {len(made)}")
+
+
+def daily_try_of(lines: list[str]) -> int:
+    """Which try of its date a daily game was, as its morgue file says ("Daily DATE, try 2").
+    Not in the recording: the player's recordings folder counted it."""
+    for line in lines:
+        if found := re.fullmatch(r"Daily [0-9]{4}-[0-9]{2}-[0-9]{2}, try ([0-9]{1,4})\.", line):
+            return int(found[1])
+    return 0
+
+
+def morgue_note(lines: list[str], name: str) -> str:
+    """The morgue's note on its recording (the line after its claim: the commands that replay
+    and verify it), if it is one: its program and paths are where the game ran, which the
+    replay can't know.  Else the note of `name` as this game writes it, which then differs."""
+    mark = "@@"  # Where each path and the program are in the note's shape (no shell quotes it).
+    shape = morgue.replay_note(Path(mark), Path(mark)).replace(program.command(), mark, 1)
+    pattern = re.compile(".+".join(re.escape(part) for part in shape.split(mark)))
+    claimed = [n for n, line in enumerate(lines[:-1]) if line.startswith(morgue.CLAIM_LABEL)]
+    note = lines[claimed[-1] + 1] if claimed else ""
+    # Paths are short; a line of megabytes would cost the pattern's backtracking seconds.
+    if len(note) <= MAX_NOTE and pattern.fullmatch(note):
+        return note
+    return morgue.replay_note(Path(name), Path(name))
 
 
 def _event(line: str) -> bool:

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from engine import Engine
     from words.game_over import Ending
 
+FIRST_WORDS: Final = "Morgue file,"  # Then the moment of death, as `TIME` writes it.
+TIME: Final = "%Y-%m-%d %H:%M:%S"
 LAST_MESSAGES: Final = 20
 SUFFIX: Final = ".txt"
 
@@ -122,7 +124,7 @@ class KeptRecording:
 def morgue_text(engine: Engine, ending: Ending, kept: KeptRecording | None) -> str:
     """The whole morgue file; `kept` says where the recording is."""
     lines = [
-        f"Morgue file, {ending.when:%Y-%m-%d %H:%M:%S}",
+        f"{FIRST_WORDS} {ending.when.strftime(TIME)}",
         "",
         *ending.summary_lines(),
         "",

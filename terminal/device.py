@@ -7,11 +7,21 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TextIO
 
 
 class TerminalError(Exception):
     """No terminal to play in; `str()` says why, in one line."""
+
+
+def is_terminal(stream: TextIO | None) -> bool:
+    """Whether `stream` (sys.stdin, sys.stdout) is a terminal's.  Not where there is no
+    stream (None: a program started with no console, as pythonw and the Windows and macOS
+    downloads are, or with the file closed) or its file was closed since."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass

@@ -26,6 +26,9 @@ ESCAPE_WAIT: Final = 0.05
 # The longest sequence kept while waiting for its end; longer is noise.
 MAX_SEQUENCE: Final = 32
 
+# The most digits of a number in a sequence (the keys' go to 24, the modifiers' to 16).
+MAX_DIGITS: Final = 3
+
 # CSI sequences ending in a letter: ESC [ A, or ESC [ 1 ; 2 A with modifiers.
 CSI_LETTERS: Final[dict[str, KeySym]] = {
     "A": KeySym.UP,
@@ -126,9 +129,19 @@ def control(char: str) -> list[tcod.event.Event]:
     return []
 
 
+def number(parameter: str) -> int | None:
+    """A sequence's number parameter (`5` of ESC [ 5 ~); None for anything else.  ASCII
+    digits only: `str.isdigit` also takes "²", which `int` refuses, and "٣", which no
+    terminal sends; and few of them: `int` refuses thousands, and no key needs more."""
+    if parameter.isascii() and parameter.isdigit() and len(parameter) <= MAX_DIGITS:
+        return int(parameter)
+    return None
+
+
 def modifiers(parameter: str) -> Modifier:
     """The modifiers of xterm's parameter (`2` is Shift, `5` Ctrl, ...); none if not one."""
-    value = int(parameter) - 1 if parameter.isdigit() and 0 < int(parameter) < 64 else 0
+    value = number(parameter)
+    value = value - 1 if value is not None and 0 < value < 64 else 0
     mod = Modifier.NONE
     for bit, modifier in MODIFIER_BITS:
         if value & bit:
@@ -144,8 +157,9 @@ def csi_key(body: str) -> list[tcod.event.Event]:
         mod |= Modifier.LSHIFT
     if final in CSI_LETTERS and parameters[0] in ("", "1"):
         return [key_down(CSI_LETTERS[final], mod)]
-    if final == "~" and parameters[0].isdigit() and int(parameters[0]) in CSI_NUMBERS:
-        return [key_down(CSI_NUMBERS[int(parameters[0])], mod)]
+    code = number(parameters[0])
+    if final == "~" and code in CSI_NUMBERS:
+        return [key_down(CSI_NUMBERS[code], mod)]
     return []
 
 

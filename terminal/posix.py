@@ -16,7 +16,7 @@ from types import FrameType
 from typing import Any, Final
 
 from terminal import drawing
-from terminal.device import Input, TerminalError, size_of, write_all
+from terminal.device import Input, TerminalError, is_terminal, size_of, write_all
 
 assert sys.platform != "win32"  # Type-checked, and only imported, off Windows (see `windows`).
 
@@ -46,9 +46,9 @@ class PosixTerminal:
     def open(cls, enter: str = drawing.ENTER, leave: str = drawing.LEAVE) -> PosixTerminal:
         """Raw mode, signals watched, `enter`'s modes (the alternate screen); TerminalError
         where stdin or stdout is no terminal."""
-        fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
-        if not (os.isatty(fd_in) and os.isatty(fd_out)):
+        if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
             raise TerminalError("--terminal needs a terminal for its input and output")
+        fd_in, fd_out = sys.stdin.fileno(), sys.stdout.fileno()
         saved_modes = termios.tcgetattr(fd_in)
         wake_read, wake_write = os.pipe()
         os.set_blocking(wake_write, False)

@@ -19,7 +19,7 @@ from types import FrameType
 from typing import Any, Final
 
 from terminal import drawing
-from terminal.device import Input, TerminalError, size_of, write_all
+from terminal.device import Input, TerminalError, is_terminal, size_of, write_all
 
 assert sys.platform == "win32"  # Type-checked, and only imported, on Windows.
 
@@ -66,7 +66,7 @@ class WindowsConsole:
 
     @classmethod
     def open(cls, enter: str = drawing.ENTER, leave: str = drawing.LEAVE) -> WindowsConsole:
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
             raise TerminalError("--terminal needs a console for its input and output")
         output = kernel32.GetStdHandle(STD_OUTPUT_HANDLE)
         mode = console_mode(output)

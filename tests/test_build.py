@@ -34,7 +34,7 @@ from test_window import (
 )
 
 from saving import paths
-from window import assets, title
+from window import assets, loop, title, windowed
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "tools" / "build.py"
@@ -154,6 +154,25 @@ def test_the_built_game_says_where_the_players_files_go(dist: Path, player_home:
 def test_the_built_game_plays_in_a_real_window(dist: Path, display: str, player_home: Path, tmp_path: Path) -> None:
     with explained(tmp_path):
         play_the_built_game(dist, display, player_home, tmp_path)
+
+
+@needs_a_screen
+def test_the_built_game_opens_its_window_as_players_start_it(dist: Path, display: str, tmp_path: Path) -> None:
+    """As the release workflow starts each download: no stdin, stdout or stderr, --windowed;
+    quitting after its first frame (`loop.FIRST_FRAME_ONLY`), which it says in game.log."""
+    data = tmp_path / "data"
+    started = '"$0" --windowed --data-dir "$1" 0<&- 1>&- 2>&-'
+    env = {**os.environ, "DISPLAY": display, loop.FIRST_FRAME_ONLY: "1"}
+    env.pop("SDL_VIDEODRIVER", None)  # The tests' dummy driver: this one is on the screen.
+    done = subprocess.run(
+        ["sh", "-c", started, str(build.program_path(dist)), str(data)],
+        env=env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    log = (data / windowed.LOG_NAME).read_text(encoding="utf-8")
+    assert done.returncode == 0, log
+    assert loop.FIRST_FRAME_SHOWN in log
 
 
 def play_the_built_game(dist: Path, display: str, home: Path, folder: Path) -> None:

@@ -431,6 +431,31 @@ def test_the_help_pages_keep_every_section_inside_the_frame() -> None:
             taken |= lines
 
 
+def test_wide_sections_start_below_the_longer_of_the_two_columns() -> None:
+    """Two short sections side by side, the right one longer: a wide one starts under it."""
+    from screens.help_screen import pages
+
+    short, long = [("k", "a meaning")] * 2, [("k", "a meaning")] * 6
+    wide = [("k", "a meaning " * 5)] * 2
+    [page] = pages([("short", short), ("long", long), ("wide", wide)], 80, 50)
+    assert [(x, y, title) for x, y, title, _ in page] == [(2, 1, "short"), (40, 1, "long"), (2, 8, "wide")]
+
+
+def test_a_help_of_two_pages_numbers_them() -> None:
+    """On a console that holds the keys on two pages (as a smaller terminal's), not one."""
+    from screens.help_screen import pages
+
+    sections = help_sections(KeyTables())
+    height = max(h for h in range(main.SCREEN_HEIGHT, 10, -1) if len(pages(sections, 80, h)) == 2)
+    bottoms = []
+    for page in (0, 1):
+        console = tcod.console.Console(main.SCREEN_WIDTH, height, order="F")
+        HelpScreen(setup_game.MainMenu(), page).on_render(console)
+        bottoms.append(screen_lines(console)[-1])
+    assert "Page 1 of 2: Space for more" in bottoms[0]
+    assert "Page 2 of 2: any key closes" in bottoms[1]
+
+
 def test_main_menu_says_press_question_mark_for_help() -> None:
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     setup_game.MainMenu().on_render(console)

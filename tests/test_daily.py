@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import after_frame, key, play_events, screen_rows, typed
 from tcod.event import KeySym
+from terminal_pane import Pane, have_tmux
 
 import input_handlers
 import main
@@ -144,3 +145,32 @@ def test_a_daily_game_saves_and_continues_as_one(in_tmp: Path) -> None:
     loaded = setup_game.load_game(paths.save_path())
     assert (loaded.game_world.daily, loaded.game_world.daily_try) == ("2026-11-25", 1)
     assert recording.parse("\n".join(loaded.recording), "<save>").daily == "2026-11-25"
+
+
+@pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
+def test_daily_from_the_command_line_asks_before_replacing_a_saved_game(tmp_path: Path) -> None:
+    """`--daily` over a saved game asks what `d` on the menu asks: no keeps the save and
+    shows the menu, yes plays today's game."""
+    data = tmp_path / "data"
+    data.mkdir()
+    saved = data / paths.SAVE_NAME
+    setup_game.new_game(5).save_as(str(saved))
+    kept = saved.read_bytes()
+    pane = Pane(tmp_path)
+    try:
+        pane.start("--daily", f"--data-dir={data}")
+        pane.wait_for(setup_game.ABANDON)
+        pane.type("n")
+        pane.wait_for("Continue last game")
+        pane.type("q")
+        assert pane.exit_status() == 0
+        assert saved.read_bytes() == kept
+        pane.close()
+        pane.start("--daily", f"--data-dir={data}")
+        pane.wait_for(setup_game.ABANDON)
+        pane.type("y")
+        pane.wait_for("Dungeon level: 1")
+        pane.type("c")
+        pane.wait_for("Daily ")
+    finally:
+        pane.close()

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import arena, key, typed
+from conftest import arena, key, screen_rows, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -16,7 +16,10 @@ from controls import key_file, keys
 from controls.key_help import help_sections
 from controls.keys import Command
 from saving import paths
+from screens.help_screen import HelpScreen
 from window import command_line, loop
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def write(text: str) -> Path:
@@ -213,3 +216,41 @@ def test_the_help_points_a_german_or_french_keyboard_at_what_fits(monkeypatch: p
     bottom = "".join(chr(c) for c in console.rgb["ch"][:, 49])
     assert "German keyboard? keys.txt: preset qwertz" in bottom
     assert "any key" in bottom.lower() or "Space for more" in bottom
+
+
+# The commands whose keys make up a whole section of the help: the screen reader's
+# questions, and the eight moves.
+WHOLE_SECTIONS = "clear in_view\nclear around\nclear where\nclear status\nclear map\n" + "".join(
+    f"clear {name}\n" for name in key_file.COMMAND_NAMES if name.startswith("move_")
+)
+
+
+def test_the_help_shows_what_is_left_when_a_key_file_clears_whole_sections() -> None:
+    write(WHOLE_SECTIONS)
+    tables = load()
+    game = input_handlers.MainGameEventHandler(arena())
+    game.engine.settings.keys = tables
+    help_screen = game.handle_events(typed("?"))
+    assert isinstance(help_screen, HelpScreen)
+    shown = "\n".join(screen_rows(help_screen))
+    assert "Moving" not in shown and "Asking" not in shown  # No heading over nothing.
+    assert "In the dungeon" in shown and "Wait a turn" in shown
+    assert help_screen.content().lines[0] == "Main menu:"
+    assert all(rows for _, rows in help_sections(tables))
+
+
+def test_a_recording_whose_keys_clear_whole_sections_replays_its_help(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its `bind` lines hold no keys for them; `?` opens the help, Escape closes it."""
+    lines = (ROOT / "tests" / "recordings" / "death.rec").read_text(encoding="utf-8").splitlines()
+    cleared = {f"bind {line.split()[1]}" for line in WHOLE_SECTIONS.splitlines()}
+    lines = [next((bind for bind in cleared if line.startswith(f"{bind} ")), line) for line in lines]
+    events = lines.index("text .")
+    lines[events:events] = ["text ?", "key escape"]
+    ending = next(line for line in lines if line.startswith("# ending"))
+    recorded = tmp_path / "cleared.rec"
+    recorded.write_text("\n".join(line for line in lines if line != ending) + "\n", encoding="utf-8")
+    assert main.main(["--replay", str(recorded), "--headless", "--data-dir", str(tmp_path / "data")]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and '"turns": 17' in out  # Every wait of the game, as before.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 import tcod.event
 from conftest import key, typed
@@ -155,3 +157,52 @@ def test_a_terminals_keys_record_the_lines_the_windows_keys_do() -> None:
         return [recording.line_of(event) for event in events if not keys.does_nothing(event)]
 
     assert lines(terminal) == lines(window)
+
+
+def test_ctrl_a_to_ctrl_z_are_ctrl_with_their_letter() -> None:
+    """The first and last of the range (Ctrl+Z, a key in raw mode, not a suspend)."""
+    assert parsed(b"\x01") == [("key", KeySym.A, Modifier.LCTRL)]
+    assert parsed(b"\x1a") == [("key", KeySym.Z, Modifier.LCTRL)]
+
+
+@pytest.mark.parametrize(
+    ("data", "events"),
+    [
+        ("\x1b[²~".encode(), []),  # str.isdigit takes "²"; int refuses it.
+        ("\x1b[٣~".encode(), []),  # int takes this one: a 3 no terminal sends.
+        ("\x1b[5;²~".encode(), [("key", KeySym.PAGEUP, Modifier.NONE)]),
+        ("\x1b[1;²A".encode(), [("key", KeySym.UP, Modifier.NONE)]),
+        (b"\x1b[" + b"5" * 5000 + b"~", []),  # int refuses over 4300 digits.
+        (b"\x1b[5;" + b"2" * 5000 + b"~", [("key", KeySym.PAGEUP, Modifier.NONE)]),
+    ],
+    ids=["superscript", "arabic-indic", "superscript-modifier", "superscript-letter", "long", "long-modifier"],
+)
+def test_a_sequence_with_numbers_no_key_has_is_no_error(data: bytes, events: list[Described]) -> None:
+    assert parsed(data) == events
+
+
+def sequence_like(rng: random.Random) -> bytes:
+    """ESC, [ or O, up to three parameters of odd digits, and a final byte."""
+    numbers = ["", "1", "5", "24", "²", "٣", "1²", "9" * 40]
+    parameters = ";".join(rng.choice(numbers) for _ in range(rng.randint(0, 3)))
+    return f"\x1b{rng.choice('[O')}{parameters}{rng.choice('~AZPqx[')}".encode()
+
+
+def test_any_bytes_give_keys_text_or_quit_and_never_an_error() -> None:
+    """Sequences, their pieces and odd bytes, in any order, split anywhere across reads (seeded)."""
+    pieces = [b"\x1b", b"[", b"O", b";", b"~", b"1", b"5", b"24", b"A", b"Z", b"P", b"[A", b"q"]
+    pieces += ["²".encode(), "٣".encode(), b"\x03", b"\x1a", b"\x00", b"\xff", b"\xc3", b"\x7f"]
+    rng = random.Random(47)
+    for _ in range(3000):
+        data = b"".join(
+            sequence_like(rng) if rng.random() < 0.3 else rng.choice(pieces) for _ in range(rng.randint(1, 12))
+        )
+        parser = Parser()
+        events: list[tcod.event.Event] = []
+        start = 0
+        while start < len(data):
+            end = start + rng.randint(1, 4)
+            events += parser.feed(data[start:end])
+            start = end
+        events += parser.flush()
+        assert all(isinstance(event, tcod.event.KeyDown | tcod.event.TextInput | tcod.event.Quit) for event in events)

@@ -164,3 +164,65 @@ def test_a_long_verification_shows_its_progress(in_tmp: Path, monkeypatch: pytes
     monkeypatch.setattr(verify, "PROGRESS_AFTER", -1.0)  # As if it had taken long already.
     assert verify.entries_verified(entries, setup_game.MainMenu().settings, shown.append) == [True, True]
     assert shown == [0.0, 0.5]
+
+
+def replaced(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # The issue's forgery: a real level-1 death, its story rewritten.
+        ("Killed by an Orc on dungeon level 1.\nCharacter level 1, 0 XP,",
+         "Killed by the Ancient King on dungeon level 25.\nCharacter level 14, 98000 XP,"),
+        ("Monsters killed: none.", "Monsters killed: 3 Trolls."),
+        ("HP: 0/30", "HP: 0/90"),
+        ("Weapon: Dagger", "Weapon: Sword"),
+        ("b) Leather Armor (E)\n", "b) Leather Armor (E)\nc) Chain Mail\n"),
+        ("You died!", "You died a hero!"),
+        ("#..o@", "#...@"),  # An orc taken off the map.
+        ("\n\nRecording\n", "\nAnd then the gods wept.\n\nRecording\n"),
+    ],
+    ids=["story", "kills", "stats", "equipment", "inventory", "messages", "map", "line-added"],
+)  # fmt: skip
+def test_a_morgue_files_story_changed_anywhere_fails(
+    old: str, new: str, in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The morgue file is made again from the replay and read line by line: its Recording
+    section (the recording's name, hash and claim) untouched, any other change fails."""
+    morgue_file, _ = play_a_death()
+    replaced(morgue_file, old, new)
+    status, line = verified(morgue_file, capsys)
+    assert status == 1
+    assert line.startswith(f"main.py: not verified: {morgue_file}, line ")
+    assert "is not what the replayed game's morgue file says there" in line
+
+
+def test_a_morgue_file_cut_short_or_misdated_fails(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    morgue_file, _ = play_a_death()
+    whole = morgue_file.read_text()
+    morgue_file.write_text(whole[: whole.rindex("python main.py")])  # Its last line, the note, cut.
+    status, line = verified(morgue_file, capsys)
+    assert status == 1 and "where the replayed game's morgue file has" in line
+    morgue_file.write_text(whole.replace("Morgue file, ", "Morgue file, yesterday, ", 1))
+    status, line = verified(morgue_file, capsys)
+    assert status == 1 and f"{morgue_file}, line 1: " in line and "is no morgue file's first line" in line
+
+
+def test_a_morgue_files_paths_are_where_it_was_played(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The note's program and paths are the player's (a download, another folder): any will do.
+    What it says around them is the game's."""
+    morgue_file, kept = play_a_death()
+    note = f"python main.py --replay morgue/{kept.name} replays it; --verify morgue/{morgue_file.name} checks it"
+    elsewhere = (
+        f"'/home/a player/Tombs/tombs-of-the-ancient-kings' --replay '/home/a player/morgue/{kept.name}' "
+        f"replays it; --verify '/home/a player/morgue/{morgue_file.name}' checks it"
+    )
+    replaced(morgue_file, note, elsewhere)
+    assert verified(morgue_file, capsys)[0] == 0
+    replaced(morgue_file, elsewhere, "Killed by the Ancient King, truly.")
+    status, line = verified(morgue_file, capsys)
+    assert status == 1 and "'Killed by the Ancient King, truly.' is not what" in line

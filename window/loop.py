@@ -13,10 +13,12 @@ import argparse
 import dataclasses
 import functools
 import gc
+import os
 import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable
+from typing import Final
 
 import numpy.random  # noqa: F401  # Loaded with the game: not by the first new game's key press.
 import tcod
@@ -36,6 +38,25 @@ from words import program
 
 # Events as `tcod.event.wait` gives them: without end, or within `timeout` seconds (walks).
 EventSource = Callable[..., Iterable[tcod.event.Event]]
+
+# Set (to anything but "") in the environment, the game quits once its loop has shown its
+# first frame, and says so (on stdout; in game.log with --windowed): how the release
+# workflow sees that each build, started as its players start it, gets a frame on screen.
+FIRST_FRAME_ONLY: Final = "TOMBS_FIRST_FRAME_ONLY"
+FIRST_FRAME_SHOWN: Final = "the first frame is shown"
+
+
+def quitting_after_first_frame() -> EventSource | None:
+    """The events of a start that only shows the first frame (`FIRST_FRAME_ONLY`): a Quit,
+    as closing the window gives, once the frame is on screen; None for a player's start."""
+    if not os.environ.get(FIRST_FRAME_ONLY):
+        return None
+
+    def quit_now(timeout: float | None = None) -> list[tcod.event.Event]:
+        print(f"{program.name()}: {FIRST_FRAME_SHOWN}; quitting ({FIRST_FRAME_ONLY} is set)")
+        return [tcod.event.Quit()]
+
+    return quit_now
 
 
 def handle_event(
@@ -258,12 +279,14 @@ def play_in(
     gc.freeze()
     if script is None:
         menu = players_menu(screen, root_console, settings, args.seed)
-        first = follow(menu, menu.daily_game()) if args.daily else menu
+        # Over a saved game, `--daily` asks first, as `d` on the menu does (no: the menu).
+        first = follow(menu, menu.abandoning(menu.daily_game)) if args.daily else menu
         shown = first if notice is None else input_handlers.PopupMessage(first, notice)
+        events = quitting_after_first_frame()
         if args.daily:  # Today's game at once; the menu after it.
-            main_loop(screen, root_console, shown, menu=menu)
+            main_loop(screen, root_console, shown, events, menu=menu)
         else:
-            main_loop(screen, root_console, shown)
+            main_loop(screen, root_console, shown, events)
     else:
         if notice is not None:
             print(f"{program.name()}: {notice}", file=sys.stderr)
