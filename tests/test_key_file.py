@@ -12,7 +12,7 @@ from tcod.event import KeySym
 
 import input_handlers
 import main
-from controls import key_file, keys
+from controls import key_file, key_help, keys
 from controls.key_help import help_sections
 from controls.keys import Command
 from saving import paths
@@ -220,8 +220,10 @@ def test_the_help_points_a_german_or_french_keyboard_at_what_fits(monkeypatch: p
 
 # The commands whose keys make up a whole section of the help: the screen reader's
 # questions, and the eight moves.
-WHOLE_SECTIONS = "clear in_view\nclear around\nclear where\nclear status\nclear map\n" + "".join(
-    f"clear {name}\n" for name in key_file.COMMAND_NAMES if name.startswith("move_")
+WHOLE_SECTIONS = "".join(
+    f"clear {name}\n"
+    for name, action in key_file.COMMAND_NAMES.items()
+    if action in key_help.ASKING or name.startswith("move_")
 )
 
 
