@@ -53,7 +53,9 @@ class Device:
         pass
 
 
-def test_each_new_line_goes_on_a_line_of_its_own_the_cursor_at_its_start() -> None:
+def test_each_new_line_is_ended_the_cursor_left_on_a_fresh_line() -> None:
+    """The convention a real reader speaks whole after any key (tests/test_orca.py):
+    the screen scrolled once, then each line ended, the cursor after the last."""
     device = Device()
     front = ScreenReaderFrontEnd(device)
     engine = setup_game.new_game(SEED)
@@ -61,10 +63,14 @@ def test_each_new_line_goes_on_a_line_of_its_own_the_cursor_at_its_start() -> No
     console = tcod.console.Console(80, 50, order="F")
     front.present(console, engine.settings.options, game)
     written = device.written.decode()
-    assert written.startswith("\r\n" + engine.message_log.messages[-1].full_text)
-    assert written.endswith("\r") and "\x1b" not in written
+    rows = device.size()[1]
+    assert written.startswith("\r\n" * rows + engine.message_log.messages[-1].full_text + "\r\n")
+    assert written.endswith("\r\n") and "\x1b" not in written
     front.present(console, engine.settings.options, game)
     assert device.written.decode() == written  # Nothing changed: nothing more is said.
+    engine.message_log.add_message("An Orc attacks.")
+    front.present(console, engine.settings.options, game)
+    assert device.written.decode() == written + "An Orc attacks.\r\n"  # Scrolled once only.
 
 
 class Reader:
