@@ -10,7 +10,7 @@ from tcod.event import KeySym
 import input_handlers
 import setup_game
 from window import options, title
-from words.reading import Narrator
+from words.reading import BACK, Narrator
 
 
 def arena() -> input_handlers.MainGameEventHandler:
@@ -88,3 +88,24 @@ def test_a_question_is_read_and_the_game_over_story_too() -> None:
     said = narrator.news(over)
     assert "Game over" in said and any(line.startswith("Enter, Esc") for line in said)
     assert all(len(line) < 80 for line in said)
+
+
+def test_closing_any_screen_over_the_game_says_so_and_a_new_game_does_not() -> None:
+    """Escape on an answer, on a screen or on a question (or its no) says the dungeon
+    is back: a blind player knows the next key is the game's."""
+    game = arena()
+    narrator = Narrator()
+    narrator.news(game)
+    answer = game.handle_events(stroke(";"))
+    narrator.news(answer)
+    assert narrator.news(answer.handle_events(key(KeySym.ESCAPE))) == [BACK]
+    inventory = game.handle_events(key(KeySym.I))
+    narrator.news(inventory)
+    assert narrator.news(inventory.handle_events(key(KeySym.ESCAPE))) == [BACK]
+    asked = game.handle_events(key(KeySym.ESCAPE))
+    assert narrator.news(asked) == [input_handlers.SAVE_AND_QUIT]
+    assert narrator.news(asked.handle_events(key(KeySym.N))) == [BACK]
+    assert narrator.news(game) == []  # Said once.
+    menu_then_game = Narrator()
+    menu_then_game.news(setup_game.MainMenu())
+    assert BACK not in menu_then_game.news(arena())

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 # Every line is shorter than 80 characters: a reader's terminal may be that narrow.
 WIDTH: Final = 79
+# Said when a screen over the game closes (Escape, an answer, any key), the dungeon shown again.
+BACK: Final = "Back to the dungeon."
 
 
 @dataclass
@@ -64,11 +66,13 @@ class Narrator:
     seen: list[Actor] = field(default_factory=list)
 
     def news(self, screen: BaseEventHandler) -> list[str]:
-        """The lines to say now that `screen` shows: the game's news, then what
-        changed of the screen (all of it, if it is new)."""
+        """The lines to say now that `screen` shows: that a screen over the game
+        closed, the game's news, then what changed of the screen (all of it, if it is new)."""
         engine = screen.game()
-        lines = [] if engine is None else self.game_news(engine)
         reading = read_screen(screen)
+        closed = reading is None and self.reading is not None and engine is not None and engine is self.engine
+        lines = [BACK] if closed else []
+        lines += [] if engine is None else self.game_news(engine)
         before = self.reading if screen is self.screen else None
         self.screen, self.reading = screen, reading
         if reading is not None:
