@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 import tcod
 
+from controls.keys import MORE_KEY
 from terminal.front_end import TerminalKeys
 from words.reading import Narrator
 
@@ -37,6 +38,8 @@ class ScreenReaderFrontEnd(TerminalKeys):
 
     narrator: Narrator = field(default_factory=Narrator)
     scrolled: bool = False  # Whether the screen below the cursor has been scrolled away.
+    pages: list[list[str]] = field(default_factory=list)  # Those of a long screen not said yet.
+    page_count: int = 0
 
     def present(
         self,
@@ -52,7 +55,40 @@ class ScreenReaderFrontEnd(TerminalKeys):
         """After a resize: rows below the cursor may have come back; scroll them away."""
         self.scrolled = False
 
+    def events(self, timeout: float | None = None) -> list[tcod.event.Event]:
+        """The keys pressed, as `TerminalKeys` reads them; while a long screen has pages
+        not said, its key for more (Space) says the next one and goes no further, and
+        any other key leaves them unsaid and acts as ever."""
+        while True:
+            events = super().events(timeout)
+            if not self.pages:
+                return events
+            if not any(isinstance(event, tcod.event.KeyDown) and event.sym == MORE_KEY for event in events):
+                self.pages = []
+                return events
+            self.write(self.pages.pop(0))
+            if timeout is not None:
+                return []
+
     def say(self, lines: list[str]) -> None:
+        """The lines, or the first page of them where they are more than the terminal
+        holds (the rest at each press of Space): read from their start, as a screen
+        whose top scrolled away before the reader reached it can't be."""
+        rows = self.device.size()[1] or len(lines) + 2  # No size (a terminal gone): one page.
+        room = max(rows - 2, 1)  # A page's lines, and the line that says how to go on.
+        if len(lines) <= room + 1:
+            self.pages = []
+            self.write(lines)
+            return
+        parts = [lines[start : start + room] for start in range(0, len(lines), room)]
+        count = len(parts)
+        for number, part in enumerate(parts[:-1], start=1):
+            part.append(f"Page {number} of {count}. Space for more.")
+        parts[-1].append(f"Page {count} of {count}.")
+        self.pages = parts[1:]
+        self.write(parts[0])
+
+    def write(self, lines: list[str]) -> None:
         """Each line ended (`\\r\\n`), the cursor left at the start of the fresh empty
         line after them.
 
