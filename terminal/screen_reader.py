@@ -39,7 +39,7 @@ class ScreenReaderFrontEnd(TerminalKeys):
     narrator: Narrator = field(default_factory=Narrator)
     scrolled: bool = False  # Whether the screen below the cursor has been scrolled away.
     pages: list[list[str]] = field(default_factory=list)  # Those of a long screen not said yet.
-    page_count: int = 0
+    held: list[str] = field(default_factory=list)  # A walk's news, until it ends.
 
     def present(
         self,
@@ -47,9 +47,19 @@ class ScreenReaderFrontEnd(TerminalKeys):
         options: Options | None = None,
         screen: BaseEventHandler | None = None,
     ) -> None:
-        """Write what changed on `screen` (the console's drawing is not read)."""
-        if screen is not None:
-            self.say(self.narrator.news(screen))
+        """Write what changed on `screen` (the console's drawing is not read); a walk's
+        news once it has ended, all at once.
+
+        Lines written in quick succession are misheard: by the time Orca reads the
+        first, the terminal has scrolled under it, and it reads the next one twice.
+        A key's news is one write.
+        """
+        if screen is None:
+            return
+        self.held += self.narrator.news(screen)
+        if not screen.walking:
+            lines, self.held = self.held, []
+            self.say(lines)
 
     def draw(self) -> None:
         """After a resize: rows below the cursor may have come back; scroll them away."""

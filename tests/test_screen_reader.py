@@ -25,6 +25,7 @@ import main
 import setup_game
 from controls import autofight
 from saving import paths
+from screens.base import BaseEventHandler
 from terminal import device
 from terminal.device import Input
 from terminal.screen_reader import ScreenReaderFrontEnd
@@ -290,3 +291,29 @@ def test_a_screen_longer_than_the_terminal_is_said_a_page_at_a_time() -> None:
     assert device.written.decode().split("\r\n")[:-1] == [*said[22:44], f"Page 2 of {-(-len(said) // 22)}. Space for more."]
     assert isinstance(events[0], tcod.event.KeyDown) and events[0].sym == tcod.event.KeySym.X
     assert not front.pages
+
+
+def test_a_walks_news_is_written_once_it_ends_in_one_write() -> None:
+    """Writes in quick succession are misheard (tests/test_orca.py): explore's
+    pickups and what comes into view are said together when the walk stops."""
+    device = Device()
+    front = ScreenReaderFrontEnd(device)
+    console = tcod.console.Console(80, 50, order="F")
+    engine = setup_game.new_game(SEED)
+    for actor in list(engine.game_map.actors):  # Nothing to stop explore before its pickups.
+        if actor is not engine.player:
+            engine.game_map.entities.discard(actor)
+    screen: BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    front.present(console, None, screen)
+    steps = 0
+    for _ in range(3):  # Explore, as often as it stops (an item picked up).
+        screen = screen.handle_events(conftest.key(tcod.event.KeySym.X))
+        said = device.written
+        while screen.walking:
+            front.present(console, None, screen)
+            assert device.written == said  # Nothing yet.
+            screen = screen.advance()
+            steps += 1
+        front.present(console, None, screen)
+        assert device.written != said
+    assert steps > 1
