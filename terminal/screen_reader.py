@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 import tcod
 
 from controls.keys import MORE_KEY
+from terminal import key_parser
 from terminal.front_end import TerminalKeys
 from words.reading import Narrator
 
@@ -25,11 +26,31 @@ if TYPE_CHECKING:
 # hold them, and written raw they would move the cursor, set a window title or
 # clear the screen instead of being read.
 CONTROLS: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+DIGITS: Final = "123456789"
+MODIFIERS: Final = tcod.event.Modifier.CTRL | tcod.event.Modifier.ALT | tcod.event.Modifier.SHIFT
 
 
 def plain(line: str) -> str:
     """`line` with no control character: text only."""
     return CONTROLS.sub("", line)
+
+
+def numpad(events: list[tcod.event.Event]) -> list[tcod.event.Event]:
+    """`events` with each typed digit as the numpad's key (1 to 9: moves, 5 waits).
+
+    A screen reader's numpad types digits: Orca keeps it for itself while NumLock is
+    off, and with NumLock on a VTE terminal sends digits, not the numpad's own keys
+    (which the game also reads, `key_parser`).  The reader's game has no other use
+    for a digit.
+    """
+    found: list[tcod.event.Event] = []
+    for event in events:
+        if isinstance(event, tcod.event.TextInput) and len(event.text) == 1 and event.text in DIGITS:
+            continue
+        if isinstance(event, tcod.event.KeyDown) and ord("1") <= event.sym <= ord("9") and not event.mod & MODIFIERS:
+            event = key_parser.key_down(tcod.event.KeySym[f"KP_{chr(event.sym)}"])
+        found.append(event)
+    return found
 
 
 @dataclass
@@ -68,9 +89,9 @@ class ScreenReaderFrontEnd(TerminalKeys):
     def events(self, timeout: float | None = None) -> list[tcod.event.Event]:
         """The keys pressed, as `TerminalKeys` reads them; while a long screen has pages
         not said, its key for more (Space) says the next one and goes no further, and
-        any other key leaves them unsaid and acts as ever."""
+        any other key leaves them unsaid and acts as ever.  A digit is the numpad's."""
         while True:
-            events = super().events(timeout)
+            events = numpad(super().events(timeout))
             if not self.pages:
                 return events
             if not any(isinstance(event, tcod.event.KeyDown) and event.sym == MORE_KEY for event in events):

@@ -38,8 +38,10 @@ LIBAO_CONF: Final = "default_driver=null\n"
 # A line of Orca's debug log starts with its time; the rest of a record is indented.
 RECORD: Final = re.compile(r"^\d\d:\d\d:\d\d\.\d{6} - ", re.MULTILINE)
 CONTINUED: Final = "\n" + " " * 18
-# An utterance: the text, then (after its closing quote) the voice it was said in.
-SPOKEN: Final = re.compile(r"^SPEECH OUTPUT: '(.*?)'(?: voice=\S+)? ?\[?\{'", re.DOTALL)
+# An utterance: the text, then (after its closing quote) the voice it was said in; a
+# space before the voice marks Orca's own words (a key's name, a character, a message),
+# not text it read.
+SPOKEN: Final = re.compile(r"^SPEECH OUTPUT: '(.*?)'(?: voice=\S+)?( ?)\[?\{'", re.DOTALL)
 # Orca run as its own script does, but with its debug log written line by line:
 # Orca opens it buffered, and the last words said would wait in the buffer.
 ORCA: Final = """
@@ -66,10 +68,12 @@ def missing() -> list[str]:
 
 @dataclass
 class Utterance:
-    """One thing Orca said, and where in the log it was said (to read what came after)."""
+    """One thing Orca said, and where in the log it was said (to read what came after);
+    `read` if it is text Orca read from the screen, not its own words (a key's name)."""
 
     text: str
     at: int
+    read: bool = True
 
 
 def utterances(log: str) -> list[Utterance]:
@@ -81,7 +85,7 @@ def utterances(log: str) -> list[Utterance]:
         record = record[RECORD.match(record).end() :]  # type: ignore[union-attr]
         spoken = SPOKEN.match(record)
         if spoken is not None:
-            said.append(Utterance(spoken.group(1), start))
+            said.append(Utterance(spoken.group(1), start, read=not spoken.group(2)))
     return said
 
 

@@ -94,12 +94,14 @@ class Reader:
         return new
 
     def press(self, key: str) -> list[str]:
-        """Press `key`, then what was said once nothing more comes (a walk has ended)."""
+        """Press `key`, then what was said once nothing more comes; after a key that
+        walks (explore, `>`, autofight), once something came: a walk says nothing until
+        it stops, then says why."""
         self.pane.type(key) if len(key) == 1 else self.pane.send(key)
         heard: list[str] = []
         quiet_since = time.monotonic()
         deadline = quiet_since + PATIENCE
-        while time.monotonic() - quiet_since < SETTLED * 2:
+        while time.monotonic() - quiet_since < SETTLED * 2 or (key in ("x", ">", "Tab") and not heard):
             assert time.monotonic() < deadline, "the game never went quiet"
             time.sleep(0.05)
             new = self.new_lines()
@@ -317,3 +319,12 @@ def test_a_walks_news_is_written_once_it_ends_in_one_write() -> None:
         front.present(console, None, screen)
         assert device.written != said
     assert steps > 1
+
+
+def test_a_typed_digit_is_the_numpads_key() -> None:
+    """Under Orca the numpad types digits (NumLock on): they walk as the numpad does."""
+    front = ScreenReaderFrontEnd(Device(b"4", b"6"))
+    events = front.events()
+    assert [(type(event), getattr(event, "sym", None)) for event in events] == [
+        (tcod.event.KeyDown, tcod.event.KeySym.KP_4)
+    ]
