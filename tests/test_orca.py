@@ -163,8 +163,9 @@ def test_orca_speaks_every_keys_news_whole_once_in_order(player: Player) -> None
     player.press("Return")
     player.press("Escape")
     player.press("/")
-    player.press("KP_6")
-    player.press("Left")
+    for key in ("KP_6", "Left", "Up", "KP_2", "Right", "KP_8", "Down", "KP_4", "Return"):
+        player.press(key)  # Look mode: the cursor's tile, then Enter's description.
+    player.press("Escape")
     player.press("Escape")
     player.press("?")
     while any(line.endswith("Space for more.") for line in player.presses[-1].written):
