@@ -305,6 +305,10 @@ SAVE_FAILED_KEYS: Final[dict[KeySym, Command]] = {
     KeySym.ESCAPE: Command.RESUME,
 }
 
+# For a screen reader, a screen longer than the terminal is said a page at a time:
+# this key says the next page (`terminal.screen_reader`); any other acts as ever.
+MORE_KEY: Final = KeySym.SPACE
+
 # While a recording plays in the window (`python main.py --replay FILE`).
 # The numpad's + and - type those characters too.
 PLAYBACK_KEYS: Final[dict[Key, Command]] = {

@@ -4,10 +4,15 @@ its size, writing bytes, waiting for input, and giving it back (`Device`);
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol, TextIO
+
+from saving import paths
+from window.windowed import LOG_NAME
 
 
 class TerminalError(Exception):
@@ -96,3 +101,28 @@ def open_device(lines: bool = False) -> Device:
     from terminal import posix
 
     return posix.PosixTerminal.open(enter, leave)
+
+
+@contextlib.contextmanager
+def libraries_to_log() -> Iterator[None]:
+    """The process's file descriptor 2 sent to the data folder's log while the game
+    holds the terminal, and given back after.
+
+    C libraries write there themselves, past `sys.stderr` (SDL's "XDG_RUNTIME_DIR is
+    invalid" at each help screen where it is unset): in the terminal those lines would
+    break the drawing, and a screen reader would read them aloud.  Where the log
+    can't be opened, they go nowhere.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        log = os.open(paths.data_dir() / LOG_NAME, flags, 0o644)
+    except OSError:
+        log = os.open(os.devnull, os.O_WRONLY)
+    saved = os.dup(2)
+    os.dup2(log, 2)
+    os.close(log)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)

@@ -20,7 +20,7 @@ import tcod
 import exceptions
 from controls import keys
 from terminal import drawing, key_parser, view
-from terminal.device import Device, open_device
+from terminal.device import Device, libraries_to_log, open_device
 from window.display_area import COLUMNS, ROWS
 
 if TYPE_CHECKING:
@@ -186,19 +186,21 @@ def session(screen_reader: bool = False) -> Iterator[FrontEnd]:
     the game drawn, or with `screen_reader` told as lines (`screen_reader`).
 
     What the game prints meanwhile ("Game saved.", an error's report) would land in
-    the middle of the drawing: it is held, and printed once the terminal is back.
+    the middle of the drawing: it is held, and printed once the terminal is back;
+    what libraries write themselves goes to the log (`libraries_to_log`).
     """
     device = open_device(lines=screen_reader)
     held_out, held_err = io.StringIO(), io.StringIO()
     real_out, real_err = sys.stdout, sys.stderr
     try:
-        sys.stdout, sys.stderr = held_out, held_err
-        if screen_reader:
-            from terminal.screen_reader import ScreenReaderFrontEnd
+        with libraries_to_log():
+            sys.stdout, sys.stderr = held_out, held_err
+            if screen_reader:
+                from terminal.screen_reader import ScreenReaderFrontEnd
 
-            yield ScreenReaderFrontEnd(device)
-        else:
-            yield TerminalFrontEnd(device, screen=drawing.Screen(drawing.is_truecolor(os.environ)))
+                yield ScreenReaderFrontEnd(device)
+            else:
+                yield TerminalFrontEnd(device, screen=drawing.Screen(drawing.is_truecolor(os.environ)))
     finally:
         sys.stdout, sys.stderr = real_out, real_err
         device.close()

@@ -45,10 +45,13 @@ class Pane:
         self.server = ""
         self.columns, self.rows = columns, rows
 
-    def start(self, *args: str, colorterm: str = "truecolor", front: str = "--terminal") -> None:
-        """Run the game with `args` (after `front`, `--terminal` or `--screen-reader`);
-        `status` will hold its exit status."""
-        game = " ".join([sys.executable, str(ROOT / "main.py"), front, *args])
+    def start(
+        self, *args: str, colorterm: str = "truecolor", front: str = "--terminal", unset: tuple[str, ...] = ()
+    ) -> None:
+        """Run the game with `args` (after `front`, `--terminal` or `--screen-reader`),
+        the variables `unset` taken out of its environment; `status` will hold its exit status."""
+        without = [f"-u {name}" for name in unset]
+        game = " ".join(["env", *without, sys.executable, str(ROOT / "main.py"), front, *args])
         script = f"stty -g > stty-before; {game}; echo $? > status; stty -g > stty-after; sleep 600"
         for name in ("status", "stty-before", "stty-after"):
             (self.folder / name).unlink(missing_ok=True)

@@ -13,6 +13,7 @@ import input_handlers
 import setup_game
 from controls.keys import MAIN_KEYS, Command, Key
 from window import options, title
+from words.news import BACK
 from words.reading import Narrator
 from words.spoken import spoken
 
@@ -120,3 +121,24 @@ def test_no_symbol_a_reader_spells_out_is_said_where_a_word_would_do() -> None:
     assert "A test happened, twice." in said
     assert [line for line in said if SPELLED.search(line)] == []
     assert log.messages[-1].full_text == "A test happened. (x2)"  # The window's own, kept.
+
+
+def test_closing_any_screen_over_the_game_says_so_and_a_new_game_does_not() -> None:
+    """Escape on an answer, on a screen or on a question (or its no) says the dungeon
+    is back: a blind player knows the next key is the game's."""
+    game = arena()
+    narrator = Narrator()
+    narrator.news(game)
+    answer = game.handle_events(stroke(";"))
+    narrator.news(answer)
+    assert narrator.news(answer.handle_events(key(KeySym.ESCAPE))) == [BACK]
+    inventory = game.handle_events(key(KeySym.I))
+    narrator.news(inventory)
+    assert narrator.news(inventory.handle_events(key(KeySym.ESCAPE))) == [BACK]
+    asked = game.handle_events(key(KeySym.ESCAPE))
+    assert narrator.news(asked) == [spoken(input_handlers.SAVE_AND_QUIT)]
+    assert narrator.news(asked.handle_events(key(KeySym.N))) == [BACK]
+    assert narrator.news(game) == []  # Said once.
+    menu_then_game = Narrator()
+    menu_then_game.news(setup_game.MainMenu())
+    assert BACK not in menu_then_game.news(arena())

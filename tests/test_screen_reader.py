@@ -8,12 +8,14 @@ missing (`.ci/run` installs it).  The front end's writes are checked directly to
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import conftest
 import pytest
 import tcod
 from terminal_pane import PATIENCE, SETTLED, STEP_KEYS, Pane, have_tmux
@@ -22,6 +24,9 @@ import input_handlers
 import main
 import setup_game
 from controls import autofight
+from saving import paths
+from screens.base import BaseEventHandler
+from terminal import device
 from terminal.device import Input
 from terminal.screen_reader import ScreenReaderFrontEnd
 from window import command_line, options
@@ -35,10 +40,11 @@ SIGN = {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0)}
 
 
 class Device:
-    """A terminal that keeps what is written to it."""
+    """A terminal that keeps what is written to it, and gives the keys `typed`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *typed: bytes) -> None:
         self.written = b""
+        self.typed = list(typed)
 
     def size(self) -> tuple[int, int]:
         return (80, 24)
@@ -47,13 +53,15 @@ class Device:
         self.written += data
 
     def read(self, timeout: float | None) -> Input:
-        return Input(ended=True)
+        return Input(data=self.typed.pop(0)) if self.typed else Input(ended=True)
 
     def close(self) -> None:
         pass
 
 
-def test_each_new_line_goes_on_a_line_of_its_own_the_cursor_at_its_start() -> None:
+def test_each_new_line_is_ended_the_cursor_left_on_a_fresh_line() -> None:
+    """The convention a real reader speaks whole after any key (tests/test_orca.py):
+    the screen scrolled once, then each line ended, the cursor after the last."""
     device = Device()
     front = ScreenReaderFrontEnd(device)
     engine = setup_game.new_game(SEED)
@@ -61,10 +69,14 @@ def test_each_new_line_goes_on_a_line_of_its_own_the_cursor_at_its_start() -> No
     console = tcod.console.Console(80, 50, order="F")
     front.present(console, engine.settings.options, game)
     written = device.written.decode()
-    assert written.startswith("\r\n" + engine.message_log.messages[-1].full_text)
-    assert written.endswith("\r") and "\x1b" not in written
+    rows = device.size()[1]
+    assert written.startswith("\r\n" * rows + engine.message_log.messages[-1].full_text + "\r\n")
+    assert written.endswith("\r\n") and "\x1b" not in written
     front.present(console, engine.settings.options, game)
     assert device.written.decode() == written  # Nothing changed: nothing more is said.
+    engine.message_log.add_message("An Orc attacks.")
+    front.present(console, engine.settings.options, game)
+    assert device.written.decode() == written + "An Orc attacks.\r\n"  # Scrolled once only.
 
 
 class Reader:
@@ -82,12 +94,14 @@ class Reader:
         return new
 
     def press(self, key: str) -> list[str]:
-        """Press `key`, then what was said once nothing more comes (a walk has ended)."""
+        """Press `key`, then what was said once nothing more comes; after a key that
+        walks (explore, `>`, autofight), once something came: a walk says nothing until
+        it stops, then says why."""
         self.pane.type(key) if len(key) == 1 else self.pane.send(key)
         heard: list[str] = []
         quiet_since = time.monotonic()
         deadline = quiet_since + PATIENCE
-        while time.monotonic() - quiet_since < SETTLED * 2:
+        while time.monotonic() - quiet_since < SETTLED * 2 or (key in ("x", ">", "Tab") and not heard):
             assert time.monotonic() < deadline, "the game never went quiet"
             time.sleep(0.05)
             new = self.new_lines()
@@ -215,3 +229,102 @@ def test_following_a_game_is_told_as_it_is_played(pane: Pane, tmp_path: Path) ->
     pane.send("Escape")
     assert pane.exit_status() == 0
     assert growing.read_text() == "".join(recorded)
+
+
+@pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
+@pytest.mark.parametrize("front", ["--terminal", "--screen-reader"])
+def test_what_libraries_write_goes_to_the_log_not_the_terminal(pane: Pane, front: str) -> None:
+    """Where XDG_RUNTIME_DIR is unset, SDL writes a complaint to file descriptor 2 at
+    each help screen: in the data folder's log, never in the terminal."""
+    data = pane.folder / "data"
+    # As a player's shell runs it: not with the tests' dummy SDL drivers (conftest).
+    pane.start(f"--data-dir={data}", front=front, unset=("XDG_RUNTIME_DIR", "SDL_VIDEODRIVER", "SDL_AUDIODRIVER"))
+    pane.wait_for("Play a new game")
+    pane.type("n")
+    pane.wait_for("welcome")
+    pane.type("?")
+    pane.wait_for("Show this help")
+    pane.settled()
+    log = data / "game.log"
+    assert "XDG_RUNTIME_DIR" in log.read_text()  # SDL did write: it went to the log.
+    assert not any("XDG_RUNTIME_DIR" in line for line in pane.history())
+    pane.send("Escape")
+    pane.send("Escape")
+    pane.type("y")
+    assert pane.exit_status() == 0
+
+
+def test_file_descriptor_2_is_given_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(paths, "_data_dir", tmp_path)
+    before = os.fstat(2)
+    with device.libraries_to_log():
+        os.write(2, b"From a library.\n")
+    after = os.fstat(2)
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+    assert (tmp_path / "game.log").read_text() == "From a library.\n"
+
+
+def test_control_characters_from_a_file_are_not_written() -> None:
+    """A save's message holding escape sequences (a title, the clipboard, a clear
+    screen) is written as its text only."""
+    device = Device()
+    front = ScreenReaderFrontEnd(device)
+    front.say(["\x1b]0;pwned\x07Orc\x1b[2J attacks\x1b]52;c;Zm9v\x07.\x9b"])
+    assert device.written.decode().endswith("\r\n]0;pwnedOrc[2J attacks]52;c;Zm9v.\r\n")
+    assert not any(char in device.written.decode().strip("\r\n") for char in "\x1b\x07\x9b")
+
+
+def test_a_screen_longer_than_the_terminal_is_said_a_page_at_a_time() -> None:
+    """The help in a 24-row terminal: its first page from its start, how to go on, the
+    next page at Space; another key goes to the game, the pages left unsaid."""
+    device = Device(b" ", b"x")
+    front = ScreenReaderFrontEnd(device)
+    game = input_handlers.MainGameEventHandler(setup_game.new_game(SEED))
+    front.present(tcod.console.Console(80, 50, order="F"), None, game)
+    help_screen = game.handle_events(conftest.typed("?"))
+    said = front.narrator.news(help_screen)
+    assert len(said) > 2 * 22
+    device.written = b""
+    front.say(said)
+    first = device.written.decode().split("\r\n")[:-1]
+    assert first == [*said[:22], f"Page 1 of {-(-len(said) // 22)}. Space for more."]
+    device.written = b""
+    events = front.events()  # Space: the next page, and no event for the game.
+    assert device.written.decode().split("\r\n")[:-1] == [*said[22:44], f"Page 2 of {-(-len(said) // 22)}. Space for more."]
+    assert isinstance(events[0], tcod.event.KeyDown) and events[0].sym == tcod.event.KeySym.X
+    assert not front.pages
+
+
+def test_a_walks_news_is_written_once_it_ends_in_one_write() -> None:
+    """Writes in quick succession are misheard (tests/test_orca.py): explore's
+    pickups and what comes into view are said together when the walk stops."""
+    device = Device()
+    front = ScreenReaderFrontEnd(device)
+    console = tcod.console.Console(80, 50, order="F")
+    engine = setup_game.new_game(SEED)
+    for actor in list(engine.game_map.actors):  # Nothing to stop explore before its pickups.
+        if actor is not engine.player:
+            engine.game_map.entities.discard(actor)
+    screen: BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    front.present(console, None, screen)
+    steps = 0
+    for _ in range(3):  # Explore, as often as it stops (an item picked up).
+        screen = screen.handle_events(conftest.key(tcod.event.KeySym.X))
+        said = device.written
+        while screen.walking:
+            front.present(console, None, screen)
+            assert device.written == said  # Nothing yet.
+            screen = screen.advance()
+            steps += 1
+        front.present(console, None, screen)
+        assert device.written != said
+    assert steps > 1
+
+
+def test_a_typed_digit_is_the_numpads_key() -> None:
+    """Under Orca the numpad types digits (NumLock on): they walk as the numpad does."""
+    front = ScreenReaderFrontEnd(Device(b"4", b"6"))
+    events = front.events()
+    assert [(type(event), getattr(event, "sym", None)) for event in events] == [
+        (tcod.event.KeyDown, tcod.event.KeySym.KP_4)
+    ]

@@ -1,8 +1,9 @@
 """The screen reader's output (`main.py --screen-reader`) as plain lines for a page.
 
-The game writes each line as `\\r\\n` then its text, leaving the cursor at the start of the
-newest line with a `\\r`; escape sequences (keypad mode, colours if any) are dropped here, and
-so is any control character, so that a page gets text only.
+The game ends each line with `\\r\\n` (`terminal.screen_reader`); a last line left with
+the cursor back at its start by a `\\r` (as older games wrote) is read too.  Escape
+sequences (keypad mode, colours if any) are dropped here, and so is any control
+character, so that a page gets text only.
 """
 
 from __future__ import annotations

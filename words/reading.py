@@ -61,8 +61,8 @@ class Narrator:
     glance: news.Glance | None = None
 
     def news(self, screen: BaseEventHandler) -> list[str]:
-        """The lines to say now that `screen` shows: the game's news, then what
-        changed of the screen (all of it, if it is new)."""
+        """The lines to say now that `screen` shows: that a screen over the game
+        closed, the game's news, then what changed of the screen (all of it, if it is new)."""
         engine = screen.game()
         same_game = engine is not None and engine is self.engine
         lines = [] if engine is None else self.game_news(engine, screen.walking)
