@@ -32,7 +32,9 @@ from orca_session import OrcaSession, missing
 from terminal_pane import ROOT, STEP_KEYS
 from test_screen_reader import SEED, blind_key
 
+import input_handlers
 from window import options
+from words.spoken import spoken
 
 FLOORS: Final = int(os.environ.get("ORCA_TEST_FLOORS", "2"))
 # Presses allowed to reach each floor: a bound on a game gone wrong, not a target.
@@ -156,7 +158,7 @@ def report(presses: list[Press]) -> str:
 
 def test_orca_speaks_every_keys_news_whole_once_in_order(player: Player) -> None:
     assert any("welcome" in line for line in player.press("n"))
-    assert player.press("Escape") == ["Save and quit? (y/n)"]
+    assert player.press("Escape") == [spoken(input_handlers.SAVE_AND_QUIT)]
     player.press("n")
     player.press("=")
     player.press("Down")
