@@ -189,6 +189,10 @@ class GameMap:
     def items(self) -> Iterator[Item]:
         yield from (entity for entity in self.entities if isinstance(entity, Item))
 
+    def items_at(self, x: int, y: int) -> list[Item]:
+        """The items lying at (x, y), in the order they came there."""
+        return [entity for entity in self.entities.at(x, y) if isinstance(entity, Item)]
+
     def get_blocking_entity_at_location(
         self, location_x: int, location_y: int
     ) -> Entity | None:
