@@ -117,8 +117,9 @@ class Engine:
 
     def handle_enemy_turns(self) -> None:
         # Differs from the tutorial: in the order added, never a set's, so a game replays.
+        player = self.player
         for entity in list(self.game_map.actors):
-            if entity is not self.player and entity.ai:
+            if entity is not player and entity.ai:
                 # A monster bumping into a wall just loses its turn.  The tutorial's
                 # try, not `contextlib.suppress`: a context manager entered for each
                 # monster each turn tripled the monsters' turns (docs/performance.md).

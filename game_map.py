@@ -231,7 +231,7 @@ class GameMap:
         )
 
         entities_sorted_for_rendering = sorted(
-            self.entities, key=lambda x: x.render_order.value
+            self.entities, key=lambda x: x.render_order
         )
 
         for entity in entities_sorted_for_rendering:
