@@ -59,9 +59,9 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     # Start-up in instructions (when valgrind is there) and in CPU time, each next to the floor's.
     ratio = r"\d+\.\d\dx the floor"
     assert re.search(
-        rf"^start-up, instructions to the first frame\s+\d+ M, {ratio}\n"
+        rf"^start-up, instructions to the first frame\s+\d+ M, {ratio}\s+-\n"
         rf"start-up, instructions until ready for a key\s+\d+ M, {ratio}\s+< 1\.15x\s+(?:ok|MISS)\n"
-        r"  the floor's, to its frame and until ready\s+\d+ M, \d+ M$"
+        r"  the floor's, to its frame and until ready\s+\d+ M, \d+ M\s+-$"
         r"|^start-up, instructions\s+not measured: no valgrind$",
         out,
         re.MULTILINE,
