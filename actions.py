@@ -22,11 +22,7 @@ def describe_underfoot(engine: Engine, items: bool = True) -> None:
     """Say what lies where the player stepped: items (unless not `items`: a
     gathering walk's pick-up names them next), the stairs (the tutorial said nothing)."""
     player, game_map = engine.player, engine.game_map
-    names = [
-        with_article(item.name)
-        for item in game_map.items
-        if item.x == player.x and item.y == player.y
-    ]
+    names = [with_article(item.name) for item in game_map.items_at(player.x, player.y)]
     if names and items:
         engine.message_log.add_message(f"You see here {' and '.join(names)}.")
     if (player.x, player.y) == game_map.downstairs_location:

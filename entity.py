@@ -87,22 +87,27 @@ class Entity:
     def spawn(self: T, gamemap: GameMap, x: int, y: int) -> T:
         """Spawn a copy of this instance at the given location."""
         clone = copy.deepcopy(self)
-        clone.x = x
-        clone.y = y
-        clone.parent = gamemap
-        gamemap.entities.add(clone)
+        clone.place(x, y, gamemap)
         return clone
 
     def place(self, x: int, y: int, gamemap: GameMap | None = None) -> None:
-        """Place this entity at a new location.  Handles moving across GameMaps."""
-        self.x = x
-        self.y = y
-        if gamemap:
-            # `parent` is possibly uninitialized.
-            if hasattr(self, "parent") and self.parent is self.gamemap:
-                self.gamemap.entities.remove(self)
-            self.parent = gamemap
-            gamemap.entities.add(self)
+        """Place this entity at a new location.  Handles moving across GameMaps.
+
+        Every change of place of an entity on a map comes here (`move` and
+        `spawn` too) and goes through the map, which files its entities by
+        where they stand (`EntitySet.place`): set `x` and `y` by hand, and
+        the map would look for it where it was.
+        """
+        # `parent` is possibly uninitialized, or an inventory.
+        here = self.parent if hasattr(self, "parent") and self.parent is self.gamemap else None
+        there = gamemap or here
+        if here is not None and here is not there:
+            here.entities.remove(self)
+        if there is None:
+            self.x, self.y = x, y
+        else:
+            self.parent = there
+            there.entities.place(self, x, y)
 
     def distance(self, x: int, y: int) -> float:
         """Return the distance between the current entity and the given (x, y) coordinate."""
@@ -110,8 +115,7 @@ class Entity:
 
     def move(self, dx: int, dy: int) -> None:
         # Move the entity by a given amount
-        self.x += dx
-        self.y += dy
+        self.place(self.x + dx, self.y + dy)
 
 
 class Actor(Entity):

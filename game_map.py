@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, MutableSet
+from collections.abc import Iterable, Iterator, MutableSet, Sequence
 from typing import TYPE_CHECKING, ClassVar, Final
 
 import numpy as np
@@ -49,15 +49,23 @@ MAX_TRIES: Final = 1_000_000
 
 
 class EntitySet(MutableSet["Entity"]):
-    """A set of entities that remembers the order they were added in.
+    """The entities of a map: a set that remembers the order they were added
+    in, and files them by where they stand.
 
     The tutorial used a plain `set`, whose order follows memory addresses and
     so changes from run to run: monsters then took their turns in a different
-    order each time, and a seeded game could not be replayed.
+    order each time, and a seeded game could not be replayed.  It found what
+    stands on a tile by looking at every entity, several times a turn; here
+    `at` looks in one drawer.  An entity on a map changes place only through
+    `place` (its own `move`, `place` and `spawn` come here), the one place
+    that keeps the drawers right.
     """
 
     def __init__(self, entities: Iterable[Entity] = ()) -> None:
-        self._entities: dict[Entity, None] = dict.fromkeys(entities)
+        self._entities: dict[Entity, None] = {}
+        self._at: dict[tuple[int, int], list[Entity]] = {}
+        for entity in entities:
+            self.add(entity)
 
     def __contains__(self, entity: object) -> bool:
         return entity in self._entities
@@ -69,10 +77,34 @@ class EntitySet(MutableSet["Entity"]):
         return len(self._entities)
 
     def add(self, entity: Entity) -> None:
-        self._entities[entity] = None
+        if entity not in self._entities:
+            self._entities[entity] = None
+            self._at.setdefault((entity.x, entity.y), []).append(entity)
 
     def discard(self, entity: Entity) -> None:
-        self._entities.pop(entity, None)
+        if entity in self._entities:
+            del self._entities[entity]
+            self._unfile(entity)
+
+    def place(self, entity: Entity, x: int, y: int) -> None:
+        """Set `entity` at (x, y) on this map: added if new, else moved, its
+        place in the order kept (the monsters' turns go by it)."""
+        if entity in self._entities:
+            self._unfile(entity)
+        else:
+            self._entities[entity] = None
+        entity.x, entity.y = x, y
+        self._at.setdefault((x, y), []).append(entity)
+
+    def at(self, x: int, y: int) -> Sequence[Entity]:
+        """The entities standing at (x, y), in the order they came there."""
+        return self._at.get((x, y), ())
+
+    def _unfile(self, entity: Entity) -> None:
+        here = self._at[entity.x, entity.y]
+        here.remove(entity)
+        if not here:
+            del self._at[entity.x, entity.y]
 
 
 def remembered(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -157,23 +189,23 @@ class GameMap:
     def items(self) -> Iterator[Item]:
         yield from (entity for entity in self.entities if isinstance(entity, Item))
 
+    def items_at(self, x: int, y: int) -> list[Item]:
+        """The items lying at (x, y), in the order they came there."""
+        return [entity for entity in self.entities.at(x, y) if isinstance(entity, Item)]
+
     def get_blocking_entity_at_location(
         self, location_x: int, location_y: int
     ) -> Entity | None:
-        for entity in self.entities:
-            if (
-                entity.blocks_movement
-                and entity.x == location_x
-                and entity.y == location_y
-            ):
+        for entity in self.entities.at(location_x, location_y):
+            if entity.blocks_movement:
                 return entity
 
         return None
 
     def get_actor_at_location(self, x: int, y: int) -> Actor | None:
-        for actor in self.actors:
-            if actor.x == x and actor.y == y:
-                return actor
+        for entity in self.entities.at(x, y):
+            if isinstance(entity, Actor) and entity.is_alive:
+                return entity
 
         return None
 
@@ -199,7 +231,7 @@ class GameMap:
         )
 
         entities_sorted_for_rendering = sorted(
-            self.entities, key=lambda x: x.render_order.value
+            self.entities, key=lambda x: x.render_order
         )
 
         for entity in entities_sorted_for_rendering:

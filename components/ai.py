@@ -116,12 +116,13 @@ class HostileEnemy(BaseAI):
         self.path: list[tuple[int, int]] = [] if path is None else path
 
     def perform(self) -> None:
-        target = self.engine.player
+        engine = self.engine  # Found through the map: asked once a turn.
+        target = engine.player
         dx = target.x - self.entity.x
         dy = target.y - self.entity.y
         distance = max(abs(dx), abs(dy))  # Chebyshev distance.
 
-        if self.engine.game_map.visible[self.entity.x, self.entity.y]:
+        if engine.game_map.visible[self.entity.x, self.entity.y]:
             if distance <= 1:
                 return MeleeAction(self.entity, dx, dy).perform()
 

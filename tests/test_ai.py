@@ -112,7 +112,7 @@ def test_a_path_is_as_short_as_the_tutorials_pathfinder(engine: Engine) -> None:
     monster = entity_factories.orc.spawn(game_map, *free[0])
     for _ in range(100):
         start, goal = rng.choice(free), rng.choice(floor_tiles)
-        monster.x, monster.y = start  # Moved by hand only to ask for paths: no turn is played.
+        monster.place(*start)  # Moved only to ask for paths: no turn is played.
         cost = np.array(game_map.tiles["walkable"], dtype=np.int8)
         for entity in game_map.entities:
             if entity.blocks_movement:

@@ -33,7 +33,7 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
         cwd=tmp_path,  # Runs from any folder.
         capture_output=True,
         text=True,
-        timeout=300,  # A hang guard: a busy machine takes minutes.
+        timeout=900,  # A hang guard: a busy machine takes minutes (start-up under valgrind too).
     )
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
@@ -56,8 +56,19 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     assert len(re.findall(disk, out, re.MULTILINE)) == 2, out
     walk = r"path of a walk's step, exploring 80x43 \(\d+ steps\), CPU\s+p50 \d+\.\d\d ms"
     assert re.search(rf"^{walk}", out, re.MULTILINE), out
+    # Start-up in instructions (when valgrind is there) and in CPU time, each next to the floor's.
+    ratio = r"\d+\.\d\dx the floor"
+    assert re.search(
+        rf"^start-up, instructions to the first frame\s+\d+ M, {ratio}\s+-\n"
+        rf"start-up, instructions until ready for a key\s+\d+ M, {ratio}\s+< 1\.15x\s+(?:ok|MISS)\n"
+        r"  the floor's, to its frame and until ready\s+\d+ M, \d+ M\s+-$"
+        r"|^start-up, instructions\s+not measured: no valgrind$",
+        out,
+        re.MULTILINE,
+    ), out
     for label, value in [
-        (r"start-up to first frame \(python main\.py\)", r"(\d+\.\d{3} s, \d+\.\d\dx the floor|not measured: no Xvfb)"),
+        (r"start-up, CPU until ready for a key \(python main\.py\)", rf"\d+\.\d{{3}} s, {ratio}\s+< 1\.15x"),
+        (r"  the floor: numpy, tcod, tile sheet, 80x50 window, the menu's picture", r"\d+\.\d{3} s"),
         (r'  bare python -c "import tcod"', r"\d+\.\d{3} s"),
         (r"idle CPU at the menu", r"(\d+\.\d %|not measured: no Xvfb)"),
         (r"peak memory, a game on floor 10", r"\d+\.\d MiB"),
@@ -85,3 +96,24 @@ def test_a_crowd_is_40_monsters_all_in_view() -> None:
         if actor is not engine.player and game_map.visible[actor.x, actor.y]
     ]
     assert len(awake) == 40
+
+
+def test_start_up_counts_sum_callgrinds_dumps_to_the_first_present_and_the_first_wait(tmp_path: Path) -> None:
+    """Each dump of callgrind counts from the one before: the first frame is the
+    sum up to the first present, ready the sum up to the first wait for events."""
+    bench = load_bench()
+    out = tmp_path / "callgrind.out"
+    for part, (trigger, count) in enumerate(
+        [("--dump-after=TCOD_context_present", 100), ("--dump-after=TCOD_context_present", 50),
+         ("--dump-before=SDL_WaitEvent", 7), ("--dump-before=SDL_WaitEventTimeoutNS", 1000)],
+        start=1,
+    ):
+        out.with_name(f"{out.name}.{part}").write_text(
+            f"version: 1\ncmd: python main.py\npart: {part}\n\ndesc: I1 cache:\ndesc: Trigger: {trigger}\n"
+            f"\npositions: line\nevents: Ir\nsummary: {count}\n\n\ntotals: {count}\n"
+        )
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as process:
+        try:
+            assert bench._counted_to_wait(out, process) == (100, 157)
+        finally:
+            process.kill()

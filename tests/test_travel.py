@@ -251,7 +251,7 @@ def test_explore_leaves_what_the_player_dropped() -> None:
     assert potion in engine.game_map.items
     assert position(engine) != (5, 5)
     # Picked up by hand, it is the player's again.
-    engine.player.x, engine.player.y = 5, 5
+    engine.player.place(5, 5)
     press(MainGameEventHandler(engine), key(KeySym.G))
     assert engine.player.inventory.items[-1] is potion
     assert not potion.dropped_by_player
