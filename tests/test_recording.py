@@ -10,7 +10,7 @@ import pytest
 import tcod
 from conftest import (
     after_frame,
-    after_header,
+    all_lines,
     click,
     key,
     motion,
@@ -27,7 +27,7 @@ import main
 import setup_game
 from controls import keys
 from engine import Engine
-from replays import recording, replay
+from replays import recording, recovery, replay
 from saving import autosave, paths
 from window import command_line, loop
 
@@ -289,7 +289,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
         f"click {x + 2} {y} right",
         "key l",
     ]
-    assert engine.recording == expected
+    assert all_lines(engine) == expected and engine.recording.held == []  # Written, none kept.
     assert files[0].read_text() == "".join(line + "\n" for line in expected)
     # Another game started in the same second (over the first one's save) gets a file of its own.
     asked = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
@@ -335,7 +335,7 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     assert picture(engine_of(replayed)) == picture(continued)
 
 
-def test_an_unwritable_recording_loses_nothing(
+def test_an_unwritable_recording_is_said_and_the_game_goes_on_unrecorded(
     in_tmp: Path, context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
 ) -> None:
     handler = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
@@ -352,13 +352,13 @@ def test_an_unwritable_recording_loses_nothing(
     assert [text for text in said if text.startswith("The recording could not be written (")] == [
         recording.NOT_WRITTEN.format(reason="Is a directory")
     ]
-    assert after_header(engine.recording) == ["key l", "key l"]
-    # Saved with the game: Continue starts a new file holding it all.
+    assert engine.recording.held == ["key l", "key l"]  # Kept with the game, and saved with it.
     autosave.save_game(handler)
-    continued = engine_of(handled(context, setup_game.MainMenu(), key(KeySym.C)))
-    assert continued.recording_file not in (None, engine.recording_file)
-    text = (in_tmp / "recordings" / continued.recording_file).read_text()
-    assert text == NEW_HEADER + "key l\nkey l\n"
+    # What the file held is out of reach: Continue says so, and the game goes on unrecorded.
+    shown = handled(context, setup_game.MainMenu(), key(KeySym.C))
+    assert isinstance(shown, input_handlers.PopupMessage) and shown.text == recovery.UNWRITTEN
+    continued = engine_of(shown)
+    assert continued.recording_file is None and continued.recording.lost
 
 
 # A crash.

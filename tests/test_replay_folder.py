@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import tcod
-from conftest import key, new_header, typed
+from conftest import all_lines, key, new_header, typed
 from tcod.event import KeySym
 
 import main
@@ -136,11 +136,11 @@ def test_playing_on_after_a_replay_asks_then_makes_a_game_continue_finds(
     assert engine.game_world.seed == script.seed
     # The key that asked did nothing: after the recording's last line, one step, then quitting.
     recorded = rec.read_text().splitlines()
-    assert engine.recording[-4:] == [recorded[-1], "key l", "key escape", "resume"]
+    assert all_lines(engine)[-4:] == [recorded[-1], "key l", "key escape", "resume"]
     # Its recording is in the player's folder, beside theirs, and replays it.
     assert engine.recording_file is not None
     kept = folder / "recordings" / engine.recording_file
-    assert kept.read_text().splitlines() == engine.recording
+    assert kept.read_text().splitlines() == all_lines(engine)
     assert (folder / "recordings" / "game-001.rec").read_bytes() == b"recording 2\nseed 1\n"
 
 

@@ -487,7 +487,7 @@ def canonical(obj: object, memo: dict[int, int] | None = None) -> object:
         # When the game last saved itself (`autosave`), how much of its recording the
         # file holds, what a death kept on disk and when it came, and the options and
         # keys in force, are no part of the game.
-        skipped = ("saved_at", "recording_written", "ending", "death_record", "settings")
+        skipped = ("saved_at", "recording", "ending", "death_record", "settings")
         attributes = sorted((k, v) for k, v in vars(obj).items() if k not in skipped)
         return (f"{cls.__module__}.{cls.__qualname__}", [(k, canonical(v, memo)) for k, v in attributes])
     raise TypeError(f"no picture for {type(obj)!r}")

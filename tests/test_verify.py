@@ -122,7 +122,7 @@ def test_a_hostile_file_is_refused_as_recordings_are(
         case "fifo":
             os.mkfifo(path)
         case "big":
-            path.write_text("recording 3\nseed 1\n" + "key j\n" * (recording.MAX_BYTES // 6))
+            path.write_text("recording 3\nseed 1\n" + "key j\n" * recording.MAX_LINES)
         case "binary":
             path.write_bytes(b"recording 3\nseed 1\n\xff\xfe\x00")
         case "link":
