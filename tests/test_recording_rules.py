@@ -178,3 +178,43 @@ def test_continue_recovers_by_the_recordings_keys_and_options(
         "bind move_east f",
         "bind wait s",
     ]
+
+
+def by_rebuilding(rule: rules.Bind, settings: options.Settings) -> None:
+    """What a `bind` line means, as the key file says it: its keys taken from every
+    action, then given to its action alone."""
+    bindings = key_file.Bindings.of(settings.keys)
+    for bound in bindings.keys_of.values():
+        bound[:] = [key for key in bound if key not in rule.keys]
+    bindings.keys_of[rule.action] = list(rule.keys)
+    settings.keys = key_file.tables(bindings)
+
+
+def test_a_bind_line_means_what_the_key_file_says_at_the_cost_of_the_keys_it_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A recording may hold a million `bind` lines: each changes the keys it names,
+    with no rebuild of every binding, and leaves the keys as the key file would."""
+    import random
+
+    rng = random.Random(5)
+    words = [*list(key_file.key_names())[:60], ">", "<", "."]
+    binds: list[rules.Bind] = []
+    while len(binds) < 200:
+        try:
+            rule = rules.rule_of("bind", [rng.choice(list(key_file.COMMAND_NAMES)), *rng.sample(words, rng.randint(0, 3))])
+        except ValueError:
+            continue  # A symbol for a move.
+        assert isinstance(rule, rules.Bind)
+        binds.append(rule)
+    expected = options.Settings()
+    for rule in binds:
+        by_rebuilding(rule, expected)
+    settings = options.Settings()
+    monkeypatch.setattr(key_file.Bindings, "of", None)  # No rebuild:
+    monkeypatch.setattr(key_file, "tables", None)  # neither half of one.
+    for rule in binds:
+        rules.apply(rule, settings)
+    assert dict(settings.keys.main) == dict(expected.keys.main)
+    assert dict(settings.keys.move) == dict(expected.keys.move)
+    assert sorted(map(str, settings.keys.wait)) == sorted(map(str, expected.keys.wait))

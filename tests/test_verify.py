@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from tcod.event import KeySym
 import input_handlers
 import main
 import setup_game
-from replays import recording, verify
+from replays import recording, replay, verify
 from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
 
@@ -164,3 +165,24 @@ def test_a_long_verification_shows_its_progress(in_tmp: Path, monkeypatch: pytes
     monkeypatch.setattr(verify, "PROGRESS_AFTER", -1.0)  # As if it had taken long already.
     assert verify.entries_verified(entries, setup_game.MainMenu().settings, shown.append) == [True, True]
     assert shown == [0.0, 0.5]
+
+
+def replay_peak(path: Path, events: int) -> int:
+    """The most memory `--replay FILE --headless` of `events` wait events takes."""
+    path.write_text("recording 4\nseed 1\n" + "key f2\n" * events)
+    tracemalloc.start()
+    try:
+        assert replay.replay_headless(path, None) == 0
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_long_recording_replays_in_memory_that_does_not_grow_with_it(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read and played line by line, the replayed game's own recording kept by none."""
+    short = replay_peak(in_tmp / "short.rec", 2_000)
+    long = replay_peak(in_tmp / "long.rec", 40_000)
+    assert long - short < 200_000, (short, long)  # 38,000 events more: under 6 bytes each.
+    capsys.readouterr()
