@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 # A morgue file is a few kilobytes; a recording is read line by line (`recording.stream`).
 MAX_MORGUE_BYTES: Final = 1 << 20
 MORGUE_START: Final = "Morgue file,"
+# Events played between two comparisons of the lines (a few kilobytes held meanwhile).
+COMPARE_EVERY: Final = 256
 # How much of a recording's end is read for its claim: its last line, and blank lines after.
 TAIL_BYTES: Final = 4096
 
@@ -188,7 +190,8 @@ class Compared:
         for event in events:
             self.events += 1
             yield event
-            self.compare()
+            if self.events % COMPARE_EVERY == 0:
+                self.compare()
 
     def compare(self) -> None:
         """NotVerified at the first line of the file the replayed game did not record."""

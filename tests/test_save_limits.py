@@ -255,3 +255,21 @@ def test_the_bounds_of_a_save_hold_what_the_game_makes() -> None:
     most = procgen.most(procgen.max_monsters_by_floor) + procgen.most(procgen.max_items_by_floor)
     assert MAX_ROOMS * most + 1 + len(LETTERS) == MAX_ENTITIES
     assert save_fields.MAX_TILES == MAP_WIDTH * MAP_HEIGHT
+
+
+def test_a_map_of_bits_cut_short_is_refused_naming_its_length(engine: Engine) -> None:
+    data = save_data.to_data(engine)
+    game_map = data["game_map"]
+    assert isinstance(game_map, dict)
+    game_map["explored"] = b"\0" * 3
+    tiles = engine.game_map.width * engine.game_map.height
+    with pytest.raises(savefile.DamagedSaveError, match=f"the explored of the game_map is not {-(-tiles // 8)} bytes long"):
+        save_data.from_data(data)
+
+
+def test_the_limits_on_a_save_are_those_the_formats_document() -> None:
+    """docs/formats.md promises them to anyone reading or writing saves."""
+    text = " ".join((Path(__file__).parent.parent / "docs" / "formats.md").read_text().split())
+    assert f"at most {savefile.MAX_FILE_SIZE >> 20} MiB of it, inflating to at most {savefile.MAX_PAYLOAD >> 20} MiB" in text
+    assert savefile.MAX_FILE_SIZE % (1 << 20) == 0 and savefile.MAX_PAYLOAD % (1 << 20) == 0
+    assert f"at most {recording.MAX_LINES:,} lines" in text
