@@ -628,6 +628,9 @@ def write_new(engine: Engine) -> None:
             return
     if engine.recording_file is None or not lines.held:
         return
+    if lines.hasher is None and lines.written and not _hash_written(engine):
+        lines.lost, engine.recording_file = True, None  # Changed since the save: nothing to go on from.
+        return
     data = _text(lines.held).encode("utf-8")
     try:
         safe_io.append(paths.recordings_dir() / engine.recording_file, data)
@@ -635,6 +638,24 @@ def write_new(engine: Engine) -> None:
         _warn(engine, exc)
         return
     lines.wrote(data)
+
+
+def _hash_written(engine: Engine) -> bool:
+    """Take up the SHA-256 of what the file of a game loaded without Continue's check
+    holds of it (`recovery` checks it too); False if it no longer begins so."""
+    lines = engine.recording
+    hasher, left = new_hash(), lines.size
+    try:
+        with safe_io.open_text(paths.recordings_dir() / str(engine.recording_file)) as file:
+            while left and (chunk := file.read(min(left, 1 << 18))):
+                hasher.update(chunk)
+                left -= len(chunk)
+    except OSError:
+        return False
+    if left or hasher.hexdigest() != lines.sha256:
+        return False
+    lines.hasher = hasher
+    return True
 
 
 def start_file(engine: Engine, first: bytes = b"") -> None:

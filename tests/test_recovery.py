@@ -439,3 +439,18 @@ def test_a_linked_recording_is_refused_by_name_and_left_as_it_is() -> None:
     game = the_game(handler)
     after_frame(handler)
     assert game.recording_file is None and game.recording.lost
+
+
+def test_a_game_loaded_without_continue_goes_on_in_its_own_file() -> None:
+    """Loaded by other means than Continue (no check of its file then): its file is
+    checked as it is first written to, and the next Continue carries it on."""
+    engine, handler = new_game()
+    play(handler, random_events()[:20])
+    engine.save_as(paths.save_path())
+    game = save_data.load(paths.save_path())
+    play(input_handlers.MainGameEventHandler(game), random_events()[20:40])
+    game.save_as(paths.save_path())
+    handler = continued()
+    assert not isinstance(handler, input_handlers.PopupMessage)
+    assert recording_path(the_game(handler)) == recording_path(engine)
+    assert recording_path(engine).read_text().splitlines() == all_lines(the_game(handler))

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tcod
-from conftest import after_frame, click, motion, stroke
+from conftest import after_frame, all_lines, click, motion, stroke
 from tcod.event import KeySym, Modifier, MouseButton
 
 import entity_factories
@@ -750,7 +750,7 @@ def test_the_soaks_recording_replays_its_game(in_tmp: Path, soak_context: tcod.c
     engine = engine_of(soak.handler)
     assert engine is not None and engine.recording_file is not None
     text = (in_tmp / "recordings" / engine.recording_file).read_text()
-    assert text == "".join(line + "\n" for line in engine.recording)
+    assert text.splitlines() == all_lines(engine)
     replayed = engine_of(replay_text(text))
     assert replayed is not None
     replayed.recording_file = engine.recording_file
