@@ -66,7 +66,6 @@ class Engine:
         "saved_at": Fresh(None),  # When the game last saved itself: now.
         "killer": Fresh(None),  # A game in play has none.
         "unrecorded": Fresh(None),  # No event is being handled while saving.
-        "recording_written": Fresh(None),  # Written again whole by the first frame after loading.
         "ending": Fresh(None),  # A game in play has none,
         "death_record": Fresh(None),  # nor what its death left.
         "settings": New(Settings),  # The player's, not the game's: `load_game` gives the menu's.
@@ -86,13 +85,12 @@ class Engine:
         self.rng = rng if rng is not None else np.random.default_rng()
         self.turns = 0
         self.kills: dict[str, int] = {}
-        # The game's recording: its lines, and its file in the recordings folder.
-        self.recording: list[str] = []
+        # The game's recording: how far its file goes and the lines since, and its file's
+        # name in the recordings folder.
+        self.recording = recording.Lines()
         self.recording_file: str | None = None
         # The line of the event being handled, until recorded (`recording.handle_and_record`).
         self.unrecorded: str | None = None
-        # How many of the lines the file holds: None until the main loop first writes it.
-        self.recording_written: int | None = None
         # How the game ended, once it has (`saving.death.ending`), and what the main loop
         # kept of it on disk (`saving.death.keep_record`).
         self.ending: Ending | None = None

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from collections.abc import Iterable, Reversible
 from typing import TYPE_CHECKING, ClassVar, Final
@@ -147,10 +148,14 @@ class MessageLog:
         self.render_messages(console, x, y, width, height, self.messages)
 
     @staticmethod
-    def wrap(string: str, width: int) -> Iterable[str]:
-        """Return a wrapped text message."""
-        for line in string.splitlines():  # Handle newlines in messages.
-            yield from textwrap.wrap(line, width, expand_tabs=True)
+    def wrap(string: str, width: int, most: int | None = None) -> Iterable[str]:
+        """Return a wrapped text message; with `most`, its first `most` rows only,
+        read from no more of the text than they can hold: drawing costs the rows
+        drawn, whatever a message holds (a saved one may hold 100,000 line breaks)."""
+        if most is not None:
+            string = string[: most * (width + 1)]
+        rows = (row for line in string.splitlines() for row in textwrap.wrap(line, width, expand_tabs=True))
+        return rows if most is None else itertools.islice(rows, most)
 
     @classmethod
     def render_messages(
@@ -172,7 +177,7 @@ class MessageLog:
         y_offset = height - 1
 
         for message in reversed(messages):
-            lines = list(cls.wrap(message.full_text, width))
+            lines = list(cls.wrap(message.full_text, width, y_offset + 2))  # One more: does it fit?
             if len(lines) > y_offset + 1:
                 if y_offset < height - 1:
                     return  # It doesn't fit whole above the newer ones.

@@ -51,8 +51,8 @@ def new_game(
     player = copy.deepcopy(entity_factories.player)
 
     engine = Engine(player=player, rng=np.random.default_rng(seed), settings=settings)
-    engine.recording = recording.header(
-        seed, in_force=rules.rules_for(engine.settings), daily=daily_date
+    engine.recording = recording.Lines.of(
+        recording.header(seed, in_force=rules.rules_for(engine.settings), daily=daily_date)
     )
 
     engine.game_world = GameWorld(

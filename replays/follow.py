@@ -10,19 +10,18 @@ it claims, is written at the death.
 A walk's steps are not in the recording, only where a key stopped it; the
 follower walks at its own pace and, if the player's walk turns out to have
 stopped sooner (a `steps N` line it has already walked past), or the file was
-rewritten (Continue rewrites it from the save), plays the whole file again
-from its start, at full speed.
+rewritten with other lines (Continue of an older save rewrites it from the save;
+`cp` rewrites it in place), plays the whole file again from its start, at full
+speed.  A file that is no recording is refused as soon as its first lines say so.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, BinaryIO, Final
 
 import tcod
 
@@ -32,13 +31,17 @@ import input_handlers
 from controls import keys
 from replays import recording, replay, replay_lines
 from replays.recording import Recorded, RecordingError, Steps
+from saving import safe_io
 from screens.base import Content
 from window.front_end import FrontEnd
 from window.options import Options, Settings
 from words.game_over import Claim
 
-# The biggest recording file followed: a game of a million events, the most a save holds.
-MAX_FILE_BYTES: Final = 32 << 20
+# How much of the file is read at a time: following holds no more of it, whatever its length.
+CHUNK_BYTES: Final = 1 << 20
+# The bytes before where the follower has read, and the file's first, read again
+# at each poll: a file rewritten in place (as `cp` does) no longer holds them there.
+TAIL_BYTES: Final = 256
 # How often the file is read again, in seconds: what a follower lags by, at most,
 # beyond the time to play what it read.
 POLL_SECONDS: Final = 0.05
@@ -50,57 +53,28 @@ class FollowError(Exception):
 
 @dataclass
 class Follower:
-    """A game played from a recording that is still being written."""
+    """A game played from a recording that is still being written.
+
+    The file is read in pieces of its whole lines, each played as it comes, so
+    following keeps nothing of the file but how far it was read (its bytes, and
+    their SHA-256), whatever its length."""
 
     path: Path
     settings: Settings | None = None
-    lines: list[str] = field(default_factory=list)  # The file's whole lines played so far.
     handler: input_handlers.BaseEventHandler | None = None
     first: input_handlers.MainGameEventHandler | None = None  # Its game's first screen.
     ended: bool = False  # The recording claims its game's ending: no line will follow.
     restarts: int = 0  # How often the game was played again from the file's start.
     walked: int = 0  # The steps walked since the last line played, ahead of the file.
+    played: int = 0  # The file's lines played (or read, before its game could start).
 
     read_to: int = 0  # The bytes of the file's whole lines read so far.
-    identity: tuple[int, int] | None = (
-        None  # The file read (device, inode): a rewrite makes a new one.
-    )
-
-    def read(self) -> tuple[list[str], bool]:
-        """The file's whole lines new since the last read (a line being written is left
-        for the next); or all of them, and True, if the file was rewritten since.
-
-        Only a regular file is read, at most `MAX_FILE_BYTES` of it, and only its new
-        bytes each time, so following costs the same on a long game, and over a network.
-        """
-        try:
-            fd = os.open(
-                self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-            )
-            try:
-                data, rewritten = self._new_bytes(fd)
-            finally:
-                os.close(fd)
-            return data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines(), rewritten
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = (
-                exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
-            )
-            raise FollowError(f"{self.path}: cannot read it: {reason}") from None
-
-    def _new_bytes(self, fd: int) -> tuple[bytes, bool]:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        if info.st_size > MAX_FILE_BYTES:
-            raise OSError(errno.EFBIG, f"bigger than {MAX_FILE_BYTES:,} bytes")
-        rewritten = (info.st_dev, info.st_ino) != self.identity or info.st_size < self.read_to
-        if rewritten:
-            self.identity, self.read_to = (info.st_dev, info.st_ino), 0
-        os.lseek(fd, self.read_to, os.SEEK_SET)
-        data = os.read(fd, info.st_size - self.read_to)
-        self.read_to += data.rfind(b"\n") + 1
-        return data, rewritten
+    hasher: Any = None  # Their SHA-256.
+    identity: tuple[int, int] | None = None  # The file read (device, inode): a rewrite makes a new one.
+    tail: bytes = b""  # The bytes just before `read_to`, as read,
+    head: bytes = b""  # and the first ones.
+    waiting: list[str] = field(default_factory=list)  # The first lines, until they make a game.
+    heads: list[str] = field(default_factory=list)  # Its format and seed lines, as they come.
 
     def poll(self, finish_walks: bool = False) -> int:
         """Read the file, and play the lines new since the last poll; how many were new.
@@ -108,46 +82,141 @@ class Follower:
         `finish_walks`: take a walk's remaining steps at once, as a headless replay
         does at its end, rather than at the window's pace (`step_walk`).
         """
-        lines, rewritten = self.read()
-        if self.handler is None or (rewritten and lines[: len(self.lines)] != self.lines):
-            self.restart(lines)
-        else:
-            if rewritten:
-                lines = lines[len(self.lines) :]  # The same lines, and more.
-            self.play(lines)
+        try:
+            with safe_io.open_text(self.path) as file:
+                new = self._read_new(file)
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+            raise FollowError(f"{self.path}: cannot read it: {reason}") from None
         while finish_walks and self.handler is not None and self.handler.walking:
             self.step_walk()
-        return len(lines)
+        return new
 
-    def restart(self, lines: list[str]) -> None:
-        """Play the game again from the start of `lines`, at full speed."""
+    def _read_new(self, file: BinaryIO) -> int:
+        """Play the whole lines of `file` after those played; how many there were."""
+        info = os.fstat(file.fileno())
+        if info.st_size > recording.MAX_BYTES:
+            raise FollowError(f"{self.path}: bigger than any recording ({recording.MAX_BYTES:,} bytes)")
+        if self.hasher is None or self._rewritten(file, info):
+            if self.hasher is not None and not self._begins_as_read(file):
+                self.restart()
+            self.identity = (info.st_dev, info.st_ino)
+        new = 0
+        file.seek(self.read_to)
+        while chunk := file.read(CHUNK_BYTES):
+            whole = chunk[: chunk.rfind(b"\n") + 1]
+            if not whole:
+                break  # A line still being written (or longer than any: refused below).
+            if not self._play_whole(whole):
+                file.seek(0)  # Played again from the start.
+                new = 0
+                continue
+            new += whole.count(b"\n")
+            file.seek(self.read_to)
+        file.seek(self.read_to)
+        if len(rest := file.read(recording.MAX_LINE + 2)) > recording.MAX_LINE + 1 and b"\n" not in rest:
+            raise FollowError(f"{self.path}, line {self.played + 1}: longer than {recording.MAX_LINE} characters")
+        return new
+
+    def _rewritten(self, file: BinaryIO, info: os.stat_result) -> bool:
+        """Whether the file may no longer begin with what was read: a new file under
+        the name, a shorter one, or bytes before `read_to` that changed."""
+        if (info.st_dev, info.st_ino) != self.identity or info.st_size < self.read_to:
+            return True
+        file.seek(0)
+        if file.read(len(self.head)) != self.head:
+            return True
+        file.seek(self.read_to - len(self.tail))
+        return file.read(len(self.tail)) != self.tail
+
+    def _begins_as_read(self, file: BinaryIO) -> bool:
+        """Whether the file begins with the bytes read so far (then it is followed on)."""
+        hasher, left = recording.new_hash(), self.read_to
+        file.seek(0)
+        while left and (chunk := file.read(min(left, CHUNK_BYTES))):
+            hasher.update(chunk)
+            left -= len(chunk)
+        return not left and hasher.hexdigest() == self.hasher.hexdigest()
+
+    def restart(self) -> None:
+        """Play the game again from the file's start, at full speed."""
+        self.handler = self.first = None
+        self.read_to = self.played = self.walked = 0
+        self.hasher, self.head, self.tail, self.waiting, self.heads = recording.new_hash(), b"", b"", [], []
+
+    def _play_whole(self, data: bytes) -> bool:
+        """Play the whole lines `data`; False if the game must be played again from
+        the start (`restart` done: a walk walked past where the player's stopped)."""
+        if self.hasher is None:
+            self.hasher = recording.new_hash()
+        start = 0
+        for raw in data.splitlines(keepends=True):
+            line = raw.decode("utf-8")
+            if not self.take(line):
+                self.restart()
+                return False
+            start += len(raw)
+            self.hasher.update(raw)
+        if self.read_to < TAIL_BYTES:
+            self.head = (self.head + data)[:TAIL_BYTES]
+        self.read_to += start
+        self.tail = (self.tail + data)[-TAIL_BYTES:]
+        if self.handler is None and self.waiting:
+            self.start_game()
+        return True
+
+    def take(self, line: str) -> bool:
+        """Play one line of the file; False if the game must be played again from the start."""
+        self.played += 1
+        if self.handler is None:
+            self._wait_for_start(line)
+            return True
+        event = self.event_of(line, self.played)
+        if isinstance(event, Steps) and self.walked > event.count:
+            return False  # Walked past where the player's walk stopped.
+        if event is not None:
+            self.handler = self.advanced(self.handler, [event])
+            self.walked = 0
+        return True
+
+    def _wait_for_start(self, line: str) -> None:
+        """Keep one of the first lines; start the game at its first event."""
+        self.waiting.append(line)
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return
+        if len(self.heads) < 2:
+            self.heads.append(text)
+            self._check_first()
+        elif not text.startswith(recording.RULE_WORDS):
+            self.start_game()
+
+    def _check_first(self) -> None:
+        """Refuse at once a file whose first lines are no recording's (not wait on it)."""
+        try:
+            recording.Reader(self.heads, str(self.path))
+        except RecordingError as exc:
+            if len(self.heads) == 2 or "is missing" not in str(exc):
+                raise FollowError(str(exc)) from None
+
+    def start_game(self) -> None:
+        """Start the game once its first lines (format and seed) are read, and play the rest read."""
+        try:
+            reader = recording.Reader(self.waiting, str(self.path))
+        except RecordingError as exc:
+            if "is missing" in str(exc):
+                return  # Its seed is still to come.
+            raise FollowError(str(exc)) from None
         self.restarts += 1
-        self.lines = []
+        self.ended = any(Claim.parse(line.strip()) is not None for line in self.waiting[-1:])
+        self.waiting, self.heads = [], []
+        self.first = replay.start(reader.script, self.settings)
+        self.first.engine.recording.forget()  # A follower's game keeps none of its lines.
         self.walked = 0
         try:
-            script = recording.parse("".join(line + "\n" for line in lines), str(self.path))
+            self.handler = self.advanced(self.first, list(reader.events()))  # The first, if any.
         except RecordingError as exc:
-            if len([line for line in lines if line.strip()]) < 2:
-                self.identity = None  # Its first lines are still to come: read it all again.
-                return
             raise FollowError(str(exc)) from None
-        self.first = replay.start(script, self.settings)
-        self.handler = self.advanced(self.first, script.events)
-        self.ended = any(Claim.parse(line) is not None for line in lines[-1:])
-        self.lines = lines
-
-    def play(self, lines: list[str]) -> None:
-        """Play `lines`, the file's next."""
-        for index, line in enumerate(lines):
-            event = self.event_of(line, len(self.lines) + 1)
-            if isinstance(event, Steps) and self.walked > event.count:
-                # Walked past where the player's walk stopped: play it all again.
-                self.restart(self.lines + lines[index:])
-                return
-            self.lines.append(line)
-            if event is not None and self.handler is not None:
-                self.handler = self.advanced(self.handler, [event])
-                self.walked = 0
 
     def advanced(
         self, handler: input_handlers.BaseEventHandler, events: list[Recorded]
@@ -184,7 +253,7 @@ class Follower:
         """The line the window shows while following."""
         if self.ended:
             return "The game is over. Esc: leave"
-        return f"Following {self.path.name}: {len(self.lines)} lines. Esc: stop watching"
+        return f"Following {self.path.name}: {self.played} lines. Esc: stop watching"
 
 
 def wait_for_end(follower: Follower) -> None:

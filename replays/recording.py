@@ -2,21 +2,24 @@
 
 All of the game's randomness comes from the seed, so the same lines replay the same game.
 This module holds the format (an event to its line and back; docs/formats.md describes
-every line) and the recording's file.  The lines themselves live on the `Engine` and are
-saved with the game, so Continue carries on the same recording and it always matches its
-save.  Play only adds lines (`record`); the main loop writes them to the file after each
-frame (`write_new`), so a replay, `--verify` and `--follow` write none.
+every line) and the recording's file.  Play only adds lines (`record`) to the game's
+`Lines`; the main loop appends them to the file after each frame (`write_new`), and the
+game keeps none of them after: its memory does not grow with its length.  A save names
+the file and how far it was written (lines, bytes and their SHA-256), so Continue reads
+only what comes after.  A replay, `--verify` and `--follow` write none.
 """
 
 from __future__ import annotations
 
 import datetime
+import itertools
 import os
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, TypeVar, overload
 
 import tcod.event
 from tcod.event import KeySym, Modifier, MouseButton
@@ -42,8 +45,21 @@ READABLE_VERSIONS: Final = (1, 2, 3, 4)
 LETTERS_BY_KIND_SINCE: Final = 3
 SUFFIX: Final = ".rec"
 NOT_WRITTEN: Final = (
-    "The recording could not be written ({reason}): it is kept with the game and saved "
-    "with it, but a crash before the next save would lose what is played until then."
+    "The recording could not be written ({reason}): what is played from here is kept with "
+    "the game and saved with it, but a crash before the next save would lose it."
+)
+# The most lines a recording holds, its first and its claim included: what every
+# reader takes (a replay, `--verify`, `--follow`, Continue), and where play stops
+# recording, having said so `WARN_BEFORE` lines ahead.
+MAX_LINES: Final = 1_000_000
+WARN_BEFORE: Final = 10_000
+NEARLY_FULL: Final = (
+    "The recording holds {lines:,} events of the {most:,} it can: after that, the game goes "
+    "on and is saved, but is not recorded, so it can't be replayed or verified."
+)
+FULL: Final = (
+    "The recording is full ({most:,} events): the game goes on and is saved, but from here "
+    "it is not recorded, so it can't be replayed or verified."
 )
 # The comment after the seed that says a game is the daily game of a date
 # (`replays.daily`): a comment, so every format reads it.
@@ -62,10 +78,11 @@ BUTTON_WORDS: Final[dict[str, MouseButton]] = {
     button.name.lower(): button for button in MouseButton if button is not MouseButton.LEFT
 }
 
-# Bounds on what reading a recording may cost: a long game is some 20,000
-# lines of a dozen bytes; 2 MiB holds ten times that and parses in about a second.
-MAX_BYTES: Final = 2 << 20
+# Bounds on what reading a recording may cost: lines of at most `MAX_LINE`
+# characters, `MAX_LINES` of them.  Read line by line (`stream`), a recording
+# costs time in proportion to its length and memory that does not grow with it.
 MAX_LINE: Final = 200
+MAX_BYTES: Final = MAX_LINES * (MAX_LINE + 1)
 # The largest seed the game's generators take (as `--seed` checks).
 MAX_SEED: Final = 2**64 - 1
 MAX_NUMBER: Final = 1_000_000
@@ -128,6 +145,123 @@ class Script:
     version: int = FORMAT_VERSION
     rules: tuple[Rule, ...] = ()
     daily: str | None = None  # The date of a daily game, as its `# daily` line says.
+
+
+EMPTY_SHA256: Final = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+def new_hash(data: bytes = b"") -> Any:
+    """A SHA-256 of `data`, to go on with (OpenSSL: loaded when a recording is
+    first written or checked, not by every start)."""
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
+@dataclass(eq=False)
+class Lines:
+    """A game's recording: what its file holds (`written` lines, `size` bytes, and
+    their SHA-256), and the lines played since, `held` until the main loop appends
+    them (`write_new`).  Its first lines (format, seed, a daily game's date) and
+    every rule line are kept aside too: a replay and Continue ask for them.
+
+    As a sequence it is the lines held; its length is every line's.
+    """
+
+    held: list[str] = field(default_factory=list)
+    written: int = 0
+    size: int = 0
+    sha256: str = EMPTY_SHA256  # Of the `size` bytes written, as the save says.
+    head: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    hasher: Any = None  # The running SHA-256 of what is written; None until known.
+    started: bool = False  # Whether this session has written its file yet (`write_new`).
+    fork_from: str | None = None  # A file whose written part begins this game's new file.
+    lost: bool = False  # No longer recorded: its file is gone or changed since the save.
+    full: bool = False  # It holds `MAX_LINES`: no more are recorded.
+    keep: bool = True  # False for a replay's own, which no one writes: nothing held.
+
+    @classmethod
+    def of(cls, lines: Iterable[str]) -> Lines:
+        """A recording of `lines`, none of them written yet."""
+        made = cls()
+        made.extend(lines)
+        return made
+
+    def append(self, line: str) -> None:
+        """Add a line (to the head and the rules too, if it is one of theirs)."""
+        if len(self.head) < HEAD_LINES or (
+            len(self.head) == HEAD_LINES and len(self) == HEAD_LINES and line.startswith(DAILY_PREFIX)
+        ):
+            self.head.append(line)
+        if line.startswith(RULE_WORDS):
+            self.rules.append(line)
+        if self.keep:
+            self.held.append(line)
+        else:
+            self.written += 1
+
+    def extend(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.append(line)
+
+    def __iadd__(self, lines: Iterable[str]) -> Lines:
+        self.extend(lines)
+        return self
+
+    def pop(self) -> str:
+        return self.held.pop()
+
+    def forget(self) -> None:
+        """Keep no line from now on (a replay's own recording, which no one writes)."""
+        self.written += len(self.held)
+        self.held.clear()
+        self.keep = False
+
+    def wrote(self, data: bytes) -> None:
+        """Note that the lines held are now in the file, as `data`."""
+        if self.hasher is None:
+            self.hasher = new_hash()
+        self.hasher.update(data)
+        self.written += len(self.held)
+        self.size += len(data)
+        self.held.clear()
+
+    def digest(self) -> str:
+        """The SHA-256 of what the file holds of this game (as loaded, if not read since)."""
+        return self.sha256 if self.hasher is None else str(self.hasher.hexdigest())
+
+    def __len__(self) -> int:
+        return self.written + len(self.held)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        """A line held (from the end once some are written: the rest is in the file)."""
+        if self.written and not (isinstance(index, int) and -len(self.held) <= index < 0):
+            raise IndexError("only the lines not yet written are held: read the file for the rest")
+        return self.held[index]
+
+    def __iter__(self) -> Iterator[str]:
+        if self.written:
+            raise IndexError("only the lines not yet written are held: read the file for the rest")
+        return iter(self.held)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Lines):
+            return (self.written, self.size, self.digest(), self.held) == (
+                other.written, other.size, other.digest(), other.held
+            )
+        if isinstance(other, list):
+            return not self.written and self.held == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+HEAD_LINES: Final = 2  # A recording's format and seed.
 
 
 def letters_by_kind(version: int) -> bool:
@@ -279,40 +413,84 @@ def legacy_symbol(sym: KeySym, mod: Modifier) -> str | None:
     return chr(sym.value)
 
 
-def parse(text: str, source: str) -> Script:
-    """Read a recording's text; RecordingError names `source` and the line at fault."""
-    version: int | None = None
-    seed: int | None = None
-    daily: str | None = None
-    events: list[Recorded] = []
-    in_header: list[Rule] = []
-    number = 0
-    for number, raw in enumerate(text.splitlines(), start=1):
+_T = TypeVar("_T")
+
+
+class Reader:
+    """A recording read one line at a time, in memory that does not grow with it:
+    its first lines (format, seed, a daily game's date, the rules in force) as it
+    is made (`script`, with no events), then its events as they are asked for
+    (`events`).  Each line is parsed once; RecordingError names `source` and the
+    line at fault, when it comes.  With `keep_lines`, the number and text of each
+    line a replay plays (`played`) waits in `played` for `--verify` to compare."""
+
+    def __init__(self, lines: Iterable[str], source: str, *, keep_lines: bool = False) -> None:
+        self.lines, self.source = iter(lines), source
+        self.number = 0
+        self.played: deque[tuple[int, str]] | None = deque() if keep_lines else None
+        self.first: Recorded | None = None  # The first event, read with the header.
+        version = seed = None
+        daily: str | None = None
+        in_header: list[Rule] = []
+        while self.first is None and (line := self._next()) is not None:
+            if line.startswith(DAILY_PREFIX) and seed is not None:
+                daily = line.removeprefix(DAILY_PREFIX)
+            if not _plays(line):
+                continue
+            if version is None:
+                version = self._parsed(line, _check_version)
+            elif seed is None:
+                seed = self._parsed(line, _seed_of)
+            elif isinstance(event := self._parsed(line, event_of), Rule):
+                in_header.append(event)
+            else:
+                self.first = event
+        if version is None:
+            raise RecordingError(f"{source}, line {self.number + 1}: the file is empty, not a recording")
+        if seed is None:
+            raise RecordingError(f"{source}, line {self.number + 1}: the 'seed N' line is missing")
+        self.script = Script(seed, [], version, tuple(in_header), daily)
+
+    def _next(self) -> str | None:
+        """The next line, stripped; None at the end."""
+        raw = next(self.lines, None)
+        if raw is None:
+            return None
+        self.number += 1
+        if self.number > MAX_LINES:
+            raise RecordingError(f"{self.source}, line {self.number}: more lines than any game records ({MAX_LINES:,})")
         line = raw.strip()
         if len(line) > MAX_LINE:
-            raise RecordingError(f"{source}, line {number}: longer than {MAX_LINE} characters")
-        if line.startswith(DAILY_PREFIX) and seed is not None and not events:
-            daily = line.removeprefix(DAILY_PREFIX)
-        if not line or line.startswith("#"):
-            continue
+            raise RecordingError(f"{self.source}, line {self.number}: longer than {MAX_LINE} characters")
+        if self.played is not None and _plays(line):
+            self.played.append((self.number, line))
+        return line
+
+    def _parsed(self, line: str, parse_line: Callable[[str], _T]) -> _T:
         try:
-            if version is None:
-                version = _check_version(line)
-            elif seed is None:
-                seed = _seed_of(line)
-            else:
-                event = event_of(line)
-                if isinstance(event, Rule) and not events:
-                    in_header.append(event)
-                else:
-                    events.append(event)
+            return parse_line(line)
         except ValueError as exc:
-            raise RecordingError(f"{source}, line {number}: {exc}") from None
-    if version is None:
-        raise RecordingError(f"{source}, line {number + 1}: the file is empty, not a recording")
-    if seed is None:
-        raise RecordingError(f"{source}, line {number + 1}: the 'seed N' line is missing")
-    return Script(seed, events, version, tuple(in_header), daily)
+            raise RecordingError(f"{self.source}, line {self.number}: {exc}") from None
+
+    def events(self) -> Iterator[Recorded]:
+        """The events after the first lines, each read and parsed as it is asked for."""
+        if self.first is not None:
+            yield self.first
+        while (line := self._next()) is not None:
+            if _plays(line):
+                yield self._parsed(line, event_of)
+
+
+def _plays(line: str) -> bool:
+    """Whether a recording's line is one a replay reads (not blank, not a comment)."""
+    return bool(line) and not line.startswith("#")
+
+
+def parse(text: str, source: str) -> Script:
+    """Read a recording's text; RecordingError names `source` and the line at fault."""
+    reader = Reader(text.splitlines(), source)
+    script = reader.script
+    return Script(script.seed, list(reader.events()), script.version, script.rules, script.daily)
 
 
 def _check_version(line: str) -> int:
@@ -335,15 +513,15 @@ def _seed_of(line: str) -> int:
     return _number(words[1], 0, MAX_SEED)
 
 
-def settings_recorded(lines: Sequence[str], viewer: Settings) -> Settings:
-    """The keys and options a game's recording lines leave it playing by (see
+def settings_recorded(lines: Lines, viewer: Settings) -> Settings:
+    """The keys and options a game's recording leaves it playing by (see
     `rules.settings_of`): those its rules name, or the viewer's before format 4."""
-    found = [rule for line in lines if line.startswith(RULE_WORDS) for rule in _rule_of(line)]
-    return rules.settings_of(version_of(lines), found, viewer)
+    found = [rule for line in lines.rules for rule in _rule_of(line)]
+    return rules.settings_of(version_of(lines.head), found, viewer)
 
 
 def version_of(lines: Sequence[str]) -> int:
-    """The format of a game's recording lines (a save's, checked when loaded)."""
+    """The format of a game's recording, from its first lines (a save's, checked when loaded)."""
     return _check_version(lines[0]) if lines else FORMAT_VERSION
 
 
@@ -354,17 +532,53 @@ def _rule_of(line: str) -> list[Rule]:
 
 
 def read(path: Path) -> Script:
-    """Read a recording file; RecordingError for a missing, unreadable or bad one.
+    """Read a recording file whole; RecordingError for a missing, unreadable or bad one."""
+    reader = stream(path)
+    script = reader.script
+    return Script(script.seed, list(reader.events()), script.version, script.rules, script.daily)
 
-    Only a regular file of at most `MAX_BYTES` is read, so any file is read or
-    refused in bounded time and memory.
-    """
+
+def stream(path: Path, *, keep_lines: bool = False, source: str | None = None) -> Reader:
+    """A recording file read line by line (`Reader`); RecordingError for a missing,
+    unreadable or bad one.  Only a regular file is read, never waiting on a FIFO,
+    and at most `MAX_LINE` characters of a line, so any file is read or refused in
+    time in proportion to its lines and in bounded memory."""
     try:
-        text = safe_io.read_bytes(path, MAX_BYTES).decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
-        raise RecordingError(f"{path}: cannot read it: {reason}") from None
-    return parse(text, str(path))
+        file = safe_io.open_text(path)
+        lines = _count_lines(file)
+    except OSError as exc:
+        raise RecordingError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    source = str(path) if source is None else source
+    if lines > MAX_LINES:
+        file.close()
+        raise RecordingError(f"{source}: {lines:,} lines, more than any game records ({MAX_LINES:,})")
+    return Reader(_file_lines(file, source), source, keep_lines=keep_lines)
+
+
+def _count_lines(file: BinaryIO) -> int:
+    """The lines of `file`, counted in pieces (a pass at the speed of memory), the
+    file then read again from its start: one too many is refused before any is played."""
+    count = 0
+    while chunk := file.read(1 << 18):
+        count += chunk.count(b"\n")
+    file.seek(0)
+    return count
+
+
+def _file_lines(file: BinaryIO, path: str) -> Iterator[str]:
+    """The lines of `file`, each read no further than a recording's longest (then
+    refused), closed at the end."""
+    with file:
+        for number in itertools.count(1):
+            raw = file.readline(MAX_LINE + 2)
+            if not raw:
+                return
+            if len(raw) > MAX_LINE + 1 or (len(raw) == MAX_LINE + 2 and not raw.endswith(b"\n")):
+                raise RecordingError(f"{path}, line {number}: longer than {MAX_LINE} characters")
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordingError(f"{path}, line {number}: not text") from None
 
 
 def new_file_name(seed: int, now: datetime.datetime | None = None) -> str:
@@ -381,8 +595,7 @@ def _warn(engine: Engine, exc: OSError) -> None:
     """Say, in the message log and on stderr, that the file can't be written, and forget it:
     said once, since a game with no file writes none.
 
-    The lines stay with the game, so the next save keeps them and the next
-    Continue starts a new file from them.
+    The lines not written stay with the game, and its saves keep them.
     """
     reason = exc.strerror or str(exc)
     print(
@@ -395,63 +608,125 @@ def _warn(engine: Engine, exc: OSError) -> None:
 
 
 def write_new(engine: Engine) -> None:
-    """Write the lines the game's file lacks: the main loop's, after each frame.
+    """Append the lines held to the game's file: the main loop's, after each frame.
 
-    The first time for a game (new, continued or taken over), its file is written
-    whole: a new game gets a new file, a continued one its own file again (`resume_file`).
-    A game whose file could not be written writes no more (`_warn` said so).
+    The first time in a session, a game none of whose lines are written gets a
+    file of its own (`start_file`), or, continued from a save that held them
+    all (format 10 and before), its own file again (`resume_file`); one whose
+    file went on past a bad line goes on in a copy of what its save had written
+    (`fork_file`).  A game whose file could not be written writes no more
+    (`_warn` said so).
     """
-    if engine.recording_written is None:
-        if engine.recording_file is None:
-            start_file(engine)
-        else:
+    lines = engine.recording
+    if not lines.started:
+        lines.started = True
+        if lines.fork_from is not None:
+            fork_file(engine)
+            return
+        if not lines.written:
             resume_file(engine)
-    elif engine.recording_file is not None and engine.recording_written < len(engine.recording):
-        try:
-            safe_io.append(
-                paths.recordings_dir() / engine.recording_file,
-                _text(engine.recording[engine.recording_written :]).encode("utf-8"),
-            )
-        except OSError as exc:
-            _warn(engine, exc)
-    engine.recording_written = len(engine.recording)
+            return
+    if engine.recording_file is None or not lines.held:
+        return
+    if lines.hasher is None and lines.written and not _hash_written(engine):
+        lines.lost, engine.recording_file = True, None  # Changed since the save: nothing to go on from.
+        return
+    data = _text(lines.held).encode("utf-8")
+    try:
+        safe_io.append(paths.recordings_dir() / engine.recording_file, data)
+    except OSError as exc:
+        _warn(engine, exc)
+        return
+    lines.wrote(data)
 
 
-def start_file(engine: Engine) -> None:
-    """Give the game in play a new file in `paths.recordings_dir()`, holding its lines so far."""
+def _hash_written(engine: Engine) -> bool:
+    """Take up the SHA-256 of what the file of a game loaded without Continue's check
+    holds of it (`recovery` checks it too); False if it no longer begins so."""
+    lines = engine.recording
+    hasher, left = new_hash(), lines.size
+    try:
+        with safe_io.open_text(paths.recordings_dir() / str(engine.recording_file)) as file:
+            while left and (chunk := file.read(min(left, 1 << 18))):
+                hasher.update(chunk)
+                left -= len(chunk)
+    except OSError:
+        return False
+    if left or hasher.hexdigest() != lines.sha256:
+        return False
+    lines.hasher = hasher
+    return True
+
+
+def start_file(engine: Engine, first: bytes = b"") -> None:
+    """Give the game in play a new file in `paths.recordings_dir()`: `first` (what
+    another file held of it), then its lines held."""
     stem = new_file_name(engine.game_world.seed).removesuffix(SUFFIX)
     names = safe_io.numbered(stem, SUFFIX, first_bare=True)
+    data = _text(engine.recording.held).encode("utf-8")
     try:
         paths.recordings_dir().mkdir(parents=True, exist_ok=True)
-        path = safe_io.write_first_free(paths.recordings_dir(), names, _text(engine.recording).encode("utf-8"))
+        path = safe_io.write_first_free(paths.recordings_dir(), names, first + data)
     except OSError as exc:
         _warn(engine, exc)
         return
     engine.recording_file = path.name
+    engine.recording.wrote(data)
 
 
 def resume_file(engine: Engine) -> None:
-    """On Continue: rewrite the game's file from the lines its save holds.
+    """Write the file of a game whose lines are all held: a new game's, or one
+    continued from a save that held them all, its own file rewritten from them.
 
-    Whatever the file held after the save (play that was never saved) is not
+    Whatever that file held after the save (play that was never saved) is not
     part of this game any more, so the file and the save agree again.
     """
     if engine.recording_file is None:
         start_file(engine)
         return
     path = paths.recordings_dir() / engine.recording_file
+    data = _text(engine.recording.held).encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        safe_io.write_atomic(path, _text(engine.recording).encode("utf-8"))
+        safe_io.write_atomic(path, data)
     except OSError as exc:
         _warn(engine, exc)
+        return
+    engine.recording.wrote(data)
+
+
+def fork_file(engine: Engine) -> None:
+    """Go on in a new file made of what the save had written of `fork_from` (which
+    is left as it is, every line kept), then the lines held."""
+    lines = engine.recording
+    source, lines.fork_from = lines.fork_from, None
+    try:
+        first = safe_io.read_bytes(paths.recordings_dir() / str(source), MAX_BYTES)[: lines.size]
+    except OSError as exc:
+        _warn(engine, exc)
+        return
+    if len(first) != lines.size or new_hash(first).hexdigest() != lines.digest():
+        lines.lost = True  # Changed since it was checked: nothing of it can be trusted.
+        engine.recording_file = None
+        return
+    start_file(engine, first)
 
 
 def record(engine: Engine, line: str) -> None:
     """Add a line to the game's recording; the main loop writes it to the file
     after the frame (`write_new`), so that a process killed at any moment loses at
-    most the events of one frame."""
-    engine.recording.append(line)
+    most the events of one frame.  A full recording takes no more, and says so
+    `WARN_BEFORE` lines ahead."""
+    lines = engine.recording
+    if lines.lost or lines.full:
+        return
+    if len(lines) >= MAX_LINES:
+        lines.full = True
+        engine.message_log.add_message(FULL.format(most=MAX_LINES), color.error)
+        return
+    if len(lines) == MAX_LINES - WARN_BEFORE:
+        engine.message_log.add_message(NEARLY_FULL.format(lines=len(lines), most=MAX_LINES), color.error)
+    lines.append(line)
 
 
 def record_unrecorded(engine: Engine) -> None:
@@ -468,9 +743,21 @@ def end(engine: Engine, claim: str) -> None:
     record(engine, claim)
 
 
-def text_of(engine: Engine) -> str:
-    """The recording's text, as its file holds it."""
-    return _text(engine.recording)
+def data_of(engine: Engine) -> bytes | None:
+    """The recording's bytes, as its file holds them and the lines held after;
+    None if it is no longer recorded (`Lines.lost`) or its file can't be read."""
+    lines = engine.recording
+    if lines.lost:
+        return None
+    first = b""
+    if lines.written and engine.recording_file is not None:
+        try:
+            first = safe_io.read_bytes(paths.recordings_dir() / engine.recording_file, MAX_BYTES)[: lines.size]
+        except OSError:
+            return None
+    elif lines.written:
+        return None
+    return first + _text(lines.held).encode("utf-8")
 
 
 def sync(engine: Engine) -> None:
@@ -487,7 +774,7 @@ def sync(engine: Engine) -> None:
 def write_crash(engine: Engine) -> Path:
     """Keep the recording up to an unexpected error as `crash-NNN.rec` in the data folder."""
     names = safe_io.numbered("crash", SUFFIX)
-    return safe_io.write_first_free(paths.data_dir(), names, _text(engine.recording).encode("utf-8"))
+    return safe_io.write_first_free(paths.data_dir(), names, data_of(engine) or b"")
 
 
 def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> BaseEventHandler:

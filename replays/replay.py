@@ -55,7 +55,9 @@ def start(script: Script, viewer: Settings | None = None) -> input_handlers.Main
     if not recording.letters_by_kind(script.version):
         engine.player.inventory.by_kind = False
     if script.version < rules.SINCE_VERSION:
-        engine.recording = recording.header(script.seed, script.version, daily=daily_of(script))
+        engine.recording = recording.Lines.of(
+            recording.header(script.seed, script.version, daily=daily_of(script))
+        )
     return input_handlers.MainGameEventHandler(engine)
 
 
@@ -239,13 +241,15 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
               "in the data folder: name another file", file=sys.stderr)
         return 1
     try:
-        script = recording.read(path)
+        reader = recording.stream(path)
+        # Nothing is written while it plays: the main loop, which writes play's files, never runs;
+        # the game's own recording keeps no line (`Lines.keep`), so memory does not grow with it.
+        first = start(reader.script, settings)
+        first.engine.recording.forget()
+        handler = play_recording(first, reader.events())
     except recording.RecordingError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
-    # Nothing is written while it plays: the main loop, which writes play's files, never runs.
-    first = start(script, settings)
-    handler = play_recording(first, script.events)
     return report(handler, first, screen)
 
 

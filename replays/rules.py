@@ -13,11 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
+
+from tcod.event import KeySym
 
 from controls import key_file
 from controls.key_file import Action, Bindings
-from controls.keys import Key, KeyTables
+from controls.keys import Command, Key, KeyTables
 from window import options
 from window.options import Settings
 
@@ -89,15 +91,27 @@ def rules_for(settings: Settings, since: Settings | None = None) -> list[Rule]:
 
 
 def apply(rule: Rule, settings: Settings) -> None:
-    """Play by `rule` from now on (never written to the player's files)."""
+    """Play by `rule` from now on (never written to the player's files).
+
+    A `bind` takes its keys from whatever held them and gives the action only
+    those: a pass over the tables in force, as cheap as an event's, not a
+    rebuild of every binding (a recording may hold a million such lines)."""
     if isinstance(rule, SetOption):
         settings.options = dataclasses.replace(settings.options, **{rule.name: rule.value})
         return
-    bindings = Bindings.of(settings.keys)
-    for bound in bindings.keys_of.values():
-        bound[:] = [key for key in bound if key not in rule.keys]
-    bindings.keys_of[rule.action] = list(rule.keys)
-    settings.keys = key_file.tables(bindings)
+    taken, action, tables = set(rule.keys), rule.action, settings.keys
+    move = {key: way for key, way in tables.move.items() if key not in taken and way != action}
+    main = {key: command for key, command in tables.main.items() if key not in taken and command != action}
+    wait = [] if action == key_file.WAIT else [key for key in tables.wait if key not in taken]
+    for key in rule.keys:
+        if isinstance(action, tuple):
+            assert isinstance(key, KeySym), "rule_of lets only keys move"
+            move[key] = action
+        elif action == key_file.WAIT:
+            wait.append(key)
+        else:
+            main[key] = cast(Command, action)
+    settings.keys = KeyTables(move, tuple(wait), main)
 
 
 def base(viewer: Settings) -> Settings:

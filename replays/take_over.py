@@ -54,6 +54,5 @@ def take_over(
     engine = handler.engine_in_play()
     assert engine is not None, "asked only over a game in play"
     end_replay()
-    recovery.go_on_with(engine, player)
-    engine.saved_at = None
+    recovery.go_on_with(engine, player)  # A replay never saved its game: the next frame does.
     return Push(Notice(handler, TAKEN))

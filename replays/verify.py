@@ -14,9 +14,11 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import os
 import re
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -32,8 +34,12 @@ from words.game_over import Claim, ending_of
 if TYPE_CHECKING:
     from engine import Engine
 
-# A morgue file is a few kilobytes; a recording at most `recording.MAX_BYTES`.
-MAX_BYTES: Final = recording.MAX_BYTES
+# A morgue file is a few kilobytes; a recording is read line by line (`recording.stream`).
+MAX_MORGUE_BYTES: Final = 1 << 20
+# Events played between two comparisons of the lines (a few kilobytes held meanwhile).
+COMPARE_EVERY: Final = 256
+# How much of a recording's end is read for its claim: its last line, and blank lines after.
+TAIL_BYTES: Final = 4096
 MAX_NOTE: Final = 4 * 4096  # A morgue note's longest: a program and two paths.
 
 
@@ -56,43 +62,51 @@ class Verified:
         )
 
 
-def read_text(path: Path) -> str:
-    """A file's text, read as a recording is (regular, bounded); NotVerified if not."""
-    try:
-        return safe_io.read_bytes(path, MAX_BYTES).decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
-        raise NotVerified(f"{path}: cannot read it: {reason}") from None
+def _cannot_read(path: Path, exc: Exception) -> NotVerified:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+    return NotVerified(f"{path}: cannot read it: {reason}")
 
 
 def verify(path: Path, settings: Settings | None = None) -> Verified:
     """Verify a recording, or a morgue file's recording; NotVerified saying why not."""
-    text = read_text(path)
-    if not text.startswith(morgue.FIRST_WORDS):
-        return verify_text(text, str(path), settings)
+    try:
+        start = safe_io.read_head(path, len(morgue.FIRST_WORDS))
+    except OSError as exc:
+        raise _cannot_read(path, exc) from None
+    if start != morgue.FIRST_WORDS.encode():
+        return verify_file(path, str(path), settings)
+    try:
+        text = safe_io.read_bytes(path, MAX_MORGUE_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _cannot_read(path, exc) from None
     named = morgue.read_kept(text)
     if named is None:
         raise NotVerified(f"{path}: the morgue file names no recording")
     name, sha256, claim = named
     if Path(name).name != name or not name.endswith(recording.SUFFIX) or claim is None:
         raise NotVerified(f"{path}: the morgue file's Recording section is damaged")
+    check_kept(path.parent / name, sha256)
     story = functools.partial(check_morgue, text, path)
-    return verify_text(kept_text(path.parent / name, sha256), name, settings, claim, story)
+    return verify_file(path.parent / name, name, settings, claim, story)
 
 
-def kept_text(path: Path, sha256: str) -> str:
-    """The text of a recording whose SHA-256 a morgue file or a score names."""
-    import hashlib  # OpenSSL: loaded when a hash is asked for, not by every start.
-
-    data = read_text(path).encode("utf-8")
-    if hashlib.sha256(data).hexdigest() != sha256:
+def check_kept(path: Path, sha256: str) -> None:
+    """NotVerified unless the file is the one a morgue file or a score names by its
+    SHA-256 (read in pieces: any length costs no more memory)."""
+    hasher = recording.new_hash()
+    try:
+        with safe_io.open_text(path) as file:
+            while chunk := file.read(1 << 18):
+                hasher.update(chunk)
+    except OSError as exc:
+        raise _cannot_read(path, exc) from None
+    if hasher.hexdigest() != sha256:
         raise NotVerified(f"{path}: its SHA-256 is not the one named for it: changed since")
-    return data.decode("utf-8")
 
 
-def claim_of(text: str, source: str) -> Claim:
+def claim_of(last_lines: list[str], source: str) -> Claim:
     """The ending a recording's last line claims."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in last_lines if line.strip()]
     claim = Claim.parse(lines[-1]) if lines else None
     if claim is None:
         raise NotVerified(
@@ -100,6 +114,29 @@ def claim_of(text: str, source: str) -> Claim:
             "cut short, or a game not over"
         )
     return claim
+
+
+def verify_file(
+    path: Path,
+    source: str,
+    settings: Settings | None = None,
+    expected: Claim | None = None,
+    then: Callable[[Engine], None] | None = None,
+) -> Verified:
+    """Replay a recording file, read line by line, and check it against its claim (and
+    `expected`'s); `then` checks the replayed game further (a morgue file's story)."""
+    try:
+        with safe_io.open_text(path) as file:
+            size = os.fstat(file.fileno()).st_size
+            file.seek(max(0, size - TAIL_BYTES))
+            tail = file.read(TAIL_BYTES).decode("utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise _cannot_read(path, exc) from None
+    try:
+        reader = recording.stream(path, keep_lines=True, source=source)
+    except RecordingError as exc:
+        raise NotVerified(f"refused: {exc}") from None
+    return _verify(reader, claim_of(tail, source), source, settings, expected, then)
 
 
 def verify_text(
@@ -112,28 +149,42 @@ def verify_text(
     """Replay a recording's text and check it against its claim (and `expected`'s); `then`
     checks the replayed game further (a morgue file's story: `check_morgue`)."""
     try:
-        script = recording.parse(text, source)
+        reader = recording.Reader(text.splitlines(), source, keep_lines=True)
     except RecordingError as exc:
         raise NotVerified(f"refused: {exc}") from None
-    claim = claim_of(text, source)
+    return _verify(reader, claim_of(text.splitlines()[-10:], source), source, settings, expected, then)
+
+
+def _verify(
+    reader: recording.Reader,
+    claim: Claim,
+    source: str,
+    settings: Settings | None,
+    expected: Claim | None,
+    then: Callable[[Engine], None] | None = None,
+) -> Verified:
+    """Replay what `reader` reads, each line the game records again compared with the
+    file's as it comes; then its ending with the claim, and `then` with the game."""
+    script = reader.script
     if expected is not None and claim != expected:
         raise NotVerified(f"{source}: claims {claim.story()}, not {expected.story()}")
     if claim.daily is not None and claim.daily != replay.daily_of(script):
         raise NotVerified(f"{source}: seed {script.seed} is not the daily game of {claim.daily}")
-    engine = replayed_game(script, settings, claim, source)
-    first_difference(text, engine.recording, source)
-    if then is not None:
-        then(engine)
-    return Verified(claim, script.seed, len(script.events))
-
-
-def replayed_game(
-    script: recording.Script, settings: Settings | None, claim: Claim, source: str
-) -> Engine:
-    """The replayed game, which records itself; NotVerified unless it ends as claimed."""
     first = replay.start(script, settings)
-    replay.play_recording(first, script.events)
-    engine = first.engine
+    compared = Compared(reader, first.engine.recording, source)
+    try:
+        replay.play_recording(first, compared.checked(reader.events()))
+    except RecordingError as exc:
+        raise NotVerified(f"refused: {exc}") from None
+    check_ending(first.engine, claim, source)
+    compared.finish()
+    if then is not None:
+        then(first.engine)
+    return Verified(claim, script.seed, compared.events)
+
+
+def check_ending(engine: Engine, claim: Claim, source: str) -> None:
+    """NotVerified unless the replayed game ends as claimed."""
     if engine.player.is_alive:
         raise NotVerified(
             f"{source}: the replay ends alive on dungeon level {engine.game_world.current_floor} "
@@ -142,27 +193,51 @@ def replayed_game(
     reached = ending_of(engine, datetime.datetime.now()).claim
     if reached != claim:
         raise NotVerified(f"{source}: claims {claim.story()}; the replay reaches {reached.story()}")
-    return engine
 
 
-def first_difference(text: str, replayed: list[str], source: str) -> None:
-    """NotVerified naming the first line of `text` the replayed game did not record.
+class Compared:
+    """The lines the replayed game records, compared as they come with those the
+    file holds (comments and blank lines skipped, as a replay skips them; the claim
+    is checked by itself): neither kept beyond the events under way."""
 
-    Comments and blank lines are skipped, as a replay skips them (the claim is
-    checked by itself).
-    """
-    numbered = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if _event(line)]
-    again = [line for line in replayed if _event(line)]
-    for (number, line), recorded in zip(numbered, again, strict=False):
-        if line != recorded:
-            raise NotVerified(
-                f"{source}, line {number}: {line[:40]!r} is not what the game recorded there "
-                f"({recorded[:40]!r})"
-            )
-    if len(numbered) != len(again):
-        raise NotVerified(
-            f"{source}: {len(numbered)} lines of events, where the game recorded {len(again)}"
-        )
+    def __init__(self, reader: recording.Reader, lines: recording.Lines, source: str) -> None:
+        assert reader.played is not None, "a reader that keeps the lines it plays"
+        self.file, self.lines, self.source = reader.played, lines, source
+        self.events = 0
+        self.in_file = self.recorded = 0
+        self.waiting: deque[str] = deque()  # Recorded again, their line in the file still to come.
+
+    def checked(self, events: Iterator[recording.Recorded]) -> Iterator[recording.Recorded]:
+        """`events`, each compared once played (when the next is asked for)."""
+        for event in events:
+            self.events += 1
+            yield event
+            if self.events % COMPARE_EVERY == 0:
+                self.compare()
+
+    def compare(self) -> None:
+        """NotVerified at the first line of the file the replayed game did not record."""
+        held = [line for line in self.lines.held if line and not line.startswith("#")]
+        self.recorded += len(held)
+        self.lines.written += len(self.lines.held)
+        self.lines.held.clear()
+        self.waiting.extend(held)
+        while self.waiting and self.file:
+            number, line = self.file.popleft()
+            again = self.waiting.popleft()
+            self.in_file += 1
+            if line != again:
+                raise NotVerified(
+                    f"{self.source}, line {number}: {line[:40]!r} is not what the game recorded there "
+                    f"({again[:40]!r})"
+                )
+
+    def finish(self) -> None:
+        """NotVerified unless the file and the replayed game hold as many lines."""
+        self.compare()
+        in_file, recorded = self.in_file + len(self.file), self.recorded
+        if in_file != recorded:
+            raise NotVerified(f"{self.source}: {in_file} lines of events, where the game recorded {recorded}")
 
 
 def check_morgue(text: str, path: Path, engine: Engine) -> None:
@@ -215,12 +290,6 @@ def morgue_note(lines: list[str], name: str) -> str:
     return morgue.replay_note(Path(name), Path(name))
 
 
-def _event(line: str) -> bool:
-    """Whether a recording's line is one a replay plays (not blank, not a comment)."""
-    line = line.strip()
-    return bool(line) and not line.startswith("#")
-
-
 # What the hall of fame's recordings were found to be, by SHA-256 and claim:
 # each is replayed once a session.
 _verdicts: dict[tuple[str, Claim], bool] = {}
@@ -231,16 +300,17 @@ def entry_verified(entry: hall_of_fame.Entry, settings: Settings | None = None) 
     it names and replays to its ending; None for an entry that names none."""
     if not entry.recording:
         return None
+    path = paths.morgue_dir() / entry.recording
     try:
         if Path(entry.recording).name != entry.recording:
             raise NotVerified("not a file's name")
-        text = kept_text(paths.morgue_dir() / entry.recording, entry.sha256)
+        check_kept(path, entry.sha256)
     except NotVerified:
         return False
     key = (entry.sha256, entry.claim())
     if key not in _verdicts:
         try:
-            verify_text(text, entry.recording, settings, entry.claim())
+            verify_file(path, entry.recording, settings, entry.claim())
             _verdicts[key] = True
         except NotVerified:
             _verdicts[key] = False

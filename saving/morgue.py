@@ -149,9 +149,10 @@ def write(engine: Engine, ending: Ending) -> tuple[Path, KeptRecording | None]:
     names = safe_io.numbered(f"morgue-{ending.when:%Y%m%d-%H%M%S}", SUFFIX, first_bare=True)
     paths.morgue_dir().mkdir(parents=True, exist_ok=True)
     path = safe_io.write_first_free(paths.morgue_dir(), names, encoded(morgue_text(engine, ending, None)))
-    if not engine.recording:
+    data = recording.data_of(engine)
+    if not data:
         return path, None
-    kept = keep_recording(recording.text_of(engine).encode("utf-8"), path)
+    kept = keep_recording(data, path)
     safe_io.write_atomic(path, encoded(morgue_text(engine, ending, kept)))
     return path, kept
 

@@ -37,6 +37,7 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 _BINARY = getattr(os, "O_BINARY", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -69,6 +70,19 @@ def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def open_text(path: str | os.PathLike[str]) -> BinaryIO:
+    """The regular file at `path`, open to be read as it comes (never a FIFO, which
+    would hang, nor a device such as /dev/zero); an `OSError` saying why not."""
+    fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _refused(path, "not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 def read_head(path: str | os.PathLike[str], size: int) -> bytes:
@@ -274,6 +288,17 @@ def append(path: Path, data: bytes) -> None:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise _refused(path, "not a regular file")
         _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def truncate(path: Path, size: int) -> None:
+    """Cut the regular file `path` to its first `size` bytes, never through a link."""
+    fd = _open_no_link(path, os.O_WRONLY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _refused(path, "not a regular file")
+        os.ftruncate(fd, size)
     finally:
         os.close(fd)
 

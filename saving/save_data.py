@@ -10,7 +10,8 @@ Both walk the fields each saved class declares in its `saved_fields`
 (`save_fields`).  From format 7 each object is saved as its fields by name
 (from format 9 a message as a row of them, from format 10 each tile with its
 name); formats 3 to 9 are read through one step each (`UPGRADES`) into the
-format after them.
+format after them (format 11 names how far its recording's file goes, where
+format 10 held its lines).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 import tile_types
 from components.equippable import Equippable
 from engine import Engine
+from replays.recording import EMPTY_SHA256, HEAD_LINES, RULE_WORDS
 from replays.recording import MAX_SEED as MAX_SEED
 from saving import savefile
 from saving.save_fields import FORMAT_VERSION as FORMAT_VERSION
@@ -222,8 +224,21 @@ def upgrade_9_to_10(data: object) -> object:
     return data
 
 
+def upgrade_10_to_11(data: object) -> object:
+    """Format 11 names how far its recording's file goes, not its lines; format
+    10's lines are all held, none written: Continue writes its file again from them."""
+    if isinstance(data, dict) and type(data.get("recording")) is str:
+        lines = data["recording"].split("\n") if data["recording"] else []
+        head, rules = lines[:HEAD_LINES], [line for line in lines if line.startswith(RULE_WORDS)]
+        data["recording"] = {
+            "head": "\n".join(head), "rules": "\n".join(rules), "held": data["recording"],
+            "written": 0, "bytes": 0, "sha256": EMPTY_SHA256,
+        }  # fmt: skip
+    return data
+
+
 # The step that reads each older format the game still loads into the next.
 UPGRADES: Final = {
     3: upgrade_3_to_4, 4: upgrade_4_to_5, 5: upgrade_5_to_6, 6: upgrade_6_to_7, 7: upgrade_7_to_8, 8: upgrade_8_to_9,
-    9: upgrade_9_to_10,
+    9: upgrade_9_to_10, 10: upgrade_10_to_11,
 }

@@ -40,8 +40,9 @@ from saving.savefile import DamagedSaveError, UnsaveableGameError
 # The layout of the data.  Bump it whenever a field is added without a
 # default, removed, or changes meaning, with a step in `save_data.UPGRADES`.
 # (Format 8 is format 7's data, compressed by zlib: see `savefile`; format 9
-# saves each message as a `Row`; format 10 each tile with its name and sign.)
-FORMAT_VERSION: Final = 10
+# saves each message as a `Row`; format 10 each tile with its name and sign;
+# format 11 names how far its recording's file goes instead of holding its lines.)
+FORMAT_VERSION: Final = 11
 
 # Bounds generous for any game played, tight enough that no value can make
 # the game allocate, loop or draw without bound.
@@ -54,8 +55,8 @@ MAX_TILE_KINDS: Final = 256  # A map's kinds of tile: each tile's kind is saved 
 MAX_TILES: Final = 80 * 43  # A map's tiles (`game_map.MAP_WIDTH` by `MAP_HEIGHT`): the longest path.
 MAX_LINE: Final = 200
 MAX_TURNS: Final = 10**9
-MAX_RECORDING: Final = 1_000_000  # Lines: one per key press, click or move.
-HEAD_LINES: Final = 2  # A recording's format and seed.
+MAX_RECORDING: Final = recording.MAX_LINES  # Lines: one per key press, click or move.
+HEAD_LINES: Final = recording.HEAD_LINES  # A recording's format and seed.
 
 Fields = dict[str, "Field"]
 NO_DEFAULT: Final = object()
@@ -120,8 +121,9 @@ def from_data(cls: type, data: object) -> Any:
 
 def save(game: object, path: str | os.PathLike[str], *, keep_backup: bool = True) -> None:
     """Save `game` to `path` (see `savefile.write`), once its data is known to
-    load: a game the save could not bring back is never written
-    (`UnsaveableGameError`), as it would be lost at the next load.
+    load, within the loader's limits on its size too: a game the save could not
+    bring back is never written (`UnsaveableGameError`), as it would be lost at
+    the next load.
 
     The data is read as a load reads it, from memory: the pickle and its
     compression give back what they were given, so reading the file back
@@ -132,17 +134,20 @@ def save(game: object, path: str | os.PathLike[str], *, keep_backup: bool = True
         from_data(type(game), _recordings_cut(game, data))
     except savefile.SaveError as exc:
         raise UnsaveableGameError(str(exc)) from exc
-    savefile.write(savefile.dumps(data, FORMAT_VERSION), path, FORMAT_VERSION, keep_backup=keep_backup)
+    blob = savefile.dumps_loadable(data, FORMAT_VERSION)
+    savefile.write(blob, path, FORMAT_VERSION, keep_backup=keep_backup)
 
 
 def _recordings_cut(game: object, data: dict[str, object]) -> dict[str, object]:
-    """`data` with its recording cut to its first lines (its format and seed), for the
-    check before a save: each line was checked once, as it came (`recording.line_of`
-    made it, or a load read it), not again at every save; `Recording.write` counts them."""
+    """`data` with the lines its recording holds cut to none, for the check before a
+    save: each line was checked once, as it came (`recording.line_of` made it, or a
+    load read it), not again at every save; `Recording.write` counts them."""
     cut = dict(data)
     for name, field in fields_of(type(game)).items():
-        if isinstance(field, Recording) and isinstance(cut.get(name), str):
-            cut[name] = "\n".join(cast(str, cut[name]).split("\n", HEAD_LINES)[:HEAD_LINES])
+        saved = cut.get(name)
+        if isinstance(field, Recording) and isinstance(saved, dict):
+            first = "" if saved["written"] else "\n".join(cast(str, saved["held"]).split("\n", HEAD_LINES)[:HEAD_LINES])
+            cut[name] = {**saved, "held": first}
     return cut
 
 
@@ -563,28 +568,68 @@ class Rng(Field):
 
 
 class Recording(Field):
-    """The recording's lines as one text: a hundred thousand lines are one
+    """A game's recording (`recording.Lines`): how far its file goes (lines, bytes
+    and their SHA-256: Continue reads on from there), the lines held since, and its
+    first lines and rules, each as one text: a hundred thousand lines are one
     string to check, not a hundred thousand objects."""
 
     def write(self, value: Any, owner: Any) -> object:
-        text = "\n".join(value)
-        if value and text.count("\n") != len(value) - 1:
-            raise UnsaveableGameError("a line of its recording holds a line break.")
+        if not isinstance(value, recording.Lines):
+            raise UnsaveableGameError("its recording is not one.")
+        texts = {part: self._text(getattr(value, part)) for part in ("head", "rules", "held")}
         if len(value) > MAX_RECORDING:
             raise UnsaveableGameError(f"its recording is longer than {MAX_RECORDING:,} lines.")
+        return {**texts, "written": value.written, "bytes": value.size, "sha256": value.digest()}
+
+    @staticmethod
+    def _text(lines: list[str]) -> str:
+        text = "\n".join(lines)
+        if lines and text.count("\n") != len(lines) - 1:
+            raise UnsaveableGameError("a line of its recording holds a line break.")
         return text
 
     def read(self, value: object, what: str, owner: Any) -> object:
-        text = Text(MAX_RECORDING * (MAX_LINE + 1)).read(value, what, owner)
+        record = Record(value, what)
+        texts = {part: self._lines(record.field(part), record.about(part)) for part in ("head", "rules", "held")}
+        written = Int(0, MAX_RECORDING).read(record.field("written"), record.about("written"), owner)
+        size = Int(0, recording.MAX_BYTES).read(record.field("bytes"), record.about("bytes"), owner)
+        sha256 = Text(64, exact=True).read(record.field("sha256"), record.about("sha256"), owner)
+        record.done()
+        if written + len(texts["held"]) > MAX_RECORDING or not written <= size <= written * (MAX_LINE + 1):
+            raise DamagedSaveError(f"{what} has more lines, or longer, than any game's")
+        if not all(c in "0123456789abcdef" for c in sha256) or (not written and sha256 != recording.EMPTY_SHA256):
+            raise DamagedSaveError(f"the sha256 of {what} is not the SHA-256 of what it wrote")
+        lines = recording.Lines.of(texts["held"]) if not written else recording.Lines(
+            list(texts["held"]), written, size, sha256, texts["head"], texts["rules"]
+        )
+        self._check_head(lines, what)
+        return lines
+
+    @staticmethod
+    def _lines(value: object, what: str) -> list[str]:
+        text = Text(MAX_RECORDING * (MAX_LINE + 1)).read(value, what, None)
         lines = text.split("\n") if text else []
         if len(lines) > MAX_RECORDING or max(map(len, lines), default=0) > MAX_LINE:
             raise DamagedSaveError(f"{what} has more lines, or longer, than any game's")
-        if lines:  # Its format and seed, as a replay reads them: a seed `--seed` takes.
-            try:
-                recording.parse("\n".join(lines[:HEAD_LINES]), what)
-            except recording.RecordingError as exc:
-                raise DamagedSaveError(str(exc)) from None
         return lines
+
+    @staticmethod
+    def _check_head(lines: recording.Lines, what: str) -> None:
+        """Its format and seed, as a replay reads them (a seed `--seed` takes), and
+        its rules, each one a replay reads."""
+        if not lines.head and not len(lines):
+            return
+        try:
+            recording.parse("\n".join(lines.head[:HEAD_LINES]), what)
+        except recording.RecordingError as exc:
+            raise DamagedSaveError(str(exc)) from None
+        for number, line in enumerate(lines.rules, start=1):
+            try:
+                if not line.startswith(recording.RULE_WORDS):
+                    raise ValueError("not a rule")
+                recording.event_of(line)
+            except ValueError as exc:
+                raise DamagedSaveError(f"{what}, rule {number}: {exc}") from None
 
 
 class FileName(Field):

@@ -281,6 +281,18 @@ def dumps(data: object, version: int) -> bytes:
     return pack(pickle.dumps(data, protocol=PICKLE_PROTOCOL), version)
 
 
+def dumps_loadable(data: object, version: int) -> bytes:
+    """`dumps`, refusing (`UnsaveableGameError`) a save its loader would refuse for
+    its size: one set of limits, applied by the writer and the reader."""
+    pickled = pickle.dumps(data, protocol=PICKLE_PROTOCOL)
+    if len(pickled) > MAX_PAYLOAD:
+        raise UnsaveableGameError(f"it would unpack to {len(pickled):,} bytes, more than a save may ({MAX_PAYLOAD:,}).")
+    blob = pack(pickled, version)
+    if len(blob) > MAX_FILE_SIZE:
+        raise UnsaveableGameError(f"it would take {len(blob):,} bytes, more than a save may ({MAX_FILE_SIZE:,}).")
+    return blob
+
+
 def pack(pickled: bytes, version: int) -> bytes:
     """A save file of format `version` around `pickled`: the header, then the pickle compressed."""
     if version >= ZLIB_SINCE:

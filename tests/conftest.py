@@ -124,6 +124,16 @@ def texts(engine: Engine, start: int = 0) -> list[str]:
     return [message.full_text for message in engine.message_log.messages[start:]]
 
 
+def all_lines(engine: Engine, folder: Path | None = None) -> list[str]:
+    """Every line of a game's recording: what its file holds of it (in the player's
+    recordings folder, or `folder`'s), then the lines held."""
+    lines = engine.recording
+    if not lines.written or folder is None:
+        return (recording.data_of(engine) or b"").decode().splitlines()
+    written = (folder / "recordings" / str(engine.recording_file)).read_bytes()[: lines.size]
+    return written.decode().splitlines() + lines.held
+
+
 def press(engine: Engine, *syms: Key) -> input_handlers.BaseEventHandler:
     """Press keys (or type symbols) one after another from the main game; the handler that comes last."""
     handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)

@@ -175,7 +175,7 @@ def autofought_game(stop: int) -> tuple[object, list[str]]:
         handler = played(handler, key(pressed))
         if isinstance(handler, LevelUpEventHandler):
             handler = played(handler, key(KeySym.A))
-    return state(handler), engine.recording
+    return state(handler), list(engine.recording)
 
 
 def test_a_press_is_recorded_as_what_it_did_and_replays_so_whatever_the_option() -> None:

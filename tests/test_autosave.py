@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import after_frame, key, new_header, stroke, typed
+from conftest import after_frame, all_lines, key, new_header, stroke, typed
 from tcod.event import KeySym
 from test_main_loop import Script
 
@@ -66,7 +66,7 @@ def test_a_new_game_is_saved_after_its_first_frame(
         context, root_console, setup_game.MainMenu(seed=7), Script([key(KeySym.N)], look, fail)
     )
     assert seen == [True]
-    assert saved().recording == started[0].recording == new_header(7)
+    assert all_lines(saved()) == all_lines(started[0]) == new_header(7)
 
 
 def fail() -> list[tcod.event.Event]:
@@ -112,8 +112,9 @@ def test_taking_the_stairs_saves_after_the_frame_is_presented(
     assert order == ["present", "save", "present", "present", "save", "present"]
     game = saved()
     assert game.game_world.current_floor == 2
-    assert game.recording == engine.recording == [*new_header(3), "text >"]
-    assert lines_on_disk(engine) == engine.recording
+    assert all_lines(game) == all_lines(engine) == [*new_header(3), "text >"]
+    assert lines_on_disk(engine) == all_lines(engine)
+    assert game.recording.held == [] and game.recording.size == len("".join(f"{line}\n" for line in all_lines(engine)))
 
 
 @pytest.mark.usefixtures("kill")
@@ -126,7 +127,7 @@ def test_no_save_on_a_menu_nor_mid_walk_only_back_on_the_game(
     # Down the stairs, then the inventory at once, in one batch: not saved on it.
     script = Script([STAIRS, key(KeySym.I)], [], [key(KeySym.ESCAPE)], [], fail)
     loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
-    assert saved().recording == [*new_header(3), "text >", "key i", "key escape"]
+    assert all_lines(saved()) == [*new_header(3), "text >", "key i", "key escape"]
 
 
 def test_a_long_stay_on_one_floor_saves_every_so_many_events(
@@ -173,9 +174,10 @@ def test_each_recorded_line_reaches_the_file_after_its_frame(engine: Engine) -> 
     handler = after_frame(handler)  # The new game's file.
     for sym in (".", KeySym.C, KeySym.ESCAPE, "."):
         handler = recording.handle_and_record(handler, stroke(sym))
-        assert lines_on_disk(engine) == engine.recording[:-1]
+        assert lines_on_disk(engine) == all_lines(engine)[:-1]
         handler = after_frame(handler)
-        assert lines_on_disk(engine) == engine.recording
+        assert lines_on_disk(engine) == all_lines(engine)
+        assert engine.recording.held == []  # Written, and no longer kept in memory.
 
 
 def test_a_save_flushes_the_recording_to_the_disk(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -140,20 +141,26 @@ def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
     assert input_handlers.GameOverEventHandler.REPLAYED not in player.handler.content().lines
 
 
-def test_a_rewritten_recording_is_followed_on(in_tmp: Path) -> None:
-    """Continue rewrites the file whole (a new file under the name): the same
-    lines and more are followed on; other lines are played again from the start."""
+def followed_after(events: list[recording.Recorded], in_tmp: Path) -> tuple[Player, follow.Follower]:
+    """A player who played `events`, and a follower who has read them."""
     player = Player()
-    for event in EVENTS[:4]:
+    for event in events:
         player.press(event)
     follower = follow.Follower(player.file)
     followed(follower, in_tmp)
+    return player, follower
+
+
+def test_a_rewritten_recording_is_followed_on(in_tmp: Path) -> None:
+    """Continue rewrites the file whole (a new file under the name): the same
+    lines and more are followed on; other lines are played again from the start."""
+    player, follower = followed_after(EVENTS[:4], in_tmp)
     text = player.file.read_text()
     safe_io.write_atomic(player.file, (text + "key j\n").encode())
     assert follower.poll() == 1 and follower.restarts == 1
     safe_io.write_atomic(player.file, text.replace("key l", "key h").encode())
     follower.poll()
-    assert follower.restarts == 2 and follower.lines == text.replace("key l", "key h").splitlines()
+    assert follower.restarts == 2 and follower.played == len(text.splitlines())
 
 
 def test_headless_following_prints_where_the_game_ended(in_tmp: Path) -> None:
@@ -215,3 +222,118 @@ def test_following_in_the_window_shows_the_game_and_escape_leaves(
     assert snapshot(in_tmp) == before
     assert presented[-1].startswith(f"Following {player.file.name}: ")
     assert not (in_tmp / "game.lock").exists()
+
+
+@pytest.mark.parametrize("text", ["hello\n", "recording 4\nspeed 3\n", "# a comment\nkey l\n"])
+def test_a_file_that_is_no_recording_is_refused_at_once(in_tmp: Path, text: str) -> None:
+    """Its first lines say so: refused then, not waited on for ever."""
+    path = in_tmp / "notes.rec"
+    path.write_text(text)
+    with pytest.raises(follow.FollowError, match=r"notes\.rec, line \d: "):
+        follow.Follower(path).poll()
+
+
+def test_a_recording_not_begun_yet_is_waited_for(in_tmp: Path) -> None:
+    path = in_tmp / "new.rec"
+    path.write_text("")
+    follower = follow.Follower(path)
+    assert follower.poll() == 0 and follower.handler is None
+    path.write_text("recording 4\n")
+    assert follower.poll() == 1 and follower.handler is None  # Its seed is still to come.
+    path.write_text("recording 4\nseed 7\n")
+    follower.poll()
+    assert follower.handler is not None and follower.restarts == 1
+
+
+def test_a_recording_copied_over_in_place_is_followed_again_from_its_start(in_tmp: Path) -> None:
+    """`cp` truncates the file and writes the other one into it (the same file, longer):
+    the follower notices, and plays the other game from its start."""
+    player, follower = followed_after(EVENTS[:4], in_tmp)
+    text = player.file.read_text()
+    other = text.replace(f"seed {SEED}\n", f"seed {SEED + 1}\n") + "key l\nkey l\n"
+    inode = player.file.stat().st_ino
+    with player.file.open("r+b") as file:  # As cp writes over an existing file.
+        file.truncate(0)
+        file.write(other.encode())
+    assert player.file.stat().st_ino == inode
+    assert follower.poll() == len(other.splitlines())
+    assert follower.restarts == 2
+    assert follower.first is not None and follower.first.engine.game_world.seed == SEED + 1
+
+
+def with_a_bind_reordered(text: str) -> str:
+    """`text` with the keys of one `bind` line swapped, far from its first and last
+    bytes: the same length, the same game, other bytes."""
+    lines = text.splitlines(keepends=True)
+    at = 0
+    for number, line in enumerate(lines):
+        words = line.split()
+        if at > follow.TAIL_BYTES and words[0] == "bind" and len(words) >= 4 and words[-1] != words[-2]:
+            lines[number] = " ".join([*words[:-2], words[-1], words[-2]]) + "\n"
+            changed = "".join(lines)
+            assert len(changed) == len(text) and at + len(line) < len(text) - follow.TAIL_BYTES
+            return changed
+        at += len(line)
+    raise AssertionError("no bind line of two keys in the middle")
+
+
+def test_a_recording_replaced_by_one_that_begins_and_ends_alike_is_followed_again(in_tmp: Path) -> None:
+    """A new file under the name, its first and last bytes those read, a line between
+    them not: the file itself is new, so it is checked from its start, and played again."""
+    player, follower = followed_after(EVENTS, in_tmp)
+    safe_io.write_atomic(player.file, with_a_bind_reordered(player.file.read_text()).encode())
+    follower.poll()
+    assert follower.restarts == 2
+
+
+def follow_peak(path: Path, events: int) -> int:
+    """The most memory following a finished file of `events` wait events takes."""
+    path.write_text("recording 4\nseed 1\n" + "key f2\n" * events)
+    tracemalloc.start()
+    try:
+        follow.Follower(path).poll(finish_walks=True)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_following_a_long_file_takes_memory_that_does_not_grow_with_it(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read in pieces (made small here), each played as it comes: nothing kept of it."""
+    monkeypatch.setattr(follow, "CHUNK_BYTES", 1 << 14)
+    short = follow_peak(in_tmp / "short.rec", 2_000)
+    long = follow_peak(in_tmp / "long.rec", 20_000)
+    assert long - short < 100_000, (short, long)  # 18,000 events more: under 6 bytes each.
+
+
+class Watched:
+    """A front end that asks nothing of a screen: it notes how long each wait for input
+    may take, and presses Escape after a few."""
+
+    context = None
+
+    def __init__(self) -> None:
+        self.timeouts: list[float | None] = []
+
+    def present(self, console: tcod.console.Console, options: object, screen: object = None) -> None:
+        pass
+
+    def events(self, timeout: float | None = None) -> list[tcod.event.Event]:
+        self.timeouts.append(timeout)
+        return [key(KeySym.ESCAPE)] if len(self.timeouts) > 6 else []
+
+
+def test_a_walk_followed_in_the_window_steps_at_the_walk_speed_between_reads(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the followed game walks, the window waits no longer than a step, however
+    seldom the file is read."""
+    _, follower = walking_player(in_tmp)
+    follower.poll()
+    assert follower.handler is not None and follower.handler.walking
+    monkeypatch.setattr(follow, "POLL_SECONDS", 600.0)
+    front = Watched()
+    follow.watch(front, tcod.console.Console(80, 50, order="F"), follower)
+    step = 1 / follower.handler.settings.options.walk_speed
+    assert all(timeout is not None and timeout <= step for timeout in front.timeouts[1:])

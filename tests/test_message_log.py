@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
+import pytest
 import tcod
 
 import color
@@ -131,3 +133,26 @@ def test_a_save_from_before_messages_kept_their_turn_and_floor_says_neither() ->
     old = save_data.load(Path(__file__).parent / "saves" / "format-8" / "pack.sav")
     messages = old.message_log.messages
     assert messages and all(message.turn == 0 and message.floor == 0 for message in messages)
+
+
+def test_drawing_the_log_costs_the_rows_drawn_whatever_the_messages_hold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A saved log's messages may hold 100,000 line breaks each (a 3.8 KB save did, and
+    each frame took 10 s): only what the rows drawn can show of them is wrapped."""
+    log = MessageLog()
+    log.messages = [message_log.Message("\n" * 100_000 + f"Message {n}.", color.white) for n in range(60)]
+    log.messages[-1] = message_log.Message("The last.\n" * 100_000, color.white)
+    wrapped: list[str] = []
+    real_wrap = textwrap.wrap
+
+    def counted(text: str, *args: object, **kwargs: object) -> list[str]:
+        wrapped.append(text)
+        return real_wrap(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(textwrap, "wrap", counted)
+    console = tcod.console.Console(80, 10, order="F")
+    log.render(console, 0, 0, 80, 5)
+    assert len(wrapped) < 100
+    rows = ["".join(chr(c) for c in console.ch[:, y]).strip() for y in range(5)]
+    assert rows == ["The last."] * 5  # Its head, as the newest message too long to fit shows.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 import tcod
 from conftest import (
     after_frame,
-    after_header,
+    all_lines,
     click,
     key,
     motion,
@@ -27,7 +28,7 @@ import main
 import setup_game
 from controls import keys
 from engine import Engine
-from replays import recording, replay
+from replays import recording, recovery, replay
 from saving import autosave, paths
 from window import command_line, loop
 
@@ -158,6 +159,7 @@ BAD = {
     "only comments": ("# nothing\n\n", 3, "the file is empty"),
     "not a recording": ("savegame\n", 1, "not a recording"),
     "no seed": ("recording 1\n", 2, "'seed N' line is missing"),
+    "no seed but a number": ("recording 1\nspeed 5\n", 2, "the second line must be 'seed N'"),
     "unknown modifier": ("recording 1\nseed 5\nkey a hyper\n", 3, "unknown modifier 'hyper'"),
     "unknown event": ("recording 1\nseed 5\njump 3\n", 3, "unknown event 'jump'"),
     "move needs two numbers": ("recording 1\nseed 5\nmove 3\n", 3, "'move' takes X Y"),
@@ -289,7 +291,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
         f"click {x + 2} {y} right",
         "key l",
     ]
-    assert engine.recording == expected
+    assert all_lines(engine) == expected and engine.recording.held == []  # Written, none kept.
     assert files[0].read_text() == "".join(line + "\n" for line in expected)
     # Another game started in the same second (over the first one's save) gets a file of its own.
     asked = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
@@ -335,7 +337,7 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     assert picture(engine_of(replayed)) == picture(continued)
 
 
-def test_an_unwritable_recording_loses_nothing(
+def test_an_unwritable_recording_is_said_and_the_game_goes_on_unrecorded(
     in_tmp: Path, context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
 ) -> None:
     handler = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
@@ -352,13 +354,13 @@ def test_an_unwritable_recording_loses_nothing(
     assert [text for text in said if text.startswith("The recording could not be written (")] == [
         recording.NOT_WRITTEN.format(reason="Is a directory")
     ]
-    assert after_header(engine.recording) == ["key l", "key l"]
-    # Saved with the game: Continue starts a new file holding it all.
+    assert engine.recording.held == ["key l", "key l"]  # Kept with the game, and saved with it.
     autosave.save_game(handler)
-    continued = engine_of(handled(context, setup_game.MainMenu(), key(KeySym.C)))
-    assert continued.recording_file not in (None, engine.recording_file)
-    text = (in_tmp / "recordings" / continued.recording_file).read_text()
-    assert text == NEW_HEADER + "key l\nkey l\n"
+    # What the file held is out of reach: Continue says so, and the game goes on unrecorded.
+    shown = handled(context, setup_game.MainMenu(), key(KeySym.C))
+    assert isinstance(shown, input_handlers.PopupMessage) and shown.text == recovery.UNWRITTEN
+    continued = engine_of(shown)
+    assert continued.recording_file is None and continued.recording.lost
 
 
 # A crash.
@@ -537,3 +539,31 @@ def test_a_window_replay_says_when_the_keys_are_the_players(
     assert told and tops[0].startswith("Replay 0/2")
     assert len(told) == 1 and told[0] == len(tops) - 2  # Until the player's key.
     assert replay.TAKEN_OVER not in tops[-1]
+
+
+def test_a_playback_walk_stops_where_its_steps_line_says_and_not_before() -> None:
+    """The next line decides whether a walk under way takes another step: a key
+    (or anything but a pointer move or a `steps N`) lets it walk on; `steps 3`
+    stops it at 3 steps, not sooner."""
+    playback = replay.Playback([key(KeySym.X), key(KeySym.L), recording.Steps(3)])
+    playback.played = 1
+    assert playback.walk_goes_on(5)  # A key comes after the walk stopped by itself.
+    playback.played = 2
+    assert playback.walk_goes_on(2) and not playback.walk_goes_on(3)
+    playback.played = 3
+    assert not playback.walk_goes_on(0)  # Finished.
+
+
+def test_the_playback_keeps_its_pace_and_a_late_one_does_not_rush_to_catch_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 8 events a second each event is due 1/8 s after the last; a playback that
+    fell behind (a slow frame) is due at most 1/8 s back, not all it lost."""
+    clock = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])  # As the replay reads it.
+    playback = replay.Playback([key(KeySym.L)] * 3, speed=8)
+    assert playback.next_event() is not None
+    assert playback.due == 100.125
+    clock[0] = 110.0  # Ten seconds late.
+    assert playback.next_event() is not None
+    assert playback.due == 109.875

@@ -32,7 +32,7 @@ def explored(seed: int) -> list[str]:
         handler = replay_lines.finish_walk(replay_lines.replay_line(handler, event))
     engine = replay.engine_of(handler)
     assert engine is not None
-    return engine.recording
+    return list(engine.recording)
 
 
 @pytest.fixture
@@ -127,7 +127,7 @@ def test_a_game_continued_with_other_keys_records_the_change_where_it_happened(
     after = engine.recording[-2:]
     assert after == ["option gather_items off", "bind explore e"]
     # Replayed by anyone, the game goes on with those keys from there.
-    replayed = replay.engine_of(replay_text_of(engine.recording))
+    replayed = replay.engine_of(replay_text_of(list(engine.recording)))
     assert replayed is not None and replayed.settings.keys == tables
     assert not replayed.settings.options.gather_items
 
@@ -172,9 +172,49 @@ def test_continue_recovers_by_the_recordings_keys_and_options(
     assert replay.summary(recovered.parent) == played
     engine = replay.engine_of(recovered)
     assert engine is not None and engine.settings is settings  # The player's from now on.
-    assert engine.recording[-4:] == [
+    assert engine.recording.held[-4:] == [  # Those the file lacks, after the lines recovered.
         "option gather_items off",
         "bind explore e",
         "bind move_east f",
         "bind wait s",
     ]
+
+
+def by_rebuilding(rule: rules.Bind, settings: options.Settings) -> None:
+    """What a `bind` line means, as the key file says it: its keys taken from every
+    action, then given to its action alone."""
+    bindings = key_file.Bindings.of(settings.keys)
+    for bound in bindings.keys_of.values():
+        bound[:] = [key for key in bound if key not in rule.keys]
+    bindings.keys_of[rule.action] = list(rule.keys)
+    settings.keys = key_file.tables(bindings)
+
+
+def test_a_bind_line_means_what_the_key_file_says_at_the_cost_of_the_keys_it_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A recording may hold a million `bind` lines: each changes the keys it names,
+    with no rebuild of every binding, and leaves the keys as the key file would."""
+    import random
+
+    rng = random.Random(5)
+    words = [*list(key_file.key_names())[:60], ">", "<", "."]
+    binds: list[rules.Bind] = []
+    while len(binds) < 200:
+        try:
+            rule = rules.rule_of("bind", [rng.choice(list(key_file.COMMAND_NAMES)), *rng.sample(words, rng.randint(0, 3))])
+        except ValueError:
+            continue  # A symbol for a move.
+        assert isinstance(rule, rules.Bind)
+        binds.append(rule)
+    expected = options.Settings()
+    for rule in binds:
+        by_rebuilding(rule, expected)
+    settings = options.Settings()
+    monkeypatch.setattr(key_file.Bindings, "of", None)  # No rebuild:
+    monkeypatch.setattr(key_file, "tables", None)  # neither half of one.
+    for rule in binds:
+        rules.apply(rule, settings)
+    assert dict(settings.keys.main) == dict(expected.keys.main)
+    assert dict(settings.keys.move) == dict(expected.keys.move)
+    assert sorted(map(str, settings.keys.wait)) == sorted(map(str, expected.keys.wait))

@@ -13,10 +13,11 @@ import random
 import sys
 import tracemalloc
 from pathlib import Path
+from typing import Final
 
 import pytest
 import tcod
-from conftest import click, key, motion, typed
+from conftest import after_frame, all_lines, click, key, motion, typed
 from tcod.event import KeySym, Modifier
 from test_recording import picture
 
@@ -123,7 +124,8 @@ def test_continue_recovers_the_play_after_the_save() -> None:
     assert picture(game) == played
     assert picture(game) == picture(the_game(headless(recording_path(engine))))
     # The file holds what replays the game; saved again once the popup is closed.
-    assert recording_path(engine).read_text().splitlines() == game.recording
+    assert recording_path(engine).read_text().splitlines() == all_lines(game)
+    assert recording_path(game) == recording_path(engine)  # Carried on, not written again.
     assert game.saved_at is None
 
 
@@ -168,7 +170,7 @@ def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
     monkeypatch.setattr(input_handlers.MainGameEventHandler, "ev_keydown", screen)
     engine, handler = new_game()
     play(handler, [key(KeySym.L), key(KeySym.J), key(KeySym.C)])
-    assert engine.recording[-1] == "key c"
+    assert all_lines(engine)[-1] == "key c"
 
     popup = continued()
 
@@ -197,7 +199,7 @@ def test_a_recording_cut_anywhere_recovers_to_its_last_whole_line() -> None:
     path = recording_path(engine)
     whole = path.read_bytes()
     saved = save_data.load(paths.save_path())
-    saved_length = len("".join(line + "\n" for line in saved.recording).encode())
+    saved_length = saved.recording.size
     rng = random.Random(3)
     for cut in [saved_length, len(whole) - 1, *rng.sample(range(saved_length, len(whole)), 12)]:
         # Each time as the kill left it: the save, and the file cut at a byte.
@@ -209,37 +211,80 @@ def test_a_recording_cut_anywhere_recovers_to_its_last_whole_line() -> None:
         if len(lines) == len(saved.recording):
             assert isinstance(handler, input_handlers.MainGameEventHandler)
         assert picture(game) == picture(the_game(headless(path))), f"cut at byte {cut}"
-        assert path.read_text() == "".join(line + "\n" for line in game.recording)
+        assert path.read_text() == "".join(line + "\n" for line in all_lines(game))  # The part line cut off.
+
+
+OTHER_GAME: Final = "recording 1\nseed 99\nkey l\nkey l\nkey l\n" * 3
+
+
+def continued_over_another_game(engine: Engine) -> tuple[Path, input_handlers.PopupMessage]:
+    """Continue, once another game's recording has replaced the file of `engine`'s."""
+    engine.save_as(paths.save_path())
+    path = recording_path(engine)
+    path.write_text(OTHER_GAME)
+    handler = continued()
+    assert isinstance(handler, input_handlers.PopupMessage)
+    after_frame(handler)
+    assert path.read_text() == OTHER_GAME  # Another game's file, left as it is.
+    return path, handler
 
 
 def test_a_recording_that_does_not_carry_on_the_save_is_left_out() -> None:
+    """What the save wrote is gone: the game goes on, unrecorded, and says so."""
     engine, handler = new_game()
     play(handler, random_events()[:20])
-    engine.save_as(paths.save_path())
-    path = recording_path(engine)
-    other = "recording 1\nseed 99\nkey l\nkey l\nkey l\n" * 3
-    path.write_text(other)
-    handler = continued()
-    assert isinstance(handler, input_handlers.PopupMessage)
-    assert handler.text == recovery.OTHER_GAMES.format(name=path.name)
+    path, handler = continued_over_another_game(engine)
+    assert handler.text == recovery.LOST.format(name=path.name)
     game = the_game(handler)
     assert picture(game) == picture(engine)
-    assert path.read_text() == other  # Another game's file, left as it is.
+    assert game.recording_file is None and game.recording.lost
+
+
+def test_an_older_save_whose_recording_is_another_games_goes_on_in_a_new_file() -> None:
+    engine, handler = new_game()
+    play(handler, random_events()[:20])
+    engine.recording = recording.Lines.of(all_lines(engine))  # As format 10 held it: every line.
+    path, handler = continued_over_another_game(engine)
+    assert handler.text == recovery.OTHER_GAMES.format(name=path.name)
+    game = the_game(handler)
     assert recording_path(game) != path  # This game's goes on in a new one.
-    assert recording_path(game).read_text().splitlines() == engine.recording
+    assert recording_path(game).read_text().splitlines() == list(engine.recording)
+
+
+def test_a_bad_line_after_the_save_stops_recovery_is_named_and_every_line_is_kept() -> None:
+    engine, handler = new_game()
+    play(handler, random_events()[:50])
+    path = recording_path(engine)
+    with path.open("a") as file:
+        file.write("key nosuchkey\nkey l\n")
+    whole = path.read_bytes()
+    handler = continued()
+    assert isinstance(handler, input_handlers.PopupMessage)
+    number = len(whole.splitlines()) - 1
+    why = "unknown key name 'nosuchkey'"
+    assert handler.text.splitlines()[-1] == recovery.BAD_LINE.format(name=path.name, number=number, why=why)
+    after_frame(handler)
+    assert path.read_bytes() == whole  # Left as it is, every line kept.
+    game = the_game(handler)
+    assert recording_path(game) != path  # Goes on in a new file: what was good, and on.
+    assert recording_path(game).read_bytes() == b"".join(line + b"\n" for line in whole.splitlines()[:-2])
+    assert picture(game) == picture(the_game(headless(recording_path(game))))
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "huge"])
 def test_a_recording_file_that_is_no_recording_is_not_read(kind: str) -> None:
     engine, _ = new_game()
     path = recording_path(engine)
+    written = recording.data_of(engine) or b""
     path.unlink()
     if kind == "fifo":
         os.mkfifo(path)
     elif kind == "folder":
         path.mkdir()
     else:  # The save's lines, then a line of 40 MiB: read 202 bytes of it, no more.
-        path.write_bytes("".join(line + "\n" for line in engine.recording).encode() + b"x" * (40 << 20))
+        path.write_bytes(written)
+        with path.open("ab") as file:
+            file.write(b"x" * (40 << 20))
     loaded = save_data.load(paths.save_path())
     tracemalloc.start()
     try:
@@ -247,7 +292,11 @@ def test_a_recording_file_that_is_no_recording_is_not_read(kind: str) -> None:
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert found.events == [] and found.left_out is None
+    assert found.events == []
+    if kind == "huge":  # A bad line: named, and the file left as it is.
+        assert found.stopped and found.left_out is not None and "line 35 (longer than 200" in found.left_out
+    else:  # What the save wrote is out of reach.
+        assert found.lost and found.left_out == recovery.LOST.format(name=path.name)
     assert peak < 1 << 20
 
 
@@ -317,7 +366,7 @@ def test_a_game_left_on_a_menu_continues_as_its_recording_replays(
     console = tcod.console.Console(80, 50, order="F")
     # The window is closed on the inventory: the game is saved and left there.
     loop.main_loop(context, console, handler, Script([key(KeySym.I)], [tcod.event.Quit()]))
-    assert engine.recording[-2:] == ["key i", "resume"]
+    assert all_lines(engine)[-2:] == ["key i", "resume"]
     game = continued()
     assert isinstance(game, input_handlers.MainGameEventHandler)
     # On the dungeon, A means nothing; on the inventory it would use the first item.
@@ -331,9 +380,9 @@ def test_leaving_from_the_dungeon_or_mid_walk_needs_no_resume(context: tcod.cont
     engine, handler = new_game(seed=15)
     console = tcod.console.Console(80, 50, order="F")
     loop.main_loop(context, console, handler, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
-    assert engine.recording[-2] == "key x" and engine.recording[-1].startswith("steps ")
+    assert all_lines(engine)[-2] == "key x" and all_lines(engine)[-1].startswith("steps ")
     loop.main_loop(context, console, continued(), Script([key(KeySym.L)], [tcod.event.Quit()]))
-    assert "resume" not in save_data.load(paths.save_path()).recording
+    assert "resume" not in all_lines(save_data.load(paths.save_path()))
 
 
 def test_the_resume_line_reads_back() -> None:
@@ -352,26 +401,27 @@ def test_recovery_stops_at_its_cap_and_says_so(monkeypatch: pytest.MonkeyPatch) 
         file.write("key f2\n" * 10_000)
     handler = continued()
     assert isinstance(handler, input_handlers.PopupMessage)
-    assert handler.text.splitlines()[-1] == (
-        "The recording goes on past 40 events after the last save: those were played, "
-        "the rest left out."
-    )
+    path = recording_path(engine)
+    assert handler.text.splitlines()[-1] == recovery.TOO_MANY.format(most=40, name=path.name)
     game = the_game(handler)
+    after_frame(handler)
     assert len(game.recording) == len(engine.recording) + 40
-    assert recording_path(game).read_text().splitlines() == game.recording  # The file agrees again.
+    assert len(path.read_text().splitlines()) == len(engine.recording) + 10_000  # Left as it is.
+    assert recording_path(game) != path and recording_path(game).read_text().splitlines() == all_lines(game)
 
 
 def test_a_recovered_game_can_always_be_saved_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Near the save's cap on a recording's lines, fewer events are played, so
     that the recovered game, and what it adds, can be saved and loaded."""
     engine, _ = new_game()
-    monkeypatch.setattr(save_fields, "MAX_RECORDING", len(engine.recording) + recovery.SPARE_LINES + 30)
+    monkeypatch.setattr(recording, "MAX_LINES", len(engine.recording) + recovery.SPARE_LINES + 30)
+    monkeypatch.setattr(save_fields, "MAX_RECORDING", recording.MAX_LINES)
     with recording_path(engine).open("a") as file:
         file.write("key f2\n" * 200)
     game = the_game(continued())
     assert len(game.recording) == len(engine.recording) + 30
     game.save_as(paths.save_path())
-    assert save_data.load(paths.save_path()).recording == game.recording
+    assert all_lines(save_data.load(paths.save_path())) == all_lines(game)
 
 
 def test_a_linked_recording_is_refused_by_name_and_left_as_it_is() -> None:
@@ -383,8 +433,24 @@ def test_a_linked_recording_is_refused_by_name_and_left_as_it_is() -> None:
     path.symlink_to(target.name)
     handler = continued()
     assert isinstance(handler, input_handlers.PopupMessage)
-    assert handler.text == recovery.LINKED.format(name=path.name)
+    assert handler.text == recovery.LINKED.format(name=path.name, goes_on=recovery.UNRECORDED)
     saved = save_data.load(paths.save_path()).recording
     assert path.is_symlink() and len(target.read_text().splitlines()) > len(saved)
     game = the_game(handler)
-    assert recording_path(game) != path and recording_path(game).read_text().splitlines() == game.recording
+    after_frame(handler)
+    assert game.recording_file is None and game.recording.lost
+
+
+def test_a_game_loaded_without_continue_goes_on_in_its_own_file() -> None:
+    """Loaded by other means than Continue (no check of its file then): its file is
+    checked as it is first written to, and the next Continue carries it on."""
+    engine, handler = new_game()
+    play(handler, random_events()[:20])
+    engine.save_as(paths.save_path())
+    game = save_data.load(paths.save_path())
+    play(input_handlers.MainGameEventHandler(game), random_events()[20:40])
+    game.save_as(paths.save_path())
+    handler = continued()
+    assert not isinstance(handler, input_handlers.PopupMessage)
+    assert recording_path(the_game(handler)) == recording_path(engine)
+    assert recording_path(engine).read_text().splitlines() == all_lines(the_game(handler))

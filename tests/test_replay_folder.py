@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import tcod
-from conftest import key, new_header, typed
+from conftest import all_lines, key, new_header, typed
 from tcod.event import KeySym
 from test_verify import play_a_death
 
@@ -140,13 +140,14 @@ def test_playing_on_after_a_replay_asks_then_makes_a_game_continue_finds(
     # The key that asked did nothing: after the recording's last line, one step, then quitting.
     recorded = rec.read_text().splitlines()
     # (With the rules in which the player's options differ from the recording's first.)
-    replayed = len(engine.recording) - engine.recording[::-1].index(recorded[-1])
-    played_on = [line for line in engine.recording[replayed:] if not line.startswith("option ")]
+    lines = all_lines(engine)
+    replayed = len(lines) - lines[::-1].index(recorded[-1])
+    played_on = [line for line in lines[replayed:] if not line.startswith("option ")]
     assert played_on == ["key l", "key escape", "resume"]
     # Its recording is in the player's folder, beside theirs, and replays it.
     assert engine.recording_file is not None
     kept = folder / "recordings" / engine.recording_file
-    assert kept.read_text().splitlines() == engine.recording
+    assert kept.read_text().splitlines() == all_lines(engine)
     assert (folder / "recordings" / "game-001.rec").read_bytes() == b"recording 2\nseed 1\n"
 
 

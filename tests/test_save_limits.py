@@ -90,7 +90,7 @@ def test_the_narrowest_floors_the_settings_allow_are_made_one_narrower_refused(
 
 
 def with_seed(engine: Engine, seed: str) -> save_data.Data:
-    engine.recording = [*recording.header(0)[:1], f"seed {seed}", "key l"]
+    engine.recording = recording.Lines.of([*recording.header(0)[:1], f"seed {seed}", "key l"])
     return save_data.to_data(engine)
 
 
@@ -117,14 +117,64 @@ def test_a_recording_seeded_higher_than_seed_goes_is_refused(engine: Engine, see
 
 @pytest.mark.parametrize("first", ["", "recording 99", "seed 3"])
 def test_a_recording_that_does_not_start_as_one_is_refused(engine: Engine, first: str) -> None:
-    engine.recording = [first, "seed 3"]
+    engine.recording = recording.Lines.of([first, "seed 3"])
     message = refused(in_child(lambda: save_data.from_data(save_data.to_data(engine))), "DamagedSaveError")
     assert "the recording" in message
 
 
 def test_a_game_without_a_recording_loads(engine: Engine) -> None:
-    engine.recording = []
-    assert in_child(lambda: save_data.from_data(save_data.to_data(engine)).recording)["value"] == []
+    engine.recording = recording.Lines()
+    assert in_child(lambda: list(save_data.from_data(save_data.to_data(engine)).recording))["value"] == []
+
+
+# --- One set of limits: nothing the game writes is refused by its loader -------------------
+
+
+def test_a_save_bigger_than_its_loader_takes_is_never_written(in_tmp: Path, engine: Engine) -> None:
+    """A game whose recording could not be written keeps its lines, and its saves hold them:
+    past what the loader unpacks, the save is refused as it is written, not when loaded."""
+    engine.save_as(paths.SAVE_NAME)
+    before = (in_tmp / paths.SAVE_NAME).read_bytes()
+    lines = [f"click {n % 80} {n % 50} right" for n in range(savefile.MAX_PAYLOAD // 12)]
+    engine.recording.extend(lines)
+    with pytest.raises(savefile.UnsaveableGameError, match="more than a save may"):
+        engine.save_as(paths.SAVE_NAME)
+    assert (in_tmp / paths.SAVE_NAME).read_bytes() == before  # The last save, whole.
+    del engine.recording.held[-len(lines) * 2 // 3 :]  # A third as many: within the limit.
+    engine.save_as(paths.SAVE_NAME)
+    assert len(setup_game.load_game(paths.SAVE_NAME).recording) == len(engine.recording)
+
+
+def played_to(engine: Engine, lines: int) -> None:
+    """Record (and write, as the main loop does) lines until the recording holds `lines`."""
+    engine.recording.extend(["key f2"] * (lines - len(engine.recording)))
+    recording.write_new(engine)
+
+
+def test_a_game_at_the_recordings_limit_says_so_ahead_saves_and_continues(in_tmp: Path) -> None:
+    """Played to the most lines a recording holds: told ahead, told when full, and the
+    game, saved at the limit, continues from its save (reading no line of its file)."""
+    engine = setup_game.new_game(seed=3)
+    recording.write_new(engine)
+    played_to(engine, recording.MAX_LINES - recording.WARN_BEFORE)
+    recording.record(engine, "key f2")
+    said = engine.message_log.messages[-1].plain_text
+    assert said == recording.NEARLY_FULL.format(lines=recording.MAX_LINES - recording.WARN_BEFORE, most=recording.MAX_LINES)
+    played_to(engine, recording.MAX_LINES)
+    engine.save_as(paths.SAVE_NAME)
+
+    shown = setup_game.MainMenu().handle_events(key(KeySym.C))
+    assert isinstance(shown, input_handlers.MainGameEventHandler)  # Nothing to recover, nothing refused.
+    game = shown.engine
+    assert len(game.recording) == recording.MAX_LINES
+    recording.record(game, "key f2")
+    assert game.message_log.messages[-1].plain_text == recording.FULL.format(most=recording.MAX_LINES)
+    recording.write_new(game)
+    path = paths.recordings_dir() / str(game.recording_file)
+    with path.open("rb") as file:
+        assert sum(1 for _ in file) == recording.MAX_LINES  # No line past the limit.
+    game.save_as(paths.SAVE_NAME)
+    assert len(setup_game.load_game(paths.SAVE_NAME).recording) == recording.MAX_LINES
 
 
 # --- The message log: a long game saves, and one saved before the log was bounded loads ---
@@ -174,7 +224,7 @@ CRASHED_OR_CRAWLED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = 
     ),
     "4,500 monsters": (many_monsters, "the entities of the game_map is not a list of at most"),
     "a recording seeded 10^100": (
-        lambda d: d.update(recording=f"recording 1\nseed {10**100}"), "the recording, line 2"
+        lambda d: d["recording"].update(held=f"recording 1\nseed {10**100}"), "the recording, line 2"
     ),
 }
 
@@ -205,3 +255,21 @@ def test_the_bounds_of_a_save_hold_what_the_game_makes() -> None:
     most = procgen.most(procgen.max_monsters_by_floor) + procgen.most(procgen.max_items_by_floor)
     assert MAX_ROOMS * most + 1 + len(LETTERS) == MAX_ENTITIES
     assert save_fields.MAX_TILES == MAP_WIDTH * MAP_HEIGHT
+
+
+def test_a_map_of_bits_cut_short_is_refused_naming_its_length(engine: Engine) -> None:
+    data = save_data.to_data(engine)
+    game_map = data["game_map"]
+    assert isinstance(game_map, dict)
+    game_map["explored"] = b"\0" * 3
+    tiles = engine.game_map.width * engine.game_map.height
+    with pytest.raises(savefile.DamagedSaveError, match=f"the explored of the game_map is not {-(-tiles // 8)} bytes long"):
+        save_data.from_data(data)
+
+
+def test_the_limits_on_a_save_are_those_the_formats_document() -> None:
+    """docs/formats.md promises them to anyone reading or writing saves."""
+    text = " ".join((Path(__file__).parent.parent / "docs" / "formats.md").read_text().split())
+    assert f"at most {savefile.MAX_FILE_SIZE >> 20} MiB of it, inflating to at most {savefile.MAX_PAYLOAD >> 20} MiB" in text
+    assert savefile.MAX_FILE_SIZE % (1 << 20) == 0 and savefile.MAX_PAYLOAD % (1 << 20) == 0
+    assert f"at most {recording.MAX_LINES:,} lines" in text

@@ -532,7 +532,7 @@ def test_walks_stopped_by_keys_and_clicks_replay_exactly() -> None:
     handler = played(handler, click(engine.player.x, engine.player.y))  # Stops it after 2.
     handler = played(handler, key(KeySym.X))  # Runs until it stops by itself.
     handler = played(handler, key(KeySym.L))
-    assert after_header(engine.recording)[:5] == ["key x", "steps 5", "key o", "steps 2", "key x"]
+    assert after_header(list(engine.recording))[:5] == ["key x", "steps 5", "key o", "steps 2", "key x"]
     assert not any(line.startswith(("key z", "click")) for line in engine.recording)
     replayed = replay_text("\n".join(engine.recording))
     assert state(replayed) == state(handler)
@@ -676,7 +676,7 @@ def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
     """The second click of a double click lands on the walk's own goal: the
     walk goes on (it stopped after one step), and nothing of it is recorded."""
     engine = arena(at=(3, 5))
-    engine.recording = recording.header(1234)
+    engine.recording = recording.Lines.of(recording.header(1234))
     first = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5))
     assert first.walking
     walking = first.advance()

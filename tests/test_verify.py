@@ -4,7 +4,10 @@ exactly the ending it claims; changed, cut and hostile copies fail, saying why."
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -14,9 +17,11 @@ from tcod.event import KeySym
 import input_handlers
 import main
 import setup_game
-from replays import recording, verify
+from replays import recording, replay, verify
 from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 DEATH = Path(__file__).parent / "recordings" / "death.rec"
 
@@ -122,7 +127,7 @@ def test_a_hostile_file_is_refused_as_recordings_are(
         case "fifo":
             os.mkfifo(path)
         case "big":
-            path.write_text("recording 3\nseed 1\n" + "key j\n" * (recording.MAX_BYTES // 6))
+            path.write_text("recording 3\nseed 1\n" + "key j\n" * recording.MAX_LINES)
         case "binary":
             path.write_bytes(b"recording 3\nseed 1\n\xff\xfe\x00")
         case "link":
@@ -226,3 +231,53 @@ def test_a_morgue_files_paths_are_where_it_was_played(in_tmp: Path, capsys: pyte
     replaced(morgue_file, elsewhere, "Killed by the Ancient King, truly.")
     status, line = verified(morgue_file, capsys)
     assert status == 1 and "'Killed by the Ancient King, truly.' is not what" in line
+
+
+def replay_peak(path: Path, events: int) -> int:
+    """The most memory `--replay FILE --headless` of `events` wait events takes."""
+    path.write_text("recording 4\nseed 1\n" + "key f2\n" * events)
+    tracemalloc.start()
+    try:
+        assert replay.replay_headless(path, None) == 0
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_long_recording_replays_in_memory_that_does_not_grow_with_it(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read and played line by line, the replayed game's own recording kept by none."""
+    short = replay_peak(in_tmp / "short.rec", 2_000)
+    long = replay_peak(in_tmp / "long.rec", 40_000)
+    assert long - short < 200_000, (short, long)  # 38,000 events more: under 6 bytes each.
+    capsys.readouterr()
+
+
+# The events of the long game the slow test verifies: more than `--verify` read before
+# issue 46 (2 MiB); `LONG_GAME_EVENTS=1000000` plays the million the issue asks for.
+LONG_GAME_EVENTS = int(os.environ.get("LONG_GAME_EVENTS", "320000"))
+
+
+@pytest.mark.slow
+def test_a_long_game_replays_headless_and_verifies(in_tmp: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import long_games
+
+    path = long_games.million_event_death(in_tmp, LONG_GAME_EVENTS)
+    assert len(path.read_bytes().splitlines()) == LONG_GAME_EVENTS
+    assert replay.replay_headless(path, None) == 0
+    assert json.loads(capsys.readouterr().out)["screen"] == "GameOverEventHandler"
+    assert verify.verify(path).events > LONG_GAME_EVENTS - 100
+
+
+def test_the_long_games_tool_measures_every_target(capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/long_games.py, which measures issue 46's targets, on a short game."""
+    import long_games
+
+    assert long_games.main(["3000"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "Continue at 3,000 events", "Continue at 3,000 events", "An autosave at 3,000 events",
+        "Memory growth in play", "--verify of a 3,000-event game", "A 3,000-event game verifies",
+    ]
+    assert lines[-1].endswith(": met")

@@ -217,7 +217,7 @@ def play(goal: Goal, seed: int) -> list[str] | None:
         engine = replay.engine_of(handler)
         assert engine is not None
         if goal.done(handler, engine):
-            return engine.recording
+            return list(engine.recording)
         line = goal.player.next_line(handler, engine)
         if line is None:
             return None

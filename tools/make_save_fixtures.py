@@ -142,6 +142,7 @@ def make(folder: Path) -> None:
                 engine = play(source)
                 if name == "pack":
                     fill_pack(engine)
+                recording.write_new(engine)  # As play does: the save names its file, holding no line.
                 save_data.save(engine, folder / f"{name}.sav", keep_backup=False)
                 description = {"about": why, "format": save_data.FORMAT_VERSION, **describe(engine)}
                 text = json.dumps(description, indent=1) + "\n"
