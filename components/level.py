@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple
 
 from components.base_component import BaseComponent
 from saving.save_fields import MAX_LEVEL, MAX_STAT, Fields, Int
@@ -112,8 +111,8 @@ class Level(BaseComponent):
         self.increase_level()
 
 
-@dataclass(frozen=True)
-class LevelUpChoice:
+# A NamedTuple, not a dataclass: nothing to compile when imported, before the first key.
+class LevelUpChoice(NamedTuple):
     """One way to grow when a level is gained: its line on the level-up screen, and what it does."""
 
     describe: Callable[[Fighter], str]

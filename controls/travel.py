@@ -4,7 +4,6 @@ walk can do nothing the player's own keys could not."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -32,17 +31,18 @@ NO_STAIRS: Final = "You haven't found the stairs."
 FULL: Final = "Your inventory is full: exploring goes on without picking up."
 
 
-@dataclass(frozen=True)
+# Plain classes, not dataclasses (nor tuples, which a `Direction` is): nothing to compile
+# when imported, before the game is ready for its first key (docs/performance.md).
 class Stop:
     """A walk's end: the message saying why, or None when it simply arrived."""
 
-    reason: str | None = None
+    def __init__(self, reason: str | None = None) -> None:
+        self.reason = reason
 
 
 Direction = tuple[int, int]
 
 
-@dataclass(frozen=True)
 class PickUp:
     """A walk's turn spent picking up the item underfoot (exploring's gathering)."""
 

@@ -10,8 +10,7 @@ back to it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import tcod
 
@@ -29,8 +28,7 @@ if TYPE_CHECKING:
 ANY_KEY_CLOSES = "Any key closes."
 
 
-@dataclass(frozen=True)
-class Content:
+class Content(NamedTuple):
     """What a screen shows, declared once: the window and the terminal draw it, the
     screen reader reads it, any later front end shows it.
 
@@ -44,39 +42,45 @@ class Content:
     keys: str = ""
 
 
-@dataclass(frozen=True)
+# The transitions are plain classes, not dataclasses: each `@dataclass` writes and compiles
+# its methods when this module is imported, before the game is ready for its first key
+# (docs/performance.md, "Start-up"); a transition is made, matched once and dropped.
 class Push:
     """Show `screen` over the one that returned this; leaving it comes back (`Pop`, `Play`)."""
 
-    screen: BaseEventHandler
+    __match_args__ = ("screen",)
+
+    def __init__(self, screen: BaseEventHandler) -> None:
+        self.screen = screen
 
 
-@dataclass(frozen=True)
 class Pop:
     """Back to the screen below (an `Overlay`'s `parent`)."""
 
 
-@dataclass(frozen=True)
 class Reset:
     """Replace every screen by `screen`: a game started or continued, the menu again."""
 
-    screen: BaseEventHandler
+    __match_args__ = ("screen",)
+
+    def __init__(self, screen: BaseEventHandler) -> None:
+        self.screen = screen
 
 
-@dataclass(frozen=True)
 class Play:
     """Back to the game's own screen, whichever it is owed now: after a turn, or
     leaving a screen of the game (see `input_handlers.next_screen`)."""
 
 
-@dataclass(frozen=True)
 class Quit:
     """Leave the program; the main loop saves the game in play first, unless `save` is False."""
 
-    save: bool = True
+    __match_args__ = ("save",)
+
+    def __init__(self, save: bool = True) -> None:
+        self.save = save
 
 
-@dataclass(frozen=True)
 class BackToMenu:
     """Leave a finished game for the main menu the main loop started with."""
 

@@ -18,7 +18,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy.random  # noqa: F401  # Loaded with the game: not by the first new game's key press.
 import tcod
@@ -28,13 +28,16 @@ import exceptions
 import input_handlers
 import setup_game
 from controls import keys
-from replays import recording, recovery, replay, take_over, verify
+from replays import recording, recovery, replay, take_over
 from saving import autosave, effects, safe_io
 from screens.base import follow
 from screens.save_failed import SaveFailedPopup
 from window import display, error_report, options, screenshot
 from window.front_end import FrontEnd, WindowFrontEnd
 from words import program
+
+if TYPE_CHECKING:
+    from saving import hall_of_fame
 
 # Events as `tcod.event.wait` gives them: without end, or within `timeout` seconds (walks).
 EventSource = Callable[..., Iterable[tcod.event.Event]]
@@ -307,10 +310,19 @@ def players_menu(
         seed=seed,
         progress=recovery.progress_bar(present, root_console),
         verifier=functools.partial(
-            verify.entries_verified,
-            progress=recovery.progress_bar(present, root_console, "Verifying the hall of fame..."),
+            verified, progress=recovery.progress_bar(present, root_console, "Verifying the hall of fame...")
         ),
     )
+
+
+def verified(
+    entries: list[hall_of_fame.Entry], settings: options.Settings, progress: Callable[[float], None]
+) -> list[bool | None]:
+    """`verify.entries_verified`, imported when the hall of fame is first opened: not
+    before the game is ready for its first key (docs/performance.md, "Start-up")."""
+    from replays import verify
+
+    return verify.entries_verified(entries, settings, progress)
 
 
 def watch_replay(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from words.grammar import plural
 
@@ -21,8 +21,8 @@ CLAIM_PATTERN: Final = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Claim:
+# A NamedTuple, not a dataclass: nothing to compile when imported, before the first key.
+class Claim(NamedTuple):
     """The ending a finished game's recording claims, in its last line: what
     `--verify` replays the recording to check."""
 

@@ -5,8 +5,7 @@ its key (`controls.keys`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from controls.keys import Command
 
@@ -14,8 +13,8 @@ if TYPE_CHECKING:
     from entity import Item
 
 
-@dataclass(frozen=True)
-class Verb:
+# A NamedTuple, not a dataclass: nothing to compile when imported, before the first key.
+class Verb(NamedTuple):
     """The inventory's screen for one verb: its title, and what it lists."""
 
     title: str
