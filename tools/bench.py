@@ -832,6 +832,7 @@ def long_game_rows(quick: bool) -> list[Row]:
     if spec is None or spec.loader is None:
         return []
     module = importlib.util.module_from_spec(spec)
+    sys.modules["long_games"] = module  # Its dataclasses look their module up by name.
     spec.loader.exec_module(module)
     bench_rows = getattr(module, "bench_rows", None)
     if bench_rows is None:
