@@ -52,7 +52,9 @@ class Pane:
         the variables `unset` taken out of its environment; `status` will hold its exit status."""
         without = [f"-u {name}" for name in unset]
         game = " ".join(["env", *without, sys.executable, str(ROOT / "main.py"), front, *args])
-        script = f"stty -g > stty-before; {game}; echo $? > status; stty -g > stty-after; sleep 600"
+        # The terminal's settings after the game are kept before its status is: a test that
+        # sees the status may read them at once (the other way round, it once read them empty).
+        script = f"stty -g > stty-before; {game}; s=$?; stty -g > stty-after; echo $s > status; sleep 600"
         for name in ("status", "stty-before", "stty-after"):
             (self.folder / name).unlink(missing_ok=True)
         self.server = f"game-{os.getpid()}-{next(_names)}"  # A server of its own each time.
