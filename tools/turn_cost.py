@@ -22,10 +22,9 @@ play the same monsters on the same tiles.  What is counted, in both:
 * **full render**: the console cleared and the game's screen drawn
   (`handler.on_render`), as the main loop does before presenting it.
 
-The tutorial's `GameMap.render`, run on today's tcod, writes the map through a
-console attribute that is deprecated and warns each time; its process draws the
-map with the same lines writing `Console.rgb` (`tutorial_render`), so that it is
-not charged for the warning.
+The tutorial's `GameMap.render`, run on today's tcod, uses console calls that
+are deprecated and warn each time; its process draws the map with the same lines
+on today's calls (`tutorial_render`), so that it is not charged for the warnings.
 """
 
 from __future__ import annotations
@@ -89,7 +88,7 @@ def ours_once(name: str, handler: Any, actions: Any, step: int) -> None:
 
 
 def tutorial_render(shroud: Any) -> Callable[[Any, Any], None]:
-    """The tutorial's `GameMap.render` (part 13), line for line, but writing `Console.rgb`."""
+    """The tutorial's `GameMap.render` (part 13), line for line, on today's console calls."""
     import numpy as np
 
     def render(self: Any, console: Any) -> None:
@@ -100,7 +99,7 @@ def tutorial_render(shroud: Any) -> Callable[[Any, Any], None]:
         )
         for entity in sorted(self.entities, key=lambda x: x.render_order.value):
             if self.visible[entity.x, entity.y]:
-                console.print(x=entity.x, y=entity.y, string=entity.char, fg=entity.color)
+                console.print(x=entity.x, y=entity.y, text=entity.char, fg=entity.color)
 
     return render
 
