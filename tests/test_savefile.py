@@ -18,7 +18,7 @@ import shlex
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import pytest
@@ -686,6 +686,28 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         lambda d: d["message_log"]["messages"].insert(0, ("hi", (1, 2, 256), 1, 0, 0, None)),
         "the fg of entry 0 of the messages of the message_log is not a colour: three whole numbers from 0 to 255",
     ),
+    # A full log is read a column at a time (`Row.read_list`): what one check of a
+    # column lets through, the row at fault still names.
+    "a message's row with a count that is true": (
+        lambda d: d["message_log"]["messages"].insert(3, ("hi", (1, 2, 3), True, 0, 0, None)),
+        "the count of entry 3 of the messages of the message_log is not a whole number from 1",
+    ),
+    "a message's row with a colour that is true": (
+        lambda d: d["message_log"]["messages"].insert(0, ("hi", (True, 2, 3), 1, 0, 0, None)),
+        "the fg of entry 0 of the messages of the message_log is not a colour",
+    ),
+    "a message's row with a lone surrogate": (
+        lambda d: d["message_log"]["messages"].append(("\ud800", (1, 2, 3), 1, 0, 0, None)),
+        "the plain_text of entry",
+    ),
+    "a message's row about too much": (
+        lambda d: d["message_log"]["messages"].insert(0, ("hi", (1, 2, 3), 1, 0, 0, "x" * 201)),
+        "the about of entry 0 of the messages of the message_log is not a text of at most 200 characters",
+    ),
+    "a message's row with a list for a text": (
+        lambda d: d["message_log"]["messages"].insert(0, (["hi"], (1, 2, 3), 1, 0, 0, None)),
+        "the plain_text of entry 0 of the messages of the message_log is not a text",
+    ),
     "a list shared twice": (share_a_list, "is shared with another part"),
     "a mind shared by two monsters": (share_a_mind, "is shared with another part"),
 }
@@ -732,6 +754,33 @@ def test_every_field_of_every_message_comes_back(save_path: Path) -> None:
     loaded = save_data.load(save_path).message_log.messages
     assert [vars(message) for message in loaded] == [vars(message) for message in engine.message_log.messages]
     assert all(type(message) is Message for message in loaded)
+
+
+def test_a_full_log_is_written_and_read_a_column_at_a_time_as_a_row_at_a_time_would(save_path: Path) -> None:
+    """The columns' checks (`Row.read_list`) make the same messages as each row's,
+    a count past its cap saved at it, an `about` of None among texts kept."""
+    engine = played_engine()
+    for turn in range(message_log.HISTORY):
+        engine.message_log.add_message(f"Turn {turn}.", (turn % 256, 0, 255), about=None if turn % 3 else f"orc {turn}")
+    engine.message_log.messages[5].count = save_fields.MAX_STAT + 1
+    messages = message_log.MessageLog.saved_fields["messages"]
+    assert isinstance(messages, save_fields.ListOf) and isinstance(messages.field, save_fields.Row)
+    row = messages.field
+    rows = row.write_list(engine.message_log.messages, None)
+    assert rows == [row.write(message, None) for message in engine.message_log.messages]
+    assert cast("tuple[object, ...]", rows[5])[2] == save_fields.MAX_STAT
+    by_column = row.read_list(rows, "the messages", None)
+    one_by_one = [row.read(value, "a message", None) for value in rows]
+    assert [vars(message) for message in by_column] == [vars(message) for message in one_by_one]
+    assert all(type(message) is Message for message in by_column)
+
+
+def test_a_message_holding_a_field_its_class_does_not_declare_is_not_saved(save_path: Path) -> None:
+    engine = played_engine()
+    engine.message_log.messages[0].colour_name = "white"  # type: ignore[attr-defined]
+    with pytest.raises(save_fields.UndeclaredFieldError, match=r"Message.colour_name is neither saved"):
+        engine.save_as(save_path)
+    assert not save_path.exists()
 
 
 def test_a_message_saved_by_name_as_format_8_did_still_loads() -> None:

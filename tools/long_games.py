@@ -10,7 +10,8 @@ traced (`tracemalloc`).  Each function can be imported by the bench.
 
 The long game is a real one: a new game whose recording is written as play
 writes it, then made as long as asked with key presses that do nothing
-(`key f2`, recorded as any press is) and saved, as the autosave saves it.  The
+(`key f2`, recorded as any press is) and saved, as the autosave saves it, with a
+full log.  The
 game that verifies is `tests/recordings/death.rec` with as many such presses
 before its first event: the same death, a million events long.
 """
@@ -30,7 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tcod
 
+import color
 import input_handlers
+import message_log
 import setup_game
 from engine import Engine
 from replays import recording, recovery, verify
@@ -58,8 +61,12 @@ class Target:
 
 
 def long_game(events: int) -> Engine:
-    """A new game saved with `events` lines recorded, its file written as play writes it."""
+    """A new game saved with `events` lines recorded, its file written as play writes it,
+    and its log full (`message_log.HISTORY` messages), as a long game's is."""
     engine = setup_game.new_game(seed=SEED)
+    for number in range(message_log.HISTORY):
+        text = f"Orc attacks Player for {number % 7} hit points."
+        engine.message_log.add_message(text, color.enemy_atk, about=f"Orc {number % 80},{number % 43}")
     recording.write_new(engine)
     while len(engine.recording) < events:  # In pieces, as frames write them.
         engine.recording.extend([NOTHING] * min(100_000, events - len(engine.recording)))
