@@ -330,6 +330,8 @@ PAGE_KEYS: Final[dict[KeySym, int]] = {
     KeySym.PAGEDOWN: 1,
 }
 
+MODIFIER_CODES: Final = frozenset(map(int, MODIFIER_KEYS))
+
 # Keys that work on every screen, handled by the main loop: (key, modifier).
 GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
     (KeySym.RETURN, Modifier.ALT): Command.FULLSCREEN,
@@ -360,7 +362,10 @@ def does_nothing(event: tcod.event.Event) -> bool:
     """
     match event:
         case tcod.event.KeyDown():
-            return event.sym in MODIFIER_KEYS or types_symbol(event.sym)
+            # By number: tcod's KeySym hashes in Python, and each event is asked
+            # this three times (a tenth of `--verify`'s time).
+            code = int(event.sym)
+            return code in MODIFIER_CODES or (code < 128 and is_symbol(chr(code)))
         case tcod.event.TextInput():
             return not is_symbol(event.text)
     return False

@@ -291,7 +291,8 @@ def line_of(event: tcod.event.Event | Recorded) -> str | None:
             return event.line()
         case tcod.event.KeyDown():
             words = [event.sym.name.lower()]
-            words += [word for word, (held, _) in MODIFIER_WORDS.items() if event.mod & held]
+            mod = int(event.mod)  # Ints' `&`: a Modifier's makes a new flag in Python, three an event.
+            words += [word for word, (held, _) in MODIFIER_WORDS.items() if mod & int(held)]
             return "key " + " ".join(words)
         case tcod.event.TextInput() if keys.is_symbol(event.text):
             return f"text {event.text}"
