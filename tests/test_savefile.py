@@ -442,6 +442,7 @@ def test_the_unpickler_refuses_globals_even_past_the_scan() -> None:
         (b"\x80\x05\x8f\x94.", "EMPTY_SET"),
         (b"\x80\x05]r\xff\xff\xff\x7f.", "LONG_BINPUT"),  # The memo bomb's opcode.
         (b"\x80\x05N\x94h\x05.", "memo entry that was never made"),
+        (b"\x80\x05N\x94\x94\x94.", "more memo entries than objects"),  # One object kept thrice.
         (b"\x80\x05" + b"]" * 40 + b"a" * 39 + b".", "nested deeper"),
         (b"\x80\x05K\x01" + b"\x85" * 40 + b".", "nested deeper"),  # Tuples in tuples.
         (b"\x80\x05\x8a\x20" + b"\x01" * 32 + b".", "number longer"),
