@@ -26,7 +26,9 @@ from words.game_over import Claim
 LOG: Final = logging.getLogger("web.scores")
 RECORDINGS: Final = "recordings"
 SUFFIX: Final = ".rec"
-# The game's own bound on a recording (`replays.recording.MAX_BYTES`).
+# The server's bound on a score's recording, kept whole in the database and served
+# to browsers: about 300,000 events.  The game records up to `replays.recording.MAX_BYTES`
+# (a million events), which `--verify` takes; a longer game is not listed here.
 MAX_BYTES: Final = 2 << 20
 # At most this many recordings looked at in one folder per scan, newest first.
 MAX_FILES: Final = 200
