@@ -26,7 +26,6 @@ import pickle
 import struct
 import sys
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -175,15 +174,12 @@ def _scan(pickled: bytes) -> None:
     raise DamagedSaveError()  # No STOP.
 
 
-@dataclass
 class _Tally:
-    """What a pickle has made so far, held to the caps as each opcode comes."""
+    """What a pickle has made so far, held to the caps as each opcode comes.  (A plain
+    class: a dataclass compiles its methods at import, before the first key.)"""
 
-    objects: int = 0
-    containers: int = 0
-    longs: int = 0
-    memo: int = 0
-    marks: int = 0
+    def __init__(self) -> None:
+        self.objects = self.containers = self.longs = self.memo = self.marks = 0
 
     def count(self, code: int, arg: int) -> None:
         """Count one opcode (with its argument); raise what it breaks."""
