@@ -22,7 +22,6 @@ from controls.blast import blast_tiles, in_blast
 from controls.key_help import command_rows
 from controls.keys import Command, Key
 from replays.recording import Autofight
-from saving import death
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
 from screens.base import ActionOrHandler as ActionOrHandler
@@ -562,6 +561,8 @@ class GameOverEventHandler(EventHandler):
         rows = command_rows(keys.GAME_OVER_KEYS)
         width = max(len(pressed) for pressed, _ in rows)
         help_lines = [f"{pressed:<{width}}  {meaning}" for pressed, meaning in rows]
+        from saving import death  # Loaded by a death, not by every start (with the morgue).
+
         return Content(self.TITLE, [*death.ending(self.engine).summary_lines(), "", *kept, *help_lines])
 
     def on_render(self, console: tcod.console.Console) -> None:
@@ -668,6 +669,8 @@ def next_screen(engine: Engine) -> BaseEventHandler:
     continuing (`Play`): once the player has died, the game over (its ending taken
     once: `saving.death`)."""
     if not engine.player.is_alive:
+        from saving import death  # Loaded by a death, not by every start (with the morgue).
+
         death.ending(engine)
         return GameOverEventHandler(engine)
     return play_screen(engine)(engine)

@@ -9,7 +9,6 @@ untrusted: a bad line is named and skipped, and the rest still applies.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
@@ -65,12 +64,13 @@ class KeyFileError(Exception):
     """A key file that can't be used at all; `str()` says why, in one line."""
 
 
-@dataclass
 class Bindings:
-    """The dungeon's keys: what each action takes, and the lines that were refused."""
+    """The dungeon's keys: what each action takes, and the lines that were refused.
+    (A plain class: a dataclass compiles its methods at import, before the first frame.)"""
 
-    keys_of: dict[Action, list[Key]]
-    refused: list[str] = field(default_factory=list)
+    def __init__(self, keys_of: dict[Action, list[Key]]) -> None:
+        self.keys_of = keys_of
+        self.refused: list[str] = []
 
     @classmethod
     def defaults(cls) -> Bindings:

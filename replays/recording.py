@@ -17,7 +17,7 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, TypeVar, overload
 
@@ -135,16 +135,23 @@ class RecordingError(Exception):
     """A recording that can't be replayed; `str()` names the file and the line at fault."""
 
 
-@dataclass(frozen=True)
 class Script:
     """A recording read from text: the game's seed, the rules its header names
-    (what its keys meant when it started), and its events in order."""
+    (what its keys meant when it started), and its events in order.
 
-    seed: int
-    events: list[Recorded]
-    version: int = FORMAT_VERSION
-    rules: tuple[Rule, ...] = ()
-    daily: str | None = None  # The date of a daily game, as its `# daily` line says.
+    A plain class, as `Lines` is: a dataclass compiles its methods when its
+    module is imported, before the first key (start-up)."""
+
+    def __init__(
+        self,
+        seed: int,
+        events: list[Recorded],
+        version: int = FORMAT_VERSION,
+        rules: tuple[Rule, ...] = (),
+        daily: str | None = None,
+    ) -> None:
+        self.seed, self.events, self.version, self.rules = seed, events, version, rules
+        self.daily = daily  # The date of a daily game, as its `# daily` line says.
 
 
 EMPTY_SHA256: Final = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -158,7 +165,6 @@ def new_hash(data: bytes = b"") -> Any:
     return hashlib.sha256(data)
 
 
-@dataclass(eq=False)
 class Lines:
     """A game's recording: what its file holds (`written` lines, `size` bytes, and
     their SHA-256), and the lines played since, `held` until the main loop appends
@@ -168,18 +174,26 @@ class Lines:
     As a sequence it is the lines held; its length is every line's.
     """
 
-    held: list[str] = field(default_factory=list)
-    written: int = 0
-    size: int = 0
-    sha256: str = EMPTY_SHA256  # Of the `size` bytes written, as the save says.
-    head: list[str] = field(default_factory=list)
-    rules: list[str] = field(default_factory=list)
-    hasher: Any = None  # The running SHA-256 of what is written; None until known.
-    started: bool = False  # Whether this session has written its file yet (`write_new`).
-    fork_from: str | None = None  # A file whose written part begins this game's new file.
-    lost: bool = False  # No longer recorded: its file is gone or changed since the save.
-    full: bool = False  # It holds `MAX_LINES`: no more are recorded.
-    keep: bool = True  # False for a replay's own, which no one writes: nothing held.
+    def __init__(
+        self,
+        held: list[str] | None = None,
+        written: int = 0,
+        size: int = 0,
+        sha256: str = EMPTY_SHA256,
+        head: list[str] | None = None,
+        rules: list[str] | None = None,
+    ) -> None:
+        self.held = [] if held is None else held
+        self.written, self.size = written, size
+        self.sha256 = sha256  # Of the `size` bytes written, as the save says.
+        self.head = [] if head is None else head
+        self.rules = [] if rules is None else rules
+        self.hasher: Any = None  # The running SHA-256 of what is written; None until known.
+        self.started = False  # Whether this session has written its file yet (`write_new`).
+        self.fork_from: str | None = None  # A file whose written part begins this game's new file.
+        self.lost = False  # No longer recorded: its file is gone or changed since the save.
+        self.full = False  # It holds `MAX_LINES`: no more are recorded.
+        self.keep = True  # False for a replay's own, which no one writes: nothing held.
 
     @classmethod
     def of(cls, lines: Iterable[str]) -> Lines:

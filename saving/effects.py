@@ -9,7 +9,7 @@ Screens and actions only change the game and the settings.  A replay, `--verify`
 from __future__ import annotations
 
 from replays import recording
-from saving import autosave, death
+from saving import autosave
 from screens.base import BaseEventHandler, PopupMessage
 
 
@@ -22,6 +22,8 @@ def after_frame(handler: BaseEventHandler) -> tuple[BaseEventHandler, bool]:
     if engine is not None:
         recording.write_new(engine)
         if engine.ending is not None and engine.death_record is None:
+            from saving import death  # Loaded by a death, not by every start (with the morgue).
+
             engine.death_record = death.keep_record(engine)
             notices += engine.death_record.notices
             news = True

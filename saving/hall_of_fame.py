@@ -83,14 +83,13 @@ class DamagedScoresError(ValueError):
     """The scores file is not a table this game wrote."""
 
 
-@dataclass(frozen=True)
 class Entered:
     """What entering a game did: the table, the game's place in it (from 0; None
-    if it did not make the ten), and what the player should be told."""
+    if it did not make the ten), and what the player should be told.  (A plain
+    class: a dataclass compiles its methods at import, before the first key.)"""
 
-    entries: list[Entry]
-    rank: int | None
-    notice: str | None
+    def __init__(self, entries: list[Entry], rank: int | None, notice: str | None) -> None:
+        self.entries, self.rank, self.notice = entries, rank, notice
 
 
 def rank_key(entry: Entry) -> tuple[int, int]:

@@ -21,7 +21,6 @@ a tuple of the same fields, by the same declaration, in its order.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import importlib
 import operator
 import os
@@ -185,12 +184,16 @@ class Record:
 # --- Fields ----------------------------------------------------------------------
 
 
-@dataclasses.dataclass
 class Field:
-    """One field: how it is written as plain data, and read back checked."""
+    """One field: how it is written as plain data, and read back checked.
+
+    The fields are plain classes, not dataclasses: a dataclass compiles its
+    methods when its module is imported, a cost each start-up paid a dozen times."""
 
     saved: ClassVar[bool] = True
-    default: object = dataclasses.field(default=NO_DEFAULT, kw_only=True)  # What older saves read.
+
+    def __init__(self, *, default: object = NO_DEFAULT) -> None:
+        self.default = default  # What older saves read.
 
     def write(self, value: Any, owner: Any) -> object:
         return value
@@ -222,14 +225,14 @@ class Field:
             return None
 
 
-@dataclasses.dataclass
 class Int(Field):
     """A whole number from `low` to `high`.  Saved at most at `high`: a number
     play makes grow (turns, hit points...) is saved at its cap rather than
     refused, so a save that loads can always be saved again."""
 
-    low: int
-    high: int
+    def __init__(self, low: int, high: int, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.low, self.high = low, high
 
     def write(self, value: Any, owner: Any) -> object:
         return self.high if type(value) is int and value > self.high else value
@@ -258,12 +261,12 @@ class Bool(Field):
         return value
 
 
-@dataclasses.dataclass
 class Text(Field):
     """A text of at most `length` characters (exactly, with `exact`)."""
 
-    length: int = MAX_NAME
-    exact: bool = False
+    def __init__(self, length: int = MAX_NAME, exact: bool = False, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.length, self.exact = length, exact
 
     def read(self, value: object, what: str, owner: Any) -> str:
         if type(value) is not str or len(value) > self.length or (self.exact and len(value) != self.length):
@@ -289,11 +292,12 @@ class Text(Field):
         return values
 
 
-@dataclasses.dataclass
 class Choice(Field):
     """A member of an Enum, saved by its name."""
 
-    enum: type[Enum]
+    def __init__(self, enum: type[Enum], *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.enum = enum
 
     def write(self, value: Any, owner: Any) -> object:
         return value.name if isinstance(value, self.enum) else value
@@ -338,11 +342,12 @@ class Color(Field):
         raise DamagedSaveError(f"{what} is not a colour: three whole numbers from 0 to 255")
 
 
-@dataclasses.dataclass
 class Maybe(Field):
     """None, or a value of `field`."""
 
-    field: Field
+    def __init__(self, field: Field, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.field = field
 
     def write(self, value: Any, owner: Any) -> object:
         return None if value is None else self.field.write(value, owner)
@@ -371,14 +376,15 @@ class Maybe(Field):
         return [None if value is None else next(replaced) for value in values]
 
 
-@dataclasses.dataclass
 class ListOf(Field):
     """A list of at most `length` values of `field`, each read as "entry N of" the list,
     read `into` another collection if given (`EntitySet`)."""
 
-    field: Field
-    length: int
-    into: Callable[[list[Any]], object] = list
+    def __init__(
+        self, field: Field, length: int, into: Callable[[list[Any]], object] = list, *, default: object = NO_DEFAULT
+    ) -> None:
+        super().__init__(default=default)
+        self.field, self.length, self.into = field, length, into
 
     def write(self, value: Any, owner: Any) -> object:
         return self.field.write_list(value, owner)
@@ -389,12 +395,12 @@ class ListOf(Field):
         return self.into(self.field.read_list(value, what, owner))
 
 
-@dataclasses.dataclass
 class Counts(Field):
     """A count of each name, at most `length` names: the monsters killed."""
 
-    count: Int
-    length: int
+    def __init__(self, count: Int, length: int, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.count, self.length = count, length
 
     def write(self, value: Any, owner: Any) -> object:
         return {name: self.count.write(number, owner) for name, number in value.items()}
@@ -415,12 +421,13 @@ def the_class(cls: type | str) -> type:
     return found
 
 
-@dataclasses.dataclass
 class Part(Field):
     """An object of class `cls` itself (or named, see `the_class`), held by the
     owner: the Engine's map, an actor's Fighter."""
 
-    cls: type | str
+    def __init__(self, cls: type | str, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.cls = cls
 
     def write(self, value: Any, owner: Any) -> object:
         cls = the_class(self.cls)
@@ -432,7 +439,6 @@ class Part(Field):
         return read(the_class(self.cls), Record(value, what), owner)
 
 
-@dataclasses.dataclass
 class Row(Field):
     """An object of `cls`, a class of plain values (a message): every field it
     declares saved, and checked alone (it has no `check_loaded`).  Saved as a
@@ -442,9 +448,9 @@ class Row(Field):
     three times as long.  A record by name (formats up to 8) is read as a
     `Part` reads it."""
 
-    cls: type
-
-    def __post_init__(self) -> None:
+    def __init__(self, cls: type, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.cls = cls
         self.part, self.fields = Part(self.cls), fields_of(self.cls)  # Declared before the rows' holder is.
         if not all(field.saved for field in self.fields.values()) or hasattr(self.cls, "check_loaded"):
             raise TypeError(f"{self.cls.__name__} is no class of plain values: it can't be saved as a row")
@@ -539,11 +545,12 @@ class OneOf(Field):
         return read(cls, record, owner)
 
 
-@dataclasses.dataclass
 class Ref(Field):
     """One of the objects of a list the owner reaches by `path` ("game_map.entities"), saved as its index."""
 
-    path: str
+    def __init__(self, path: str, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.path = path
 
     def among(self, owner: object) -> list[object]:
         return list(operator.attrgetter(self.path)(owner))
@@ -559,12 +566,14 @@ class Ref(Field):
         return among[Int(0, len(among) - 1).read(value, what, owner)]
 
 
-@dataclasses.dataclass
 class Fresh(Field):
     """Not saved: each loaded game starts with `value`."""
 
     saved: ClassVar[bool] = False
-    value: Any
+
+    def __init__(self, value: Any, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(default=default)
+        self.value = value
 
     def fresh(self, owner: object) -> object:
         return self.value
@@ -586,11 +595,11 @@ class New(Fresh):
         return self.value()
 
 
-@dataclasses.dataclass
 class Wrapped(Fresh):
     """Not saved here: the AI a confusion wraps, saved as the layer below it (`components.ai.Mind`)."""
 
-    value: Any = None
+    def __init__(self, value: Any = None, *, default: object = NO_DEFAULT) -> None:
+        super().__init__(value, default=default)
 
 
 # --- Fields of the game's own kinds ---------------------------------------------

@@ -8,7 +8,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Protocol, TextIO
 
 from saving import paths
@@ -29,15 +28,13 @@ def is_terminal(stream: TextIO | None) -> bool:
         return False
 
 
-@dataclass
 class Input:
     """What waiting for the terminal brought: bytes typed, a resize, a request to quit
-    (Ctrl+C sent as a signal, SIGTERM, SIGHUP), or the end of input (a closed terminal)."""
+    (Ctrl+C sent as a signal, SIGTERM, SIGHUP), or the end of input (a closed terminal).
+    (A plain class: a dataclass compiles its methods at import, before the first frame.)"""
 
-    data: bytes = b""
-    resized: bool = False
-    quit: bool = False
-    ended: bool = False
+    def __init__(self, data: bytes = b"", resized: bool = False, quit: bool = False, ended: bool = False) -> None:
+        self.data, self.resized, self.quit, self.ended = data, resized, quit, ended
 
     def __bool__(self) -> bool:
         return bool(self.data) or self.resized or self.quit or self.ended

@@ -7,7 +7,6 @@ another.  The loop, the handlers, saving and recording are the same for both.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import tcod
@@ -40,11 +39,12 @@ class FrontEnd(Protocol):
         ...
 
 
-@dataclass
 class WindowFrontEnd:
-    """The game's window: SDL's events, frames scaled to the window."""
+    """The game's window: SDL's events, frames scaled to the window.  (A plain
+    class: a dataclass compiles its methods at import, before the first frame.)"""
 
-    context: tcod.context.Context
+    def __init__(self, context: tcod.context.Context) -> None:
+        self.context = context
 
     def present(
         self, console: tcod.console.Console, options: Options, screen: BaseEventHandler | None = None

@@ -10,7 +10,6 @@ on any screen; the rest is the handlers'.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 import gc
 import os
@@ -128,7 +127,6 @@ def presenter(
     return lambda frame: front.present(frame, settings.options)
 
 
-@dataclasses.dataclass
 class Loop:
     """The main loop: each frame drawn, then the input it waits for handled.
 
@@ -142,15 +140,24 @@ class Loop:
 
     After each frame the loop writes what play left to write (`effects`), unless it
     plays a replay (`playback`): the player's folder is not the replay's to write.
+
+    A plain class, not a dataclass: a dataclass compiles its methods when its
+    module is imported, before the first key (start-up).
     """
 
-    front: FrontEnd
-    console: tcod.console.Console
-    handler: input_handlers.BaseEventHandler
-    events: EventSource
-    playback: replay.Playback | None
-    menu: input_handlers.BaseEventHandler  # Where a finished game goes back to.
-    next_step_at: float = 0.0  # When a walk's next step is due.
+    def __init__(
+        self,
+        front: FrontEnd,
+        console: tcod.console.Console,
+        handler: input_handlers.BaseEventHandler,
+        events: EventSource,
+        playback: replay.Playback | None,
+        menu: input_handlers.BaseEventHandler,
+    ) -> None:
+        self.front, self.console, self.handler, self.events = front, console, handler, events
+        self.playback = playback
+        self.menu = menu  # Where a finished game goes back to.
+        self.next_step_at = 0.0  # When a walk's next step is due.
 
     def run(self) -> None:
         while True:

@@ -28,13 +28,13 @@ class OptionsError(ValueError):
     """The options file is not one this game wrote; the message says where."""
 
 
-@dataclass(frozen=True)
 class Choice(Generic[T]):
     """An option the screen lists: its label, and its values in the order Right
-    steps through them, each with the name shown and written."""
+    steps through them, each with the name shown and written.  (A plain class, as
+    `Settings` is: a dataclass compiles its methods at import, before the first frame.)"""
 
-    label: str
-    names: Mapping[T, str]
+    def __init__(self, label: str, names: Mapping[T, str]) -> None:
+        self.label, self.names = label, names
 
     def format(self, value: T) -> str:
         """The name of `value`."""
@@ -254,7 +254,6 @@ def _lines_not_used(path: Path, bad: Path, problems: list[str], keep_aside: bool
     return f"{text}; {kept}."
 
 
-@dataclasses.dataclass
 class Settings:
     """The options and keys in force: one object shared by the main menu and
     every game it starts, so that the options screen changes them for all.
@@ -262,12 +261,13 @@ class Settings:
     A change applies at once; the main loop keeps it in the player's file after
     the frame (`keep_changes`)."""
 
-    options: Options = dataclasses.field(default_factory=Options)
-    keys: KeyTables = dataclasses.field(default_factory=KeyTables)
-    # Whether a change is kept in the player's options file: not for a replay's game.
-    keep: bool = True
-    # Whether `options` changed since the file was read or written.
-    changed: bool = False
+    def __init__(self, options: Options | None = None, keys: KeyTables | None = None, keep: bool = True) -> None:
+        self.options = Options() if options is None else options
+        self.keys = KeyTables() if keys is None else keys
+        # Whether a change is kept in the player's options file: not for a replay's game.
+        self.keep = keep
+        # Whether `options` changed since the file was read or written.
+        self.changed = False
 
     def private(self) -> Settings:
         """A copy whose changes apply to one game alone, the player's file left as it is."""

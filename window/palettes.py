@@ -9,7 +9,6 @@ tutorial's colours, and a change of palette changes the screen and nothing else.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Final
 
 import numpy as np
@@ -38,13 +37,16 @@ def dim_glyph(tile: NDArray[np.void]) -> Color:
     return int(r), int(g), int(b)
 
 
-@dataclass(frozen=True, eq=False)
 class Palette:
-    """A palette's name (as the options show it) and the colours it changes."""
+    """A palette's name (as the options show it) and the colours it changes.  (A plain
+    class: a dataclass compiles its methods at import, before the first frame.)"""
 
-    name: str
-    glyphs: Mapping[Color, Color] = field(default_factory=dict)
-    backgrounds: Mapping[Color, Color] = field(default_factory=dict)
+    def __init__(
+        self, name: str, glyphs: Mapping[Color, Color] | None = None, backgrounds: Mapping[Color, Color] | None = None
+    ) -> None:
+        self.name = name
+        self.glyphs: Mapping[Color, Color] = {} if glyphs is None else glyphs
+        self.backgrounds: Mapping[Color, Color] = {} if backgrounds is None else backgrounds
 
     def glyph(self, rgb: Color) -> Color:
         """The colour a glyph of the tutorial's colour `rgb` is drawn in."""
