@@ -91,7 +91,7 @@ def play(args: argparse.Namespace) -> int:
     script = None
     if args.replay is not None:
         try:
-            script = recording.read(args.replay)
+            script = recording.Checked(args.replay)
         except recording.RecordingError as exc:
             print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
@@ -114,7 +114,7 @@ def watch_only(args: argparse.Namespace, settings: options.Settings) -> int:
 def play_in_window(
     settings: options.Settings,
     args: argparse.Namespace,
-    script: recording.Script | None,
+    script: recording.Checked | None,
     notice: str | None,
 ) -> int:
     """Open the window, or say in one line why it can't be; then play in it."""
@@ -236,7 +236,7 @@ def run_window(
     tileset: tcod.tileset.Tileset,
     settings: options.Settings,
     args: argparse.Namespace,
-    script: recording.Script | None,
+    script: recording.Checked | None,
     notice: str | None,
 ) -> int:
     """Play in the open window: the main menu (over the options' `notice`, if
@@ -276,7 +276,7 @@ def first_frame(
 def run_terminal(
     settings: options.Settings,
     args: argparse.Namespace,
-    script: recording.Script | None,
+    script: recording.Checked | None,
     notice: str | None,
 ) -> int:
     """`--terminal`: play in the terminal the game was started from, as in the window;

@@ -553,6 +553,24 @@ def read(path: Path) -> Script:
     return Script(script.seed, list(reader.events()), script.version, script.rules, script.daily)
 
 
+class Checked:
+    """A recording file read through once before it is shown, each line checked and
+    none kept: its first lines (`script`, with no events) and how many events it
+    holds (`count`).  `events` reads it again as a replay plays it, so that a
+    recording of any length is refused before the window opens, or played, in
+    memory that does not grow with it."""
+
+    def __init__(self, path: Path) -> None:
+        reader = stream(path)
+        self.path, self.script = path, reader.script
+        self.count = sum(1 for _ in reader.events())
+
+    def events(self) -> Iterator[Recorded]:
+        """The events, read again as they are asked for: RecordingError, when one comes, for
+        a line the file holds now that it did not when checked."""
+        return stream(self.path, source=self.path.name).events()  # Named short: a status line says it.
+
+
 def stream(path: Path, *, keep_lines: bool = False, source: str | None = None) -> Reader:
     """A recording file read line by line (`Reader`); RecordingError for a missing,
     unreadable or bad one.  Only a regular file is read, never waiting on a FIFO,

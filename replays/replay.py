@@ -129,10 +129,15 @@ class Playback:
 
     While it plays, nothing else the player does reaches the game (or it
     would be recorded too); only the playback keys and closing the window act.
+    The events are read one ahead as they play (`recording.Checked.events`), so
+    a recording of any length takes no more memory; `total` of them.
     """
 
-    def __init__(self, events: list[Recorded], speed: float = DEFAULT_SPEED) -> None:
-        self.events = events
+    def __init__(self, events: Iterable[Recorded], speed: float = DEFAULT_SPEED, total: int | None = None) -> None:
+        self.events = iter(events)
+        self.total = len(events) if total is None and isinstance(events, list) else total
+        self.problem: str | None = None  # Why the replay stopped before the end, if it did.
+        self.upcoming = self._read()
         self.played = 0
         self.speed = speed
         self.paused = False
@@ -143,7 +148,16 @@ class Playback:
 
     @property
     def finished(self) -> bool:
-        return self.stopped or self.played >= len(self.events)
+        return self.stopped or self.upcoming is None
+
+    def _read(self) -> Recorded | None:
+        """The next event, None at the end, or at a line that can't be played (a file
+        changed since it was checked): `problem` says which."""
+        try:
+            return next(self.events, None)
+        except recording.RecordingError as exc:
+            self.problem = str(exc)
+            return None
 
     def timeout(self) -> float | None:
         """How long to wait for the player before the next event is due (None: until input)."""
@@ -178,7 +192,7 @@ class Playback:
         """
         if self.finished:
             return False
-        upcoming = self.events[self.played]
+        upcoming = self.upcoming
         if isinstance(upcoming, tcod.event.MouseMotion):
             return False
         return not (isinstance(upcoming, Steps) and steps >= upcoming.count)
@@ -187,7 +201,8 @@ class Playback:
         """The next recorded event if its time has come, else None."""
         if self.finished or self.paused or time.monotonic() < self.due:
             return None
-        event = self.events[self.played]
+        event = self.upcoming
+        self.upcoming = self._read()
         self.played += 1
         self.due = max(self.due + 1 / self.speed, time.monotonic() - 1 / self.speed)
         return event
@@ -196,10 +211,13 @@ class Playback:
         """The line the window shows while a recording plays; once it is over,
         that the player has the keys, until they use them; then none."""
         if self.finished:
-            return None if self.handed_over else TAKEN_OVER
+            if self.handed_over:
+                return None
+            return TAKEN_OVER if self.problem is None else f"Replay stopped: {self.problem}"
         state = "paused" if self.paused else f"{self.speed:g} events/s"
+        of = "" if self.total is None else f"/{self.total}"
         return (
-            f"Replay {self.played}/{len(self.events)}, {state}. "
+            f"Replay {self.played}{of}, {state}. "
             "Space: pause, +/-: speed, Esc: stop"
         )
 

@@ -546,12 +546,38 @@ def test_a_playback_walk_stops_where_its_steps_line_says_and_not_before() -> Non
     (or anything but a pointer move or a `steps N`) lets it walk on; `steps 3`
     stops it at 3 steps, not sooner."""
     playback = replay.Playback([key(KeySym.X), key(KeySym.L), recording.Steps(3)])
-    playback.played = 1
+    assert play_one(playback) == key(KeySym.X)
     assert playback.walk_goes_on(5)  # A key comes after the walk stopped by itself.
-    playback.played = 2
+    assert play_one(playback) == key(KeySym.L)
     assert playback.walk_goes_on(2) and not playback.walk_goes_on(3)
-    playback.played = 3
+    assert play_one(playback) == recording.Steps(3)
     assert not playback.walk_goes_on(0)  # Finished.
+
+
+def play_one(playback: replay.Playback) -> recording.Recorded | None:
+    """The playback's next event, played now whatever its pace."""
+    playback.due = 0.0
+    return playback.next_event()
+
+
+def test_a_window_replay_reads_its_file_as_it_plays_and_stops_at_a_line_changed_since(tmp_path: Path) -> None:
+    """`--replay` in the window checks every line before the window opens, keeping none,
+    and reads them again one ahead as they play: a line changed in between stops the
+    replay there, saying where (the file by its name: the status is one line)."""
+    path = tmp_path / "game.rec"
+    lines = [*recording.header(3), "key l", "key h", "key l", "key h"]
+    path.write_text("\n".join(lines) + "\n")
+    checked = recording.Checked(path)
+    assert (checked.script.seed, checked.script.events, checked.count) == (3, [], 4)
+    playback = replay.Playback(checked.events(), total=checked.count)
+    assert play_one(playback) == key(KeySym.L)
+    assert "Replay 1/4" in (playback.status() or "")
+    path.write_text("\n".join([*lines[:-2], "key nonsense", "key h"]) + "\n")
+    fresh = replay.Playback(checked.events(), total=checked.count)
+    assert [play_one(fresh) for _ in range(3)] == [key(KeySym.L), key(KeySym.H), None]
+    assert fresh.status() == f"Replay stopped: game.rec, line {len(lines) - 1}: unknown key name 'nonsense'"
+    with pytest.raises(recording.RecordingError, match="unknown key name"):
+        recording.Checked(path)
 
 
 def test_the_playback_keeps_its_pace_and_a_late_one_does_not_rush_to_catch_up(

@@ -279,7 +279,7 @@ def play_in(
     root_console: tcod.console.Console,
     settings: options.Settings,
     args: argparse.Namespace,
-    script: recording.Script | None,
+    script: recording.Checked | None,
     notice: str | None,
 ) -> None:
     """In the window (its context) or another front end: the main menu (over the
@@ -336,11 +336,12 @@ def watch_replay(
     screen: tcod.context.Context | FrontEnd,
     root_console: tcod.console.Console,
     settings: options.Settings,
-    script: recording.Script,
+    script: recording.Checked,
 ) -> None:
     """`--replay FILE` in the window: nothing is written while it plays, the player's
     game left as it was; played on, it becomes the player's (`take_over`); over, it
     leaves for the player's own main menu."""
     menu = players_menu(screen, root_console, settings)
-    handler = replay.start(script, settings)
-    main_loop(screen, root_console, handler, playback=replay.Playback(script.events), menu=menu)
+    handler = replay.start(script.script, settings)
+    playback = replay.Playback(script.events(), total=script.count)
+    main_loop(screen, root_console, handler, playback=playback, menu=menu)
