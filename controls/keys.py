@@ -351,7 +351,8 @@ def is_symbol(text: str) -> bool:
 
 def types_symbol(key: KeySym) -> bool:
     """Whether a key's KeyDown is that of a symbol: its TextInput acts, not it."""
-    return key.value < 128 and is_symbol(chr(key.value))
+    code = int(key)  # Not `key.value`: an enum's property, asked several times an event.
+    return code < 128 and is_symbol(chr(code))
 
 
 def does_nothing(event: tcod.event.Event) -> bool:
@@ -364,8 +365,7 @@ def does_nothing(event: tcod.event.Event) -> bool:
         case tcod.event.KeyDown():
             # By number: tcod's KeySym hashes in Python, and each event is asked
             # this three times (a tenth of `--verify`'s time).
-            code = int(event.sym)
-            return code in MODIFIER_CODES or (code < 128 and is_symbol(chr(code)))
+            return int(event.sym) in MODIFIER_CODES or types_symbol(event.sym)
         case tcod.event.TextInput():
             return not is_symbol(event.text)
     return False

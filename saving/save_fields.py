@@ -357,22 +357,20 @@ class Maybe(Field):
 
     def write_column(self, values: list[Any]) -> list[object]:
         present = [value for value in values if value is not None]
-        written = self.field.write_column(present)
-        if written is present:  # As they are, as most fields write.
-            return values
-        return self._merge(values, written)
+        return self._merge(values, present, self.field.write_column(present))
 
     def read_column(self, values: list[object]) -> list[object] | None:
         present = [value for value in values if value is not None]
         read = self.field.read_column(present)
-        if read is None or read is present:
-            return None if read is None else values
-        return self._merge(values, read)
+        return None if read is None else self._merge(values, present, read)
 
     @staticmethod
-    def _merge(values: list[object], present: list[object]) -> list[object]:
-        """`values` with each value that is not None replaced, in order, by one of `present`."""
-        replaced = iter(present)
+    def _merge(values: list[object], present: list[object], done: list[object]) -> list[object]:
+        """`values` with each of its `present` values (those not None) replaced, in order, by
+        `done`'s; `values` itself when `done` is `present` (written or read as they are)."""
+        if done is present:
+            return values
+        replaced = iter(done)
         return [None if value is None else next(replaced) for value in values]
 
 
