@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from bounded import in_child, refused
 from conftest import key
@@ -28,6 +29,7 @@ import input_handlers
 import message_log
 import procgen
 import setup_game
+import tile_types
 from components.inventory import LETTERS
 from engine import Engine
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ENTITIES, MAX_ROOMS
@@ -255,6 +257,31 @@ def test_the_bounds_of_a_save_hold_what_the_game_makes() -> None:
     most = procgen.most(procgen.max_monsters_by_floor) + procgen.most(procgen.max_items_by_floor)
     assert MAX_ROOMS * most + 1 + len(LETTERS) == MAX_ENTITIES
     assert save_fields.MAX_TILES == MAP_WIDTH * MAP_HEIGHT
+
+
+def with_tile_kinds(engine: Engine, kinds: int) -> Engine:
+    """`engine` with its map's tiles of `kinds` kinds: floors, each kind named apart."""
+    floors = np.full(kinds, tile_types.floor)
+    floors["name"] = [f"floor {number}" for number in range(kinds)]
+    shape = engine.game_map.tiles.shape
+    engine.game_map.tiles = np.resize(floors, shape[0] * shape[1]).reshape(shape, order="F")
+    return engine
+
+
+def test_a_map_of_as_many_kinds_of_tile_as_a_save_holds_saves_and_loads_one_more_is_never_written(
+    in_tmp: Path, engine: Engine
+) -> None:
+    engine.save_as(paths.SAVE_NAME)
+    before = (in_tmp / paths.SAVE_NAME).read_bytes()
+    most = with_tile_kinds(copy.deepcopy(engine), save_fields.MAX_TILE_KINDS)
+    most.save_as(paths.SAVE_NAME)
+    loaded = setup_game.load_game(paths.SAVE_NAME)
+    assert (loaded.game_map.tiles == most.game_map.tiles).all()
+    assert len(set(loaded.game_map.tiles["name"].ravel())) == save_fields.MAX_TILE_KINDS
+    saved = (in_tmp / paths.SAVE_NAME).read_bytes()
+    with pytest.raises(savefile.UnsaveableGameError, match="more than 256 kinds of tile"):
+        with_tile_kinds(engine, save_fields.MAX_TILE_KINDS + 1).save_as(paths.SAVE_NAME)
+    assert (in_tmp / paths.SAVE_NAME).read_bytes() == saved != before
 
 
 def test_a_map_of_bits_cut_short_is_refused_naming_its_length(engine: Engine) -> None:
