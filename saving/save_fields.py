@@ -484,10 +484,9 @@ class Row(Field):
         if not objects or not all_of_type(objects, self.cls) or set(map(len, map(vars, objects))) != {len(names)}:
             return super().write_list(objects, owner)  # A row at a time, to say what is wrong.
         try:
-            rows = list(map(operator.attrgetter(*names), objects))
+            columns = [field.write_column(list(map(operator.attrgetter(name), objects))) for name, field in self.fields.items()]
         except AttributeError:
             return super().write_list(objects, owner)
-        columns = [field.write_column(list(column)) for field, column in zip(self.fields.values(), zip(*rows, strict=True), strict=True)]
         return list(zip(*columns, strict=True))
 
     def read_list(self, values: list[object], what: str, owner: Any) -> list[Any]:
