@@ -53,14 +53,23 @@ class Choice(Generic[T]):
         return values[(values.index(value) + by) % len(values)]
 
 
-@dataclass(frozen=True)
 class Placement:
-    """Where the window was, windowed: its size and its top-left corner, in pixels."""
+    """Where the window was, windowed: its size and its top-left corner, in pixels.
+    (A plain class, as `Choice` is; a value, equal to another of the same place.)"""
 
-    width: int
-    height: int
-    x: int
-    y: int
+    def __init__(self, width: int, height: int, x: int, y: int) -> None:
+        self.width, self.height, self.x, self.y = width, height, x, y
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Placement:
+            return NotImplemented
+        return (other.width, other.height, other.x, other.y) == (self.width, self.height, self.x, self.y)
+
+    def __hash__(self) -> int:
+        return hash((self.width, self.height, self.x, self.y))
+
+    def __repr__(self) -> str:
+        return f"Placement(width={self.width!r}, height={self.height!r}, x={self.x!r}, y={self.y!r})"
 
 
 class Remembered:
