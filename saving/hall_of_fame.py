@@ -7,7 +7,6 @@ aside and a new one begun: the scores never stop a game.
 
 from __future__ import annotations
 
-import json
 import os
 import typing
 from pathlib import Path
@@ -125,6 +124,8 @@ def rank_key(entry: Entry) -> tuple[int, int]:
 
 def parse(text: str) -> list[Entry]:
     """The entries of a scores file's text; `DamagedScoresError` if it is not one."""
+    import json  # Imported when the table is first read or written: not before the first key.
+
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -184,6 +185,8 @@ def load(path: Path) -> list[Entry]:
 
 def save(path: Path, entries: list[Entry]) -> None:
     """Write the table to `path` atomically, as the save is, so a crash never leaves half a table."""
+    import json  # As in `parse`.
+
     text = json.dumps(
         {"version": FORMAT_VERSION, "games": [vars(entry) for entry in entries]}, indent=1
     )
