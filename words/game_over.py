@@ -13,8 +13,9 @@ if TYPE_CHECKING:
     from engine import Engine
 
 
-# The recording's last line, as `Claim.line` writes it.
-CLAIM_PATTERN: Final = re.compile(
+# The recording's last line, as `Claim.line` writes it.  Compiled by `re` when first
+# matched (and kept in its cache): only a replay or check of a finished game reads one.
+CLAIM_PATTERN: Final = (
     r"# ending depth=(\d{1,7}) level=(\d{1,7}) xp=(\d{1,10}) turns=(\d{1,10})"
     r"(?: daily=(\d{4}-\d\d-\d\d))? cause=([ -~]{1,80})"
 )
@@ -42,7 +43,7 @@ class Claim(NamedTuple):
     @classmethod
     def parse(cls, line: str) -> Claim | None:
         """The claim a line states, or None if it states none."""
-        match = CLAIM_PATTERN.fullmatch(line.strip())
+        match = re.fullmatch(CLAIM_PATTERN, line.strip())
         if match is None:
             return None
         depth, level, xp, turns, daily, cause = match.groups()
