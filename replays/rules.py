@@ -10,7 +10,6 @@ these lines, on a copy of the viewer's settings that no change writes back.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import Any, Final, cast
 
@@ -122,7 +121,7 @@ def apply(rule: Rule, settings: Settings) -> None:
     those: a pass over the tables in force, as cheap as an event's, not a
     rebuild of every binding (a recording may hold a million such lines)."""
     if isinstance(rule, SetOption):
-        settings.options = dataclasses.replace(settings.options, **{rule.name: rule.value})
+        settings.options = settings.options.replace(**{rule.name: rule.value})
         return
     taken, action, tables = set(rule.keys), rule.action, settings.keys
     move = {key: way for key, way in tables.move.items() if key not in taken and way != action}
@@ -143,7 +142,7 @@ def base(viewer: Settings) -> Settings:
     """What a recording of format 4 plays by before its rules: the default keys
     and play options, with the viewer's other options (how the game looks)."""
     defaults = {name: getattr(options.Options(), name) for name in options.play_choices()}
-    return Settings(dataclasses.replace(viewer.options, **defaults), KeyTables(), keep=False)
+    return Settings(viewer.options.replace(**defaults), KeyTables(), keep=False)
 
 
 def settings_of(version: int, rules: Iterable[Rule], viewer: Settings) -> Settings:
