@@ -4,7 +4,6 @@ the help screen and the README's key list (`key_help`) can't disagree."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import Enum, auto
 from typing import Final
 
@@ -242,14 +241,31 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
 
 
 
-@dataclass(frozen=True)
 class KeyTables:
     """The dungeon's keys in force: the tables above, or those the player's key
-    file makes (`key_file.load`).  A game holds them in `engine.settings`."""
+    file makes (`key_file.load`).  A game holds them in `engine.settings`.
 
-    move: Mapping[KeySym, tuple[int, int]] = field(default_factory=lambda: MOVE_KEYS)
-    wait: Sequence[Key] = field(default_factory=lambda: tuple(WAIT_KEYS))
-    main: Mapping[Key, Command] = field(default_factory=lambda: MAIN_KEYS)
+    A plain class, not a frozen dataclass: a dataclass compiles its methods when
+    its module is imported, before the first key (start-up, docs/performance.md)."""
+
+    def __init__(
+        self,
+        move: Mapping[KeySym, tuple[int, int]] = MOVE_KEYS,
+        wait: Sequence[Key] | None = None,
+        main: Mapping[Key, Command] = MAIN_KEYS,
+    ) -> None:
+        self.move = move
+        self.wait = tuple(WAIT_KEYS) if wait is None else wait
+        self.main = main
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not KeyTables:
+            return NotImplemented
+        return (other.move, other.wait, other.main) == (self.move, self.wait, self.main)
+
+    def __repr__(self) -> str:
+        return f"KeyTables(move={self.move!r}, wait={self.wait!r}, main={self.main!r})"
+
 
 # Held with a move key, runs that way (NetHack, DCSS): `Command.RUN`.
 RUN_MODIFIER: Final = Modifier.SHIFT

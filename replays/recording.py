@@ -17,7 +17,6 @@ import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, TypeVar, overload
 
@@ -95,22 +94,51 @@ RecordedEvent = (
 US_SHIFTED: Final[dict[KeySym, str]] = {KeySym.PERIOD: ">", KeySym.SLASH: "?"}
 
 
-@dataclass(frozen=True)
+# The recorded events' own lines are plain classes, not frozen dataclasses: a dataclass
+# compiles its methods when its module is imported, before the first key (start-up,
+# docs/performance.md).  Each is a value: equal to another of its kind with its fields.
 class Steps:
     """A `steps N` line: the walk under way stopped after `count` steps."""
 
-    count: int
+    __match_args__ = ("count",)
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Steps:
+            return NotImplemented
+        return other.count == self.count
+
+    def __hash__(self) -> int:
+        return hash(self.count)
+
+    def __repr__(self) -> str:
+        return f"Steps(count={self.count!r})"
 
     def line(self) -> str:
         return f"steps {self.count}"
 
 
-@dataclass(frozen=True)
 class Autofight:
     """An `autofight DX DY` line: autofight's key bumped that way (`controls.autofight`);
     `autofight` alone: it was refused, at no cost."""
 
-    direction: tuple[int, int] | None = None
+    __match_args__ = ("direction",)
+
+    def __init__(self, direction: tuple[int, int] | None = None) -> None:
+        self.direction = direction
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Autofight:
+            return NotImplemented
+        return other.direction == self.direction
+
+    def __hash__(self) -> int:
+        return hash(self.direction)
+
+    def __repr__(self) -> str:
+        return f"Autofight(direction={self.direction!r})"
 
     def line(self) -> str:
         if self.direction is None:
@@ -119,9 +147,17 @@ class Autofight:
         return f"autofight {dx} {dy}"
 
 
-@dataclass(frozen=True)
 class Resume:
     """A `resume` line: the game left on a menu goes on from its save, on the dungeon's screen."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Resume or NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(Resume)
+
+    def __repr__(self) -> str:
+        return "Resume()"
 
     def line(self) -> str:
         return "resume"

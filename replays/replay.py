@@ -8,7 +8,6 @@ so a replay ends in the same state at any speed, or with no window at all.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -282,6 +281,8 @@ def report(
         return 1
     console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
     handler.on_render(console)
+    import json  # Only a headless replay prints it: the window's start-up pays nothing for it.
+
     print(json.dumps(summary(handler, first.engine)))
     if screen is not None:
         try:

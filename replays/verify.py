@@ -11,7 +11,6 @@ the rules, not who played it.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import functools
 import os
@@ -253,7 +252,7 @@ def check_morgue(text: str, path: Path, engine: Engine) -> None:
     named = morgue.read_kept(text)
     assert named is not None  # `verify` checked it.
     name, sha256, _ = named
-    ending = dataclasses.replace(ending_of(engine, when), daily_try=daily_try_of(lines))
+    ending = ending_of(engine, when).replace(daily_try=daily_try_of(lines))
     kept = morgue.KeptRecording(name, sha256, morgue_note(lines, name))
     made = morgue.morgue_text(engine, ending, kept).splitlines()
     for number, (line, again) in enumerate(zip(lines, made, strict=False), start=1):

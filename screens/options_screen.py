@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import tcod
 
 import color
@@ -92,7 +90,7 @@ class OptionsScreen(Overlay):
         skipped: list[str] = []
         for _ in choice.names:
             value = choice.step(value, by)
-            wanted = dataclasses.replace(now, **{name: value})
+            wanted = now.replace(**{name: value})
             refusal = display_area.refusal(now, wanted)
             if refusal is None:
                 self.settings.change(wanted)

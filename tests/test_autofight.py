@@ -4,8 +4,6 @@ below the HP share of the option `autofight_stop`; recorded as what it did."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from conftest import arena, key, play_events, press, replay_text, texts
 from tcod.event import KeySym
@@ -164,7 +162,7 @@ def test_a_monster_with_no_known_way_to_it_is_said_at_no_cost() -> None:
 
 def autofought_game(stop: int) -> tuple[object, list[str]]:
     """Seed 13 played with `x` until a monster is in view, then Tab until none is, twice over."""
-    settings = Settings(options=dataclasses.replace(Options(), autofight_stop=stop))
+    settings = Settings(options=Options(autofight_stop=stop))
     handler: BaseEventHandler = replay.start(recording.Script(13, []), settings)
     engine = replay.engine_of(handler)
     assert engine is not None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
@@ -30,8 +29,7 @@ def test_without_a_file_the_defaults_apply() -> None:
 
 
 def test_a_change_is_kept_in_a_plain_text_file_and_read_back() -> None:
-    changed = dataclasses.replace(
-        options.Options(),
+    changed = options.Options(
         fullscreen=True,
         walk_speed=10,
         window=options.Placement(1600, 1000, 160, -4),
@@ -51,12 +49,12 @@ def test_a_change_is_kept_in_a_plain_text_file_and_read_back() -> None:
 def test_an_option_missing_from_the_file_keeps_its_default() -> None:
     """A file written before an option existed still loads."""
     paths.options_path().write_text("# mine\n\nwalk_speed = very fast\n")
-    assert options.read() == (dataclasses.replace(options.Options(), walk_speed=80), None)
+    assert options.read() == (options.Options(walk_speed=80), None)
 
 
 def test_the_smallest_window_remembered_is_one_pixel() -> None:
     paths.options_path().write_text("window = 1x1-3+0\n")
-    assert options.read() == (dataclasses.replace(options.Options(), window=options.Placement(1, 1, -3, 0)), None)
+    assert options.read() == (options.Options(window=options.Placement(1, 1, -3, 0)), None)
 
 
 @pytest.mark.parametrize(
@@ -129,7 +127,7 @@ def test_the_file_is_written_whole_never_through_a_link(in_tmp: Path) -> None:
     target.write_text("the player's own file")
     paths.options_path().symlink_to(target)
     settings = options.Settings()
-    settings.change(dataclasses.replace(options.Options(), walk_speed=20))
+    settings.change(options.Options(walk_speed=20))
     assert settings.keep_changes() is None
     assert target.read_text() == "the player's own file"
     assert not paths.options_path().is_symlink()
@@ -140,7 +138,7 @@ def test_a_change_that_cannot_be_kept_says_so_and_applies_all_the_same(in_tmp: P
     paths.use_data_dir(in_tmp / "missing")
     settings = options.Settings()
     try:
-        faster = dataclasses.replace(options.Options(), walk_speed=80)
+        faster = options.Options(walk_speed=80)
         settings.change(faster)
         notice = settings.keep_changes()
     finally:
@@ -212,7 +210,7 @@ def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> No
     window = context.sdl_window
     assert window is not None and window.fullscreen
     # The main loop makes the window follow the options, wherever they changed.
-    menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=False)
+    menu.settings.options = menu.settings.options.replace(fullscreen=False)
     loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
     assert not window.fullscreen
 
@@ -235,7 +233,7 @@ def test_a_display_that_refuses_fullscreen_says_so_and_the_game_goes_on(
     assert menu.settings.options.fullscreen is False
     assert not paths.options_path().exists() or "fullscreen = on" not in paths.options_path().read_text()
     # Fullscreen chosen on the options screen: the loop draws on, in the window.
-    menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=True)
+    menu.settings.options = menu.settings.options.replace(fullscreen=True)
     loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
 
 def test_a_damaged_file_gets_a_popup_over_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,13 +5,11 @@ file from before the option existed still loads."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar, cast
 
 from controls.keys import KeyTables
 from saving import paths, safe_io, savefile
@@ -53,14 +51,23 @@ class Choice(Generic[T]):
         return values[(values.index(value) + by) % len(values)]
 
 
-@dataclass(frozen=True)
 class Placement:
-    """Where the window was, windowed: its size and its top-left corner, in pixels."""
+    """Where the window was, windowed: its size and its top-left corner, in pixels.
+    (A plain class, as `Choice` is; a value, equal to another of the same place.)"""
 
-    width: int
-    height: int
-    x: int
-    y: int
+    def __init__(self, width: int, height: int, x: int, y: int) -> None:
+        self.width, self.height, self.x, self.y = width, height, x, y
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Placement:
+            return NotImplemented
+        return (other.width, other.height, other.x, other.y) == (self.width, self.height, self.x, self.y)
+
+    def __hash__(self) -> int:
+        return hash((self.width, self.height, self.x, self.y))
+
+    def __repr__(self) -> str:
+        return f"Placement(width={self.width!r}, height={self.height!r}, x={self.x!r}, y={self.y!r})"
 
 
 class Remembered:
@@ -84,15 +91,27 @@ class Remembered:
         return Placement(width, height, x, y)
 
 
+class Declared(Generic[T]):
+    """An option as `Options` declares it (its class attribute): how the screen and the
+    file show it (a `Choice`, or `Remembered`), its default, and whether it changes play."""
+
+    def __init__(self, setting: Choice[T] | Remembered, default: T, changes_play: bool) -> None:
+        self.setting, self.default, self.changes_play = setting, default, changes_play
+
+
+def declare(setting: Choice[T] | Remembered, default: T, changes_play: bool = False) -> T:
+    """An option of `Options`, as its class attribute: typed as its value, which each
+    `Options` holds in its place."""
+    return cast(T, Declared(setting, default, changes_play))
+
+
 def option(label: str, names: Mapping[T, str], default: T, changes_play: bool = False) -> T:
     """Declare an option of `Options`: the screen lists it under `label`.
 
     An option that `changes_play` (what a key does, not how the game looks) is
     kept in each recording, which replays by its own (`replays.rules`).
     """
-    metadata = {"setting": Choice(label, names), "changes_play": changes_play}
-    value: T = field(default=default, metadata=metadata)
-    return value
+    return declare(Choice(label, names), default, changes_play)
 
 
 # The tile sizes the game has sheets of (`assets.TILESET_PATHS`), by their side in pixels.
@@ -107,9 +126,13 @@ WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 8
 AUTOFIGHT_STOPS: Final[Mapping[int, str]] = {0: "never", 25: "25% HP", 50: "50% HP", 75: "75% HP"}
 
 
-@dataclass(frozen=True)
 class Options:
-    """Every option, with its default."""
+    """Every option, with its default.  `Options(walk_speed=80)`: those named, the rest
+    at their defaults; equal to another of the same values; `replace` makes a copy with
+    some changed (none is changed in place).
+
+    A plain class, not a frozen dataclass: a dataclass compiles its methods when its
+    module is imported, before the first frame (start-up, docs/performance.md)."""
 
     tile_size: int = option("Tile size", TILE_SIZES, 10)
     palette: palettes.Palette = option("Colours", palettes.NAMES, palettes.TUTORIAL)
@@ -123,12 +146,40 @@ class Options:
     # Read at start-up: started from a terminal, the game plays as text (`--screen-reader`).
     screen_reader: bool = option("Screen reader", {False: "off", True: "on"}, False)
     # Not on the screen: where the window was when the game last closed.
-    window: Placement | None = field(default=None, metadata={"setting": Remembered()})
+    window: Placement | None = declare(Remembered(), None)
+
+    def __init__(self, **values: Any) -> None:
+        unknown = values.keys() - DECLARED.keys()
+        if unknown:
+            raise TypeError(f"Options() has no option {', '.join(sorted(unknown))}")
+        for name, declared in DECLARED.items():
+            setattr(self, name, values.get(name, declared.default))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Options:
+            return NotImplemented
+        return vars(other) == vars(self)
+
+    def __hash__(self) -> int:
+        return hash(tuple(vars(self).values()))
+
+    def __repr__(self) -> str:
+        return f"Options({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
+
+    def replace(self, **changes: Any) -> Options:
+        """A copy with the options `changes` names changed."""
+        return Options(**{**vars(self), **changes})
+
+
+# Each option's declaration, by name, in the order `Options` declares them.
+DECLARED: Final[dict[str, Declared[Any]]] = {
+    name: value for name, value in vars(Options).items() if isinstance(value, Declared)
+}
 
 
 def settings() -> dict[str, Any]:
-    """Each field of `Options` by name, with how it is written (a `Choice` or `Remembered`)."""
-    return {each.name: each.metadata["setting"] for each in dataclasses.fields(Options)}
+    """Each option of `Options` by name, with how it is written (a `Choice` or `Remembered`)."""
+    return {name: declared.setting for name, declared in DECLARED.items()}
 
 
 def choices() -> dict[str, Choice[Any]]:
@@ -139,9 +190,9 @@ def choices() -> dict[str, Choice[Any]]:
 def play_choices() -> dict[str, Choice[Any]]:
     """The options that change what a key does, by field name: a recording keeps them."""
     return {
-        each.name: each.metadata["setting"]
-        for each in dataclasses.fields(Options)
-        if each.metadata.get("changes_play")
+        name: cast(Choice[Any], declared.setting)
+        for name, declared in DECLARED.items()
+        if declared.changes_play
     }
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from words.grammar import plural
 
@@ -14,8 +13,9 @@ if TYPE_CHECKING:
     from engine import Engine
 
 
-# The recording's last line, as `Claim.line` writes it.
-CLAIM_PATTERN: Final = re.compile(
+# The recording's last line, as `Claim.line` writes it.  Compiled by `re` when first
+# matched (and kept in its cache): only a replay or check of a finished game reads one.
+CLAIM_PATTERN: Final = (
     r"# ending depth=(\d{1,7}) level=(\d{1,7}) xp=(\d{1,10}) turns=(\d{1,10})"
     r"(?: daily=(\d{4}-\d\d-\d\d))? cause=([ -~]{1,80})"
 )
@@ -43,7 +43,7 @@ class Claim(NamedTuple):
     @classmethod
     def parse(cls, line: str) -> Claim | None:
         """The claim a line states, or None if it states none."""
-        match = CLAIM_PATTERN.fullmatch(line.strip())
+        match = re.fullmatch(CLAIM_PATTERN, line.strip())
         if match is None:
             return None
         depth, level, xp, turns, daily, cause = match.groups()
@@ -58,20 +58,48 @@ class Claim(NamedTuple):
         )
 
 
-@dataclass(frozen=True)
 class Ending:
-    """The facts of one finished game."""
+    """The facts of one finished game.
 
-    cause: str  # "Killed by a Troll"
-    depth: int  # The dungeon level the player died on.
-    character_level: int
-    xp: int
-    turns: int
-    kills: dict[str, int]  # Monsters killed, by name.
-    seed: int
-    when: datetime.datetime
-    daily: str | None = None  # The date of a daily game.
-    daily_try: int = 0  # Which of the player's games of that date (from 1; 0: not known).
+    A plain class, not a frozen dataclass: a dataclass compiles its methods when its
+    module is imported, before the first key (start-up, docs/performance.md).  Equal to
+    another ending of the same facts; `replace` copies it with some changed."""
+
+    def __init__(
+        self,
+        cause: str,
+        depth: int,
+        character_level: int,
+        xp: int,
+        turns: int,
+        kills: dict[str, int],
+        seed: int,
+        when: datetime.datetime,
+        daily: str | None = None,
+        daily_try: int = 0,
+    ) -> None:
+        self.cause = cause  # "Killed by a Troll"
+        self.depth = depth  # The dungeon level the player died on.
+        self.character_level = character_level
+        self.xp = xp
+        self.turns = turns
+        self.kills = kills  # Monsters killed, by name.
+        self.seed = seed
+        self.when = when
+        self.daily = daily  # The date of a daily game.
+        self.daily_try = daily_try  # Which of the player's games of that date (from 1; 0: not known).
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Ending:
+            return NotImplemented
+        return vars(other) == vars(self)
+
+    def __repr__(self) -> str:
+        return f"Ending({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
+
+    def replace(self, **changes: Any) -> Ending:
+        """A copy with the fields `changes` names changed."""
+        return Ending(**{**vars(self), **changes})
 
     @property
     def claim(self) -> Claim:
