@@ -130,23 +130,37 @@ def save(game: object, path: str | os.PathLike[str], *, keep_backup: bool = True
     data = write(game)
     try:
         savefile.check_plain(data)
-        from_data(type(game), _recordings_cut(game, data))
+        from_data(type(game), _cut_for_check(type(game), data))
     except savefile.SaveError as exc:
         raise UnsaveableGameError(str(exc)) from exc
     blob = savefile.dumps_loadable(data, FORMAT_VERSION)
     savefile.write(blob, path, FORMAT_VERSION, keep_backup=keep_backup)
 
 
-def _recordings_cut(game: object, data: dict[str, object]) -> dict[str, object]:
-    """`data` with the lines its recording holds cut to none, for the check before a
-    save: each line was checked once, as it came (`recording.line_of` made it, or a
-    load read it), not again at every save; `Recording.write` counts them."""
+def _cut_for_check(cls: type, data: dict[str, object]) -> dict[str, object]:
+    """`data` (of a `cls`) cut for the check before a save, to what the check would
+    read in vain at every save:
+
+    - the lines its recording holds cut to none: each line was checked once, as it
+      came (`recording.line_of` made it, or a load read it); `Recording.write` counts them;
+    - a list of rows (a full log's thousand messages) cut to its last row once its
+      columns are read here (`Row.read_columns`): a row is made of checked values alone,
+      nothing of it can fail, so a thousand more rows made and thrown away check nothing
+      more.  (The holder's `check_loaded` sees that row alone.)  A list these checks
+      refuse is left whole, for the read to say what is wrong."""
     cut = dict(data)
-    for name, field in fields_of(type(game)).items():
+    for name, field in fields_of(cls).items():
         saved = cut.get(name)
         if isinstance(field, Recording) and isinstance(saved, dict):
             first = "" if saved["written"] else "\n".join(cast(str, saved["held"]).split("\n", HEAD_LINES)[:HEAD_LINES])
             cut[name] = {**saved, "held": first}
+        elif isinstance(field, Part) and type(saved) is dict:
+            cut[name] = _cut_for_check(the_class(field.cls), saved)
+        elif (
+            isinstance(field, ListOf) and isinstance(field.field, Row) and type(saved) is list
+            and 0 < len(saved) <= field.length and field.field.read_columns(saved) is not None
+        ):  # fmt: skip
+            cut[name] = saved[-1:]
     return cut
 
 
@@ -489,16 +503,21 @@ class Row(Field):
             return super().write_list(objects, owner)
         return list(zip(*columns, strict=True))
 
-    def read_list(self, values: list[object], what: str, owner: Any) -> list[Any]:
+    def read_columns(self, values: list[object]) -> list[list[object]] | None:
+        """The columns of the rows `values` (not none), each read; None if one is damaged."""
         width = len(self.fields)
-        if not values or not all_of_type(values, tuple) or set(map(len, cast("list[tuple[object]]", values))) != {width}:
-            return super().read_list(values, what, owner)
+        if not all_of_type(values, tuple) or set(map(len, cast("list[tuple[object]]", values))) != {width}:
+            return None
         rows = cast("list[tuple[object, ...]]", values)
         columns = [field.read_column(list(column)) for field, column in zip(self.fields.values(), zip(*rows, strict=True), strict=True)]
-        if any(column is None for column in columns):
+        return None if any(column is None for column in columns) else cast("list[list[object]]", columns)
+
+    def read_list(self, values: list[object], what: str, owner: Any) -> list[Any]:
+        columns = self.read_columns(values) if values else None
+        if columns is None:
             return super().read_list(values, what, owner)  # A row at a time, to name the one damaged.
         objects = []
-        for row in zip(*cast("list[list[object]]", columns), strict=True):
+        for row in zip(*columns, strict=True):
             obj: Any = object.__new__(self.cls)
             obj.__dict__.update(zip(self.fields, row, strict=True))
             objects.append(obj)

@@ -951,6 +951,31 @@ def test_a_game_that_would_not_load_back_is_not_saved(save_path: Path) -> None:
     assert save_path.read_bytes() == old_bytes
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "wrong"),
+    [
+        ("plain_text", "lone \ud800", "is not valid text"),
+        ("fg", (255, 0), "is not a colour"),
+        ("count", True, "is not a whole number"),
+        ("about", "x" * (message_log.MAX_ABOUT + 1), "is not a text of at most"),
+    ],
+    ids=["text", "colour", "count", "about"],
+)
+def test_a_full_log_with_one_message_that_would_not_load_back_is_not_saved(
+    save_path: Path, field: str, value: object, wrong: str
+) -> None:
+    """The check before a save reads a log's thousand messages a column at a time and
+    makes none of them (`save_fields._cut_for_check`): one bad value is still found, and named."""
+    engine = played_engine()
+    for number in range(message_log.HISTORY):
+        engine.message_log.add_message(f"Message {number}.", (255, 255, 255))
+    setattr(engine.message_log.messages[500], field, value)
+    with pytest.raises(savefile.UnsaveableGameError) as raised:
+        save_data.save(engine, save_path)
+    assert f"the {field} of entry 500 of the messages of the message_log {wrong}" in str(raised.value)
+    assert not save_path.exists()
+
+
 def test_a_game_holding_what_the_save_does_not_know_is_not_saved(save_path: Path) -> None:
     engine = played_engine()
     engine.player.ai = object()  # type: ignore[assignment]
