@@ -9,7 +9,7 @@ them from this save (`recovery`), which stays quick because there are never
 many.
 
 The main loop saves after presenting a frame, so the answer to the key
-press that took the stairs is on screen before the save's 10 to 20 ms; and
+press that took the stairs is on screen before the save's 8 to 14 ms; and
 only on the screen a loaded game starts on (the main game, or the level-up
 choice owed), never in a menu or mid-walk, so that the save and its
 recording replay to the same game.
