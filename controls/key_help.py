@@ -19,9 +19,11 @@ from controls.keys import (
     HISTORY_JUMP_KEYS,
     MAIN_BUTTONS,
     MENU_KEYS,
+    MORE_KEY,
     OPTION_ROW_KEYS,
     OPTION_VALUE_KEYS,
     OPTIONS_CLOSE_KEYS,
+    PAGE_KEYS,
     PLAYBACK_KEYS,
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
@@ -178,6 +180,13 @@ def _option_rows() -> list[tuple[str, str]]:
     return _keys_by_meaning(option_keys) + command_rows(OPTIONS_CLOSE_KEYS)
 
 
+def _terminal_rows() -> list[tuple[str, str]]:
+    """The keys that turn a terminal's pages: a terminal under 50 rows shows a taller
+    screen a page at a time (`terminal.view`), the screen reader reads a long one so."""
+    pages = {key: f"{'Previous' if step < 0 else 'Next'} page, under 50 rows" for key, step in PAGE_KEYS.items()}
+    return _keys_by_meaning({**pages, MORE_KEY: "Read on, with a screen reader"})
+
+
 def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every binding as (section, [(keys, meaning)]); the dungeon's from `tables`.  A section
     whose every key a key file cleared (`clear map`, ...) is left out, not shown empty."""
@@ -200,6 +209,7 @@ def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
         # A save that failed on quitting asks its question with these keys too.
         ("Answering a question", _keys_by_meaning(answers) + command_rows(SAVE_FAILED_KEYS)),
         ("Watching a replay", command_rows(PLAYBACK_KEYS)),
+        ("In a terminal", _terminal_rows()),
         ("Options", _option_rows()),
         ("Everywhere", _merge_rows(everywhere)),
     ]

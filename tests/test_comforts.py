@@ -34,10 +34,12 @@ from controls.keys import (
     MAIN_BUTTONS,
     MAIN_KEYS,
     MENU_KEYS,
+    MORE_KEY,
     MOVE_KEYS,
     OPTION_ROW_KEYS,
     OPTION_VALUE_KEYS,
     OPTIONS_CLOSE_KEYS,
+    PAGE_KEYS,
     PLAYBACK_KEYS,
     RUN_MODIFIER,
     SAVE_FAILED_KEYS,
@@ -134,6 +136,11 @@ def expected_bindings() -> dict[str, set[tuple[str, str]]]:
         | {(key_name(k), COMMAND_HELP[c]) for k, c in SAVE_FAILED_KEYS.items()},
         "After a death": {(key_name(k), COMMAND_HELP[c]) for k, c in GAME_OVER_KEYS.items()},
         "Watching a replay": {(key_name(k), COMMAND_HELP[c]) for k, c in PLAYBACK_KEYS.items()},
+        "In a terminal": {
+            (key_name(k), f"{'Previous' if step < 0 else 'Next'} page, under 50 rows")
+            for k, step in PAGE_KEYS.items()
+        }
+        | {(key_name(MORE_KEY), "Read on, with a screen reader")},
         "Options": {(key_name(k), "Choose an option") for k in OPTION_ROW_KEYS}
         | {(key_name(k), "Change its value") for k in OPTION_VALUE_KEYS}
         | {(key_name(k), COMMAND_HELP[c]) for k, c in OPTIONS_CLOSE_KEYS.items()},
@@ -187,6 +194,7 @@ def test_help_lists_every_key_of_every_table() -> None:
         OPTION_ROW_KEYS,
         OPTION_VALUE_KEYS,
         OPTIONS_CLOSE_KEYS,
+        PAGE_KEYS,
     ):
         for sym in table:
             assert key_name(sym) in listed, f"{sym!r} is bound but not in the help"
