@@ -492,14 +492,13 @@ class Row(Field):
 
     def write_list(self, values: Iterable[Any], owner: Any) -> list[object]:
         objects = list(values)
-        names = self.fields.keys()
-        # As many fields as declared, and each declared one there (or attrgetter raises):
-        # the declared fields and no other.
-        if not objects or not all_of_type(objects, self.cls) or set(map(len, map(vars, objects))) != {len(names)}:
+        held = list(map(vars, objects))  # What each object holds: its fields.
+        # As many as declared, and each declared one there (or itemgetter raises): the declared and no other.
+        if not objects or not all_of_type(objects, self.cls) or set(map(len, held)) != {len(self.fields)}:
             return super().write_list(objects, owner)  # A row at a time, to say what is wrong.
         try:
-            columns = [field.write_column(list(map(operator.attrgetter(name), objects))) for name, field in self.fields.items()]
-        except AttributeError:
+            columns = [field.write_column(list(map(operator.itemgetter(name), held))) for name, field in self.fields.items()]
+        except KeyError:
             return super().write_list(objects, owner)
         return list(zip(*columns, strict=True))
 

@@ -784,6 +784,19 @@ def test_a_message_holding_a_field_its_class_does_not_declare_is_not_saved(save_
     assert not save_path.exists()
 
 
+def test_a_message_with_a_field_swapped_for_another_is_not_saved(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As many fields as declared, one of them not declared and one declared missing (which its
+    class holds): the message is refused, not saved with its class's value."""
+    monkeypatch.setattr(Message, "about", None, raising=False)
+    engine = played_engine()
+    message = engine.message_log.messages[0]
+    del message.about
+    message.colour_name = "white"  # type: ignore[attr-defined]
+    with pytest.raises(save_fields.UndeclaredFieldError, match=r"Message.colour_name is neither saved"):
+        engine.save_as(save_path)
+    assert not save_path.exists()
+
+
 def test_a_message_saved_by_name_as_format_8_did_still_loads() -> None:
     engine = played_engine()
     data = game_data_of(engine)
