@@ -20,12 +20,11 @@ from components.level import LEVEL_UP_CHOICES
 from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
 from controls.key_help import command_rows
-from controls.keys import Command, Key
-from replays.recording import Autofight
+from controls.keys import Command, Key, does_nothing
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
 from screens.base import ActionOrHandler as ActionOrHandler
-from screens.base import BackToMenu, Content, Play, Pop, Push, Quit, Reset, Transition
+from screens.base import BackToMenu, Content, Play, Pop, Push, Quit, Transition
 from screens.base import BaseEventHandler as BaseEventHandler
 from screens.base import Overlay as Overlay
 from screens.base import PopupMessage as PopupMessage
@@ -39,6 +38,7 @@ from words.verbs import VERBS, Verb
 if TYPE_CHECKING:
     from engine import Engine
     from entity import Item
+    from replays.recording import Autofight
     from window.options import Settings
 
 
@@ -52,15 +52,8 @@ class EventHandler(BaseEventHandler):
     def settings(self) -> Settings:
         return self.engine.settings
 
-    def engine_in_play(self) -> Engine | None:
-        """The engine, while the player lives: a finished game is not saved."""
-        return self.engine if self.engine.player.is_alive else None
-
     def game(self) -> Engine:
         return self.engine
-
-    def playing(self) -> BaseEventHandler:
-        return next_screen(self.engine)
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         """Handle events for input handlers with an engine: an action takes a turn."""
@@ -334,7 +327,7 @@ class LookHandler(SelectIndexHandler):
 
     def on_index_selected(self, x: int, y: int) -> ActionOrHandler | None:
         """Describe what stands on the chosen tile; any key comes back here."""
-        return Push(LookDescription(self, x, y))
+        return Push(LookDescription(self.engine, x, y))
 
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
         """Travel's key (`_`, or the key file's) walks to the tile under the cursor."""
@@ -348,10 +341,7 @@ class LookHandler(SelectIndexHandler):
 
     def travel(self, x: int, y: int) -> Transition:
         """The walk to (x, y), stopping as walks stop; or the dungeon, the log saying why not."""
-        dungeon = self.playing()
-        if not isinstance(dungeon, MainGameEventHandler):
-            return Reset(dungeon)
-        return Reset(walking.start(dungeon, travel.Travel(x, y)) or dungeon)
+        return Play(walk=travel.Travel(x, y))
 
 
 LOOKING: Final = "Look: move the cursor, Enter tells more, Escape leaves."
@@ -446,14 +436,27 @@ class AreaRangedAttackHandler(TargetingHandler):
 
 
 class MainGameEventHandler(EventHandler):
-    """The dungeon: keys and clicks become the player's actions."""
+    """The dungeon: keys and clicks become the player's actions.  A walk under way is
+    its own (`walk`): the main loop takes its steps (`advance`), and a key stops it."""
+
+    def __init__(self, engine: Engine):
+        super().__init__(engine)
+        self.walk: walking.Walking | None = None
+
+    def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
+        """While walking, a key or click only stops the walk (`Walking.stopped_by`)."""
+        if self.walk is not None and not does_nothing(event) and self.walk.stopped_by(event):
+            self.stop_walk()
+            return None
+        return super().dispatch(event)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         move_keys = self.settings.keys.move
         if event.sym in move_keys:
             dx, dy = move_keys[event.sym]
             if event.mod & keys.RUN_MODIFIER:
-                return self.start_walk(travel.Run(dx, dy))
+                self.start_walk(travel.Run(dx, dy))
+                return None
             return BumpAction(self.engine.player, dx, dy)
         return self.on_key(event.sym)
 
@@ -470,9 +473,10 @@ class MainGameEventHandler(EventHandler):
             case Command.DESCEND:
                 return self.descend()
             case Command.EXPLORE:
-                return self.start_walk(travel.Explore(gather=self.settings.options.gather_items))
+                self.start_walk(travel.Explore(gather=self.settings.options.gather_items))
+                return None
             case Command.AUTOFIGHT:
-                return autofight.action(self.engine, autofight.decide(self.engine, self.settings.options.autofight_stop))
+                return self.autofight()
             case Command.PICKUP:
                 return PickupAction(player)
             case Command.QUIT:
@@ -495,35 +499,37 @@ class MainGameEventHandler(EventHandler):
             case Command.CHARACTER:
                 return CharacterScreenEventHandler(self.engine)
             case Command.HISTORY:
-                return HistoryViewer(self)
+                return HistoryViewer(self.engine)
             case Command.LOOK:
                 return LookHandler(self.engine)
             case Command.TRAVEL:
                 return TravelHandler(self.engine)
             case Command.HELP:
-                return HelpScreen(self)
+                return HelpScreen(self.settings)
             case Command.OPTIONS:
-                return OptionsScreen(self)
+                return OptionsScreen(self.settings)
             case _ if command in questions.QUESTIONS:
-                return AnswerScreen(self, command)
+                return AnswerScreen(self.engine, command)
         return None
 
-    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
-        if not autofight.pressed(event, self.settings):
-            return None
-        return autofight.decide(self.engine, self.settings.options.autofight_stop)
+    def autofight(self) -> Action | None:
+        """Autofight's bump (Tab); what the recording keeps of the key is what it
+        decided (`controls.autofight`), so a replay does it again whatever its options."""
+        press = autofight.decide(self.engine, self.settings.options.autofight_stop)
+        if self.engine.unrecorded is not None:  # The key is being recorded (`Screens.press`).
+            self.engine.unrecorded = press.line()
+        return autofight.action(self.engine, press)
 
-    def play_autofight(self, press: Autofight) -> BaseEventHandler:
-        if self.handle_action(autofight.action(self.engine, press)):
-            return next_screen(self.engine)
-        return self
+    def play_autofight(self, press: Autofight) -> Transition | None:
+        """A recorded press of autofight, played again (`Screens.autofight`)."""
+        return Play() if self.handle_action(autofight.action(self.engine, press)) else None
 
     def ev_mousebuttondown(
         self, event: tcod.event.MouseButtonDown
     ) -> ActionOrHandler | None:
         x, y = event.integer_position
         if keys.MAIN_BUTTONS.get(event.button) is Command.WALK_TO and self.engine.game_map.in_bounds(x, y):
-            return self.start_walk(travel.Travel(x, y))
+            self.start_walk(travel.Travel(x, y))
         return None
 
     def descend(self) -> ActionOrHandler | None:
@@ -534,12 +540,39 @@ class MainGameEventHandler(EventHandler):
         if not travel.stairs_known(game_map):
             self.engine.message_log.add_message(travel.NO_STAIRS, color.impossible)
             return None
-        return self.start_walk(travel.Travel(*game_map.downstairs_location))
+        self.start_walk(travel.Travel(*game_map.downstairs_location))
+        return None
 
-    def start_walk(self, walk: travel.Walk) -> Push | None:
-        """The walk under way, or None (the log says why; no turn passes) if it can't start."""
-        walk_screen = walking.start(self, walk)
-        return None if walk_screen is None else Push(walk_screen)
+    def start_walk(self, walk: travel.Walk) -> None:
+        """Start `walk`; if it can't start, the log says why and no turn passes."""
+        self.walk = walking.start(self.engine, walk)
+
+    def advance(self) -> Transition | None:
+        """Take the walk's next step as a turn, then look whether the walk must stop;
+        `Play` when the game's screen changes with it (a death, a level-up to choose)."""
+        walk, engine = self.walk, self.engine
+        assert walk is not None, "advanced only while walking"
+        reason = walk.watch.news(engine)  # Whatever happened since the last step, outside of a turn.
+        if reason is not None:
+            self.stop_walk(reason)
+            return None
+        if not self.handle_action(walk.step_action(engine)):
+            self.stop_walk()  # The action said why.
+            return None
+        walk.steps += 1
+        if play_screen(engine) is not MainGameEventHandler or not engine.player.is_alive:
+            return Play()
+        stop = walk.after_step(engine)
+        if stop is not None:
+            self.stop_walk(stop.reason)
+        return None
+
+    def stop_walk(self, reason: str | None = None) -> None:
+        """Stop the walk under way, if any, saying why if it must."""
+        if self.walk is not None and reason is not None:
+            # Each stop is news of its own: two orcs coming into view are two lines.
+            self.engine.message_log.add_message(reason, stack=False)
+        self.walk = None
 
 
 SAVE_AND_QUIT: Final = "Save and quit? (y/n)"
@@ -586,11 +619,11 @@ class GameOverEventHandler(EventHandler):
             case Command.MAIN_MENU:
                 return BackToMenu()
             case Command.HISTORY:
-                return Push(HistoryViewer(self))
+                return Push(HistoryViewer(self.engine))
             case Command.HALL_OF_FAME:
                 return Push(self.hall_of_fame())
             case Command.HELP:
-                return Push(HelpScreen(self))
+                return Push(HelpScreen(self.settings))
         return None
 
     def hall_of_fame(self) -> BaseEventHandler:
@@ -598,18 +631,15 @@ class GameOverEventHandler(EventHandler):
         (which a replay leaves as it is, damaged or not)."""
         record = self.engine.death_record
         if record is None:
-            return HallOfFameScreen.from_file(self, keep_aside=False)
-        return HallOfFameScreen(self, record.entered.entries, record.entered.rank)
+            return HallOfFameScreen.from_file(self.settings, keep_aside=False)
+        return HallOfFameScreen(record.entered.entries, record.entered.rank)
 
 
 class HistoryViewer(Overlay):
     """The message history, scrolled with the keys; any other key goes back."""
 
-    parent: EventHandler
-
-    def __init__(self, parent: EventHandler):
-        super().__init__(parent)
-        self.engine = parent.engine
+    def __init__(self, engine: Engine):
+        self.engine = engine
         self.log_length = len(self.engine.message_log.messages)
         self.cursor = max(0, self.log_length - 1)
 

@@ -170,7 +170,7 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
         if args.headless:
             with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: where it got to.
                 follow.wait_for_end(follower)
-            return replay.report(follower.handler, follower.first, args.screen)
+            return replay.report(follower.screens, follower.first, args.screen)
         follower.poll()
     except follow.FollowError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)

@@ -16,7 +16,6 @@ import tcod
 
 import color
 import entity_factories
-import exceptions
 import input_handlers
 from controls import keys
 from engine import Engine
@@ -147,29 +146,29 @@ class MainMenu(input_handlers.BaseEventHandler):
             case keys.Command.DAILY:
                 return self.abandoning(self.daily_game)
             case keys.Command.HALL_OF_FAME:
-                return Push(HallOfFameScreen.from_file(self, self.verifier))
+                return Push(HallOfFameScreen.from_file(self.settings, self.verifier))
             case keys.Command.HELP:
-                return Push(HelpScreen(self))
+                return Push(HelpScreen(self.settings))
             case keys.Command.OPTIONS:
-                return Push(OptionsScreen(self))
+                return Push(OptionsScreen(self.settings))
         return None
 
     def abandoning(self, start: Callable[[], Transition]) -> Transition:
         """Start a game; over a saved one, only once the player says yes (no keeps it)."""
         if os.path.lexists(paths.save_path()):
-            return Push(Question(self, ABANDON, start))
+            return Push(Question(ABANDON, start))
         return start()
 
     def start_new_game(self) -> Transition:
         """A new game in the dungeon (the main loop gives it its own recording)."""
-        return Reset(input_handlers.next_screen(new_game(self.seed, self.settings)))
+        return Reset.to(input_handlers.next_screen(new_game(self.seed, self.settings)))
 
     def daily_game(self) -> Transition:
         """Today's daily game; marked as another try if the player's recordings
         hold one of it already."""
         date = self.today()
         tries = daily.tries_before(paths.recordings_dir(), daily.seed_of(date))
-        return Reset(input_handlers.next_screen(new_daily_game(date, self.settings, tries)))
+        return Reset.to(input_handlers.next_screen(new_daily_game(date, self.settings, tries)))
 
     def continue_game(self) -> Transition | None:
         """Load the save, or explain why not; a bad save is kept, never lost.
@@ -186,7 +185,7 @@ class MainMenu(input_handlers.BaseEventHandler):
         try:
             engine = load_game(path, self.settings)
         except Exception as exc:
-            return Push(PopupMessage(self, self.not_loaded(path, exc, from_backup)))
+            return Push(PopupMessage(self.not_loaded(path, exc, from_backup)))
         if from_backup:
             engine.message_log.add_message(
                 f"Continued from {backup}, the save before the one that could not be loaded.",
@@ -226,11 +225,10 @@ class MainMenu(input_handlers.BaseEventHandler):
 
     def play_on(self, engine: Engine) -> Transition | None:
         """The loaded game, after playing what its recording holds beyond its save (`recovery`)."""
-        try:
-            recovered = recovery.recover(engine, self.progress)
-        except exceptions.BackToMainMenu:  # Its recording goes on past the game's end.
-            return None
+        recovered = recovery.recover(engine, self, self.progress)
         if recovered is None:
-            return Reset(input_handlers.next_screen(engine))
+            return Reset.to(input_handlers.next_screen(engine))
+        if not recovered.screens:  # Its recording goes on past the game's end.
+            return None
         engine.saved_at = None  # Saved once back on the game's own screen (`autosave`).
-        return Reset(PopupMessage(recovered.handler, recovered.message()))
+        return Reset((*recovered.screens, PopupMessage(recovered.message())))

@@ -26,13 +26,13 @@ from typing import Any, BinaryIO, Final
 import tcod
 
 import color
-import exceptions
 import input_handlers
 from controls import keys
 from replays import recording, replay, replay_lines
 from replays.recording import Recorded, RecordingError, Steps
 from saving import safe_io
 from screens.base import Content
+from screens.stack import Screens
 from window.front_end import FrontEnd
 from window.options import Options, Settings
 from words.game_over import Claim
@@ -61,7 +61,7 @@ class Follower:
 
     path: Path
     settings: Settings | None = None
-    handler: input_handlers.BaseEventHandler | None = None
+    screens: Screens | None = None
     first: input_handlers.MainGameEventHandler | None = None  # Its game's first screen.
     ended: bool = False  # The recording claims its game's ending: no line will follow.
     restarts: int = 0  # How often the game was played again from the file's start.
@@ -88,7 +88,7 @@ class Follower:
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
             raise FollowError(f"{self.path}: cannot read it: {reason}") from None
-        while finish_walks and self.handler is not None and self.handler.walking:
+        while finish_walks and self.screens is not None and self.screens.walking:
             self.step_walk()
         return new
 
@@ -140,7 +140,7 @@ class Follower:
 
     def restart(self) -> None:
         """Play the game again from the file's start, at full speed."""
-        self.handler = self.first = None
+        self.screens = self.first = None
         self.read_to = self.played = self.walked = 0
         self.hasher, self.head, self.tail, self.waiting, self.heads = recording.new_hash(), b"", b"", [], []
 
@@ -161,21 +161,21 @@ class Follower:
             self.head = (self.head + data)[:TAIL_BYTES]
         self.read_to += start
         self.tail = (self.tail + data)[-TAIL_BYTES:]
-        if self.handler is None and self.waiting:
+        if self.screens is None and self.waiting:
             self.start_game()
         return True
 
     def take(self, line: str) -> bool:
         """Play one line of the file; False if the game must be played again from the start."""
         self.played += 1
-        if self.handler is None:
+        if self.screens is None:
             self._wait_for_start(line)
             return True
         event = self.event_of(line, self.played)
         if isinstance(event, Steps) and self.walked > event.count:
             return False  # Walked past where the player's walk stopped.
         if event is not None:
-            self.handler = self.advanced(self.handler, [event])
+            replay_lines.play_lines(self.screens, [event], to_the_end=False)
             self.walked = 0
         return True
 
@@ -213,19 +213,11 @@ class Follower:
         self.first = replay.start(reader.script, self.settings)
         self.first.engine.recording.forget()  # A follower's game keeps none of its lines.
         self.walked = 0
-        try:
-            self.handler = self.advanced(self.first, list(reader.events()))  # The first, if any.
+        self.screens = replay.over_menu(self.first, self.first.engine.settings)
+        try:  # The first events, if any; more to come (a walk they start goes on).
+            replay_lines.play_lines(self.screens, list(reader.events()), to_the_end=False)
         except RecordingError as exc:
             raise FollowError(str(exc)) from None
-
-    def advanced(
-        self, handler: input_handlers.BaseEventHandler, events: list[Recorded]
-    ) -> input_handlers.BaseEventHandler:
-        """The screen after `events`, more to come (a walk they start goes on)."""
-        try:
-            return replay_lines.play_lines(handler, events, to_the_end=False)
-        except exceptions.BackToMainMenu:  # No recorded line leaves a finished game.
-            return handler
 
     def event_of(self, line: str, number: int) -> Recorded | None:
         """The event a line records; None for a comment (the claim ends the game)."""
@@ -245,8 +237,8 @@ class Follower:
 
     def step_walk(self) -> None:
         """Take the next step of a walk under way (the window's pace)."""
-        if self.handler is not None and self.handler.walking:
-            self.handler = self.handler.advance()
+        if self.screens is not None and self.screens.walking:
+            self.screens.step()
             self.walked += 1
 
     def status(self) -> str:
@@ -263,19 +255,18 @@ def wait_for_end(follower: Follower) -> None:
         time.sleep(POLL_SECONDS)
 
 
-class Watching(input_handlers.Overlay):
-    """The followed game's screen (`parent`) as a screen reader tells it, after a
-    line on the following itself (`notice`); the window draws its status line
-    instead (`draw`).  One for the whole watch, kept up to date, so that the
-    reader says only what changed."""
+class Watching(Screens):
+    """The followed game's screens as a screen reader tells them, after a line on the
+    following itself (`notice`); the window draws its status line instead (`draw`)."""
 
-    def __init__(self, parent: input_handlers.BaseEventHandler, notice: str):
-        super().__init__(parent)
+    def __init__(self, followed: Screens, notice: str):
+        super().__init__(followed.menu)
+        self.stack = followed.stack  # The same screens, as they change.
         self.notice = notice
 
     def content(self) -> Content:
-        """The following's notice, then what the followed game's screen shows."""
-        below = self.parent.content() or Content()
+        """The following's notice, then what the followed game's screens show."""
+        below = super().content() or Content()
         title = [below.title] if below.title else []
         return Content(self.notice, [*title, *below.lines], below.focus, below.keys)
 
@@ -298,19 +289,12 @@ def watch(front: FrontEnd, console: tcod.console.Console, follower: Follower) ->
     """
     next_poll = next_step = 0.0
     problem: str | None = None
-    watching: Watching | None = None
     while True:
-        if follower.handler is not None:
-            if watching is None:
-                watching = Watching(follower.handler, "")
-            watching.parent, watching.notice = follower.handler, notice(follower, problem)
+        followed = follower.screens
+        watching = None if followed is None else Watching(followed, notice(follower, problem))
         draw(front, console, follower, problem, watching)
         now = time.monotonic()
-        due = (
-            next_poll
-            if follower.handler is None or not follower.handler.walking
-            else min(next_poll, next_step)
-        )
+        due = next_poll if followed is None or not followed.walking else min(next_poll, next_step)
         for event in front.events(None if problem else max(0.0, due - now)):
             if isinstance(event, tcod.event.Quit) or _stops(event):
                 return
@@ -321,8 +305,9 @@ def watch(front: FrontEnd, console: tcod.console.Console, follower: Follower) ->
                 follower.poll()
             except FollowError as exc:
                 problem = str(exc)
-        if follower.handler is not None and follower.handler.walking and now >= next_step:
-            next_step = now + 1 / follower.handler.settings.options.walk_speed
+        followed = follower.screens
+        if followed is not None and followed.walking and now >= next_step:
+            next_step = now + 1 / followed.settings.options.walk_speed
             follower.step_walk()
 
 
@@ -343,8 +328,8 @@ def draw(
     """The followed game's screen, under a status line; `watching` is what a
     screen reader says of it."""
     console.clear()
-    if follower.handler is not None:
-        follower.handler.on_render(console)
+    if follower.screens is not None:
+        follower.screens.draw(console)
     status = (
         follower.status() if problem is None else f"{problem[: console.width - 12]}. Esc: leave"
     )

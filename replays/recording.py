@@ -33,7 +33,6 @@ from words import program
 
 if TYPE_CHECKING:
     from engine import Engine
-    from input_handlers import BaseEventHandler
 
 FORMAT_NAME: Final = "recording"
 FORMAT_VERSION: Final = 4
@@ -844,60 +843,3 @@ def write_crash(engine: Engine) -> Path:
     """Keep the recording up to an unexpected error as `crash-NNN.rec` in the data folder."""
     names = safe_io.numbered("crash", SUFFIX)
     return safe_io.write_first_free(paths.data_dir(), names, data_of(engine) or b"")
-
-
-def handle_and_record(handler: BaseEventHandler, event: tcod.event.Event) -> BaseEventHandler:
-    """Let the handler act on `event`, and record it if it belongs to the game in play.
-
-    Recorded, while a game is in play: keys and symbols typed (not what
-    `keys.does_nothing`), clicks, and pointer moves that changed the game's mouse
-    location; not an event that quits, since the save ends there.  An event that
-    raises is recorded too, so that the recording replays the error.
-    """
-    engine = handler.engine_in_play()
-    press = None if engine is None else handler.autofight_press(event)
-    if engine is not None and press is not None:
-        # Kept as what it did, not as the key (see `controls.autofight`).
-        record(engine, press.line())
-        return handler.play_autofight(press)
-    line = None if engine is None or keys.does_nothing(event) else line_of(event)
-    # The steps of a walk under way, which the event may stop.
-    walked = Steps(handler.walk_steps) if handler.walking else None
-    if engine is None or (line is None and walked is None):
-        return handler.handle_events(event)
-    return _handle_kept(handler, engine, event, line, walked)
-
-
-def _handle_kept(
-    handler: BaseEventHandler,
-    engine: Engine,
-    event: tcod.event.Event,
-    line: str | None,
-    walked: Steps | None,
-) -> BaseEventHandler:
-    """Handle an event of the game in play, then record what replays it."""
-    pointer = engine.mouse_location
-    # Should the event end the game, its death records it first (`end`).
-    engine.unrecorded = line
-    try:
-        after = handler.handle_events(event)
-    except SystemExit:  # Leaving the game stops a walk too.
-        engine.unrecorded = None
-        if walked is not None:
-            record(engine, walked.line())
-        raise
-    except Exception:
-        record_unrecorded(engine)
-        raise
-    line, engine.unrecorded = engine.unrecorded, None
-    if walked is not None and not after.walking:
-        # The key or click stopped the walk and did nothing else: what
-        # replays it is the number of steps the walk took.
-        record(engine, walked.line())
-    elif walked is not None and after is handler and not isinstance(event, tcod.event.MouseMotion):
-        pass  # Ignored by the walk, which goes on (a click on where it is going): nothing to replay.
-    elif line is not None and (
-        not isinstance(event, tcod.event.MouseMotion) or engine.mouse_location != pointer
-    ):
-        record(engine, line)
-    return after

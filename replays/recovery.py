@@ -26,6 +26,8 @@ import render_functions
 from engine import Engine
 from replays import recording, replay_lines, rules
 from saving import paths, safe_io
+from screens.base import BaseEventHandler
+from screens.stack import Screens
 from window.options import Settings
 
 # At most this many events after the save are played: five times the most
@@ -76,13 +78,14 @@ class Unsaved:
 
 
 class Recovered:
-    """A game brought back: the screen it is on, what was played after its save,
-    and what of the file was left out, if anything."""
+    """A game brought back: the screens it is on (none: its recording went on past
+    the game's end, back to the menu), what was played after its save, and what of
+    the file was left out, if anything."""
 
     def __init__(
-        self, handler: input_handlers.BaseEventHandler, events: int, turns: int, left_out: str | None = None
+        self, screens: list[BaseEventHandler], events: int, turns: int, left_out: str | None = None
     ) -> None:
-        self.handler, self.events, self.turns, self.left_out = handler, events, turns, left_out
+        self.screens, self.events, self.turns, self.left_out = screens, events, turns, left_out
 
     def message(self) -> str:
         """What the player is told."""
@@ -234,8 +237,9 @@ def open_recording(path: Path) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
-def recover(engine: Engine, progress: Progress | None = None) -> Recovered | None:
-    """Play on `engine` (just loaded) what its recording holds after its save; None if nothing.
+def recover(engine: Engine, menu: BaseEventHandler, progress: Progress | None = None) -> Recovered | None:
+    """Play on `engine` (just loaded, over `menu`) what its recording holds after its
+    save; None if nothing.
 
     Those events play by the keys and options the recording names, whatever the
     player's are now; then the game goes on with the player's (`go_on_with`).
@@ -246,16 +250,15 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
     found = unsaved(engine)
     events = found.events
     turns = engine.turns
+    screens = Screens(menu, input_handlers.next_screen(engine))
     try:
-        handler = replay_lines.play_lines(
-            input_handlers.next_screen(engine), paced(events, progress)
-        )
+        replay_lines.play_lines(screens, paced(events, progress))
     finally:
         go_on_with(engine, player)
     settle(engine, found)
     if not events and found.left_out is None:
         return None
-    return Recovered(handler, len(events), engine.turns - turns, found.left_out)
+    return Recovered(screens.stack[1:], len(events), engine.turns - turns, found.left_out)
 
 
 def settle(engine: Engine, found: Unsaved) -> None:

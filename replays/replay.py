@@ -1,7 +1,7 @@
 """Playing a recording back, in the window or headless, and the headless report.
 
-Each line goes through `recording.handle_and_record`, the door the player's
-events go through, so the real handlers do what they did in play.  In the
+Each line is pressed as the player's events are (`Screens.press`), so the real
+handlers do what they did in play.  In the
 window the pace only decides when the next line is played, never what it does,
 so a replay ends in the same state at any speed, or with no window at all.
 """
@@ -16,7 +16,6 @@ from typing import Any, Final
 
 import tcod
 
-import exceptions
 import input_handlers
 import setup_game
 from controls import keys
@@ -25,6 +24,8 @@ from entity import Actor
 from replays import daily, recording, replay_lines, rules
 from replays.recording import Recorded, Script, Steps
 from saving import paths, safe_io
+from screens.base import Quit
+from screens.stack import Screens
 from window import display_area, error_report
 from window.options import Settings
 from words import program
@@ -66,23 +67,19 @@ def daily_of(script: Script) -> str | None:
     return script.daily if date is not None and daily.seed_of(date) == script.seed else None
 
 
-def engine_of(handler: input_handlers.BaseEventHandler) -> Engine | None:
-    """The game a screen shows, even a finished one; None for the main menu."""
-    while not isinstance(handler, input_handlers.EventHandler):
-        parent = getattr(handler, "parent", None)
-        if not isinstance(parent, input_handlers.BaseEventHandler):
-            return None
-        handler = parent
-    return handler.engine
+def over_menu(first: input_handlers.BaseEventHandler, settings: Settings) -> Screens:
+    """The screens of a replay: its first screen, over a main menu of `settings`, where
+    the replayed game goes back to when it is left finished."""
+    return Screens(setup_game.MainMenu(settings), first)
 
 
-def summary(handler: input_handlers.BaseEventHandler, engine: Engine | None = None) -> dict[str, Any]:
+def summary(screens: Screens, engine: Engine | None = None) -> dict[str, Any]:
     """Where the game stands, as `--replay FILE --headless` prints it (plain data).
 
     `engine` is the game played, for when the screen no longer shows it (after a death).
     """
-    report: dict[str, Any] = {"screen": type(handler).__name__}
-    engine = engine or engine_of(handler)
+    report: dict[str, Any] = {"screen": type(screens.top).__name__}
+    engine = engine or screens.game()
     if engine is None:
         return report
     player = engine.player
@@ -165,9 +162,7 @@ class Playback:
         return max(0.0, self.due - time.monotonic())
 
     def control(self, event: tcod.event.Event) -> None:
-        """Act on a live event: the playback keys; closing the window quits."""
-        if isinstance(event, tcod.event.Quit):
-            raise SystemExit()
+        """Act on a live event: the playback keys."""
         if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or keys.does_nothing(
             event
         ):
@@ -222,10 +217,10 @@ class Playback:
 
 
 def play_frame(
-    handler: input_handlers.BaseEventHandler,
+    screens: Screens,
     playback: Playback,
     events: Callable[..., Iterable[tcod.event.Event]] | None = None,
-) -> input_handlers.BaseEventHandler:
+) -> None:
     """One frame of a replay in the window: the playback keys, then the next
     recorded event when due.
 
@@ -237,18 +232,22 @@ def play_frame(
     """
     source, timeout = events or tcod.event.wait, playback.timeout()
     for event in source() if timeout is None else source(timeout):
+        if isinstance(event, tcod.event.Quit):  # Closing the window quits.
+            screens.apply(Quit())
+            return
         playback.control(event)
-    if playback.stopped and handler.walking:
+    steps = screens.walk_steps()
+    if playback.stopped and steps is not None:
         # Escape stops the replay and a walk it left under way, as a key stops
         # a walk in play (and is recorded so): the player's next key is theirs.
-        return replay_lines.replay_line(handler, Steps(handler.walk_steps))
+        replay_lines.play_steps(screens, steps)
+        return
     recorded = playback.next_event()
     if recorded is None:
-        return handler
-    handler = replay_lines.replay_line(handler, recorded)
-    while handler.walking and playback.walk_goes_on(handler.walk_steps):
-        handler = handler.advance()
-    return handler
+        return
+    replay_lines.replay_line(screens, recorded)
+    while (steps := screens.walk_steps()) is not None and playback.walk_goes_on(steps):
+        screens.step()
 
 
 def replay_headless(path: Path, screen: Path | None, settings: Settings | None = None) -> int:
@@ -263,27 +262,27 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
         # the game's own recording keeps no line (`Lines.keep`), so memory does not grow with it.
         first = start(reader.script, settings)
         first.engine.recording.forget()
-        handler = play_recording(first, reader.events())
+        screens = play_recording(first, reader.events())
     except recording.RecordingError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
-    return report(handler, first, screen)
+    return report(screens, first, screen)
 
 
 def report(
-    handler: input_handlers.BaseEventHandler | None,
+    screens: Screens | None,
     first: input_handlers.MainGameEventHandler | None,
     screen: Path | None,
 ) -> int:
     """Print where a headless replay ended (and write its last frame to `screen`); 0 if done."""
-    if handler is None or first is None:
+    if screens is None or first is None:
         print(f"{program.name()}: the recording holds no game yet", file=sys.stderr)
         return 1
     console = tcod.console.Console(display_area.COLUMNS, display_area.ROWS, order="F")
-    handler.on_render(console)
+    screens.draw(console)
     import json  # Only a headless replay prints it: the window's start-up pays nothing for it.
 
-    print(json.dumps(summary(handler, first.engine)))
+    print(json.dumps(summary(screens, first.engine)))
     if screen is not None:
         try:
             safe_io.write_atomic(screen, screen_text(console).encode("utf-8"))
@@ -296,12 +295,9 @@ def report(
     return 0
 
 
-def play_recording(
-    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded]
-) -> input_handlers.BaseEventHandler:
-    """Play recorded events as fast as they go (`replay_lines.play_lines`); a game left
-    when finished ends on the main menu, where the window goes."""
-    try:
-        return replay_lines.play_lines(handler, events)
-    except exceptions.BackToMainMenu:
-        return setup_game.MainMenu(handler.settings)
+def play_recording(first: input_handlers.MainGameEventHandler, events: Iterable[Recorded]) -> Screens:
+    """Play recorded events from `first` as fast as they go (`replay_lines.play_lines`);
+    a game left when finished ends on the main menu, as in the window."""
+    screens = over_menu(first, first.engine.settings)
+    replay_lines.play_lines(screens, events)
+    return screens

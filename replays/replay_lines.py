@@ -1,6 +1,6 @@
-"""Playing a recording's lines through the real handlers, with no window:
-each line through `recording.handle_and_record`, the door the player's events go
-through, so that the handlers do what they did in play."""
+"""Playing a recording's lines through the real screens, with no window: each line
+pressed as the player's events are (`Screens.press`), so that the handlers do what
+they did in play."""
 
 from __future__ import annotations
 
@@ -9,81 +9,75 @@ from collections.abc import Iterable
 
 import tcod
 
-import exceptions
-import input_handlers
 from replays import recording, rules
 from replays.recording import Autofight, Recorded, Steps
+from screens.stack import Screens
 from window import error_report
 
 
-def replay_line(
-    handler: input_handlers.BaseEventHandler,
-    recorded: tcod.event.Event | Recorded,
-) -> input_handlers.BaseEventHandler:
+def replay_line(screens: Screens, recorded: tcod.event.Event | Recorded) -> None:
     """Play one recorded line as it was played, after the walk under way took its steps.
 
     A key or click came after the walk stopped by itself (one that stopped
     it was recorded as `steps N`); a pointer move may come during a walk.
     """
+    engine = screens.recorded_game()
     if isinstance(recorded, recording.Resume):
-        engine = handler.engine_in_play()
-        if engine is None:
-            return handler
-        recording.record(engine, recorded.line())
-        return input_handlers.next_screen(engine)
-    if isinstance(recorded, rules.Rule):
-        engine = handler.engine_in_play()
+        if engine is not None:
+            recording.record(engine, recorded.line())
+            screens.play()
+    elif isinstance(recorded, rules.Rule):
         if engine is not None:  # The keys or options the game was continued with.
             rules.apply(recorded, engine.settings)
             recording.record(engine, recorded.line())
-        return handler
-    if isinstance(recorded, Steps):
-        while handler.walking and handler.walk_steps < recorded.count:
-            handler = handler.advance()
-        engine = handler.engine_in_play()
-        if not handler.walking or engine is None:
-            return handler  # Ended sooner than recorded: nothing left to stop.
-        recording.record(engine, recorded.line())
-        return handler.stop_walking()
-    if not isinstance(recorded, tcod.event.MouseMotion):
-        handler = finish_walk(handler)
-    if isinstance(recorded, Autofight):
-        engine = handler.engine_in_play()
-        if engine is None:
-            return handler
-        recording.record(engine, recorded.line())
-        return handler.play_autofight(recorded)
-    return recording.handle_and_record(handler, recorded)
+    elif isinstance(recorded, Steps):
+        play_steps(screens, recorded.count)
+    else:
+        if not isinstance(recorded, tcod.event.MouseMotion):
+            finish_walk(screens)
+        if isinstance(recorded, Autofight):
+            engine = screens.recorded_game()
+            if engine is not None:
+                recording.record(engine, recorded.line())
+                screens.autofight(recorded)
+        else:
+            screens.press(recorded)
 
 
-def finish_walk(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
+def play_steps(screens: Screens, count: int) -> None:
+    """The walk under way to `count` steps, then stopped as a key stopped it (`steps N`)."""
+    while (steps := screens.walk_steps()) is not None and steps < count:
+        screens.step()
+    engine = screens.recorded_game()
+    if screens.walking and engine is not None:  # Else it ended sooner than recorded.
+        recording.record(engine, Steps(count).line())
+        screens.stop_walking()
+
+
+def finish_walk(screens: Screens) -> None:
     """Take every step of the walk under way, if one is, as fast as they go."""
-    while handler.walking:
-        handler = handler.advance()
-    return handler
+    while screens.walking:
+        screens.step()
 
 
-def play_lines(
-    handler: input_handlers.BaseEventHandler, events: Iterable[Recorded], *, to_the_end: bool = True
-) -> input_handlers.BaseEventHandler:
-    """Play recorded events as fast as they go, with no window; return the last screen.
+def play_lines(screens: Screens, events: Iterable[Recorded], *, to_the_end: bool = True) -> None:
+    """Play recorded events as fast as they go, with no window, until they end, a line
+    quits, or one leaves the finished game for the menu (`Screens.in_menu`).
 
-    As in the main loop, an unexpected error is reported and play goes on; an
-    event that leaves a finished game raises `exceptions.BackToMainMenu`.
+    As in the main loop, an unexpected error is reported and play goes on.
     A walk the last lines started goes on until it stops by itself, as in play,
     unless more lines may come (`to_the_end` False: a game still being played).
     """
     # `events` is consumed lazily: the recovery shows its progress as they are played.
     for recorded in itertools.chain(events, [None]):
+        if screens.quitting is not None or screens.in_menu:
+            return
         try:
             if recorded is None:
-                return finish_walk(handler) if to_the_end else handler
-            handler = replay_line(handler, recorded)
-        except (SystemExit, exceptions.QuitWithoutSaving):
-            break
-        except exceptions.BackToMainMenu:
-            raise  # The caller's to answer: no error of the game.
+                if to_the_end:
+                    finish_walk(screens)
+                return
+            replay_line(screens, recorded)
         except Exception:
-            error_report.report_error(handler, keep_recording=False)
-            handler = handler.stop_walking()
-    return handler
+            error_report.report_error(screens, keep_recording=False)
+            screens.stop_walking()

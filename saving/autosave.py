@@ -22,22 +22,22 @@ import traceback
 from typing import Final
 
 import color
-import input_handlers
 from engine import Engine
 from replays import recording
 from saving import paths, save_fields, savefile
+from screens.stack import Screens
 
 # Events recorded on one floor between two saves.  Replaying this many takes
 # about a second (`recovery`).
 CHECKPOINT_LINES: Final = 10_000
 
 
-def save_game(handler: input_handlers.BaseEventHandler) -> None:
+def save_game(screens: Screens) -> None:
     """Save the game in play, if any: what quitting does.
 
     Raises what saving raised (`OSError`, `savefile.SaveError`, or a bug's exception);
     the old save, if any, is still whole then: the write is atomic."""
-    engine = handler.engine_in_play()
+    engine = screens.engine_in_play()
     if engine is None:
         return
     recording.write_new(engine)  # The file holds what the save holds, and more.
@@ -45,17 +45,7 @@ def save_game(handler: input_handlers.BaseEventHandler) -> None:
     print("Game saved.")
 
 
-def on_start_screen(handler: input_handlers.BaseEventHandler) -> bool:
-    """Whether `handler` (under its popups) is the screen its game would start on if
-    loaded: the main game, or the level-up choice owed; not a menu, nor a walk."""
-    while isinstance(handler, input_handlers.PopupMessage):
-        handler = handler.parent
-    if not isinstance(handler, input_handlers.EventHandler) or handler.walking:
-        return False
-    return type(handler) is input_handlers.play_screen(handler.engine)
-
-
-def back_to_start(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
+def back_to_start(screens: Screens) -> None:
     """The game in play on the screen it would start on if loaded, for quitting.
 
     Leaving on a menu (the window closed on the inventory), the game is
@@ -63,18 +53,19 @@ def back_to_start(handler: input_handlers.BaseEventHandler) -> input_handlers.Ba
     so (`resume`), or a replay would stay on the menu and read the next key
     as a choice in it.  A walk stops (its recording says where).
     """
-    handler = handler.stop_walking()
-    engine = handler.engine_in_play()
-    if engine is None or on_start_screen(handler):
-        return handler
+    screens.stop_walking()
+    engine = screens.engine_in_play()
+    if engine is None or screens.on_start_screen():
+        return
     recording.record(engine, recording.Resume().line())
-    return input_handlers.next_screen(engine)
+    screens.play()
 
 
-def due(handler: input_handlers.BaseEventHandler) -> Engine | None:
-    """The game to save now, if `handler` shows one that is due for a save."""
-    engine = handler.engine_in_play()
-    if engine is None or not on_start_screen(handler):
+def due(screens: Screens) -> Engine | None:
+    """The game to save now, if the screens show one that is due for a save: on the
+    screen it would start on if loaded (`Screens.on_start_screen`)."""
+    engine = screens.engine_in_play()
+    if engine is None or not screens.on_start_screen():
         return None
     saved = engine.saved_at
     if saved is None:
@@ -85,13 +76,13 @@ def due(handler: input_handlers.BaseEventHandler) -> Engine | None:
     return engine if len(engine.recording) - lines >= CHECKPOINT_LINES else None
 
 
-def after_frame(handler: input_handlers.BaseEventHandler) -> None:
+def after_frame(screens: Screens) -> None:
     """Save the game on screen if it is due: the main loop calls this after presenting.
 
     A save that fails is said in the message log, and the game goes on; the
     next descent tries again.  Nothing is lost meanwhile: the recording holds it.
     """
-    engine = due(handler)
+    engine = due(screens)
     if engine is None:
         return
     try:
@@ -108,7 +99,7 @@ def after_frame(handler: input_handlers.BaseEventHandler) -> None:
         )
 
 
-def save_beside(handler: input_handlers.BaseEventHandler) -> None:
+def save_beside(screens: Screens) -> None:
     """After a crash, save the game that failed beside the last good save, if it can be.
 
     That game may be what is broken, so it never replaces the save the player
@@ -116,7 +107,7 @@ def save_beside(handler: input_handlers.BaseEventHandler) -> None:
     """
     path = savefile.crash_path(paths.save_path())
     try:
-        engine = handler.engine_in_play()
+        engine = screens.engine_in_play()
         if engine is not None:
             save_fields.save(engine, path, keep_backup=False)
             print(f"The game that failed was saved as {path}; the last save is untouched.",

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from replays import recording
 from saving import autosave
-from screens.base import BaseEventHandler, PopupMessage
+from screens.stack import Screens
 
 
-def after_frame(handler: BaseEventHandler) -> tuple[BaseEventHandler, bool]:
-    """Write what the frame just shown leaves to write; the screen to show next (a
-    popup over it says what could not be written), and whether it shows anything new."""
+def after_frame(screens: Screens) -> bool:
+    """Write what the frame just shown leaves to write (a popup over the screens says
+    what could not be); whether the screens show anything new."""
     notices = []
-    engine = handler.game()
+    engine = screens.game()
     news = False
     if engine is not None:
         recording.write_new(engine)
@@ -27,10 +27,11 @@ def after_frame(handler: BaseEventHandler) -> tuple[BaseEventHandler, bool]:
             engine.death_record = death.keep_record(engine)
             notices += engine.death_record.notices
             news = True
-    notice = handler.settings.keep_changes()
+    notice = screens.settings.keep_changes()
     if notice is not None:
         notices.append(notice)
-    autosave.after_frame(handler)
+    autosave.after_frame(screens)
     if notices:
-        return PopupMessage(handler, "\n".join(notices)), True
-    return handler, news
+        screens.show("\n".join(notices))
+        return True
+    return news

@@ -1,28 +1,26 @@
 """The base of every screen: what a screen shows (`Content`), what it asks for next
-(a transition: `Push`, `Pop`, `Reset`, `Play`, `Quit`, `BackToMenu`), the one function
-that moves from screen to screen (`follow`), and screens shown over another (`Overlay`).
+(a transition: `Push`, `Replace`, `Pop`, `PassOn`, `Reset`, `Play`, `Quit`, `BackToMenu`, which
+the stack of screens applies: `screens.stack`), and screens shown over another (`Overlay`).
 
 Apart from `input_handlers` so that every screen can build on it with no import cycle.
-The stack of screens is each screen's `parent`: an `Overlay` is drawn over it and goes
-back to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 import tcod
 
-import exceptions
 import render_functions
 from actions import Action
 from controls.keys import does_nothing
 from saving import paths
 
 if TYPE_CHECKING:
+    from controls.travel import Walk
     from engine import Engine
-    from replays.recording import Autofight
     from window.options import Settings
 
 ANY_KEY_CLOSES = "Any key closes."
@@ -42,108 +40,78 @@ class Content(NamedTuple):
     keys: str = ""
 
 
-# The transitions are plain classes, not dataclasses: each `@dataclass` writes and compiles
-# its methods when this module is imported, before the game is ready for its first key
-# (docs/performance.md, "Start-up"); a transition is made, matched once and dropped.
+@dataclass(frozen=True)
 class Push:
     """Show `screen` over the one that returned this; leaving it comes back (`Pop`, `Play`)."""
 
-    __match_args__ = ("screen",)
-
-    def __init__(self, screen: BaseEventHandler) -> None:
-        self.screen = screen
+    screen: BaseEventHandler
 
 
+@dataclass(frozen=True)
+class Replace:
+    """This screen closed, `screen` shown in its place (a question answered by a notice)."""
+
+    screen: BaseEventHandler
+
+
+@dataclass(frozen=True)
 class Pop:
-    """Back to the screen below (an `Overlay`'s `parent`)."""
+    """Back to the screen below."""
 
 
+@dataclass(frozen=True)
+class PassOn:
+    """Close this screen, and let the one below take the same event: an answer beside
+    the map goes as the next key does what it does in the dungeon."""
+
+
+@dataclass(frozen=True)
 class Reset:
-    """Replace every screen by `screen`: a game started or continued, the menu again."""
+    """Replace every screen above the main menu by `screens`, bottom first: a game
+    started or continued (under a popup, if one says how it was continued)."""
 
-    __match_args__ = ("screen",)
+    screens: tuple[BaseEventHandler, ...]
 
-    def __init__(self, screen: BaseEventHandler) -> None:
-        self.screen = screen
+    @classmethod
+    def to(cls, *screens: BaseEventHandler) -> Reset:
+        return cls(screens)
 
 
+@dataclass(frozen=True)
 class Play:
     """Back to the game's own screen, whichever it is owed now: after a turn, or
-    leaving a screen of the game (see `input_handlers.next_screen`)."""
+    leaving a screen of the game (see `input_handlers.next_screen`); with `walk`,
+    that walk starts there (`travel`: to a tile chosen with the cursor)."""
+
+    walk: Walk | None = None
 
 
+@dataclass(frozen=True)
 class Quit:
     """Leave the program; the main loop saves the game in play first, unless `save` is False."""
 
-    __match_args__ = ("save",)
-
-    def __init__(self, save: bool = True) -> None:
-        self.save = save
+    save: bool = True
 
 
+@dataclass(frozen=True)
 class BackToMenu:
-    """Leave a finished game for the main menu the main loop started with."""
+    """Leave a finished game for the main menu at the bottom of the screens."""
 
 
-Transition = Push | Pop | Reset | Play | Quit | BackToMenu
+Transition = Push | Replace | Pop | PassOn | Reset | Play | Quit | BackToMenu
 
 ActionOrHandler = Action | Transition
 """What a screen's event handling returns: an action to attempt, or what happens to the
 screens; None, nothing (the same screen stays)."""
 
 
-def follow(screen: BaseEventHandler, result: Transition | None) -> BaseEventHandler:
-    """The screen after `screen` asked for `result`: the one place screens change.
-
-    Leaving the program or the game is the main loop's to do: `Quit` and `BackToMenu`
-    are raised to it (`exceptions`), from any depth of play.
-    """
-    match result:
-        case None:
-            return screen
-        case Push(next_screen) | Reset(next_screen):
-            return next_screen
-        case Pop():
-            return screen.below()
-        case Play():
-            return screen.playing()
-        case Quit(save=True):
-            raise SystemExit()
-        case Quit(save=False):
-            raise exceptions.QuitWithoutSaving()
-        case BackToMenu():
-            raise exceptions.BackToMainMenu()
-    raise AssertionError(f"not a transition: {result!r}")
-
-
 class BaseEventHandler:
     """A screen: it draws itself, says what it shows, and turns each event into what
-    happens next."""
+    happens next (`on_event`), which the stack of screens applies (`screens.stack`)."""
 
-    # While `walking`, the main loop calls `advance` at the walk's pace.
-    walking = False
-    walk_steps = 0
-
-    def advance(self) -> BaseEventHandler:
-        """Take the next step of what goes on without input; the next handler."""
-        return self
-
-    def stop_walking(self) -> BaseEventHandler:
-        """The handler once what goes on without input has stopped."""
-        return self
-
-    def autofight_press(self, event: tcod.event.Event) -> Autofight | None:
-        """What autofight does, if `event` presses its key on this screen (the
-        dungeon's): what the press is recorded as, and then played (`play_autofight`)."""
-        return None
-
-    def play_autofight(self, press: Autofight) -> BaseEventHandler:
-        """Do what a press of autofight does (`autofight_press`); the next handler."""
-        return self
-
-    def handle_events(self, event: tcod.event.Event) -> BaseEventHandler:
-        """The screen after `event`, as in the tutorial: what `on_event` asks for, followed."""
-        return follow(self, self.on_event(event))
+    # Whether the keys pressed on this screen belong to the game under it, and are
+    # recorded with it: not a question asked outside the game's play (`Question`).
+    keys_belong_to_game = True
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         """What `event` asks for; a screen of a game performs the action it makes first."""
@@ -175,36 +143,25 @@ class BaseEventHandler:
 
     def content(self) -> Content | None:
         """What the screen shows, as text (`Content`); None where the game's news tells
-        it all (the dungeon)."""
+        it all (the dungeon), or, over another screen, where that one's tells it."""
         return None
 
     @property
     def settings(self) -> Settings:
-        """The options and keys in force (`window.options.Settings`)."""
+        """The options and keys in force (`window.options.Settings`): the main menu's
+        and a game's screens have them; `Screens.settings` says which apply."""
         raise NotImplementedError()
 
-    def engine_in_play(self) -> Engine | None:
-        """The game this screen belongs to, if one is in play; it is what gets saved."""
-        return None
-
     def game(self) -> Engine | None:
-        """The game this screen shows, in play or over; None for the menus."""
+        """The game this screen shows, in play or over; None for the menus and popups."""
         return None
 
     def map_focus(self) -> tuple[int, int] | None:
         """The map tile this screen is about, which a view of part of the map keeps in
         sight (a terminal under 50 rows: `terminal.view`): the player's, a cursor's while
-        one is shown; None without a map."""
+        one is shown; None where the screen below says."""
         engine = self.game()
         return None if engine is None else (engine.player.x, engine.player.y)
-
-    def below(self) -> BaseEventHandler:
-        """The screen `Pop` goes back to: the one below, for a screen over another."""
-        return self
-
-    def playing(self) -> BaseEventHandler:
-        """The screen `Play` goes to: the game's own screen, as owed now."""
-        return self
 
     def ev_quit(self, event: tcod.event.Quit) -> ActionOrHandler | None:
         return Quit()
@@ -226,40 +183,14 @@ class BaseEventHandler:
 
 
 class Overlay(BaseEventHandler):
-    """A screen drawn over its `parent` and closed back to it, by default by any key or click.
+    """A screen drawn over the one below it and closed back to it, by default by any
+    key or click.  It draws only itself: the stack draws what is under it first.
 
     Every screen that goes back to where it was opened from is one, so there is one way back.
     """
 
-    def __init__(self, parent: BaseEventHandler):
-        self.parent = parent
-
-    def engine_in_play(self) -> Engine | None:
-        return self.parent.engine_in_play()
-
-    def game(self) -> Engine | None:
-        return self.parent.game()
-
-    def map_focus(self) -> tuple[int, int] | None:
-        return self.parent.map_focus()
-
-    def below(self) -> BaseEventHandler:
-        return self.parent
-
-    def playing(self) -> BaseEventHandler:
-        return self.parent.playing()
-
-    def content(self) -> Content | None:
-        """The screen below's, unless this one says more."""
-        return self.parent.content()
-
-    @property
-    def settings(self) -> Settings:
-        return self.parent.settings
-
     def on_render(self, console: tcod.console.Console) -> None:
-        """The screen below, as it was; subclasses draw themselves over it."""
-        self.parent.on_render(console)
+        """Nothing of its own by default: subclasses draw themselves over the screen below."""
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         return Pop()
@@ -275,17 +206,15 @@ class Overlay(BaseEventHandler):
 
 
 class PopupMessage(Overlay):
-    """Display a popup text window; any key or click returns to the parent handler."""
+    """Display a popup text window; any key or click returns to the screen below."""
 
-    def __init__(self, parent_handler: BaseEventHandler, text: str):
-        super().__init__(parent_handler)
+    def __init__(self, text: str):
         self.text = paths.printable(text)  # A path in it may hold a byte that isn't UTF-8.
 
     def content(self) -> Content:
         return Content(lines=self.text.splitlines(), keys=ANY_KEY_CLOSES)
 
     def on_render(self, console: tcod.console.Console) -> None:
-        """The parent dimmed, and the message in its own framed window."""
+        """The screen below dimmed, and the message in its own framed window."""
         # Differs from the tutorial: a window of its own, not over the menu's lines.
-        super().on_render(console)
         render_functions.draw_popup(console, self.text)

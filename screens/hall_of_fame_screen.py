@@ -48,27 +48,26 @@ class HallOfFameScreen(Overlay):
 
     def __init__(
         self,
-        parent_handler: BaseEventHandler,
         entries: list[hall_of_fame.Entry],
         highlight: int | None = None,
         marks: list[bool | None] | None = None,
     ):
-        super().__init__(parent_handler)
         self.entries = entries
         self.highlight = highlight
         self.marks = marks
 
     @classmethod
     def from_file(
-        cls, parent_handler: BaseEventHandler, verifier: Verifier | None = None, keep_aside: bool = True
+        cls, settings: Settings, verifier: Verifier | None = None, keep_aside: bool = True
     ) -> BaseEventHandler:
         """The hall of fame as the scores file holds it, or a popup saying why not (a
-        damaged file moved aside, unless a replay asks: `keep_aside`)."""
+        damaged file moved aside, unless a replay asks: `keep_aside`); marked by
+        `verifier`, which replays each game by the player's `settings`."""
         entries, notice = hall_of_fame.read(keep_aside)
         if notice is not None:
-            return PopupMessage(parent_handler, notice)
-        marks = None if verifier is None else verifier(entries, parent_handler.settings)
-        return cls(parent_handler, entries, marks=marks)
+            return PopupMessage(notice)
+        marks = None if verifier is None else verifier(entries, settings)
+        return cls(entries, marks=marks)
 
     def content(self) -> Content:
         return Content(self.TITLE, self.lines(), keys=ANY_KEY_CLOSES)
@@ -89,7 +88,6 @@ class HallOfFameScreen(Overlay):
         return [f"  {header}", *marked, "", *LEGEND]
 
     def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
         console.rgb["fg"] //= 4
         console.rgb["bg"] //= 4
         lines = self.lines()

@@ -14,7 +14,8 @@ from screens.base import ANY_KEY_CLOSES, Content, Overlay, Pop
 from window.display_area import COLUMNS, ROWS
 
 if TYPE_CHECKING:
-    from screens.base import ActionOrHandler, BaseEventHandler
+    from screens.base import ActionOrHandler
+    from window.options import Settings
 
 Rows = list[tuple[str, str]]
 # A section placed on a page: its left column, top line, title and rows.
@@ -66,9 +67,13 @@ class HelpScreen(Overlay):
 
     TITLE = "Keys"
 
-    def __init__(self, parent: BaseEventHandler, page: int = 0):
-        super().__init__(parent)
+    def __init__(self, settings: Settings, page: int = 0):
+        self._settings = settings  # Their keys are the ones shown.
         self.page = page
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
 
     def content(self) -> Content:
         """Every key, a section at a time: "keys: meaning"."""

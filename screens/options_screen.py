@@ -8,8 +8,9 @@ import color
 import render_functions
 from controls.keys import OPTION_ROW_KEYS, OPTION_VALUE_KEYS, OPTIONS_CLOSE_KEYS, Command, key_of
 from saving import paths
-from screens.base import BaseEventHandler, Content, Overlay, Pop
+from screens.base import Content, Overlay, Pop
 from window import display_area, options
+from window.options import Settings
 
 
 class OptionsScreen(Overlay):
@@ -22,10 +23,14 @@ class OptionsScreen(Overlay):
     WIDTH = 60
     HINT = "Up/Down: choose   Left/Right: change   Esc: close"
 
-    def __init__(self, parent: BaseEventHandler):
-        super().__init__(parent)
+    def __init__(self, settings: Settings):
+        self._settings = settings  # Changed in place: the main loop writes them after the frame.
         self.row = 0
         self.notice: str | None = None  # Why the last change stepped over values.
+
+    @property
+    def settings(self) -> Settings:
+        return self._settings
 
     def content(self) -> Content:
         """Where the options are kept; the chosen one in focus."""
@@ -49,7 +54,6 @@ class OptionsScreen(Overlay):
         return render_functions.wrap_lines(text, self.WIDTH - 4)
 
     def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
         render_functions.dim(console)
         rows = self.lines()
         footer = self.footer()

@@ -14,7 +14,6 @@ from actions import Action
 from controls.keys import ANSWER_KEYS, Answer
 from screens.base import (
     ActionOrHandler,
-    BaseEventHandler,
     Content,
     Overlay,
     Play,
@@ -24,7 +23,6 @@ from screens.base import (
 )
 
 if TYPE_CHECKING:
-    from engine import Engine
     from input_handlers import EventHandler
 
 
@@ -32,21 +30,18 @@ class Question(Overlay):
     """`text` over the screen that asked it: `y` does what `on_yes()` returns, `n` or
     Escape what `on_no()` returns (by default, back); nothing else answers."""
 
+    # No game's: what answers it is not recorded.
+    keys_belong_to_game = False
+
     def __init__(
         self,
-        parent: BaseEventHandler,
         text: str,
         on_yes: Callable[[], ActionOrHandler | None],
         on_no: Callable[[], ActionOrHandler | None] = Pop,
     ):
-        super().__init__(parent)
         self.text = text
         self.on_yes = on_yes
         self.on_no = on_no
-
-    def engine_in_play(self) -> Engine | None:
-        """No game's: what answers it is not recorded."""
-        return None
 
     def content(self) -> Content:
         return Content(lines=[self.text])
@@ -55,7 +50,6 @@ class Question(Overlay):
     clear_of_row: int | None = None
 
     def on_render(self, console: tcod.console.Console) -> None:
-        super().on_render(console)
         render_functions.draw_popup(console, self.text, away_from_row=self.clear_of_row)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
@@ -74,24 +68,29 @@ class Question(Overlay):
 
 
 class ConfirmHandler(Question):
-    """A question over a screen of the game that asked it: yes performs the action
-    `on_yes` makes (or does what it returns), no goes back at no cost."""
+    """A question over a screen of the game that asked it (`asker`): yes performs the
+    action `on_yes` makes, as that screen would (or does what it returns), no goes back
+    at no cost."""
 
-    parent: EventHandler
+    keys_belong_to_game = True  # The game's: its answers are recorded.
 
-    def engine_in_play(self) -> Engine | None:
-        """The game's: its answers are recorded."""
-        return self.parent.engine_in_play()
+    def __init__(
+        self,
+        asker: EventHandler,
+        text: str,
+        on_yes: Callable[[], ActionOrHandler | None],
+    ):
+        super().__init__(text, on_yes)
+        self.asker = asker
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         result = self.dispatch(event)
         if isinstance(result, Action):
-            return Play() if self.parent.handle_action(result) else Pop()
+            return Play() if self.asker.handle_action(result) else Pop()
         return result
 
 
 class Notice(PopupMessage):
     """A popup over a game that is no part of it: the key that closes it is not recorded."""
 
-    def engine_in_play(self) -> Engine | None:
-        return None
+    keys_belong_to_game = False

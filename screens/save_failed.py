@@ -6,7 +6,7 @@ import tcod
 
 from controls.key_help import key_name
 from controls.keys import COMMAND_HELP, SAVE_FAILED_KEYS, Command
-from screens.base import BaseEventHandler, Pop, PopupMessage, Quit, Transition
+from screens.base import Pop, PopupMessage, Quit, Transition
 
 
 class SaveFailedPopup(PopupMessage):
@@ -15,11 +15,11 @@ class SaveFailedPopup(PopupMessage):
     The window stays open meanwhile, so nothing is lost unless the player says so.
     """
 
-    def __init__(self, parent_handler: BaseEventHandler, reason: str):
+    def __init__(self, reason: str):
         choices = "   ".join(
             f"[{key_name(key)}] {COMMAND_HELP[command]}" for key, command in SAVE_FAILED_KEYS.items()
         )
-        super().__init__(parent_handler, f"The game could not be saved:\n{reason}\n\n{choices}")
+        super().__init__(f"The game could not be saved:\n{reason}\n\n{choices}")
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> Transition | None:
         match SAVE_FAILED_KEYS.get(event.sym):

@@ -26,7 +26,7 @@ from window.display_area import COLUMNS, ROWS
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from screens.base import BaseEventHandler
+    from screens.stack import Screens
     from window.front_end import FrontEnd
     from window.options import Options
 
@@ -125,13 +125,13 @@ class TerminalFrontEnd(TerminalKeys):
         self,
         console: tcod.console.Console,
         options: Options | None = None,
-        screen: BaseEventHandler | None = None,
+        screens: Screens | None = None,
     ) -> None:
         """Send what changed since the last frame (all of it after a resize)."""
         # Rows first, as a terminal draws them; the console is the window's, columns first.
         cells = console.rgb if console.rgb.shape == (ROWS, COLUMNS) else console.rgb.T
         self.shown = cells.copy()
-        self.focus = None if screen is None else screen.map_focus()
+        self.focus = None if screens is None else screens.map_focus()
         window = view.windows(self.shown)
         if window != self.window:  # Another window: from its first page written.
             self.window, self.page = window, None

@@ -19,7 +19,7 @@ from terminal.front_end import TerminalKeys
 from words.reading import Narrator
 
 if TYPE_CHECKING:
-    from screens.base import BaseEventHandler
+    from screens.stack import Screens
     from window.options import Options
 
 # Control characters (C0, DEL and C1): a line from a file (a save's messages) may
@@ -66,19 +66,19 @@ class ScreenReaderFrontEnd(TerminalKeys):
         self,
         console: tcod.console.Console,
         options: Options | None = None,
-        screen: BaseEventHandler | None = None,
+        screens: Screens | None = None,
     ) -> None:
-        """Write what changed on `screen` (the console's drawing is not read); a walk's
+        """Write what changed on `screens` (the console's drawing is not read); a walk's
         news once it has ended, all at once.
 
         Lines written in quick succession are misheard: by the time Orca reads the
         first, the terminal has scrolled under it, and it reads the next one twice.
         A key's news is one write.
         """
-        if screen is None:
+        if screens is None:
             return
-        self.held += self.narrator.news(screen)
-        if not screen.walking:
+        self.held += self.narrator.news(screens)
+        if not screens.walking:
             lines, self.held = self.held, []
             self.say(lines)
 

@@ -13,7 +13,7 @@ from saving import paths, savefile
 from words import program
 
 if TYPE_CHECKING:
-    import input_handlers
+    from screens.stack import Screens
 
 
 def reason(exc: Exception) -> str:
@@ -27,7 +27,7 @@ def reason(exc: Exception) -> str:
     return lines[-1].strip() if lines else type(exc).__name__
 
 
-def report_error(handler: input_handlers.BaseEventHandler, keep_recording: bool) -> None:
+def report_error(screens: Screens, keep_recording: bool) -> None:
     """An unexpected error while handling an event: tell, and go on playing.
 
     The traceback goes to stderr and to the message log.  With
@@ -35,7 +35,7 @@ def report_error(handler: input_handlers.BaseEventHandler, keep_recording: bool)
     `crash-NNN.rec`, and stderr says how to replay it.
     """
     traceback.print_exc()
-    engine = handler.engine_in_play()
+    engine = screens.engine_in_play()
     if engine is None:
         return
     engine.message_log.add_message(traceback.format_exc(), color.error)

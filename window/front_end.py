@@ -15,7 +15,7 @@ from window import display
 from window.options import Options
 
 if TYPE_CHECKING:
-    from screens.base import BaseEventHandler
+    from screens.stack import Screens
 
 
 class FrontEnd(Protocol):
@@ -28,10 +28,10 @@ class FrontEnd(Protocol):
         ...
 
     def present(
-        self, console: tcod.console.Console, options: Options, screen: BaseEventHandler | None = None
+        self, console: tcod.console.Console, options: Options, screens: Screens | None = None
     ) -> None:
         """Show the frame drawn in `console`, following the options that apply here;
-        `screen` drew it (a front end that speaks says what changed on it)."""
+        `screens` drew it (a front end that speaks says what changed on them)."""
         ...
 
     def events(self, timeout: float | None = None) -> Iterable[tcod.event.Event]:
@@ -47,7 +47,7 @@ class WindowFrontEnd:
         self.context = context
 
     def present(
-        self, console: tcod.console.Console, options: Options, screen: BaseEventHandler | None = None
+        self, console: tcod.console.Console, options: Options, screens: Screens | None = None
     ) -> None:
         display.follow(self.context, options)
         self.context.present(console, keep_aspect=True, integer_scaling=True)

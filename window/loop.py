@@ -24,13 +24,12 @@ import tcod
 
 import color
 import exceptions
-import input_handlers
 import setup_game
 from controls import keys
 from replays import recording, recovery, replay, take_over
 from saving import autosave, effects, safe_io
-from screens.base import follow
-from screens.save_failed import SaveFailedPopup
+from screens.base import Push
+from screens.stack import Screens
 from window import display, error_report, options, screenshot
 from window.front_end import FrontEnd, WindowFrontEnd
 from words import program
@@ -61,55 +60,38 @@ def quitting_after_first_frame() -> EventSource | None:
     return quit_now
 
 
-def handle_event(
-    context: tcod.context.Context | None,
-    handler: input_handlers.BaseEventHandler,
-    event: tcod.event.Event,
-    menu: input_handlers.BaseEventHandler | None = None,
-) -> input_handlers.BaseEventHandler:
-    """Keys that mean the same on every screen first (in the window), then the handler's own.
-
-    A finished game goes back to `menu` (by default a new main menu).
-    """
+def handle_event(context: tcod.context.Context | None, screens: Screens, event: tcod.event.Event) -> None:
+    """Keys that mean the same on every screen first (in the window), then the top
+    screen's (`Screens.press`)."""
     if context is not None and isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:
-                notice = display.toggle_fullscreen(context, handler.settings)
-                return handler if notice is None else input_handlers.PopupMessage(handler, notice)
+                notice = display.toggle_fullscreen(context, screens.settings)
+                if notice is not None:
+                    screens.show(notice)
+                return
             case keys.Command.SCREENSHOT:
-                return screenshot.take_screenshot(context, handler)
-    try:
-        return recording.handle_and_record(handler, event)
-    except exceptions.BackToMainMenu:
-        return setup_game.MainMenu(handler.settings) if menu is None else menu
+                screenshot.take_screenshot(context, screens)
+                return
+    screens.press(event)
 
 
 def main_loop(
     context: tcod.context.Context | FrontEnd,
     root_console: tcod.console.Console,
-    handler: input_handlers.BaseEventHandler,
+    screens: Screens,
     events: EventSource | None = None,
     playback: replay.Playback | None = None,
-    menu: input_handlers.BaseEventHandler | None = None,
 ) -> None:
     """Draw, wait for input, handle it; until the player quits (see `Loop`).
 
     `context` is the window's, or another front end (the terminal's).
     `events` gives each frame's events; by default the front end's.  With a `playback`,
-    its events are played first, at its pace.  A finished game goes back to `menu`, or the
-    main menu the loop started with (so the next new game keeps its `--seed`), or a new one.
+    its events are played first, at its pace.
     """
-    # The menu, or the menu under the popup of an options file that was damaged.
-    start = handler.parent if isinstance(handler, input_handlers.PopupMessage) else handler
-    if menu is None:
-        menu = (
-            start
-            if isinstance(start, setup_game.MainMenu)
-            else setup_game.MainMenu(handler.settings)
-        )
     front = front_end_of(context)
     try:
-        Loop(front, root_console, handler, events or front.events, playback, menu).run()
+        Loop(front, root_console, screens, events or front.events, playback).run()
     finally:
         safe_io.sync_pending()  # What the last key press wrote.
 
@@ -128,7 +110,8 @@ def presenter(
 
 
 class Loop:
-    """The main loop: each frame drawn, then the input it waits for handled.
+    """The main loop: each frame drawn, then the input it waits for handled, on the
+    stack of screens it owns (`screens`).
 
     Waiting blocks, so an idle game costs no CPU and draws nothing.  While a walk is under
     way (see `travel`), the wait lasts until its next step is due, at the walk speed of the
@@ -140,23 +123,18 @@ class Loop:
 
     After each frame the loop writes what play left to write (`effects`), unless it
     plays a replay (`playback`): the player's folder is not the replay's to write.
-
-    A plain class, not a dataclass: a dataclass compiles its methods when its
-    module is imported, before the first key (start-up).
     """
 
     def __init__(
         self,
         front: FrontEnd,
         console: tcod.console.Console,
-        handler: input_handlers.BaseEventHandler,
+        screens: Screens,
         events: EventSource,
         playback: replay.Playback | None,
-        menu: input_handlers.BaseEventHandler,
     ) -> None:
-        self.front, self.console, self.handler, self.events = front, console, handler, events
+        self.front, self.console, self.screens, self.events = front, console, screens, events
         self.playback = playback
-        self.menu = menu  # Where a finished game goes back to.
         self.next_step_at = 0.0  # When a walk's next step is due.
 
     def run(self) -> None:
@@ -164,53 +142,51 @@ class Loop:
             try:
                 self.draw()
                 self.act()
-            except exceptions.QuitWithoutSaving:
+            except exceptions.QuitWithoutSaving:  # The terminal is gone (`terminal.front_end`).
                 return
-            except SystemExit:
-                if self.saved_to_quit():
-                    return
             except BaseException:  # Anything else unexpected: never over the last good save.
-                autosave.save_beside(self.handler)
+                autosave.save_beside(self.screens)
                 raise
+            if self.screens.quitting is not None and self.quit():
+                return
 
     def draw(self) -> None:
         self.present()
         if self.playback is not None:  # A replay's game is not the player's to write.
             return
-        self.handler, news = effects.after_frame(self.handler)
+        news = effects.after_frame(self.screens)
         safe_io.sync_pending()  # What the frame wrote: on disk, its answer on screen first.
         if news:
             self.present()
 
     def present(self) -> None:
         self.console.clear()
-        self.handler.on_render(console=self.console)
+        self.screens.draw(self.console)
         status = None if self.playback is None else self.playback.status()
-        if status == replay.TAKEN_OVER and self.handler.engine_in_play() is None:
+        if status == replay.TAKEN_OVER and self.screens.engine_in_play() is None:
             status = replay.OVER  # A finished game's replay: nothing to play on.
         if status is not None:
             self.console.print(0, 0, status, fg=color.white, bg=color.black)
-        self.front.present(self.console, self.handler.settings.options, self.handler)
+        self.front.present(self.console, self.screens.settings.options, self.screens)
 
     def act(self) -> None:
         """A replay's next frame or the player's input; an error in it is told, and play goes on."""
         try:
             if self.playback is not None and not self.playback.finished:
-                self.handler = replay.play_frame(self.handler, self.playback, self.front.events)
+                replay.play_frame(self.screens, self.playback, self.front.events)
+                if self.screens.in_menu:  # The recording left its finished game.
+                    self.end_replay()
             else:
                 self.take_input()
                 if self.playback is not None:
                     self.playback.handed_over = True  # The player has used the keys.
-        except exceptions.BackToMainMenu:  # The recording left its finished game.
-            self.end_replay()
-            self.handler = self.menu
         except Exception:  # Handle exceptions in game (quitting is no Exception).
-            error_report.report_error(self.handler, keep_recording=True)
-            self.handler = self.handler.stop_walking()  # Or the same error comes again.
+            error_report.report_error(self.screens, keep_recording=True)
+            self.screens.stop_walking()  # Or the same error comes again.
 
     def take_input(self) -> None:
         """Wait for the events (until a walk's next step is due), handle them, step."""
-        if self.handler.walking:
+        if self.screens.walking:
             batch = list(self.events(max(0.0, self.next_step_at - time.monotonic())))
         else:
             batch = list(self.events())
@@ -218,58 +194,59 @@ class Loop:
         self.handle(batch)
         # The wait ran out (nothing came), or the step is due anyway
         # (the mouse moving all the while must not hold a walk up).
-        if self.handler.walking and (not batch or time.monotonic() >= self.next_step_at):
-            self.next_step_at = time.monotonic() + 1 / self.handler.settings.options.walk_speed
-            self.handler = self.handler.advance()
+        if self.screens.walking and (not batch or time.monotonic() >= self.next_step_at):
+            self.next_step_at = time.monotonic() + 1 / self.screens.settings.options.walk_speed
+            self.screens.step()
 
     def handle(self, batch: list[tcod.event.Event]) -> None:
         # Whether the last event was a key press that changed the screen: the character
         # it types, if any, comes next (SDL sends both at once), and belongs to it.
         screen_changed_by_key = False
         for event in batch:
+            if self.screens.quitting is not None:
+                return  # The rest came after the player asked to leave.
             if screen_changed_by_key and isinstance(event, tcod.event.TextInput):
                 # Typed by the key press that left the screen it was meant for: not again.
                 screen_changed_by_key = False
                 continue
-            before = self.handler
+            before = (self.screens.top, self.screens.walking)
             context = self.front.context
             converted = event if context is None else context.convert_event(event)
-            if self.playback is not None and take_over.plays_on(self.handler, converted):
+            if self.playback is not None and take_over.plays_on(self.screens, converted):
                 # Played on after a replay: asked first, and the key only asks.
-                self.handler = take_over.ask(self.handler, self.menu.settings, self.end_replay)
+                menu_settings = self.screens.menu.settings
+                self.screens.apply(Push(take_over.ask(self.screens, menu_settings, self.end_replay)))
             else:
-                self.handler = handle_event(context, self.handler, converted, self.menu)
-            if self.playback is not None and self.handler is self.menu:
+                handle_event(context, self.screens, converted)
+            if self.playback is not None and self.screens.in_menu:
                 self.end_replay()  # The replayed game is over: the player's own menu.
-            screen_changed_by_key = (
-                isinstance(event, tcod.event.KeyDown) and self.handler is not before
+            screen_changed_by_key = isinstance(event, tcod.event.KeyDown) and (
+                (self.screens.top, self.screens.walking) != before
             )
 
     def end_replay(self) -> None:
         """From now on, the player's: the loop writes and saves as for a game in play."""
         self.playback = None
 
-    def saved_to_quit(self) -> bool:
-        """Save the game in play to quit; or, when that fails, say why and stay.
+    def quit(self) -> bool:
+        """Save the game in play to quit (unless the `Quit` asked not to); or, when that
+        fails, say why and stay.
 
         A replay's game, not taken over (`take_over`), is not the player's: nothing is saved.
         """
-        if self.playback is not None:
+        asked, self.screens.quitting = self.screens.quitting, None
+        if self.playback is not None or (asked is not None and not asked.save):
             return True
         # Continue starts on the screen a loaded game starts on: so must the replay.
-        self.handler = autosave.back_to_start(self.handler)
+        autosave.back_to_start(self.screens)
         try:
-            autosave.save_game(self.handler)
+            autosave.save_game(self.screens)
         except Exception as exc:
             # Closing now would lose what was played since the last save:
             # say why, and let the player retry or choose to lose it.
             traceback.print_exc()
-            handler = self.handler
-            if isinstance(handler, SaveFailedPopup):
-                handler = handler.parent  # A retry failed: one popup, the new reason.
-            # Quitting stopped a walk (and the recording says so).
-            handler = handler.stop_walking()
-            self.handler = SaveFailedPopup(handler, error_report.save_failure(exc))
+            self.screens.stop_walking()  # Quitting stopped a walk (and the recording says so).
+            self.screens.save_failed(error_report.save_failure(exc))
             return False
         return True
 
@@ -289,14 +266,12 @@ def play_in(
     gc.freeze()
     if script is None:
         menu = players_menu(screen, root_console, settings, args.seed)
-        # Over a saved game, `--daily` asks first, as `d` on the menu does (no: the menu).
-        first = follow(menu, menu.abandoning(menu.daily_game)) if args.daily else menu
-        shown = first if notice is None else input_handlers.PopupMessage(first, notice)
-        events = quitting_after_first_frame()
-        if args.daily:  # Today's game at once; the menu after it.
-            main_loop(screen, root_console, shown, events, menu=menu)
-        else:
-            main_loop(screen, root_console, shown, events)
+        screens = Screens(menu)
+        if args.daily:  # Today's game at once, the menu after it; over a saved game, asked first.
+            screens.apply(menu.abandoning(menu.daily_game))
+        if notice is not None:
+            screens.show(notice)
+        main_loop(screen, root_console, screens, quitting_after_first_frame())
     else:
         if notice is not None:
             print(f"{program.name()}: {notice}", file=sys.stderr)
@@ -341,7 +316,6 @@ def watch_replay(
     """`--replay FILE` in the window: nothing is written while it plays, the player's
     game left as it was; played on, it becomes the player's (`take_over`); over, it
     leaves for the player's own main menu."""
-    menu = players_menu(screen, root_console, settings)
-    handler = replay.start(script.script, settings)
+    screens = Screens(players_menu(screen, root_console, settings), replay.start(script.script, settings))
     playback = replay.Playback(script.events(), total=script.count)
-    main_loop(screen, root_console, handler, playback=playback, menu=menu)
+    main_loop(screen, root_console, screens, playback=playback)

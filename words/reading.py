@@ -12,13 +12,14 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from screens.base import BaseEventHandler
 from words import news
 from words.spoken import spoken
 
 if TYPE_CHECKING:
     from engine import Engine
     from message_log import Message
+    from screens.base import BaseEventHandler
+    from screens.stack import Screens
 
 # Every line is shorter than 80 characters: a reader's terminal may be that narrow.
 WIDTH: Final = 79
@@ -33,9 +34,9 @@ class Reading:
     focus: str = ""
 
 
-def read_screen(screen: BaseEventHandler) -> Reading | None:
-    """The screen as text, as it declares it (`content`): its title, lines and keys,
-    and the line in focus; None for the dungeon, told by its news alone."""
+def read_screen(screen: Screens | BaseEventHandler) -> Reading | None:
+    """The screens (or a screen) as text, as declared (`content`): the title, lines
+    and keys, and the line in focus; None for the dungeon, told by its news alone."""
     content = screen.content()
     if content is None:
         return None
@@ -53,24 +54,24 @@ def wrapped(lines: list[str]) -> list[str]:
 class Narrator:
     """What changed since it last spoke: the screen, and the game's news."""
 
-    screen: BaseEventHandler | None = None
+    screen: BaseEventHandler | None = None  # The top screen when it last spoke.
     reading: Reading | None = None
     engine: Engine | None = None
     last_message: Message | None = None
     last_count: int = 0
     glance: news.Glance | None = None
 
-    def news(self, screen: BaseEventHandler) -> list[str]:
-        """The lines to say now that `screen` shows: that a screen over the game
-        closed, the game's news, then what changed of the screen (all of it, if it is new)."""
-        engine = screen.game()
+    def news(self, screens: Screens) -> list[str]:
+        """The lines to say now that `screens` show: that a screen over the game
+        closed, the game's news, then what changed of the top screen (all of it, if it is new)."""
+        engine = screens.game()
         same_game = engine is not None and engine is self.engine
-        lines = [] if engine is None else self.game_news(engine, screen.walking)
-        reading = read_screen(screen)
+        lines = [] if engine is None else self.game_news(engine, screens.walking)
+        reading = read_screen(screens)
         if reading is None and self.reading is not None and same_game:
             lines.insert(0, news.BACK)  # A screen closed onto the same game's dungeon.
-        before = self.reading if screen is self.screen else None
-        self.screen, self.reading = screen, reading
+        before = self.reading if screens.top is self.screen else None
+        self.screen, self.reading = screens.top, reading
         if reading is not None:
             lines += [line for line in reading.lines if before is None or line not in before.lines]
             if reading.focus and (before is None or reading.focus != before.focus):
