@@ -143,7 +143,7 @@ _PLAIN: Final = {
 }  # fmt: skip
 _CONTAINERS: Final = frozenset(b"]})t\x85\x86\x87")
 _NOT_OBJECTS: Final = frozenset(b"\x80\x95.(\x94aesu")  # Those that push nothing new.
-_MARK_CLOSERS: Final = frozenset(b"eut")  # APPENDS, SETITEMS, TUPLE
+_MARKS: Final = frozenset(b"(eut")  # MARK, and APPENDS, SETITEMS and TUPLE, which close one
 _MARK: Final = ord("(")
 _STOP: Final = ord(".")
 _MEMOIZE: Final = 0x94
@@ -162,7 +162,7 @@ def _scan(pickled: bytes) -> None:
 
     One loop with its counts in local names: a full log's save is 13,000
     opcodes, and a method call for each made this check most of Continue's time."""
-    objects = containers = longs = memo = marks = 0
+    objects = containers = longs = memo = marks = code = 0  # code 0: no opcode read yet
     at, size = 0, len(pickled)
     while at < size:
         code = pickled[at]
@@ -172,12 +172,8 @@ def _scan(pickled: bytes) -> None:
         width, sized = shape
         arg = int.from_bytes(pickled[at + 1 : at + 1 + width], "little") if width else 0
         at += 1 + width + (arg if sized else 0)
-        if at > size:
-            raise DamagedSaveError()  # Cut short.
-        if code == _STOP:
-            if at != size:
-                raise DamagedSaveError()  # Bytes after it.
-            return
+        if at > size or code == _STOP:
+            break
         if code == _MEMOIZE:
             memo += 1
             if memo > objects:
@@ -186,27 +182,46 @@ def _scan(pickled: bytes) -> None:
             raise RefusedSaveError("a memo entry that was never made")
         elif code == _LONG1:
             longs += 1
-            if arg > _MAX_LONG_BYTES:
-                raise RefusedSaveError("a number longer than any in a game")
-            if longs > MAX_LONGS:
-                raise RefusedSaveError("more long numbers than any game holds")
-        elif code == _MARK:
-            marks += 1
-            if marks > MAX_NESTING:
-                raise RefusedSaveError("data nested deeper than any game's")
-        elif code in _MARK_CLOSERS:
-            marks -= 1
-            if marks < 0:
-                raise DamagedSaveError()  # Closes a mark never opened.
+            if arg > _MAX_LONG_BYTES or longs > MAX_LONGS:
+                raise _too_long(arg)
+        elif code in _MARKS:
+            marks += 1 if code == _MARK else -1
+            if not 0 <= marks <= MAX_NESTING:
+                raise _badly_nested(marks)
         if code not in _NOT_OBJECTS:
             objects += 1
-            if objects > MAX_OBJECTS:
-                raise RefusedSaveError("more objects than any game holds")
             if code in _CONTAINERS:
                 containers += 1
-                if containers > MAX_CONTAINERS:
-                    raise RefusedSaveError("more containers than any game holds")
-    raise DamagedSaveError()  # No STOP.
+            if objects > MAX_OBJECTS or containers > MAX_CONTAINERS:
+                raise _too_many(objects)
+    _check_end(code, at, size)
+
+
+def _check_end(code: int, at: int, size: int) -> None:
+    """After the scan: its last opcode, `code`, ending at `at`, must be STOP, at the pickle's end."""
+    if code != _STOP or at != size:
+        raise DamagedSaveError()  # Cut short, bytes after STOP, or no STOP.
+
+
+def _too_long(width: int) -> SaveError:
+    """A long number (LONG1) past the caps: longer than any, or one too many."""
+    if width > _MAX_LONG_BYTES:
+        return RefusedSaveError("a number longer than any in a game")
+    return RefusedSaveError("more long numbers than any game holds")
+
+
+def _badly_nested(marks: int) -> SaveError:
+    """A mark past the caps: nested too deep, or a mark closed that was never opened."""
+    if marks < 0:
+        return DamagedSaveError()
+    return RefusedSaveError("data nested deeper than any game's")
+
+
+def _too_many(objects: int) -> SaveError:
+    """An object past the caps: of all objects, or of containers."""
+    if objects > MAX_OBJECTS:
+        return RefusedSaveError("more objects than any game holds")
+    return RefusedSaveError("more containers than any game holds")
 
 
 def _unplain(code: int) -> SaveError:

@@ -300,7 +300,7 @@ def test_the_screen_readers_lines_are_plain_text() -> None:
 
 
 def test_a_rate_bucket_lets_a_burst_through_then_its_rate() -> None:
-    from web.server import Bucket
+    from web.limits import Bucket
 
     now = [0.0]
     bucket = Bucket(rate=100, burst=300, clock=lambda: now[0])

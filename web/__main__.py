@@ -2,7 +2,7 @@
 
 import sys
 
-from web.server import main
+from web.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

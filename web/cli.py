@@ -1,0 +1,100 @@
+"""`python -m web`: the server's command line, and serving until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import time
+from pathlib import Path
+
+import tornado.httpserver
+from tornado.ioloop import PeriodicCallback
+
+from web import children
+from web.limits import MAX_BODY
+from web.server import application
+from web.state import Config, State
+
+
+def parse_args(argv: list[str] | None) -> Config:
+    """The server's settings from its command line."""
+    parser = argparse.ArgumentParser(
+        prog="python -m web",
+        description="Serve Tombs of the Ancient Kings in the browser (see docs/browser.md).",
+    )
+    parser.add_argument("--data-dir", type=Path, required=True, metavar="DIR",
+                        help="the server's folder: its database and every player's data folder")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (127.0.0.1: this machine only)")
+    parser.add_argument("--max-games", type=int, default=20, help="games played at once, at most")
+    parser.add_argument("--max-watchers", type=int, default=40,
+                        help="games watched or replayed at once, at most")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="pass --seed N to every game (reproducible new games, for tests)")
+    parser.add_argument("--memory-mb", type=int, default=1024,
+                        help="each game's address space, at most (RLIMIT_AS)")
+    parser.add_argument("--verify-seconds", type=float, default=60.0,
+                        help="the time limit of each --verify (and the lobby's --headless)")
+    parser.add_argument("--scan-seconds", type=float, default=5.0,
+                        help="how often players' folders are looked at for finished games")
+    parser.add_argument("--sign-ups", type=int, default=20,
+                        help="sign-ups from one address every 10 minutes, at most")
+    parser.add_argument("--secure-cookies", action="store_true",
+                        help="mark cookies Secure (when served over HTTPS by a proxy)")
+    args = parser.parse_args(argv)  # fmt: skip
+    return Config(
+        root=args.data_dir.resolve(),
+        host=args.host,
+        port=args.port,
+        max_games=args.max_games,
+        max_watchers=args.max_watchers,
+        seed=args.seed,
+        memory_bytes=args.memory_mb << 20,
+        answer_seconds=args.verify_seconds,
+        scan_seconds=args.scan_seconds,
+        secure_cookies=args.secure_cookies,
+        sign_ups=args.sign_ups,
+    )
+
+
+async def serve(config: Config) -> None:
+    """Serve until SIGTERM or SIGINT; then hang up every game and wait for them to save."""
+    state = State(config)
+    state.scores.start()
+    state.scan_all()
+    server = tornado.httpserver.HTTPServer(
+        application(state), max_body_size=MAX_BODY, max_buffer_size=MAX_BODY * 4, xheaders=False
+    )
+    server.listen(config.port, address=config.host)
+    scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
+    scanner.start()
+    state.store.forget_expired(time.time())
+    sweeper = PeriodicCallback(lambda: state.store.forget_expired(time.time()), 3600 * 1000)
+    sweeper.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop.set)
+    print(f"Serving on http://{config.host}:{config.port}/ from {config.root}", flush=True)
+    await stop.wait()
+    server.stop()
+    scanner.stop()
+    sweeper.stop()
+    state.live.hang_up_all()
+    children.stop_all()
+    for _ in range(200):  # What the hang-up's grace allows, and a little more.
+        if state.live.running() == 0:
+            break
+        await asyncio.sleep(0.1)
+    state.store.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m web`."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    config = parse_args(argv)
+    asyncio.run(serve(config))
+    return 0

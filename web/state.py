@@ -1,0 +1,61 @@
+"""The server's settings and what every handler shares: the database, the programs running and
+the counts its limits keep."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from web import accounts, children, live, scores, store
+from web.limits import new_counts
+
+
+@dataclass(frozen=True)
+class Config:
+    """The server's settings, from its command line."""
+
+    root: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_games: int = 20
+    max_watchers: int = 40
+    seed: int | None = None
+    memory_bytes: int = 1 << 30
+    answer_seconds: float = 60.0
+    scan_seconds: float = 5.0
+    secure_cookies: bool = False
+    sign_ups: int = 20
+
+
+class State:
+    """What every handler shares: the settings, the database, the programs running."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        config.root.mkdir(parents=True, exist_ok=True)
+        self.store = store.Store(config.root)
+        limits = children.Limits(config.memory_bytes, config.answer_seconds)
+        self.work = config.root / "tmp"
+        shutil.rmtree(self.work, ignore_errors=True)  # Left by a server stopped mid-run.
+        self.work.mkdir()
+        self.scores = scores.Scores(self.store, self.work, limits)
+        self.live = live.Live(
+            config.root, limits, self.scores, config.max_games, config.max_watchers, config.seed
+        )
+        # Sign-in failures by address (and by address and name), and sign-ups by address.
+        self.failures = new_counts()
+        self.sign_ups = new_counts()
+
+    def scan_all(self) -> None:
+        """Look for finished games in every player's folder (at start)."""
+        players = self.config.root / accounts.PLAYERS_FOLDER
+        if not players.is_dir():
+            return
+        for entry in sorted(players.iterdir()):
+            try:
+                name = accounts.checked_name(entry.name)
+            except accounts.BadName:
+                continue
+            if name == entry.name and entry.is_dir() and not entry.is_symlink():
+                self.scores.scan(name, accounts.player_folder(self.config.root, name))
