@@ -6,8 +6,6 @@ class Impossible(Exception):
 
 
 class QuitWithoutSaving(SystemExit):
-    """Can be raised to exit the game without automatically saving."""
-
-
-class BackToMainMenu(Exception):
-    """Raised to leave a finished game for the main menu (see `window.loop.handle_event`)."""
+    """Raised by a front end that can show nothing more (a terminal gone, its save failed
+    once already): the main loop ends without saving.  Screens never raise it: they
+    return `Quit(save=False)`."""

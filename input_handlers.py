@@ -24,12 +24,13 @@ from controls.keys import Command, Key, does_nothing
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
 from screens.base import ActionOrHandler as ActionOrHandler
-from screens.base import BackToMenu, Content, Play, Pop, Push, Quit, Transition
+from screens.base import BackToMenu, Content, Play, Push, Quit, Transition
 from screens.base import BaseEventHandler as BaseEventHandler
 from screens.base import Overlay as Overlay
 from screens.base import PopupMessage as PopupMessage
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.help_screen import HelpScreen
+from screens.history import HistoryViewer as HistoryViewer
 from screens.options_screen import OptionsScreen
 from screens.question import ConfirmHandler as ConfirmHandler
 from words import descriptions, questions
@@ -633,65 +634,6 @@ class GameOverEventHandler(EventHandler):
         if record is None:
             return HallOfFameScreen.from_file(self.settings, keep_aside=False)
         return HallOfFameScreen(record.entered.entries, record.entered.rank)
-
-
-class HistoryViewer(Overlay):
-    """The message history, scrolled with the keys; any other key goes back."""
-
-    def __init__(self, engine: Engine):
-        self.engine = engine
-        self.log_length = len(self.engine.message_log.messages)
-        self.cursor = max(0, self.log_length - 1)
-
-    def content(self) -> Content:
-        """The message under the cursor, and its turn."""
-        messages = self.engine.message_log.messages
-        if not messages:
-            return Content(keys=HISTORY_KEYS, focus="No messages.")
-        message = messages[self.cursor]
-        return Content(keys=HISTORY_KEYS, focus=f"{message.full_text} (turn {message.turn})")
-
-    def on_render(self, console: tcod.console.Console) -> None:
-        """The history in a window over the whole console."""
-        # Differs from the tutorial: no band of the map shows around the window.
-        render_functions.draw_window(
-            console, 0, 0, console.width, console.height, "Message history"
-        )
-        self.engine.message_log.render_messages(
-            console,
-            1,
-            1,
-            console.width - 2,
-            console.height - 2,
-            # Differs from the tutorial: marked with the floor and the turn.
-            self.engine.message_log.marked(self.engine.message_log.messages[: self.cursor + 1]),
-        )
-
-    def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        last = max(0, self.log_length - 1)
-        if event.sym in keys.CURSOR_Y_KEYS:
-            self.cursor = scrolled(self.cursor, keys.CURSOR_Y_KEYS[event.sym], last)
-        elif event.sym in keys.HISTORY_JUMP_KEYS:
-            self.cursor = 0 if keys.HISTORY_JUMP_KEYS[event.sym] is keys.HistoryJump.TOP else last
-        else:
-            return Pop()
-        return None
-
-    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
-        """Clicks do nothing: the history is read with the keys."""
-
-
-HISTORY_KEYS: Final = "Message history: Up and Down read it, any other key closes."
-
-
-def scrolled(cursor: int, adjust: int, last: int) -> int:
-    """The history's cursor moved by `adjust`, within 0 to `last`; it wraps around only
-    from the very edge, so that a page key stops there first."""
-    if adjust < 0 and cursor == 0:
-        return last
-    if adjust > 0 and cursor == last:
-        return 0
-    return max(0, min(cursor + adjust, last))
 
 
 def next_screen(engine: Engine) -> BaseEventHandler:
