@@ -549,24 +549,13 @@ class MainGameEventHandler(EventHandler):
         self.walk = walking.start(self.engine, walk)
 
     def advance(self) -> Transition | None:
-        """Take the walk's next step as a turn, then look whether the walk must stop;
-        `Play` when the game's screen changes with it (a death, a level-up to choose)."""
-        walk, engine = self.walk, self.engine
-        assert walk is not None, "advanced only while walking"
-        reason = walk.watch.news(engine)  # Whatever happened since the last step, outside of a turn.
-        if reason is not None:
-            self.stop_walk(reason)
-            return None
-        if not self.handle_action(walk.step_action(engine)):
-            self.stop_walk()  # The action said why.
-            return None
-        walk.steps += 1
-        if play_screen(engine) is not MainGameEventHandler or not engine.player.is_alive:
-            return Play()
-        stop = walk.after_step(engine)
+        """The walk's next step, as a turn (`Walking.step`); `Play` when the game's
+        screen changes with it (a death, a level-up to choose)."""
+        assert self.walk is not None, "advanced only while walking"
+        stop = self.walk.step(self.engine, self.handle_action)
         if stop is not None:
             self.stop_walk(stop.reason)
-        return None
+        return None if type(self) is play_screen(self.engine) and self.engine.player.is_alive else Play()
 
     def stop_walk(self, reason: str | None = None) -> None:
         """Stop the walk under way, if any, saying why if it must."""

@@ -102,7 +102,9 @@ def play(args: argparse.Namespace) -> int:
 def watch_only(args: argparse.Namespace, settings: options.Settings) -> int:
     """`--verify`, `--follow` or `--replay --headless`: a game watched, nothing written."""
     if args.verify is not None:
-        return verify_file(args.verify, settings)
+        from replays import verify
+
+        return verify.answer(args.verify, settings)
     if args.follow:
         return follow_game(args, settings)
     from replays import replay
@@ -144,19 +146,6 @@ def reads_aloud(args: argparse.Namespace, settings: options.Settings) -> bool:
     from_terminal = is_terminal(sys.stdin) and is_terminal(sys.stdout)
     chosen = settings.options.screen_reader and not (args.terminal or args.windowed)
     return args.screen_reader or (chosen and from_terminal)
-
-
-def verify_file(path: Path, settings: options.Settings) -> int:
-    """`--verify FILE`: one line on whether it reaches the ending it claims; 0 if it does."""
-    from replays import verify
-
-    try:
-        verified = verify.verify(path, settings)
-    except verify.NotVerified as exc:
-        print(f"{program.name()}: not verified: {exc}")
-        return 1
-    print(f"{program.name()}: {verified.line(path)}")
-    return 0
 
 
 def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:

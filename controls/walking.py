@@ -4,6 +4,7 @@ speed (`screens.stack.Screens.step`), and any key or click only stops it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import tcod
@@ -58,9 +59,21 @@ class Walking:
         to_pick_up = self.walk.picks_up_at(engine, engine.player.x + dx, engine.player.y + dy)
         return MovementAction(engine.player, dx, dy, to_pick_up)
 
+    def step(self, engine: Engine, take_turn: Callable[[Action], bool]) -> travel.Stop | None:
+        """Take the next step as a turn (`take_turn`: the dungeon's); why the walk stops
+        (a `Stop` with no reason: it arrived, or the player died or must level up), if it does."""
+        reason = self.watch.news(engine)  # Whatever happened since the last step, outside of a turn.
+        if reason is not None:
+            return travel.Stop(reason)
+        if not take_turn(self.step_action(engine)):
+            return travel.Stop()  # The action said why.
+        self.steps += 1
+        if not engine.player.is_alive or engine.player.level.requires_level_up:
+            return travel.Stop()
+        return self.after_step(engine)
+
     def after_step(self, engine: Engine) -> travel.Stop | None:
-        """Why the walk stops after a step (a `Stop` with no reason: it arrived), if it
-        does; else it goes on, its next step chosen."""
+        """Why the walk stops after a step, if it does; else it goes on, its next step chosen."""
         reason = self.watch.news(engine)
         if reason is not None or self.walk.stops_underfoot(engine):
             return travel.Stop(reason)

@@ -330,3 +330,14 @@ def entries_verified(
             progress(done / len(entries))
         marks.append(entry_verified(entry, settings))
     return marks
+
+
+def answer(path: Path, settings: Settings) -> int:
+    """`--verify FILE`: one line on whether it reaches the ending it claims; 0 if it does."""
+    try:
+        verified = verify(path, settings)
+    except NotVerified as exc:
+        print(f"{program.name()}: not verified: {exc}")
+        return 1
+    print(f"{program.name()}: {verified.line(path)}")
+    return 0
