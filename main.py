@@ -15,7 +15,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 import tcod
