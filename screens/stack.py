@@ -99,19 +99,20 @@ class Screens:
         return self.menu.settings
 
     def content(self) -> Content | None:
-        """What the screens show as text: the top one's, or the one below's where it says
-        nothing of its own (`BaseEventHandler.content`)."""
+        """What the screens show as text: the top one's, or, under an `Overlay` that
+        says nothing of its own, the one below's (`BaseEventHandler.content`)."""
         for screen in reversed(self.stack):
             content = screen.content()
-            if content is not None:
+            if content is not None or not isinstance(screen, Overlay):
                 return content
         return None
 
     def map_focus(self) -> tuple[int, int] | None:
-        """The map tile the top screen is about (`BaseEventHandler.map_focus`)."""
+        """The map tile the top screen is about, or under an `Overlay`, the one below's
+        (`BaseEventHandler.map_focus`)."""
         for screen in reversed(self.stack):
             focus = screen.map_focus()
-            if focus is not None:
+            if focus is not None or not isinstance(screen, Overlay):
                 return focus
         return None
 
