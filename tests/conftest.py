@@ -34,6 +34,7 @@ from entity import Item  # noqa: E402
 from game_map import GameMap  # noqa: E402
 from replays import recording, replay, replay_lines, rules  # noqa: E402
 from saving import effects, paths  # noqa: E402
+from screens.stack import Screens  # noqa: E402
 from window import assets, options  # noqa: E402
 
 
@@ -134,23 +135,45 @@ def all_lines(engine: Engine, folder: Path | None = None) -> list[str]:
     return written.decode().splitlines() + lines.held
 
 
-def press(engine: Engine, *syms: Key) -> input_handlers.BaseEventHandler:
-    """Press keys (or type symbols) one after another from the main game; the handler that comes last."""
-    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+def screens_of(*screens: input_handlers.BaseEventHandler, settings: options.Settings | None = None) -> Screens:
+    """`screens` (bottom first) over a main menu, as the main loop holds them; the
+    menu's settings are the first game's, else `settings` (by default the defaults)."""
+    games = [screen.game() for screen in screens]
+    engine = next((game for game in games if game is not None), None)
+    chosen = settings or (engine.settings if engine is not None else options.Settings())
+    return Screens(setup_game.MainMenu(chosen), *screens)
+
+
+def dungeon(engine: Engine) -> Screens:
+    """The main game of `engine` over the main menu, as a new game starts."""
+    return screens_of(input_handlers.MainGameEventHandler(engine))
+
+
+def press(engine: Engine, *syms: Key) -> Screens:
+    """Press keys (or type symbols) one after another from the main game; the screens after."""
+    screens = dungeon(engine)
     for sym in syms:
-        handler = handler.handle_events(stroke(sym))
-    return handler
+        screens.press(stroke(sym))
+    return screens
 
 
-def after_frame(handler: input_handlers.BaseEventHandler) -> input_handlers.BaseEventHandler:
-    """What the main loop does once it has shown `handler`: write what play left to
-    write (`saving.effects`); the screen shown next."""
-    return effects.after_frame(handler)[0]
+def pressing(screens: Screens, *events: tcod.event.Event) -> Screens:
+    """Send `events` one after another along the main loop's one path (`Screens.press`)."""
+    for event in events:
+        screens.press(event)
+    return screens
 
 
-def use(engine: Engine, item: Item) -> input_handlers.BaseEventHandler:
-    """Press `i`, then the item's letter; the handler that comes next."""
-    return press(engine, KeySym.I).handle_events(key(item_key(engine, item)))
+def after_frame(screens: Screens) -> Screens:
+    """What the main loop does once it has shown `screens`: write what play left to
+    write (`saving.effects`); the screens shown next."""
+    effects.after_frame(screens)
+    return screens
+
+
+def use(engine: Engine, item: Item) -> Screens:
+    """Press `i`, then the item's letter; the screens after."""
+    return pressing(press(engine, KeySym.I), key(item_key(engine, item)))
 
 
 def item_key(engine: Engine, item: Item) -> KeySym:
@@ -158,10 +181,13 @@ def item_key(engine: Engine, item: Item) -> KeySym:
     return keys.letter_key(engine.player.inventory.letter_of(item))
 
 
-def screen_rows(handler: input_handlers.BaseEventHandler) -> list[str]:
-    """What `handler` draws on the game's 80x50 console, row by row."""
+def screen_rows(shown: Screens | input_handlers.BaseEventHandler) -> list[str]:
+    """What the screens (or a screen alone) draw on the game's 80x50 console, row by row."""
     console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
+    if isinstance(shown, Screens):
+        shown.draw(console)
+    else:
+        shown.on_render(console)
     return ["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)]
 
 
@@ -187,25 +213,28 @@ def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: type
 
 
 def play_events(
-    handler: input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Recorded]
-) -> input_handlers.BaseEventHandler:
-    """Send `events` to the game as a replay does (`replay_lines.replay_line`); the last screen.
+    screens: Screens | input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Recorded]
+) -> Screens:
+    """Send `events` to the game as a replay does (`replay_lines.replay_line`); the screens after.
 
     Unlike a replay, an error is not caught: it fails the test.  A walk the
     last event started goes on until it stops, as a replay's does.
     """
+    if not isinstance(screens, Screens):
+        screens = screens_of(screens)
     for event in events:
-        handler = replay_lines.replay_line(handler, event)
-    return replay_lines.finish_walk(handler)
+        replay_lines.replay_line(screens, event)
+    replay_lines.finish_walk(screens)
+    return screens
 
 
-def replay_text(text: str) -> input_handlers.BaseEventHandler:
+def replay_text(text: str) -> Screens:
     """Play a recording given as text (see `recording`) through the real handlers.
 
-    Returns the screen the game ends on (`replay.engine_of` gives its game),
+    Returns the screens the game ends on (`Screens.game` gives its game),
     so that a test can be written as a recording::
 
-        handler = replay_text("recording 1\nseed 1234\nkey l\nkey period shift")
+        screens = replay_text("recording 1\nseed 1234\nkey l\nkey period shift")
     """
     script = recording.parse(text, "<test>")
     return play_events(replay.start(script), script.events)

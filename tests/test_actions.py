@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import tcod
-from conftest import arena, key, press, texts
+from conftest import arena, dungeon, key, press, texts
 from tcod.event import KeySym
 
 import entity_factories
@@ -51,13 +51,15 @@ def test_blocked_move_costs_no_turn() -> None:
     a real step afterwards does let it move."""
     engine = arena(at=(1, 5))
     orc = entity_factories.orc.spawn(engine.game_map, 3, 5)
-    handler = input_handlers.MainGameEventHandler(engine)
+    screens = dungeon(engine)
+    handler = screens.top
 
-    assert handler.handle_events(key(KeySym.LEFT)) is handler
+    screens.press(key(KeySym.LEFT))
+    assert screens.stack == [screens.menu, handler]
     assert texts(engine)[-1] == "That way is blocked."
     assert (orc.x, orc.y) == (3, 5)
 
-    handler.handle_events(key(KeySym.UP))  # A legal step: now the orc moves.
+    screens.press(key(KeySym.UP))  # A legal step: now the orc moves.
     assert (engine.player.x, engine.player.y) == (1, 4)
     assert orc.x == 2 and orc.y in (4, 5)  # One step, either way as short, to the player's side.
 
@@ -130,9 +132,9 @@ def test_player_death_leads_to_game_over() -> None:
     engine.player.fighter.hp = 1
     entity_factories.orc.spawn(engine.game_map, 6, 5)
 
-    handler = press(engine, ".")  # Wait; the orc hits for 1.
+    screens = press(engine, ".")  # Wait; the orc hits for 1.
 
-    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    assert isinstance(screens.top, input_handlers.GameOverEventHandler)
     assert texts(engine)[-2:] == ["Orc attacks Player for 1 hit point.", "You died!"]
     assert engine.player.char == "%"
     assert not engine.player.is_alive

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from conftest import arena
+from conftest import arena, screens_of
 
 import entity_factories
 import setup_game
@@ -15,7 +15,6 @@ from actions import DropItem, PickupAction
 from engine import Engine
 from entity import Actor, Entity
 from game_map import GameMap
-from input_handlers import BaseEventHandler
 from replays import recording, replay, replay_lines
 
 RECORDINGS = Path(__file__).parent / "recordings"
@@ -43,13 +42,13 @@ def assert_filed_rightly(game_map: GameMap) -> None:
 
 def test_a_played_game_keeps_its_index_right_through_steps_deaths_and_descents() -> None:
     script = recording.parse((RECORDINGS / "descent.rec").read_text(), "descent.rec")
-    handler: BaseEventHandler = replay.start(script)
-    engine = replay.engine_of(handler)
+    screens = screens_of(replay.start(script))
+    engine = screens.game()
     assert engine is not None
     floors, kills = set(), 0
     for event in script.events:
-        handler = replay_lines.replay_line(handler, event)
-        engine = replay.engine_of(handler)
+        replay_lines.replay_line(screens, event)
+        engine = screens.game()
         assert engine is not None
         assert_filed_rightly(engine.game_map)
         floors.add(engine.game_world.current_floor)

@@ -5,7 +5,7 @@ below the HP share of the option `autofight_stop`; recorded as what it did."""
 from __future__ import annotations
 
 import pytest
-from conftest import arena, key, play_events, press, replay_text, texts
+from conftest import arena, key, play_events, press, replay_text, screens_of, texts
 from tcod.event import KeySym
 from test_travel import played, state
 
@@ -14,7 +14,7 @@ from controls import autofight, key_file, keys, travel
 from controls.keys import Command
 from engine import Engine
 from entity import Actor
-from input_handlers import BaseEventHandler, LevelUpEventHandler
+from input_handlers import LevelUpEventHandler
 from replays import recording, replay
 from window.options import AUTOFIGHT_STOPS, Options, Settings
 
@@ -163,17 +163,17 @@ def test_a_monster_with_no_known_way_to_it_is_said_at_no_cost() -> None:
 def autofought_game(stop: int) -> tuple[object, list[str]]:
     """Seed 13 played with `x` until a monster is in view, then Tab until none is, twice over."""
     settings = Settings(options=Options(autofight_stop=stop))
-    handler: BaseEventHandler = replay.start(recording.Script(13, []), settings)
-    engine = replay.engine_of(handler)
+    screens = screens_of(replay.start(recording.Script(13, []), settings))
+    engine = screens.game()
     assert engine is not None
     for _ in range(300):
         if not engine.player.is_alive or engine.game_world.current_floor > 1:
             break
         pressed = KeySym.TAB if engine.game_map.monsters_in_view else KeySym.X
-        handler = played(handler, key(pressed))
-        if isinstance(handler, LevelUpEventHandler):
-            handler = played(handler, key(KeySym.A))
-    return state(handler), list(engine.recording)
+        played(screens, key(pressed))
+        if isinstance(screens.top, LevelUpEventHandler):
+            played(screens, key(KeySym.A))
+    return state(screens), list(engine.recording)
 
 
 def test_a_press_is_recorded_as_what_it_did_and_replays_so_whatever_the_option() -> None:
@@ -190,10 +190,10 @@ def test_a_press_is_recorded_as_what_it_did_and_replays_so_whatever_the_option()
 
 
 def test_a_refused_press_is_recorded_and_replays_its_message() -> None:
-    handler = played(replay.start(recording.Script(13, [])), key(KeySym.TAB))
-    engine = replay.engine_of(handler)
+    screens = played(screens_of(replay.start(recording.Script(13, []))), key(KeySym.TAB))
+    engine = screens.game()
     assert engine is not None and engine.recording[-1] == "autofight"
-    replayed = replay.engine_of(replay_text("\n".join(engine.recording)))
+    replayed = replay_text("\n".join(engine.recording)).game()
     assert replayed is not None and texts(replayed)[-1] == autofight.NO_TARGET
     assert replayed.turns == 0
 

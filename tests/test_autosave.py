@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import after_frame, all_lines, key, new_header, stroke, typed
+from conftest import after_frame, all_lines, dungeon, key, new_header, pressing, stroke, typed
 from tcod.event import KeySym
 from test_main_loop import Script
 
-import input_handlers
 import main
 import setup_game
 from engine import Engine
 from replays import recording
 from saving import autosave, paths, save_data
+from screens.stack import Screens
 from window import loop, options
 
 STAIRS = typed(">")
@@ -63,21 +63,21 @@ def test_a_new_game_is_saved_after_its_first_frame(
         return []
 
     loop.main_loop(
-        context, root_console, setup_game.MainMenu(seed=7), Script([key(KeySym.N)], look, fail)
+        context, root_console, Screens(setup_game.MainMenu(seed=7)), Script([key(KeySym.N)], look, fail)
     )
     assert seen == [True]
     assert all_lines(saved()) == all_lines(started[0]) == new_header(7)
 
 
 def fail() -> list[tcod.event.Event]:
-    """The last frame: leave the loop, which saves nothing under `kill`."""
-    raise SystemExit
+    """The last frame: leave the loop (the window closed), which saves nothing under `kill`."""
+    return [tcod.event.Quit()]
 
 
 @pytest.fixture
 def kill(monkeypatch: pytest.MonkeyPatch) -> None:
     """The loop ends like a killed process: no save on the way out."""
-    monkeypatch.setattr(autosave, "save_game", lambda handler: None)
+    monkeypatch.setattr(autosave, "save_game", lambda screens: None)
 
 
 def on_the_stairs(engine: Engine) -> None:
@@ -106,7 +106,7 @@ def test_taking_the_stairs_saves_after_the_frame_is_presented(
     monkeypatch.setattr(context, "present", present)
     monkeypatch.setattr(engine, "save_as", save_as)
     loop.main_loop(
-        context, root_console, input_handlers.MainGameEventHandler(engine), Script([], [STAIRS], [], fail)
+        context, root_console, dungeon(engine), Script([], [STAIRS], [], fail)
     )
     # Saved as it started (after its first frame), then after the descent's frame only.
     assert order == ["present", "save", "present", "present", "save", "present"]
@@ -126,7 +126,7 @@ def test_no_save_on_a_menu_nor_mid_walk_only_back_on_the_game(
     on_the_stairs(engine)
     # Down the stairs, then the inventory at once, in one batch: not saved on it.
     script = Script([STAIRS, key(KeySym.I)], [], [key(KeySym.ESCAPE)], [], fail)
-    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, dungeon(engine), script)
     assert all_lines(saved()) == [*new_header(3), "text >", "key i", "key escape"]
 
 
@@ -135,10 +135,10 @@ def test_a_long_stay_on_one_floor_saves_every_so_many_events(
 ) -> None:
     monkeypatch.setattr(autosave, "CHECKPOINT_LINES", 3)
     engine.mark_saved()
-    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    screens = dungeon(engine)
     for count in range(1, 7):
-        handler = recording.handle_and_record(handler, typed("."))
-        autosave.after_frame(handler)
+        screens.press(typed("."))
+        autosave.after_frame(screens)
         assert paths.save_path().exists() == (count >= 3)
     assert len(saved().recording) == len(new_header(1234)) + 6
 
@@ -147,10 +147,12 @@ def test_a_save_that_fails_is_said_and_play_goes_on(
     engine: Engine, in_tmp: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     paths.save_path().mkdir()  # A folder where the save should go.
-    handler = input_handlers.MainGameEventHandler(engine)
-    autosave.after_frame(handler)
+    screens = dungeon(engine)
+    game = screens.top
+    autosave.after_frame(screens)
     assert "could not be saved" in engine.message_log.messages[-1].plain_text
-    assert autosave.due(handler) is None  # Not again at every frame.
+    assert autosave.due(screens) is None  # Not again at every frame.
+    assert screens.stack[1:] == [game]  # Play goes on, on the game.
 
 
 @pytest.mark.parametrize("with_file", [True, False])
@@ -162,7 +164,7 @@ def test_a_failed_save_says_whether_the_recording_keeps_the_game(
     else:
         engine.recording_file = None  # Its file could not be written.
     paths.save_path().mkdir()
-    autosave.after_frame(input_handlers.MainGameEventHandler(engine))
+    autosave.after_frame(dungeon(engine))
     said = engine.message_log.messages[-1].plain_text
     assert said.endswith("play on: its recording keeps it.") == with_file
     assert said.endswith("neither the save nor the recording could be written.") != with_file
@@ -170,12 +172,11 @@ def test_a_failed_save_says_whether_the_recording_keeps_the_game(
 
 def test_each_recorded_line_reaches_the_file_after_its_frame(engine: Engine) -> None:
     """Play records in memory; the main loop writes the file after each frame."""
-    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
-    handler = after_frame(handler)  # The new game's file.
+    screens = after_frame(dungeon(engine))  # The new game's file.
     for sym in (".", KeySym.C, KeySym.ESCAPE, "."):
-        handler = recording.handle_and_record(handler, stroke(sym))
+        pressing(screens, stroke(sym))
         assert lines_on_disk(engine) == all_lines(engine)[:-1]
-        handler = after_frame(handler)
+        after_frame(screens)
         assert lines_on_disk(engine) == all_lines(engine)
         assert engine.recording.held == []  # Written, and no longer kept in memory.
 

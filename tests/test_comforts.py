@@ -12,11 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import click, key, stroke, typed
+from conftest import click, dungeon, key, screens_of, stroke, typed
 from tcod.event import KeySym, Modifier
 
 import entity_factories
-import exceptions
 import input_handlers
 import main
 import setup_game
@@ -55,6 +54,7 @@ from engine import Engine
 from screens.base import Push
 from screens.help_screen import HelpScreen
 from screens.save_failed import SaveFailedPopup
+from screens.stack import Screens
 from window import assets, command_line, error_report, loop, options, screenshot, title
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,12 +67,10 @@ def window(context: tcod.context.Context) -> tcod.sdl.video.Window:
     return context.sdl_window
 
 
-def show(
-    context: tcod.context.Context, handler: input_handlers.BaseEventHandler
-) -> tcod.console.Console:
-    """Draw and present one frame of `handler`, as the main loop does."""
+def show(context: tcod.context.Context, screens: Screens) -> tcod.console.Console:
+    """Draw and present one frame of `screens`, as the main loop does."""
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    handler.on_render(console)
+    screens.draw(console)
     context.present(console, keep_aspect=True, integer_scaling=True)
     return console
 
@@ -226,23 +224,18 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     """The help's keys, pressed on their screen, are not ignored."""
     listed = help_bindings()
 
-    def press(handler: input_handlers.BaseEventHandler, name: str) -> object:
+    def answer_to(handler: input_handlers.BaseEventHandler, name: str) -> object:
+        """What the screen makes of the key `name` (an action, or a transition: `Quit`,
+        `BackToMenu`...); None if it ignores it."""
         x, y = engine.player.x, engine.player.y
         events = {  # The rows that name no single key.
             f"{(RUN_MODIFIER.name or '').title()}+direction": key(KeySym.RIGHT, RUN_MODIFIER),
             "Left click": click(x + 1, y),
         }
-        try:
-            return handler.dispatch(events.get(name) or stroke(keysym_by_name()[name]))
-        except SystemExit:
-            return "quit"
-        except exceptions.QuitWithoutSaving:
-            return "quit without saving"
-        except exceptions.BackToMainMenu:
-            return "menu"
+        return handler.dispatch(events.get(name) or stroke(keysym_by_name()[name]))
 
     for name, _ in listed["Main menu"]:
-        assert press(setup_game.MainMenu(), name) is not None, name
+        assert answer_to(setup_game.MainMenu(), name) is not None, name
     for section in (
         "In the dungeon",
         "Items and screens",
@@ -251,13 +244,14 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     ):
         for name, _ in listed[section]:
             said = [(m.full_text, m.count) for m in engine.message_log.messages]
-            done = press(input_handlers.MainGameEventHandler(engine), name)
-            # It acts, or says why it can't (as `>` far from unseen stairs).
+            game = input_handlers.MainGameEventHandler(engine)
+            done = answer_to(game, name)
+            # It acts, starts a walk, or says why it can't (as `>` far from unseen stairs).
             now = [(m.full_text, m.count) for m in engine.message_log.messages]
-            assert done is not None or now != said, name
+            assert done is not None or game.walk is not None or now != said, name
     for name, meaning in listed["Choosing a tile"]:
         if meaning == "Select the tile":
-            result = press(input_handlers.LookHandler(engine), name)
+            result = answer_to(input_handlers.LookHandler(engine), name)
             assert isinstance(result, Push) and isinstance(result.screen, input_handlers.LookDescription), name
     player = engine.player
     entity_factories.orc.spawn(engine.game_map, player.x + 1, player.y)
@@ -273,8 +267,8 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
     save_failed = {COMMAND_HELP[command] for command in SAVE_FAILED_KEYS.values()}
     for name, meaning in listed["Answering a question"]:
         if meaning in save_failed:
-            popup = SaveFailedPopup(input_handlers.MainGameEventHandler(engine), "")
-            assert press(popup, name) is not None, name
+            popup = SaveFailedPopup("")
+            assert answer_to(popup, name) is not None, name
             continue
         look = input_handlers.LookHandler(engine)
         answered: list[bool] = []
@@ -283,15 +277,15 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
             answered.append(True)
 
         question = input_handlers.ConfirmHandler(look, "?", answer)
-        assert press(question, name) is not None, name
+        assert answer_to(question, name) is not None, name
         assert answered == ([True] if meaning == "Yes" else []), name
     for name, _ in listed["Message history"]:
-        viewer = input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(engine))  # Any unbound key closes it.
-        assert press(viewer, name) is None, name
+        viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
+        assert answer_to(viewer, name) is None, name
     engine.player.fighter.die()
     game_over = input_handlers.next_screen(engine)
     for name, _ in listed["After a death"]:
-        assert press(game_over, name) is not None, name
+        assert answer_to(game_over, name) is not None, name
     for chord, _ in listed["Everywhere"]:
         modifier, _, name = chord.rpartition("+")
         mod = Modifier[modifier.upper()] if modifier else Modifier.NONE
@@ -314,12 +308,19 @@ def test_cursor_modifier_rows_move_the_cursor_that_far(engine: Engine) -> None:
         assert engine.mouse_location == (int(factor), 0)
 
 
-def menu(engine: Engine) -> input_handlers.BaseEventHandler:
-    return setup_game.MainMenu()
+def menu(engine: Engine) -> Screens:
+    """The main menu alone, as the program starts."""
+    return Screens(setup_game.MainMenu())
 
 
-def game(engine: Engine) -> input_handlers.BaseEventHandler:
-    return input_handlers.MainGameEventHandler(engine)
+def game(engine: Engine) -> Screens:
+    """The game's dungeon, over the menu."""
+    return dungeon(engine)
+
+
+def over_game(engine: Engine, screen: input_handlers.BaseEventHandler) -> Screens:
+    """`screen` opened over the game's dungeon."""
+    return screens_of(input_handlers.MainGameEventHandler(engine), screen)
 
 
 HELP_KEYS = {
@@ -331,44 +332,52 @@ HELP_KEYS = {
 @pytest.mark.parametrize("screen", [menu, game])
 @pytest.mark.parametrize("event", HELP_KEYS.values(), ids=HELP_KEYS.keys())
 def test_help_opens_and_any_key_closes_it(
-    screen: Callable[[Engine], input_handlers.BaseEventHandler],
+    screen: Callable[[Engine], Screens],
     event: tcod.event.KeyDown,
     engine: Engine,
 ) -> None:
-    parent = screen(engine)
+    screens = screen(engine)
+    below = list(screens.stack)
     turn_before = (engine.player.x, engine.player.y, len(engine.message_log.messages))
-    help_screen = parent.handle_events(event)
+    screens.press(event)
+    help_screen = screens.top
     assert isinstance(help_screen, HelpScreen)
-    assert help_screen.parent is parent
-    assert help_screen.handle_events(key(KeySym.LSHIFT)) is help_screen  # Shift alone: still open.
-    assert help_screen.handle_events(key(KeySym.X)) is parent
-    assert help_screen.handle_events(key(KeySym.ESCAPE)) is parent
+    assert screens.stack == [*below, help_screen]
+    screens.press(key(KeySym.LSHIFT))
+    assert screens.top is help_screen  # Shift alone: still open.
+    screens.press(key(KeySym.X))
+    assert screens.stack == below
+    screens.press(event)
+    assert isinstance(screens.top, HelpScreen)
+    screens.press(key(KeySym.ESCAPE))
+    assert screens.stack == below and screens.quitting is None
     assert (engine.player.x, engine.player.y, len(engine.message_log.messages)) == turn_before
 
 
 def test_slash_without_shift_still_looks(engine: Engine) -> None:
-    handler = input_handlers.MainGameEventHandler(engine)
-    assert isinstance(handler.handle_events(typed("/")), input_handlers.LookHandler)
+    screens = dungeon(engine)
+    screens.press(typed("/"))
+    assert isinstance(screens.top, input_handlers.LookHandler)
 
 
-def help_pages(handler: input_handlers.BaseEventHandler) -> list[list[str]]:
-    """The lines of each of the help's pages, turned with Space, and the handler
-    the Space after the last page goes to."""
-    help_screen: input_handlers.BaseEventHandler = HelpScreen(handler)
+def help_pages(screens: Screens) -> list[list[str]]:
+    """The lines of each of the help's pages, opened over `screens` and turned with
+    Space, until the Space after the last page goes back to the screen below."""
+    below = list(screens.stack)
+    screens.apply(Push(HelpScreen(screens.settings)))
     shown: list[list[str]] = []
-    while help_screen is not handler:
-        assert isinstance(help_screen, HelpScreen) and len(shown) < 10
+    while screens.stack != below:
+        assert isinstance(screens.top, HelpScreen) and len(shown) < 10
+        assert screens.stack[:-1] == below
         console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-        help_screen.on_render(console)
+        screens.draw(console)
         shown.append(screen_lines(console))
-        help_screen = help_screen.handle_events(key(KeySym.SPACE))
+        screens.press(key(KeySym.SPACE))
     return shown
 
 
 @pytest.mark.parametrize("screen", [menu, game])
-def test_help_screen_fits_in_80x50(
-    screen: Callable[[Engine], input_handlers.BaseEventHandler], engine: Engine
-) -> None:
+def test_help_screen_fits_in_80x50(screen: Callable[[Engine], Screens], engine: Engine) -> None:
     every_page = help_pages(screen(engine))
     sections = help_sections(KeyTables())
     assert sections[0][0] in every_page[0][1]
@@ -405,17 +414,24 @@ def test_keys_that_outgrow_a_page_turn_to_a_second_with_space(
     sections = help_sections(KeyTables())
     more = [(f"{title} again", rows) for title, rows in sections]
     monkeypatch.setattr(help_screen, "help_sections", lambda tables: sections + more)
-    parent = game(engine)
-    every_page = help_pages(parent)
+    screens = game(engine)
+    parent = screens.top
+    every_page = help_pages(screens)
     assert len(every_page) >= 2
     assert "Page 1 of" in every_page[0][-1] and "Space for more" in every_page[0][-1]
     for heading, _ in sections + more:
         assert sum(heading in line for lines in every_page for line in lines) >= 1, heading
-    screen = HelpScreen(parent)
-    assert screen.handle_events(key(KeySym.PAGEDOWN)) is screen and screen.page == 1
-    assert screen.handle_events(key(KeySym.PAGEUP)) is screen and screen.page == 0
-    assert screen.handle_events(key(KeySym.PAGEUP)) is parent  # Nothing before the first page.
-    assert HelpScreen(parent).handle_events(key(KeySym.X)) is parent
+    screen = HelpScreen(screens.settings)
+    screens.apply(Push(screen))
+    screens.press(key(KeySym.PAGEDOWN))
+    assert screens.top is screen and screen.page == 1
+    screens.press(key(KeySym.PAGEUP))
+    assert screens.top is screen and screen.page == 0
+    screens.press(key(KeySym.PAGEUP))
+    assert screens.top is parent and len(screens.stack) == 2  # Nothing before the first page.
+    screens.apply(Push(HelpScreen(screens.settings)))
+    screens.press(key(KeySym.X))
+    assert screens.top is parent and len(screens.stack) == 2
 
 
 def test_the_help_pages_keep_every_section_inside_the_frame() -> None:
@@ -458,7 +474,8 @@ def test_a_help_of_two_pages_numbers_them() -> None:
     bottoms = []
     for page in (0, 1):
         console = tcod.console.Console(main.SCREEN_WIDTH, height, order="F")
-        HelpScreen(setup_game.MainMenu(), page).on_render(console)
+        menu_screen = setup_game.MainMenu()
+        Screens(menu_screen, HelpScreen(menu_screen.settings, page)).draw(console)
         bottoms.append(screen_lines(console)[-1])
     assert "Page 1 of 2: Space for more" in bottoms[0]
     assert "Page 2 of 2: any key closes" in bottoms[1]
@@ -473,15 +490,15 @@ def test_main_menu_says_press_question_mark_for_help() -> None:
 # --- Fullscreen -------------------------------------------------------------
 
 
-def screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
+def screens() -> dict[str, Callable[[Engine], Screens]]:
     return {
         "menu": menu,
         "game": game,
-        "help": lambda engine: HelpScreen(game(engine)),
-        "popup": lambda engine: input_handlers.PopupMessage(menu(engine), "Hi."),
-        "look": input_handlers.LookHandler,
-        "history": lambda engine: input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(engine)),
-        "inventory": input_handlers.InventoryActivateHandler,
+        "help": lambda engine: over_game(engine, HelpScreen(engine.settings)),
+        "popup": lambda engine: Screens(setup_game.MainMenu(), input_handlers.PopupMessage("Hi.")),
+        "look": lambda engine: over_game(engine, input_handlers.LookHandler(engine)),
+        "history": lambda engine: over_game(engine, input_handlers.HistoryViewer(engine)),
+        "inventory": lambda engine: over_game(engine, input_handlers.InventoryActivateHandler(engine)),
     }
 
 
@@ -490,22 +507,25 @@ def screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
 def test_alt_enter_toggles_fullscreen_on_every_screen(
     context: tcod.context.Context,
     engine: Engine,
-    screen: Callable[[Engine], input_handlers.BaseEventHandler],
+    screen: Callable[[Engine], Screens],
     alt: Modifier,
 ) -> None:
-    handler = screen(engine)
-    show(context, handler)
+    screens = screen(engine)
+    shown = list(screens.stack)
+    show(context, screens)
     assert window(context).fullscreen is False
-    assert loop.handle_event(context, handler, key(KeySym.RETURN, alt)) is handler
+    loop.handle_event(context, screens, key(KeySym.RETURN, alt))
+    assert screens.stack == shown
     assert window(context).fullscreen is True
-    assert loop.handle_event(context, handler, key(KeySym.KP_ENTER, alt | Modifier.NUM)) is handler
+    loop.handle_event(context, screens, key(KeySym.KP_ENTER, alt | Modifier.NUM))
+    assert screens.stack == shown
     assert window(context).fullscreen is False
 
 
 def test_enter_without_alt_is_not_fullscreen(context: tcod.context.Context, engine: Engine) -> None:
-    look = input_handlers.LookHandler(engine)
-    after = loop.handle_event(context, look, key(KeySym.RETURN))
-    assert isinstance(after, input_handlers.LookDescription)  # Enter selected the tile.
+    screens = over_game(engine, input_handlers.LookHandler(engine))
+    loop.handle_event(context, screens, key(KeySym.RETURN))
+    assert isinstance(screens.top, input_handlers.LookDescription)  # Enter selected the tile.
     assert window(context).fullscreen is False
 
 
@@ -530,18 +550,19 @@ def test_the_command_line_is_the_games_not_libtcods(monkeypatch: pytest.MonkeyPa
 def test_main_starts_as_the_options_say(
     monkeypatch: pytest.MonkeyPatch, argv: list[str], fullscreen: bool, seed: int | None
 ) -> None:
-    seen: list[tuple[bool, object]] = []
+    seen: list[tuple[bool, Screens]] = []
 
     def main_loop(
-        context: tcod.context.Context, console: tcod.console.Console, handler: object, *args: object
+        context: tcod.context.Context, console: tcod.console.Console, screens: Screens, *args: object
     ) -> None:
-        seen.append((window(context).fullscreen, handler))
+        seen.append((window(context).fullscreen, screens))
 
     monkeypatch.setattr(loop, "main_loop", main_loop)
     assert main.main(argv) == 0
-    [(was_fullscreen, handler)] = seen
+    [(was_fullscreen, screens)] = seen
     assert was_fullscreen is fullscreen
-    assert isinstance(handler, setup_game.MainMenu)
+    handler = screens.top
+    assert isinstance(handler, setup_game.MainMenu) and screens.in_menu
     assert handler.seed == seed
 
 
@@ -555,14 +576,17 @@ def load_png(path: Path) -> np.ndarray:
 def test_f12_in_game_saves_numbered_screenshots(
     in_tmp: Path, context: tcod.context.Context, engine: Engine
 ) -> None:
-    handler = input_handlers.MainGameEventHandler(engine)
-    console = show(context, handler)
+    screens = dungeon(engine)
+    shown = list(screens.stack)
+    console = show(context, screens)
     frame = assets.load_tileset().render(console)[:, :, :3]
 
-    assert loop.handle_event(context, handler, key(KeySym.F12)) is handler
+    loop.handle_event(context, screens, key(KeySym.F12))
+    assert screens.stack == shown
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
-    show(context, handler)
-    assert loop.handle_event(context, handler, key(KeySym.F12, Modifier.NUM)) is handler
+    show(context, screens)
+    loop.handle_event(context, screens, key(KeySym.F12, Modifier.NUM))
+    assert screens.stack == shown
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-002.png in {in_tmp.resolve()}."
 
     assert sorted(p.name for p in in_tmp.iterdir()) == ["screenshot-001.png", "screenshot-002.png"]
@@ -584,9 +608,11 @@ def test_f12_draws_the_frame_itself_never_reading_the_renderer_back(
         raise AssertionError("context.save_screenshot called")
 
     monkeypatch.setattr(context, "save_screenshot", crash)
-    handler = input_handlers.MainGameEventHandler(engine)
-    console = show(context, handler)
-    assert loop.handle_event(context, handler, key(KeySym.F12)) is handler
+    screens = dungeon(engine)
+    shown = list(screens.stack)
+    console = show(context, screens)
+    loop.handle_event(context, screens, key(KeySym.F12))
+    assert screens.stack == shown
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     frame = assets.load_tileset().render(console)[:, :, :3]
     assert np.array_equal(load_png(in_tmp / "screenshot-001.png"), frame)
@@ -596,9 +622,9 @@ def test_f12_never_overwrites_a_screenshot(
     in_tmp: Path, context: tcod.context.Context, engine: Engine
 ) -> None:
     (in_tmp / "screenshot-001.png").write_bytes(b"the player's own")
-    handler = input_handlers.MainGameEventHandler(engine)
-    show(context, handler)
-    loop.handle_event(context, handler, key(KeySym.F12))
+    screens = dungeon(engine)
+    show(context, screens)
+    loop.handle_event(context, screens, key(KeySym.F12))
     assert (in_tmp / "screenshot-001.png").read_bytes() == b"the player's own"
     assert load_png(in_tmp / "screenshot-002.png").shape == (WINDOW[1], WINDOW[0], 3)
     assert "screenshot-002.png" in engine.message_log.messages[-1].plain_text
@@ -606,26 +632,33 @@ def test_f12_never_overwrites_a_screenshot(
 
 def test_f12_in_the_menu_says_so_in_a_popup(in_tmp: Path, context: tcod.context.Context) -> None:
     menu_screen = setup_game.MainMenu()
-    show(context, menu_screen)
-    popup = loop.handle_event(context, menu_screen, key(KeySym.F12))
+    screens = Screens(menu_screen)
+    show(context, screens)
+    loop.handle_event(context, screens, key(KeySym.F12))
+    popup = screens.top
     assert isinstance(popup, input_handlers.PopupMessage)
-    assert popup.parent is menu_screen
+    assert screens.stack == [menu_screen, popup]
     assert popup.text == f"Screenshot saved as screenshot-001.png in {in_tmp.resolve()}."
     assert load_png(in_tmp / "screenshot-001.png").shape == (WINDOW[1], WINDOW[0], 3)
     # The popup's own screenshot goes on to the next number.
-    show(context, popup)
-    again = loop.handle_event(context, popup, key(KeySym.F12))
+    show(context, screens)
+    loop.handle_event(context, screens, key(KeySym.F12))
+    again = screens.top
     assert isinstance(again, input_handlers.PopupMessage)
+    assert screens.stack == [menu_screen, popup, again]
     assert (in_tmp / "screenshot-002.png").is_file()
-    assert again.handle_events(key(KeySym.X)) is popup
+    screens.press(key(KeySym.X))
+    assert screens.stack == [menu_screen, popup]
 
 
 def test_a_screenshot_that_cannot_be_written_is_reported(
     in_tmp: Path, context: tcod.context.Context, engine: Engine
 ) -> None:
-    handler = input_handlers.MainGameEventHandler(engine)
-    show(context, handler)
-    screenshot.take_screenshot(context, handler, in_tmp / "no such folder")
+    screens = dungeon(engine)
+    shown = list(screens.stack)
+    show(context, screens)
+    screenshot.take_screenshot(context, screens, in_tmp / "no such folder")
+    assert screens.stack == shown  # Said in the message log, not in a popup.
     text = engine.message_log.messages[-1].plain_text
     assert text.startswith("Could not save a screenshot"), text
     assert list(in_tmp.iterdir()) == []
@@ -633,8 +666,10 @@ def test_a_screenshot_that_cannot_be_written_is_reported(
 
 def test_shift_f12_is_not_a_screenshot(in_tmp: Path, context: tcod.context.Context) -> None:
     menu_screen = setup_game.MainMenu()
-    show(context, menu_screen)
-    assert loop.handle_event(context, menu_screen, key(KeySym.F12, Modifier.LSHIFT)) is menu_screen
+    screens = Screens(menu_screen)
+    show(context, screens)
+    loop.handle_event(context, screens, key(KeySym.F12, Modifier.LSHIFT))
+    assert screens.stack == [menu_screen]
     assert list(in_tmp.iterdir()) == []
 
 
@@ -801,7 +836,7 @@ def test_mouse_lands_on_the_right_tile_after_a_resize_to_1000x500(
     context: tcod.context.Context,
 ) -> None:
     window(context).size = (1000, 500)
-    show(context, setup_game.MainMenu())
+    show(context, Screens(setup_game.MainMenu()))
     assert window(context).size == (1000, 500)
     # 1000x500 is wider than 80x50 tiles: the console is drawn at scale 1,
     # with a bar of 100 pixels on either side.
@@ -816,7 +851,7 @@ def test_mouse_to_tile_after_any_resize(
     context: tcod.context.Context, size: tuple[int, int]
 ) -> None:
     window(context).size = size
-    show(context, setup_game.MainMenu())
+    show(context, Screens(setup_game.MainMenu()))
     for tile in [(0, 0), (79, 49), (40, 25), (13, 42), (79, 0), (0, 49)]:
         for at in (0.1, 0.5, 0.9):
             event = context.convert_event(raw_motion(*pixel_of(tile, size, at)))
@@ -842,7 +877,7 @@ def test_mouse_look_through_the_loop_after_a_resize(
     tile = (engine.player.x + 2, engine.player.y + 1)
     script = Script([raw_motion(*pixel_of(tile, size))], [tcod.event.Quit()])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    loop.main_loop(context, console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, console, dungeon(engine), script)
     assert engine.mouse_location == tile
 
 
@@ -864,7 +899,7 @@ def test_mouse_targeting_through_the_loop_after_a_resize(
     script = Script([click], [tcod.event.Quit()])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     handler = input_handlers.SingleRangedAttackHandler(engine, target)
-    loop.main_loop(context, console, handler, script)
+    loop.main_loop(context, console, screens_of(input_handlers.MainGameEventHandler(engine), handler), script)
     assert targets == [tile]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import conftest
 import pytest
 import tcod
-from conftest import give, item_key, key, motion, typed
+from conftest import give, key, motion, press, pressing, use
 from tcod.event import KeySym
 
 import entity_factories
@@ -18,7 +18,6 @@ import input_handlers
 from components.ai import ConfusedEnemy
 from engine import Engine
 from entity import Actor, Item
-from input_handlers import MainGameEventHandler
 from words import descriptions
 
 PLAYER = (5, 5)
@@ -36,7 +35,7 @@ def arena() -> Engine:
 
 def hover_text(engine: Engine, x: int, y: int) -> str:
     """The line under the map after the mouse moves onto (x, y)."""
-    MainGameEventHandler(engine).handle_events(motion(x, y))
+    pressing(conftest.dungeon(engine), motion(x, y))
     console = tcod.console.Console(80, 50, order="F")
     engine.render(console)
     return "".join(map(chr, console.rgb["ch"][21:, 44])).rstrip()
@@ -44,12 +43,13 @@ def hover_text(engine: Engine, x: int, y: int) -> str:
 
 def look_window(engine: Engine, x: int, y: int) -> list[str]:
     """Look mode (`/`), the cursor moved onto (x, y), Enter: the window's rows."""
-    look = MainGameEventHandler(engine).handle_events(typed("/"))
+    screens = press(engine, "/")
+    assert isinstance(screens.top, input_handlers.LookHandler)
     engine.mouse_location = (x, y)
-    window = look.handle_events(key(KeySym.RETURN))
-    assert isinstance(window, input_handlers.LookDescription)
+    screens.press(key(KeySym.RETURN))
+    assert isinstance(screens.top, input_handlers.LookDescription)
     console = tcod.console.Console(80, 50, order="F")
-    window.on_render(console)
+    screens.draw(console)
     rows = ["".join(map(chr, console.rgb["ch"][:, row])) for row in range(50)]
     left = rows[0].index("┌")
     right = rows[0].index("┐", left)
@@ -98,16 +98,16 @@ def test_a_confused_monster_counts_its_turns_down() -> None:
     orc = entity_factories.orc.spawn(engine.game_map, *SPOT)
     scroll = give(engine, entity_factories.confusion_scroll)
     turns = scroll.consumable.number_of_turns  # type: ignore[union-attr]
-    aiming = MainGameEventHandler(engine).handle_events(key(KeySym.I))
-    aiming = aiming.handle_events(key(item_key(engine, scroll)))
+    aiming = use(engine, scroll)
+    assert isinstance(aiming.top, input_handlers.SingleRangedAttackHandler)
     assert engine.mouse_location == SPOT  # Aimed at the orc already.
-    aiming.handle_events(key(KeySym.RETURN))  # Confused: the orc's turn came already.
+    aiming.press(key(KeySym.RETURN))  # Confused: the orc's turn came already.
     left = orc.ai.turns_remaining  # type: ignore[union-attr]
     assert left in (turns, turns - 1)
     health = descriptions.health_words(orc.fighter)
     assert hover_text(engine, orc.x, orc.y) == f"Orc, {health} (confused, {left} turns)"
     assert f"Confused, {left} turns." in look_window(engine, orc.x, orc.y)
-    MainGameEventHandler(engine).handle_events(typed("."))  # Wait a turn.
+    press(engine, ".")  # Wait a turn.
     assert hover_text(engine, orc.x, orc.y) == f"Orc, {descriptions.health_words(orc.fighter)} (confused, {left - 1} turns)"
 
 
@@ -181,10 +181,10 @@ def test_the_inventory_says_what_each_item_does_and_what_is_worn() -> None:
     carried = [give(engine, template) for template in ITEMS]
     worn = set(engine.player.equipment._worn())
     for sym in (KeySym.I, KeySym.D):
-        screen = MainGameEventHandler(engine).handle_events(key(sym))
-        assert isinstance(screen, input_handlers.InventoryEventHandler)
+        screens = press(engine, sym)
+        assert isinstance(screens.top, input_handlers.InventoryEventHandler)
         console = tcod.console.Console(80, 50, order="F")
-        screen.on_render(console)
+        screens.draw(console)
         text = str(console)
         for item in engine.player.inventory.items:
             mark = " (E)" if item in worn else ""

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, click, give, key, press, texts, use
+from conftest import arena, click, give, key, press, pressing, texts, use
 from tcod.event import KeySym
 
 import color
@@ -93,7 +93,7 @@ def test_attack_death_and_status_messages_have_their_colours() -> None:
     troll = entity_factories.troll.spawn(engine.game_map, 5, 6)
     engine.player.inventory.items.clear()
     give(engine, entity_factories.confusion_scroll)
-    press(engine, KeySym.I).handle_events(key(KeySym.A)).handle_events(click(5, 6))
+    pressing(press(engine, KeySym.I), key(KeySym.A), click(5, 6))
     assert isinstance(troll.ai, ConfusedEnemy)
     assert color_of(engine, "look vacant") == color.status_effect_applied
 

@@ -63,11 +63,11 @@ def test_using_a_sword_from_the_inventory_swaps_out_the_dagger(engine: Engine) -
     sword = give(engine, entity_factories.sword)  # Item (c).
     start = len(engine.message_log.messages)
 
-    handler = press(engine, KeySym.I)
-    assert isinstance(handler, InventoryActivateHandler)
-    handler = handler.handle_events(key(KeySym.C))
+    screens = press(engine, KeySym.I)
+    assert isinstance(screens.top, InventoryActivateHandler)
+    screens.press(key(KeySym.C))
 
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(screens.top, MainGameEventHandler)
     assert texts(engine, start)[:2] == ["You remove the Dagger.", "You equip the Sword."]
     assert player.equipment.weapon is sword
     assert dagger in player.inventory.items
@@ -106,9 +106,9 @@ def test_using_a_worn_piece_takes_it_off(engine: Engine) -> None:
 def test_the_inventory_marks_worn_pieces_with_e(engine: Engine) -> None:
     dagger, armor = engine.player.inventory.items
     sword = give(engine, entity_factories.sword)
-    handler = press(engine, KeySym.I)
+    screens = press(engine, KeySym.I)
 
-    rows = screen_rows(handler)
+    rows = screen_rows(screens)
     assert dagger.equippable and armor.equippable and sword.equippable
 
     # The player is on the left half, so the window is drawn from x = 40.
@@ -128,9 +128,9 @@ def test_dropping_a_worn_piece_takes_it_off_first(engine: Engine) -> None:
     dagger = player.inventory.items[0]
     start = len(engine.message_log.messages)
 
-    handler = press(engine, KeySym.D)
-    assert isinstance(handler, InventoryDropHandler)
-    handler.handle_events(key(KeySym.A))
+    screens = press(engine, KeySym.D)
+    assert isinstance(screens.top, InventoryDropHandler)
+    screens.press(key(KeySym.A))
 
     assert texts(engine, start)[:2] == ["You remove the Dagger.", "You dropped the Dagger."]
     assert player.equipment.weapon is None

@@ -15,7 +15,18 @@ from typing import ClassVar
 import numpy as np
 import pytest
 import tcod
-from conftest import arena, give, in_the_games_module, item_key, key, press, screen_rows, texts
+from conftest import (
+    arena,
+    give,
+    in_the_games_module,
+    item_key,
+    key,
+    press,
+    screen_rows,
+    screens_of,
+    texts,
+    use,
+)
 from tcod.event import KeySym
 from test_screen_reader import Device
 
@@ -39,6 +50,7 @@ from entity import Actor, Item
 from saving import save_data, save_fields, savefile
 from saving.save_fields import MAX_NUMBER, Fields, Int
 from screens.base import Content, Push
+from screens.stack import Screens
 from terminal.screen_reader import ScreenReaderFrontEnd
 from window import loop
 
@@ -179,7 +191,7 @@ def test_a_new_item_spawns_is_picked_up_shown_used_and_saved(teleport_scroll: It
     on_floor = [e for e in loaded.game_map.items if e.name == "Scroll of Teleportation"]
     assert [(e.x, e.y) for e in on_floor] == [(7, 7)]
 
-    press(loaded, KeySym.I).handle_events(key(letter_of(loaded, carried)))
+    use(loaded, carried)
     assert (loaded.player.x, loaded.player.y) != (5, 5)
     assert "You blink, and find yourself elsewhere." in texts(loaded)
     assert carried not in loaded.player.inventory.items
@@ -195,7 +207,7 @@ def test_a_new_item_that_cannot_be_used_says_why_and_stays(teleport_scroll: Item
     engine.game_map.tiles["walkable"][...] = False
     engine.game_map.tiles["walkable"][5:7, 5] = True  # The player's tile and the orc's.
     hp = player.fighter.hp
-    press(engine, KeySym.I).handle_events(key(letter_of(engine, scroll)))
+    use(engine, scroll)
     assert texts(engine)[-1] == "There is nowhere to go."
     assert scroll in player.inventory.items
     assert player.fighter.hp == hp and orc.is_alive  # No turn passed: the orc did not attack.
@@ -234,7 +246,7 @@ def test_a_new_piece_of_equipment_spawns_is_worn_and_saved_worn(rapier: Item) ->
     rapier.spawn(engine.game_map, 5, 5)
     press(engine, KeySym.G)
     worn = player.inventory.items[-1]
-    press(engine, KeySym.I).handle_events(key(letter_of(engine, worn)))
+    use(engine, worn)
     assert player.equipment.weapon is worn  # In the weapon slot, the dagger taken off.
     armor_defense = 0 if armor is None or armor.equippable is None else armor.equippable.defense_bonus
     assert player.fighter.power == base_power + 3
@@ -280,7 +292,7 @@ def test_a_new_saved_field_is_kept_checked_and_named(wand: Item) -> None:
     wand.spawn(engine.game_map, 5, 5)
     press(engine, KeySym.G)
     carried = engine.player.inventory.items[-1]
-    press(engine, KeySym.I).handle_events(key(letter_of(engine, carried)))
+    use(engine, carried)
     assert isinstance(carried.consumable, WandOfTeleportation) and carried.consumable.charges == 2
 
     loaded = saved_and_loaded(engine).player.inventory.items[-1].consumable
@@ -378,10 +390,13 @@ class GameWithKillsKey(input_handlers.MainGameEventHandler):
         return super().ev_keydown(event)
 
 
-def open_kills(engine: Engine) -> input_handlers.BaseEventHandler:
-    screen = GameWithKillsKey(engine).handle_events(key(KeySym.K))
-    assert isinstance(screen, KillsScreen)
-    return screen
+def open_kills(engine: Engine) -> Screens:
+    """The game with the K key, over the menu; K pressed: the screen over the game."""
+    screens = screens_of(GameWithKillsKey(engine))
+    game = screens.top
+    screens.press(key(KeySym.K))
+    assert isinstance(screens.top, KillsScreen) and screens.stack[-2] is game
+    return screens
 
 
 def test_a_new_screen_shows_over_the_game_and_any_key_closes_it_costing_no_turn() -> None:
@@ -392,8 +407,9 @@ def test_a_new_screen_shows_over_the_game_and_any_key_closes_it_costing_no_turn(
     assert any("Kills" in row for row in rows) and any("Nothing yet." in row for row in rows)
     assert "@" in "".join(rows[:15])  # The game is drawn under it.
 
-    closed = open_kills(engine).handle_events(key(KeySym.X))
-    assert isinstance(closed, input_handlers.MainGameEventHandler)
+    screens = open_kills(engine)
+    screens.press(key(KeySym.X))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler) and len(screens.stack) == 2
     assert (orc.x, orc.y) == (9, 5)  # No turn passed.
 
     while orc.is_alive:
@@ -410,7 +426,7 @@ def test_a_new_screen_reads_aloud_in_the_screen_reader_with_no_other_edit() -> N
     front = ScreenReaderFrontEnd(device)
     batches: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.K)], [key(KeySym.X)], [tcod.event.Quit()]])
     console = tcod.console.Console(80, 50, order="F")
-    loop.main_loop(front, console, GameWithKillsKey(engine), events=lambda *_: next(batches))
+    loop.main_loop(front, console, screens_of(GameWithKillsKey(engine)), events=lambda *_: next(batches))
     spoken = [line.rstrip("\r") for line in device.written.decode().split("\r\n")]
     opened = spoken.index("Kills")
     assert spoken[opened + 1] == "Nothing yet."

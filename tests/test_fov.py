@@ -6,11 +6,10 @@ import conftest
 import numpy as np
 import pytest
 import tcod
-from conftest import key
+from conftest import press
 from tcod.event import KeySym
 
 import entity_factories
-import input_handlers
 import tile_types
 from engine import FOV_RADIUS, Engine
 
@@ -66,7 +65,7 @@ def test_explored_accumulates_and_contains_visible() -> None:
 def test_moving_with_a_key_updates_the_fov() -> None:
     engine = arena()
     assert not engine.game_map.visible[29, 15]
-    input_handlers.MainGameEventHandler(engine).handle_events(key(KeySym.RIGHT))
+    press(engine, KeySym.RIGHT)
     assert engine.game_map.visible[29, 15]
 
 

@@ -12,18 +12,30 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import after_frame, arena, give, key, play_events, replay_text, typed
+from conftest import (
+    after_frame,
+    arena,
+    dungeon,
+    give,
+    key,
+    play_events,
+    pressing,
+    replay_text,
+    screens_of,
+    typed,
+)
 from tcod.event import KeySym
 from test_e2e import Menu, Player, Script, play
 
 import entity_factories
-import exceptions
 import input_handlers
 import setup_game
 from engine import Engine
 from replays import recording, replay
 from saving import hall_of_fame, morgue, paths, save_data, savefile
+from screens.base import Quit
 from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.stack import Screens
 from window import loop
 from words.game_over import Ending, ending_of
 
@@ -148,19 +160,26 @@ def test_escape_on_the_game_over_window_goes_to_the_menu_and_closing_quits(
     save_data.save(engine, paths.SAVE_NAME)
     engine.player.fighter.hp = 1
     entity_factories.orc.spawn(engine.game_map, 6, 5)
-    screen = input_handlers.MainGameEventHandler(engine).handle_events(typed("."))
+    screens = pressing(dungeon(engine), typed("."))
+    screen = screens.top
     assert isinstance(screen, input_handlers.GameOverEventHandler)
     assert paths.save_path().exists()  # Until the main loop has shown the death:
-    assert after_frame(screen) is screen
-    assert not paths.save_path().exists()  # then the save is gone.
+    after_frame(screens)
+    assert screens.stack[1:] == [screen]  # No popup: all was kept,
+    assert not paths.save_path().exists()  # and the save is gone.
 
-    with pytest.raises(exceptions.BackToMainMenu):
-        screen.handle_events(key(KeySym.ESCAPE))
-    menu = setup_game.MainMenu()
-    assert loop.handle_event(None, screen, key(KeySym.RETURN), menu) is menu
-    assert screen.handle_events(key(KeySym.X)) is screen  # A key that means nothing.
-    with pytest.raises(exceptions.QuitWithoutSaving):
-        screen.handle_events(tcod.event.Quit())
+    screens.press(key(KeySym.ESCAPE))
+    assert screens.in_menu and screens.quitting is None
+    again = screens_of(screen)
+    menu = again.menu
+    loop.handle_event(None, again, key(KeySym.RETURN))
+    assert again.stack == [menu] and again.quitting is None
+    closing = screens_of(screen)
+    closing.press(key(KeySym.X))  # A key that means nothing.
+    assert closing.stack[1:] == [screen] and closing.quitting is None
+    closing.press(tcod.event.Quit())
+    assert closing.quitting == Quit(save=False)
+    after_frame(closing)
     assert len(morgue_files()) == 1  # Written once, however the window is used.
 
 
@@ -169,12 +188,11 @@ def test_their_own_fireball(in_tmp: Path) -> None:
     give(engine, entity_factories.fireball_scroll)
     entity_factories.orc.spawn(engine.game_map, 6, 5)
     engine.player.fighter.hp = 3
-    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
     # Aimed at the orc beside them; asked whether to hit themselves too: yes.
-    for event in (key(KeySym.I), key(KeySym.C), key(KeySym.RETURN), key(KeySym.Y)):
-        handler = handler.handle_events(event)
+    screens = pressing(dungeon(engine), key(KeySym.I), key(KeySym.C), key(KeySym.RETURN), key(KeySym.Y))
+    handler = screens.top
 
-    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    assert isinstance(handler, input_handlers.GameOverEventHandler) and len(screens.stack) == 2
     assert handler.engine.ending is not None
     assert handler.engine.ending.story == "Killed by their own fireball on dungeon level 1"
     assert "Orc" in handler.engine.ending.kills
@@ -258,14 +276,16 @@ def test_an_unwritable_morgue_folder_gets_a_popup_and_play_goes_on(in_tmp: Path)
     engine = arena()
     engine.player.fighter.die()
 
-    popup = after_frame(input_handlers.next_screen(engine))
+    screens = after_frame(screens_of(input_handlers.next_screen(engine)))
+    popup = screens.top
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.startswith("Could not write the morgue file:")
-    screen = popup.handle_events(key(KeySym.SPACE))
-    assert isinstance(screen, input_handlers.GameOverEventHandler)
+    screens.press(key(KeySym.SPACE))
+    screen = screens.top
+    assert isinstance(screen, input_handlers.GameOverEventHandler) and len(screens.stack) == 2
     console = tcod.console.Console(80, 50, order="F")
-    screen.on_render(console)
+    screens.draw(console)
     assert "No morgue file could be written." in screen_text(console)
     assert len(hall_of_fame.load(paths.scores_path())) == 1  # The score is kept.
 
@@ -341,15 +361,17 @@ def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = after_frame(input_handlers.next_screen(engine))
+    screens = after_frame(screens_of(input_handlers.next_screen(engine)))
+    popup = screens.top
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
     assert Path(f"{scores}.bad").read_bytes() == content
     assert len(hall_of_fame.load(scores)) == 1
     assert len(morgue_files()) == 1  # Never a lost morgue.
-    screen = popup.handle_events(key(KeySym.SPACE))
-    assert isinstance(screen, input_handlers.GameOverEventHandler)
+    screens.press(key(KeySym.SPACE))
+    screen = screens.top
+    assert isinstance(screen, input_handlers.GameOverEventHandler) and len(screens.stack) == 2
     assert screen.engine.death_record is not None
     assert screen.engine.death_record.entered.rank == 0
 
@@ -363,14 +385,15 @@ def test_a_scores_path_that_is_no_file_is_kept_aside_without_a_hang(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = after_frame(input_handlers.next_screen(engine))
+    popup = after_frame(screens_of(input_handlers.next_screen(engine))).top
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
     assert len(hall_of_fame.load(paths.scores_path())) == 1
     assert len(morgue_files()) == 1
-    shown = setup_game.MainMenu().handle_events(key(KeySym.H))
-    assert isinstance(shown, HallOfFameScreen)
+    menu = Screens(setup_game.MainMenu())
+    menu.press(key(KeySym.H))
+    assert isinstance(menu.top, HallOfFameScreen) and len(menu.stack) == 2
 
 
 def test_a_scores_file_that_cannot_be_read_is_left_alone(
@@ -385,16 +408,19 @@ def test_a_scores_file_that_cannot_be_read_is_left_alone(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = after_frame(input_handlers.next_screen(engine))
+    popup = after_frame(screens_of(input_handlers.next_screen(engine))).top
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.startswith("Could not read the hall of fame: Permission denied")
     assert paths.scores_path().read_text() == "{}"
     assert len(morgue_files()) == 1
     menu = setup_game.MainMenu()
-    shown = menu.handle_events(key(KeySym.H))
-    assert isinstance(shown, input_handlers.PopupMessage)
-    assert shown.handle_events(key(KeySym.SPACE)) is menu
+    screens = Screens(menu)
+    screens.press(key(KeySym.H))
+    shown = screens.top
+    assert isinstance(shown, input_handlers.PopupMessage) and len(screens.stack) == 2
+    screens.press(key(KeySym.SPACE))
+    assert screens.stack == [menu]
 
 
 def test_a_failed_write_keeps_the_old_table(
@@ -424,13 +450,16 @@ def test_the_menu_shows_the_hall_of_fame(in_tmp: Path) -> None:
     menu.on_render(console)
     assert "[H] Hall of fame" in screen_text(console)
 
-    shown = menu.handle_events(key(KeySym.H))
-    assert isinstance(shown, HallOfFameScreen)
-    shown.on_render(console)
+    screens = Screens(menu)
+    screens.press(key(KeySym.H))
+    shown = screens.top
+    assert isinstance(shown, HallOfFameScreen) and screens.stack == [menu, shown]
+    screens.draw(console)
     rows = [line for line in screen_text(console).splitlines() if "Killed by" in line]
     assert "1. 2026-11-21 23:05" in rows[0] and "300  Killed by a Troll" in rows[0]
     assert "2. 2026-11-21 23:05" in rows[1] and "100  Killed by an Orc" in rows[1]
-    assert shown.handle_events(key(KeySym.Q)) is menu
+    screens.press(key(KeySym.Q))
+    assert screens.stack == [menu] and screens.quitting is None
 
     json.loads(paths.scores_path().read_text("utf-8"))  # Plain JSON a person can read.
 
@@ -439,12 +468,14 @@ def test_the_new_game_is_highlighted_after_a_death(in_tmp: Path) -> None:
     hall_of_fame.enter(ending(10_000, 9))
     engine = arena()
     engine.player.fighter.die()
-    screen = after_frame(input_handlers.next_screen(engine))
+    screens = after_frame(screens_of(input_handlers.next_screen(engine)))
+    screen = screens.top
     assert isinstance(screen, input_handlers.GameOverEventHandler)
-    shown = screen.handle_events(key(KeySym.H))
-    assert isinstance(shown, HallOfFameScreen)
+    screens.press(key(KeySym.H))
+    shown = screens.top
+    assert isinstance(shown, HallOfFameScreen) and screens.stack[-2] is screen
     console = tcod.console.Console(80, 50, order="F")
-    shown.on_render(console)
+    screens.draw(console)
     lines = screen_text(console).splitlines()
     y = next(i for i, line in enumerate(lines) if " 2. 2026-" in line)
     x = lines[y].index(" 2. 2026-") + 1
@@ -465,12 +496,10 @@ def seed_that_dies_waiting() -> tuple[int, int]:
     """A seed whose player, only waiting, is killed on the first floor; and
     how many waits that takes.  Found by playing, so no floor layout is pinned."""
     for seed in range(1, 100):
-        handler: input_handlers.BaseEventHandler = replay.start(
-            recording.parse(f"recording 1\nseed {seed}\n", "<test>")
-        )
+        screens = screens_of(replay.start(recording.parse(f"recording 1\nseed {seed}\n", "<test>")))
         for waits in range(1, 200):
-            handler = play_events(handler, [typed(".")])
-            if not isinstance(handler, input_handlers.MainGameEventHandler):
+            play_events(screens, [typed(".")])
+            if not isinstance(screens.top, input_handlers.MainGameEventHandler):
                 return seed, waits
     raise AssertionError("no seed dies waiting")
 
@@ -502,7 +531,7 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     script_kept = recording.read(kept)
     assert script_kept.seed == seed
 
-    replayed = play_events(replay.start(script_kept), script_kept.events)
+    replayed = play_events(replay.start(script_kept), script_kept.events).top
 
     assert isinstance(replayed, input_handlers.GameOverEventHandler)
     assert replayed.engine.ending is not None
@@ -525,5 +554,5 @@ def test_replaying_a_recorded_death_writes_nothing(in_tmp: Path) -> None:
     """Only the main loop of a game in play keeps a death: a replay's keeps nothing."""
     text = (Path(__file__).parent / "recordings" / "death.rec").read_text()
     for _ in range(2):
-        assert isinstance(replay_text(text), input_handlers.GameOverEventHandler)
+        assert isinstance(replay_text(text).top, input_handlers.GameOverEventHandler)
     assert list(in_tmp.iterdir()) == []

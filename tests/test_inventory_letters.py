@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import arena, give, item_key, key, press, texts
+from conftest import arena, give, item_key, key, press, pressing, texts, use
 from tcod.event import KeySym
 
 import actions
@@ -26,6 +26,13 @@ def letters(engine: Engine) -> dict[str, list[str]]:
     return {letter: [item.name for item in stack] for letter, stack in engine.player.inventory.listing()}
 
 
+def inventory_lines(engine: Engine) -> list[str]:
+    """The inventory screen's item lines, as `i` opens it from the dungeon."""
+    screen = press(engine, KeySym.I).top
+    assert isinstance(screen, input_handlers.InventoryEventHandler)
+    return screen.item_lines()
+
+
 def carried_names(engine: Engine) -> dict[str, str]:
     """Each letter and the one kind it holds, as a player reads the screen."""
     return {letter: names[0] for letter, names in letters(engine).items()}
@@ -35,9 +42,7 @@ def test_identical_potions_are_listed_once_with_a_count() -> None:
     engine = arena()
     for _ in range(3):
         give(engine, entity_factories.health_potion)
-    screen = press(engine, KeySym.I)
-    assert isinstance(screen, input_handlers.InventoryEventHandler)
-    potions = [line for line in screen.item_lines() if "Health Potion" in line]
+    potions = [line for line in inventory_lines(engine) if "Health Potion" in line]
     assert len(potions) == 1 and potions[0].startswith("(c) Health Potion (x3): ")
 
 
@@ -60,10 +65,10 @@ def test_letters_stay_put_through_using_dropping_and_picking_up() -> None:
         "d": "Confusion Scroll", "e": "Lightning Scroll",
     }  # fmt: skip
 
-    press(engine, KeySym.I).handle_events(key(item_key(engine, first)))  # Drinks one of the two.
+    use(engine, first)  # Drinks one of the two.
     assert carried_names(engine) == before and len(letters(engine)["c"]) == 1
 
-    press(engine, KeySym.D).handle_events(key(item_key(engine, scroll)))
+    pressing(press(engine, KeySym.D), key(item_key(engine, scroll)))
     assert "You dropped the Confusion Scroll." in texts(engine)
     assert carried_names(engine) == {k: v for k, v in before.items() if k != "d"}
 
@@ -81,9 +86,11 @@ def test_letters_stay_put_through_using_dropping_and_picking_up() -> None:
 
 def test_a_letter_of_nothing_carried_does_nothing_but_say_so() -> None:
     engine = arena()
-    screen = press(engine, KeySym.I)
+    screens = press(engine, KeySym.I)
+    screen = screens.top
     turns = engine.turns
-    assert screen.handle_events(key(KeySym.Z)) is screen
+    screens.press(key(KeySym.Z))
+    assert screens.top is screen
     assert texts(engine)[-1] == "Invalid entry." and engine.turns == turns
 
 
@@ -153,9 +160,9 @@ def test_a_game_begun_with_the_tutorials_letters_keeps_them(in_tmp: object) -> N
     assert carried_names(engine) == {
         "a": "Dagger", "b": "Leather Armor", "c": "Health Potion", "d": "Health Potion", "e": "Confusion Scroll",
     }  # fmt: skip
-    assert "(d) Health Potion" in "\n".join(press(engine, KeySym.I).item_lines())  # type: ignore[attr-defined]
+    assert "(d) Health Potion" in "\n".join(inventory_lines(engine))
     engine.player.fighter.hp = 1
-    press(engine, KeySym.I).handle_events(key(KeySym.C))  # The first potion: letters move up, as they did.
+    press(engine, KeySym.I, KeySym.C)  # The first potion: letters move up, as they did.
     assert carried_names(engine)["d"] == "Confusion Scroll" and "e" not in carried_names(engine)
     loaded = save_data.from_data(save_data.to_data(engine))
     assert not loaded.player.inventory.by_kind and carried_names(loaded) == carried_names(engine)
@@ -180,8 +187,7 @@ def test_an_item_appended_as_the_tutorial_picks_up_is_listed_under_a_letter() ->
     scroll = tutorial_pickup(engine, entity_factories.confusion_scroll)
     assert engine.player.inventory.letter_of(scroll) == "c"
     assert carried_names(engine) == {"a": "Dagger", "b": "Leather Armor", "c": "Confusion Scroll"}
-    screen = press(engine, KeySym.I)
-    assert "(c) Confusion Scroll" in "\n".join(screen.item_lines())  # type: ignore[attr-defined]
+    assert "(c) Confusion Scroll" in "\n".join(inventory_lines(engine))
 
 
 def test_an_item_removed_as_the_tutorial_consumes_is_gone_and_other_letters_stay() -> None:
@@ -206,7 +212,7 @@ def test_a_second_of_a_kind_appended_shares_its_letter_and_a_stack_of_two_says_x
     second = tutorial_pickup(engine, entity_factories.health_potion)
     inventory = engine.player.inventory
     assert inventory.letter_of(first) == inventory.letter_of(second) == "c"
-    lines = press(engine, KeySym.I).item_lines()  # type: ignore[attr-defined]
+    lines = inventory_lines(engine)
     assert next(line for line in lines if "Health Potion" in line).startswith("(c) Health Potion (x2): ")
 
 

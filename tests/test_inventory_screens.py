@@ -11,7 +11,7 @@ import copy
 import conftest
 import pytest
 import tcod
-from conftest import click, key, texts
+from conftest import click, key, press, pressing, texts
 from tcod.event import KeySym
 
 import entity_factories
@@ -19,6 +19,7 @@ import input_handlers
 from engine import Engine
 from entity import Actor, Item
 from input_handlers import MainGameEventHandler
+from screens.stack import Screens
 
 OPEN_KEYS = {KeySym.I: input_handlers.InventoryActivateHandler, KeySym.D: input_handlers.InventoryDropHandler}
 
@@ -37,10 +38,11 @@ def arena(*carried: Item) -> tuple[Engine, Actor]:
     return engine, entity_factories.orc.spawn(game_map, 7, 5)
 
 
-def open_screen(engine: Engine, sym: KeySym) -> input_handlers.BaseEventHandler:
-    screen = MainGameEventHandler(engine).handle_events(key(sym))
-    assert type(screen) is OPEN_KEYS[sym]
-    return screen
+def open_screen(engine: Engine, sym: KeySym) -> Screens:
+    """The screen `sym` opens over the dungeon, on top of the screens."""
+    screens = press(engine, sym)
+    assert type(screens.top) is OPEN_KEYS[sym]
+    return screens
 
 
 def item_names(engine: Engine) -> list[str]:
@@ -50,8 +52,9 @@ def item_names(engine: Engine) -> list[str]:
 def test_use_screen_letter_a_uses_the_first_item() -> None:
     engine, _ = arena(entity_factories.health_potion, entity_factories.lightning_scroll)
     engine.player.fighter.hp = 10
-    next_handler = open_screen(engine, KeySym.I).handle_events(key(KeySym.A))
-    assert isinstance(next_handler, MainGameEventHandler)
+    screens = pressing(open_screen(engine, KeySym.I), key(KeySym.A))
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert len(screens.stack) == 2
     assert engine.player.fighter.hp == 14
     assert item_names(engine) == ["Lightning Scroll"]
 
@@ -59,8 +62,10 @@ def test_use_screen_letter_a_uses_the_first_item() -> None:
 @pytest.mark.parametrize("sym", OPEN_KEYS)
 def test_letter_beyond_the_items_is_invalid(sym: KeySym) -> None:
     engine, orc = arena(entity_factories.health_potion, entity_factories.lightning_scroll)
-    screen = open_screen(engine, sym)
-    assert screen.handle_events(key(KeySym.C)) is screen
+    screens = open_screen(engine, sym)
+    screen = screens.top
+    screens.press(key(KeySym.C))
+    assert screens.top is screen
     assert texts(engine)[-1] == "Invalid entry."
     assert item_names(engine) == ["Health Potion", "Lightning Scroll"]
     assert (orc.x, orc.y) == (7, 5)
@@ -71,7 +76,9 @@ def test_letter_beyond_the_items_is_invalid(sym: KeySym) -> None:
 def test_any_other_key_closes_the_screen_at_no_cost(sym: KeySym, other: tcod.event.Event) -> None:
     engine, orc = arena(entity_factories.health_potion)
     log_before = texts(engine)
-    assert isinstance(open_screen(engine, sym).handle_events(other), MainGameEventHandler)
+    screens = pressing(open_screen(engine, sym), other)
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert len(screens.stack) == 2
     assert texts(engine) == log_before
     assert item_names(engine) == ["Health Potion"]
     assert (orc.x, orc.y) == (7, 5)
@@ -79,13 +86,15 @@ def test_any_other_key_closes_the_screen_at_no_cost(sym: KeySym, other: tcod.eve
 
 def test_a_modifier_key_alone_keeps_the_screen_open() -> None:
     engine, _ = arena(entity_factories.health_potion)
-    screen = open_screen(engine, KeySym.I)
-    assert screen.handle_events(key(KeySym.LSHIFT)) is screen
+    screens = open_screen(engine, KeySym.I)
+    screen = screens.top
+    screens.press(key(KeySym.LSHIFT))
+    assert screens.top is screen
 
 
 def test_drop_screen_drops_the_chosen_item_at_the_players_feet() -> None:
     engine, _ = arena(entity_factories.health_potion, entity_factories.confusion_scroll)
-    open_screen(engine, KeySym.D).handle_events(key(KeySym.B))
+    pressing(open_screen(engine, KeySym.D), key(KeySym.B))
     assert texts(engine)[-1] == "You dropped the Confusion Scroll."
     assert item_names(engine) == ["Health Potion"]
     (dropped,) = engine.game_map.items
@@ -96,7 +105,7 @@ def test_drop_screen_drops_the_chosen_item_at_the_players_feet() -> None:
 def test_screens_list_the_items_by_letter() -> None:
     engine, _ = arena(entity_factories.health_potion, entity_factories.fireball_scroll)
     console = tcod.console.Console(80, 50, order="F")
-    open_screen(engine, KeySym.I).on_render(console)
+    open_screen(engine, KeySym.I).draw(console)
     text = str(console)
     assert "Select an item to use" in text
     assert "(a) Health Potion" in text

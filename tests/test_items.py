@@ -8,7 +8,7 @@ refusal must cost no turn: the orc waiting two tiles away must not move.
 from __future__ import annotations
 
 import pytest
-from conftest import arena, click, give, key, texts, typed, use
+from conftest import arena, click, dungeon, give, key, press, pressing, stroke, texts, use
 from tcod.event import KeySym
 
 import entity_factories
@@ -35,7 +35,7 @@ def test_health_potion_heals_4() -> None:
     engine = arena()
     engine.player.fighter.hp = 20
     potion = give(engine, entity_factories.health_potion)
-    assert isinstance(use(engine, potion), MainGameEventHandler)
+    assert isinstance(use(engine, potion).top, MainGameEventHandler)
     assert engine.player.fighter.hp == 24
     assert texts(engine)[-1] == "You consume the Health Potion, and recover 4 HP!"
     assert potion not in engine.player.inventory.items
@@ -108,11 +108,13 @@ def test_confusion_scroll_confuses_the_clicked_enemy() -> None:
     hostile = orc.ai
     scroll = give(engine, entity_factories.confusion_scroll)
 
-    targeting = use(engine, scroll)
+    screens = use(engine, scroll)
+    targeting = screens.top
     assert isinstance(targeting, input_handlers.SingleRangedAttackHandler)
     assert targeting.content().keys == "Confusion Scroll, one creature (Enter casts, Esc cancels), at an Orc in view"
 
-    assert isinstance(targeting.handle_events(click(7, 5)), MainGameEventHandler)
+    screens.press(click(7, 5))
+    assert isinstance(screens.top, MainGameEventHandler)
     assert "The eyes of the Orc look vacant, as it starts to stumble around!" in texts(engine)
     assert isinstance(orc.ai, ConfusedEnemy)
     assert orc.ai.previous_ai is hostile
@@ -134,8 +136,10 @@ def test_confusion_scroll_refusals(target: tuple[int, int], message: str) -> Non
     engine.update_fov()
     orc = watcher(engine)
     scroll = give(engine, entity_factories.confusion_scroll)
-    targeting = use(engine, scroll)
-    assert targeting.handle_events(click(*target)) is targeting
+    screens = use(engine, scroll)
+    targeting = screens.top
+    screens.press(click(*target))
+    assert screens.top is targeting
     assert_refused(engine, message, scroll, orc)
     assert isinstance(orc.ai, HostileEnemy)
 
@@ -144,13 +148,13 @@ def test_confusion_lasts_10_turns_then_the_old_ai_returns() -> None:
     engine = arena()
     orc = watcher(engine)
     hostile = orc.ai
-    use(engine, give(engine, entity_factories.confusion_scroll)).handle_events(click(7, 5))
+    screens = pressing(use(engine, give(engine, entity_factories.confusion_scroll)), click(7, 5))
     for _ in range(9):  # Turns 2 to 10 of stumbling.
-        MainGameEventHandler(engine).handle_events(typed("."))
+        screens.press(stroke("."))
         assert isinstance(orc.ai, ConfusedEnemy)
     assert isinstance(orc.ai, ConfusedEnemy) and orc.ai.turns_remaining == 0
 
-    MainGameEventHandler(engine).handle_events(typed("."))
+    screens.press(stroke("."))
     assert texts(engine)[-1] == "The Orc is no longer confused."
     assert orc.ai is hostile
 
@@ -203,13 +207,14 @@ def test_fireball_hits_every_actor_in_radius_including_the_player() -> None:
     spared = entity_factories.orc.spawn(engine.game_map, 11, 5)  # 4 from the target.
     scroll = give(engine, entity_factories.fireball_scroll)
 
-    targeting = use(engine, scroll)
+    screens = use(engine, scroll)
+    targeting = screens.top
     assert isinstance(targeting, input_handlers.AreaRangedAttackHandler)
     assert targeting.radius == 3
     engine.mouse_location = (orc.x, orc.y)
-    question = targeting.handle_events(key(KeySym.RETURN))
-    assert isinstance(question, input_handlers.ConfirmHandler)  # The player is inside.
-    question.handle_events(key(KeySym.Y))
+    screens.press(key(KeySym.RETURN))
+    assert isinstance(screens.top, input_handlers.ConfirmHandler)  # The player is inside.
+    screens.press(key(KeySym.Y))
 
     log = texts(engine)
     for name in ("Player", "Orc", "Troll"):
@@ -224,8 +229,10 @@ def test_fireball_refused_without_targets_in_radius() -> None:
     engine = arena()
     orc = watcher(engine)
     scroll = give(engine, entity_factories.fireball_scroll)
-    targeting = use(engine, scroll)
-    assert targeting.handle_events(click(11, 10)) is targeting
+    screens = use(engine, scroll)
+    targeting = screens.top
+    screens.press(click(11, 10))
+    assert screens.top is targeting
     assert_refused(engine, "There are no targets in the radius.", scroll, orc)
 
 
@@ -236,14 +243,14 @@ def test_fireball_refused_on_a_tile_out_of_sight() -> None:
     orc = watcher(engine)
     entity_factories.troll.spawn(engine.game_map, 14, 5)  # Behind the wall.
     scroll = give(engine, entity_factories.fireball_scroll)
-    use(engine, scroll).handle_events(click(14, 5))
+    pressing(use(engine, scroll), click(14, 5))
     assert_refused(engine, "You cannot target an area that you cannot see.", scroll, orc)
 
 
 def test_pickup_with_g() -> None:
     engine = arena()
     potion = entity_factories.health_potion.spawn(engine.game_map, 5, 5)
-    MainGameEventHandler(engine).handle_events(key(KeySym.G))
+    press(engine, KeySym.G)
     assert texts(engine)[-1] == f"{engine.player.inventory.letter_of(potion)} - a Health Potion"
     assert engine.player.inventory.items[-1] is potion
     assert potion.parent is engine.player.inventory
@@ -256,8 +263,7 @@ def test_a_pickup_is_one_line_naming_the_letter_and_the_stack_it_joined() -> Non
     first = entity_factories.health_potion.spawn(engine.game_map, 5, 5)
     second = entity_factories.health_potion.spawn(engine.game_map, 5, 5)
     start = len(engine.message_log.messages)
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.G))
-    handler.handle_events(key(KeySym.G))
+    press(engine, KeySym.G, KeySym.G)
     letter = engine.player.inventory.letter_of(first)
     assert engine.player.inventory.letter_of(second) == letter
     assert texts(engine, start) == [f"{letter} - a Health Potion", f"{letter} - Health Potion (x2)"]
@@ -268,8 +274,10 @@ def test_pickup_with_nothing_underfoot() -> None:
     engine = arena()
     orc = watcher(engine)
     entity_factories.health_potion.spawn(engine.game_map, 6, 5)
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(key(KeySym.G)) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(key(KeySym.G))
+    assert screens.stack == [screens.menu, handler]
     assert texts(engine)[-1] == "There is nothing here to pick up."
     assert (orc.x, orc.y) == (7, 5)
     assert len(engine.player.inventory.items) == 2
@@ -281,7 +289,7 @@ def test_pickup_refused_when_inventory_is_full() -> None:
     for _ in range(24):  # The dagger and the armour make 26.
         give(engine, entity_factories.health_potion)
     potion = entity_factories.health_potion.spawn(engine.game_map, 5, 5)
-    MainGameEventHandler(engine).handle_events(key(KeySym.G))
+    press(engine, KeySym.G)
     assert texts(engine)[-1] == "Your inventory is full."
     assert engine.player.inventory.capacity == 26
     assert len(engine.player.inventory.items) == 26

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import arena, key, screen_rows, typed
+from conftest import arena, dungeon, key, pressing, screen_rows, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -17,6 +17,7 @@ from controls.key_help import help_sections
 from controls.keys import Command
 from saving import paths
 from screens.help_screen import HelpScreen
+from screens.stack import Screens
 from window import command_line, loop
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,17 +58,22 @@ def test_a_line_adds_to_a_commands_keys_and_the_help_shows_them() -> None:
     assert tables.main[KeySym.E] is tables.main[KeySym.X] is tables.main[KeySym.O] is Command.EXPLORE
     assert tables.main["*"] is Command.LOOK and tables.main["/"] is Command.LOOK
     assert list(tables.wait) == [*keys.WAIT_KEYS, KeySym.S]
-    dungeon = rows(tables, "In the dungeon")
-    assert dungeon[keys.COMMAND_HELP[Command.EXPLORE]] == "x, o, e"
+    in_the_dungeon = rows(tables, "In the dungeon")
+    assert in_the_dungeon[keys.COMMAND_HELP[Command.EXPLORE]] == "x, o, e"
     assert rows(tables, "Items and screens")[keys.COMMAND_HELP[Command.LOOK]] == "/, *"
-    assert dungeon["Wait a turn"] == "., Num 5, Clear, s"
+    assert in_the_dungeon["Wait a turn"] == "., Num 5, Clear, s"
     # And the game answers them: e explores, * looks, s waits, and so do the defaults.
     engine = arena()
     engine.settings.keys = tables
-    game = input_handlers.MainGameEventHandler(engine)
-    assert game.handle_events(typed("*")).__class__ is input_handlers.LookHandler
-    game.handle_events(key(KeySym.S))
-    game.handle_events(key(KeySym.KP_5))
+    screens = dungeon(engine)
+    game = screens.top
+    screens.press(typed("*"))
+    assert screens.top.__class__ is input_handlers.LookHandler
+    assert screens.stack[-2] is game
+    screens.press(key(KeySym.ESCAPE))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler) and len(screens.stack) == 2
+    screens.press(key(KeySym.S))
+    screens.press(key(KeySym.KP_5))
     assert engine.turns == 2
 
 
@@ -80,8 +86,11 @@ def test_clear_takes_a_commands_keys_away_first() -> None:
     assert (1, 1) not in tables.move.values()
     engine = arena()
     engine.settings.keys = tables
-    game = input_handlers.MainGameEventHandler(engine)
-    assert game.handle_events(key(KeySym.X)) is game and engine.turns == 0  # x means nothing now.
+    screens = dungeon(engine)
+    game = screens.top
+    screens.press(key(KeySym.X))
+    # x means nothing now.
+    assert screens.stack[1:] == [game] and not screens.walking and engine.turns == 0
     # A freed key can be given to another command.
     write("clear move_southeast\nexplore n\n")
     assert load().main[KeySym.N] is Command.EXPLORE
@@ -159,16 +168,19 @@ def test_the_game_starts_with_a_popup_naming_the_bad_lines(
     in_tmp: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write("explore e\nfly f\n")
-    shown: list[input_handlers.BaseEventHandler] = []
+    shown: list[Screens] = []
 
-    def first_screen(context: object, console: object, handler: input_handlers.BaseEventHandler, *rest: object) -> None:
-        shown.append(handler)
+    def first_screen(context: object, console: object, screens: Screens, *rest: object) -> None:
+        shown.append(screens)
 
     monkeypatch.setattr(loop, "main_loop", first_screen)
     assert main.main([]) == 0
-    assert isinstance(shown[0], input_handlers.PopupMessage)
-    assert "line 2: unknown command 'fly'" in shown[0].text
-    assert shown[0].settings.keys.main[KeySym.E] is Command.EXPLORE
+    [screens] = shown
+    popup = screens.top
+    assert isinstance(popup, input_handlers.PopupMessage) and screens.stack == [screens.menu, popup]
+    assert "line 2: unknown command 'fly'" in popup.text
+    assert screens.settings.keys.main[KeySym.E] is Command.EXPLORE
+    assert screens.menu.settings.keys.main[KeySym.E] is Command.EXPLORE
 
 
 def test_help_option_says_where_the_key_file_is(capsys: pytest.CaptureFixture[str]) -> None:
@@ -178,14 +190,18 @@ def test_help_option_says_where_the_key_file_is(capsys: pytest.CaptureFixture[st
 
 
 def test_a_rebound_key_does_what_the_old_one_did() -> None:
+    def did(screens: Screens) -> tuple[list[str], int | None]:
+        """The screens shown over the menu, and the walk the key started, if any."""
+        return [type(screen).__name__ for screen in screens.stack[1:]], screens.walk_steps()
+
     before = arena()
-    x_did = type(input_handlers.MainGameEventHandler(before).handle_events(key(KeySym.X)))
+    x_did = did(pressing(dungeon(before), key(KeySym.X)))
     said = [m.plain_text for m in before.message_log.messages]
     write("explore e\n")
     after = arena()
     after.settings.keys = load()
-    e_did = type(input_handlers.MainGameEventHandler(after).handle_events(key(KeySym.E)))
-    assert e_did is x_did and [m.plain_text for m in after.message_log.messages] == said
+    e_did = did(pressing(dungeon(after), key(KeySym.E)))
+    assert e_did == x_did and [m.plain_text for m in after.message_log.messages] == said
 
 
 def test_a_byte_order_mark_is_read_as_nothing() -> None:
@@ -212,7 +228,7 @@ def test_the_help_points_a_german_or_french_keyboard_at_what_fits(monkeypatch: p
     import tcod
 
     console = tcod.console.Console(80, 50, order="F")
-    help_screen.HelpScreen(input_handlers.MainGameEventHandler(arena())).on_render(console)
+    help_screen.HelpScreen(arena().settings).on_render(console)
     bottom = "".join(chr(c) for c in console.rgb["ch"][:, 49])
     assert "German keyboard? keys.txt: preset qwertz" in bottom
     assert "any key" in bottom.lower() or "Space for more" in bottom
@@ -230,11 +246,12 @@ WHOLE_SECTIONS = "".join(
 def test_the_help_shows_what_is_left_when_a_key_file_clears_whole_sections() -> None:
     write(WHOLE_SECTIONS)
     tables = load()
-    game = input_handlers.MainGameEventHandler(arena())
-    game.engine.settings.keys = tables
-    help_screen = game.handle_events(typed("?"))
+    engine = arena()
+    engine.settings.keys = tables
+    screens = pressing(dungeon(engine), typed("?"))
+    help_screen = screens.top
     assert isinstance(help_screen, HelpScreen)
-    shown = "\n".join(screen_rows(help_screen))
+    shown = "\n".join(screen_rows(screens))
     assert "Moving" not in shown and "Asking" not in shown  # No heading over nothing.
     assert "In the dungeon" in shown and "Wait a turn" in shown
     assert help_screen.content().lines[0] == "Main menu:"

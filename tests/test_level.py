@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 import tcod
-from conftest import click, key, screen_rows, texts
+from conftest import click, dungeon, key, press, screen_rows, screens_of, texts
 from tcod.event import KeySym
 
 import entity_factories
@@ -19,6 +19,7 @@ from input_handlers import (
     LevelUpEventHandler,
     MainGameEventHandler,
 )
+from screens.stack import Screens
 from words import game_over
 
 
@@ -31,13 +32,13 @@ def lone_monster(engine: Engine, template: Actor) -> Actor:
     return template.spawn(engine.game_map, player.x + 1, player.y)
 
 
-def attack_east(engine: Engine, times: int) -> input_handlers.BaseEventHandler:
-    """Press the right arrow `times` times in the main game; return the last handler."""
-    handler: input_handlers.BaseEventHandler = MainGameEventHandler(engine)
+def attack_east(engine: Engine, times: int) -> Screens:
+    """Press the right arrow `times` times in the main game; the screens after."""
+    screens = dungeon(engine)
     for _ in range(times):
-        assert isinstance(handler, MainGameEventHandler)
-        handler = handler.handle_events(key(KeySym.RIGHT))
-    return handler
+        assert isinstance(screens.top, MainGameEventHandler)
+        screens.press(key(KeySym.RIGHT))
+    return screens
 
 
 def value_of(lines: list[str], label: str) -> str:
@@ -46,9 +47,9 @@ def value_of(lines: list[str], label: str) -> str:
     return value
 
 
-def window_lines(handler: input_handlers.BaseEventHandler) -> list[str]:
-    """Render the handler; return the text inside its window, checking the frame is whole."""
-    rows = screen_rows(handler)
+def window_lines(shown: Screens | input_handlers.BaseEventHandler) -> list[str]:
+    """Render the screens (or a screen); return the text inside its window, checking the frame is whole."""
+    rows = screen_rows(shown)
     x = rows[0].index("┌")
     right = rows[0].index("┐", x)
     lines: list[str] = []
@@ -121,9 +122,9 @@ def test_the_killing_blow_that_earns_a_level_opens_the_level_up_screen(engine: E
     orc.fighter.hp = 4  # One blow.
     engine.player.level.current_xp = 316
 
-    handler = attack_east(engine, 1)
+    screens = attack_east(engine, 1)
 
-    assert isinstance(handler, LevelUpEventHandler)
+    assert isinstance(screens.top, LevelUpEventHandler)
     assert engine.player.level.current_xp == 351
     assert texts(engine)[-1] == "You advance to level 2!"
 
@@ -133,9 +134,9 @@ def test_a_kill_reaching_exactly_the_threshold_levels_up(engine: Engine) -> None
     orc.fighter.hp = 4
     engine.player.level.current_xp = 315
 
-    handler = attack_east(engine, 1)
+    screens = attack_east(engine, 1)
 
-    assert isinstance(handler, LevelUpEventHandler)
+    assert isinstance(screens.top, LevelUpEventHandler)
     assert engine.player.level.current_xp == 350
     assert texts(engine)[-1] == "You advance to level 2!"
 
@@ -145,9 +146,9 @@ def test_a_kill_one_short_of_the_threshold_does_not_level_up(engine: Engine) -> 
     orc.fighter.hp = 4
     engine.player.level.current_xp = 314
 
-    handler = attack_east(engine, 1)
+    screens = attack_east(engine, 1)
 
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(screens.top, MainGameEventHandler)
     assert engine.player.level.current_xp == 349
     assert texts(engine)[-1] == "You gain 35 experience points."
 
@@ -168,9 +169,11 @@ def test_each_level_up_choice_grows_one_stat_and_spends_the_experience(
     player.fighter.hp = 25
     player.level.current_xp = 360
 
-    handler = LevelUpEventHandler(engine).handle_events(key(sym))
+    screens = screens_of(LevelUpEventHandler(engine))
+    screens.press(key(sym))
 
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert len(screens.stack) == 2
     assert texts(engine)[-1] == message
     assert player.level.current_level == 2
     assert player.level.current_xp == 10
@@ -195,9 +198,11 @@ def test_each_level_up_choice_grows_one_stat_and_spends_the_experience(
 def test_any_other_key_is_an_invalid_entry_and_keeps_the_level_up_screen(engine: Engine, event: tcod.event.Event) -> None:
     level = engine.player.level
     level.current_xp = 360
-    handler = LevelUpEventHandler(engine)
+    screens = screens_of(LevelUpEventHandler(engine))
+    handler = screens.top
 
-    assert handler.handle_events(event) is handler
+    screens.press(event)
+    assert screens.top is handler
 
     assert texts(engine)[-1] == "Invalid entry."
     assert (level.current_level, level.current_xp) == (1, 360)
@@ -207,10 +212,12 @@ def test_any_other_key_is_an_invalid_entry_and_keeps_the_level_up_screen(engine:
 @pytest.mark.parametrize("button", [tcod.event.MouseButton.LEFT, tcod.event.MouseButton.RIGHT])
 def test_mouse_clicks_do_not_leave_the_level_up_screen(engine: Engine, button: tcod.event.MouseButton) -> None:
     engine.player.level.current_xp = 360
-    handler = LevelUpEventHandler(engine)
+    screens = screens_of(LevelUpEventHandler(engine))
+    handler = screens.top
     start = len(engine.message_log.messages)
 
-    assert handler.handle_events(click(10, 10, button)) is handler
+    screens.press(click(10, 10, button))
+    assert screens.top is handler
 
     assert engine.player.level.current_level == 1
     assert texts(engine, start) == []
@@ -224,15 +231,15 @@ def test_two_levels_earned_at_once_are_both_offered(engine: Engine) -> None:
     level = engine.player.level
     level.current_xp = 880  # + 35 = 915 = 350 + 500 + 65
 
-    handler = attack_east(engine, 1)
-    assert isinstance(handler, LevelUpEventHandler)
+    screens = attack_east(engine, 1)
+    assert isinstance(screens.top, LevelUpEventHandler)
 
-    handler = handler.handle_events(key(KeySym.A))
-    assert isinstance(handler, LevelUpEventHandler)
+    screens.press(key(KeySym.A))
+    assert isinstance(screens.top, LevelUpEventHandler)
     assert (level.current_level, level.current_xp) == (2, 565)
 
-    handler = handler.handle_events(key(KeySym.B))
-    assert isinstance(handler, MainGameEventHandler)
+    screens.press(key(KeySym.B))
+    assert isinstance(screens.top, MainGameEventHandler)
     assert (level.current_level, level.current_xp) == (3, 65)
     assert (engine.player.fighter.max_hp, engine.player.fighter.power) == (50, 5)
 
@@ -260,10 +267,10 @@ def test_c_opens_the_character_screen_with_level_experience_and_stats(engine: En
     player.level.current_xp = 40
     player.fighter.base_power = 3
 
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.C))
+    screens = press(engine, KeySym.C)
 
-    assert isinstance(handler, CharacterScreenEventHandler)
-    lines = window_lines(handler)
+    assert isinstance(screens.top, CharacterScreenEventHandler)
+    lines = window_lines(screens)
     # Found by their words, wherever a new line puts them.
     assert value_of(lines, "Level") == "2"
     assert value_of(lines, "XP") == "390"  # 350 for level 2, then 40: as the game-over window counts.
@@ -271,7 +278,9 @@ def test_c_opens_the_character_screen_with_level_experience_and_stats(engine: En
     assert value_of(lines, "Attack") == "5"
     assert value_of(lines, "Defense") == "2"
     assert value_of(lines, "Seed") == "1234"
-    assert isinstance(handler.handle_events(key(KeySym.ESCAPE)), MainGameEventHandler)
+    screens.press(key(KeySym.ESCAPE))
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert len(screens.stack) == 2
 
 
 def test_the_character_screen_fits_a_long_seed() -> None:
@@ -283,7 +292,7 @@ def test_the_character_screen_fits_a_long_seed() -> None:
 def test_the_character_screen_counts_experience_as_the_game_over_window_does(engine: Engine) -> None:
     level = engine.player.level
     level.add_xp(level.experience_to_next_level + 35)
-    LevelUpEventHandler(engine).handle_events(key(KeySym.A))
+    screens_of(LevelUpEventHandler(engine)).press(key(KeySym.A))
     assert (level.current_level, level.current_xp) == (2, 35)
     ending = game_over.ending_of(engine, datetime.datetime(2026, 1, 1))
     lines = window_lines(CharacterScreenEventHandler(engine))

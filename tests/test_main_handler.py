@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 import tcod
-from conftest import arena, key, motion, screen_rows, stroke, texts, typed
+from conftest import (
+    arena,
+    dungeon,
+    key,
+    motion,
+    pressing,
+    screen_rows,
+    screens_of,
+    stroke,
+    texts,
+    typed,
+)
 from tcod.event import KeySym
 
 import actions
@@ -15,7 +26,8 @@ import tile_types
 from controls import keys
 from controls.keys import Key
 from input_handlers import MainGameEventHandler
-from screens.base import Push
+from screens.base import Push, Quit
+from screens.stack import Screens
 
 # The tutorial's keys: arrows and Home/End/PgUp/PgDn, the numpad, and vi keys.
 EXPECTED_MOVES = {
@@ -40,8 +52,8 @@ def test_move_key_bumps_and_moves_the_player(sym: KeySym, delta: tuple[int, int]
     assert isinstance(action, actions.BumpAction)
     assert (action.dx, action.dy) == delta
 
-    next_handler = handler.handle_events(key(sym))
-    assert isinstance(next_handler, MainGameEventHandler)
+    screens = pressing(dungeon(engine), key(sym))
+    assert isinstance(screens.top, MainGameEventHandler)
     assert (engine.player.x, engine.player.y) == (5 + delta[0], 5 + delta[1])
 
 
@@ -51,7 +63,7 @@ def test_wait_keys_pass_a_turn(sym: Key) -> None:
     engine = arena()
     entity_factories.orc.spawn(engine.game_map, 6, 5)
     assert isinstance(MainGameEventHandler(engine).dispatch(stroke(sym)), actions.WaitAction)
-    MainGameEventHandler(engine).handle_events(stroke(sym))
+    pressing(dungeon(engine), stroke(sym))
     assert (engine.player.x, engine.player.y) == (5, 5)
     assert texts(engine)[-1] == "Orc attacks Player for 1 hit point."
     assert engine.player.fighter.hp == 29
@@ -65,7 +77,7 @@ def test_greater_than_takes_the_stairs(event: tcod.event.TextInput) -> None:
     action = MainGameEventHandler(engine).dispatch(event)
     assert isinstance(action, actions.TakeStairsAction)
 
-    MainGameEventHandler(engine).handle_events(event)
+    pressing(dungeon(engine), event)
     assert engine.game_world.current_floor == 2
     assert texts(engine)[-1] == "You descend the staircase."
 
@@ -90,19 +102,27 @@ def test_command_keys(sym: Key, result: type) -> None:
 def test_escape_asks_before_saving_and_quitting() -> None:
     """As in DCSS and Brogue, Escape cancels by reflex: in the dungeon it asks first."""
     engine = arena()
-    game = MainGameEventHandler(engine)
-    question = game.handle_events(key(KeySym.ESCAPE))
-    assert isinstance(question, input_handlers.ConfirmHandler)
-    assert question.text == "Save and quit? (y/n)"
-    assert "Save and quit? (y/n)" in "".join(screen_rows(question))
-    # n or Escape goes back, and costs no turn.
+    screens = dungeon(engine)
+    game = screens.top
     for answer in (KeySym.N, KeySym.ESCAPE):
-        assert question.handle_events(key(answer)) is game
+        screens.press(key(KeySym.ESCAPE))
+        question = screens.top
+        assert isinstance(question, input_handlers.ConfirmHandler)
+        assert screens.stack[-2] is game
+        assert question.text == "Save and quit? (y/n)"
+        assert "Save and quit? (y/n)" in "".join(screen_rows(screens))
+        # n or Escape goes back, and costs no turn.
+        screens.press(key(answer))
+        assert screens.top is game
     assert engine.turns == 0
+    screens.press(key(KeySym.ESCAPE))
+    question = screens.top
     # Anything else leaves the question up.
-    assert question.handle_events(key(KeySym.Q)) is question
-    with pytest.raises(SystemExit):  # y quits; the main loop saves on the way out.
-        question.handle_events(key(KeySym.Y))
+    screens.press(key(KeySym.Q))
+    assert screens.top is question
+    assert screens.quitting is None
+    screens.press(key(KeySym.Y))  # y quits; the main loop saves on the way out.
+    assert screens.quitting == Quit()
 
 
 @pytest.mark.parametrize("sym", [KeySym.Z, KeySym.F5, KeySym.N1, KeySym.LSHIFT])
@@ -110,9 +130,11 @@ def test_unbound_key_does_nothing(sym: KeySym) -> None:
     """Same handler back, no message, and the orc two tiles away does not move."""
     engine = arena()
     orc = entity_factories.orc.spawn(engine.game_map, 7, 5)
-    handler = MainGameEventHandler(engine)
+    screens = dungeon(engine)
+    handler = screens.top
     log_before = texts(engine)
-    assert handler.handle_events(key(sym)) is handler
+    screens.press(key(sym))
+    assert screens.stack == [screens.menu, handler]
     assert texts(engine) == log_before
     assert (orc.x, orc.y) == (7, 5)
     assert (engine.player.x, engine.player.y) == (5, 5)
@@ -120,10 +142,12 @@ def test_unbound_key_does_nothing(sym: KeySym) -> None:
 
 def test_mouse_motion_sets_mouse_location() -> None:
     engine = arena()
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(motion(7, 3)) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(motion(7, 3))
+    assert screens.stack == [screens.menu, handler]
     assert engine.mouse_location == (7, 3)
-    handler.handle_events(motion(40, 45))  # Off the map (the panel below it).
+    screens.press(motion(40, 45))  # Off the map (the panel below it).
     assert engine.mouse_location == (7, 3)
 
 
@@ -142,18 +166,19 @@ def test_names_shown_only_on_visible_tiles() -> None:
     assert render_functions.get_names_at_location(7, 5, game_map) == expected  # The tutorial's name.
     assert render_functions.get_names_at_location(12, 5, game_map) == ""
 
-    MainGameEventHandler(engine).handle_events(motion(7, 5))
+    pressing(dungeon(engine), motion(7, 5))
     console = tcod.console.Console(80, 50, order="F")
     engine.render(console)
     names_row = "".join(map(chr, console.rgb["ch"][21:, 44])).rstrip()
     assert names_row == expected
 
 
-def history_with(count: int) -> input_handlers.HistoryViewer:
+def history_with(count: int) -> Screens:
+    """The history viewer of a game with `count` messages, over its dungeon."""
     engine = arena()
     for i in range(count - 1):  # The welcome message is the first.
         engine.message_log.add_message(f"message {i}")
-    return input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(engine))
+    return screens_of(MainGameEventHandler(engine), input_handlers.HistoryViewer(engine))
 
 
 @pytest.mark.parametrize(
@@ -174,18 +199,20 @@ def history_with(count: int) -> input_handlers.HistoryViewer:
     ],
 )
 def test_history_viewer_scrolls(presses: list[KeySym], cursor: int) -> None:
-    viewer = history_with(30)
+    screens = history_with(30)
+    viewer = screens.top
+    assert isinstance(viewer, input_handlers.HistoryViewer)
     for sym in presses:
-        assert viewer.handle_events(key(sym)) is viewer
+        screens.press(key(sym))
+        assert screens.top is viewer
     assert viewer.cursor == cursor
 
 
 def test_history_viewer_shows_messages_up_to_the_cursor() -> None:
     """The window's last line (x=1, y=48) is the message under the cursor."""
-    viewer = history_with(30)
-    viewer.handle_events(key(KeySym.UP))
+    screens = pressing(history_with(30), key(KeySym.UP))
     console = tcod.console.Console(80, 50, order="F")
-    viewer.on_render(console)
+    screens.draw(console)
     # After the column of turns (a turn's first message shows its number).
     assert "".join(map(chr, console.rgb["ch"][1:30, 48])).strip() == "message 27"
     assert "".join(map(chr, console.rgb["ch"][1:30, 47])).strip() == "message 26"
@@ -193,5 +220,8 @@ def test_history_viewer_shows_messages_up_to_the_cursor() -> None:
 
 @pytest.mark.parametrize("sym", [KeySym.A, KeySym.ESCAPE, KeySym.V])
 def test_history_viewer_any_other_key_returns_to_the_game(sym: KeySym) -> None:
-    viewer = history_with(30)
-    assert isinstance(viewer.handle_events(key(sym)), MainGameEventHandler)
+    screens = history_with(30)
+    game = screens.stack[-2]
+    assert isinstance(game, MainGameEventHandler)
+    screens.press(key(sym))
+    assert screens.top is game

@@ -4,16 +4,15 @@ marks each floor and turn."""
 
 from __future__ import annotations
 
-from conftest import arena, key, press, screen_rows, texts
+from conftest import arena, press, screen_rows, texts
 from tcod.event import KeySym
 
 import entity_factories
 from actions import MeleeAction
-from controls.walking import WalkHandler
 from engine import Engine
 from entity import Actor
-from input_handlers import HistoryViewer, MainGameEventHandler
 from message_log import MessageLog
+from replays import replay_lines
 
 
 def orcs(engine: Engine, *places: tuple[int, int]) -> list[Actor]:
@@ -47,9 +46,9 @@ def test_two_orcs_coming_into_view_are_two_lines() -> None:
     start = len(engine.message_log.messages)
     for place in ((25, 5), (50, 15)):
         orc = entity_factories.orc.spawn(engine.game_map, *place)
-        handler = press(engine, KeySym.X)
-        while isinstance(handler, WalkHandler):
-            handler = handler.advance()
+        screens = press(engine, KeySym.X)
+        assert screens.walking
+        replay_lines.finish_walk(screens)
         assert engine.game_map.visible[place]
         engine.game_map.entities.remove(orc)
     assert texts(engine, start).count("An Orc comes into view.") == 2
@@ -91,7 +90,7 @@ def test_the_history_marks_each_floor_and_turn() -> None:
     assert shown[0] == "Dungeon level 1"
     assert shown[1:3] == ["     0 Hello and welcome, adventurer, to yet another dungeon!", "       Before any turn."]
     assert shown[-3:] == ["Dungeon level 2", "     3 Deeper.", "       Deeper still."]
-    rows = screen_rows(HistoryViewer(MainGameEventHandler(engine)))
+    rows = screen_rows(press(engine, KeySym.V))
     assert any("Dungeon level 2" in row for row in rows)
     assert any("     3 Deeper." in row for row in rows)
 
@@ -109,7 +108,7 @@ def test_a_turns_messages_share_its_number() -> None:
     orc.fighter.max_hp = orc.fighter.hp = 1000
     press(engine, ".")  # Turn 0 passes.
     start = len(engine.message_log.messages)
-    MainGameEventHandler(engine).handle_events(key(KeySym.L))
+    press(engine, KeySym.L)
     told = [message for message in engine.message_log.messages[start:] if "attacks" in message.plain_text]
     assert len(told) == 2
     assert {message.turn for message in told} == {1}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import after_frame, key, screen_rows, typed
+from conftest import after_frame, dungeon, key, screen_rows, typed
 from tcod.event import KeySym, Modifier
 
 import input_handlers
@@ -16,11 +16,12 @@ import setup_game
 from engine import Engine
 from saving import paths
 from screens.options_screen import OptionsScreen
+from screens.stack import Screens
 from window import loop, options
 
 
-def screen_text(handler: input_handlers.BaseEventHandler) -> str:
-    return "\n".join(screen_rows(handler))
+def screen_text(shown: Screens | input_handlers.BaseEventHandler) -> str:
+    return "\n".join(screen_rows(shown))
 
 
 def test_without_a_file_the_defaults_apply() -> None:
@@ -160,58 +161,73 @@ def test_every_listed_option_has_its_default_among_its_values() -> None:
 def test_o_on_the_main_menu_opens_the_options_and_esc_closes_them() -> None:
     menu = setup_game.MainMenu()
     assert "[O] Options" in screen_text(menu)
-    screen = menu.handle_events(key(KeySym.O))
-    assert isinstance(screen, OptionsScreen)
-    text = screen_text(screen)
+    screens = Screens(menu)
+    screens.press(key(KeySym.O))
+    assert isinstance(screens.top, OptionsScreen)
+    assert screens.stack[-2] is menu
+    text = screen_text(screens)
     for choice in options.choices().values():
         assert choice.label in text
     assert "Kept in /" in text and "options.txt" in text
     assert "Keys of your own: /" in text and paths.KEYS_NAME in text  # Where to edit them.
-    assert screen.handle_events(key(KeySym.ESCAPE)) is menu
+    screens.press(key(KeySym.ESCAPE))
+    assert screens.stack == [menu]
 
 
 def test_equals_in_the_dungeon_opens_the_options_over_the_game(engine: Engine) -> None:
-    game = input_handlers.MainGameEventHandler(engine)
-    screen = game.handle_events(typed("="))
-    assert isinstance(screen, OptionsScreen)
-    assert screen.engine_in_play() is engine  # Closing the window saves the game.
-    assert screen.handle_events(typed("=")) is game
+    screens = dungeon(engine)
+    game = screens.top
+    screens.press(typed("="))
+    assert isinstance(screens.top, OptionsScreen)
+    assert screens.stack[-2] is game
+    assert screens.engine_in_play() is engine  # Closing the window saves the game.
+    screens.press(typed("="))
+    assert screens.top is game and len(screens.stack) == 2
 
 
 def test_a_change_on_the_screen_applies_at_once_and_is_kept() -> None:
     menu = setup_game.MainMenu()
-    screen = menu.handle_events(key(KeySym.O))
+    screens = Screens(menu)
+    screens.press(key(KeySym.O))
+    screen = screens.top
+    assert isinstance(screen, OptionsScreen)
     names = list(options.choices())
     row = names.index("walk_speed")
     for _ in range(row):
-        screen = screen.handle_events(key(KeySym.DOWN))
+        screens.press(key(KeySym.DOWN))
+    assert screens.top is screen
     choice = options.choices()["walk_speed"]
     before = menu.settings.options.walk_speed
-    screen = screen.handle_events(key(KeySym.RIGHT))
+    screens.press(key(KeySym.RIGHT))
+    assert screens.top is screen
     after = menu.settings.options.walk_speed
     assert after == choice.step(before, 1) != before
-    assert after_frame(screen) is screen  # The main loop keeps it, after the frame.
+    after_frame(screens)  # The main loop keeps it, after the frame.
+    assert screens.stack == [menu, screen]  # No popup: kept.
     assert f"walk_speed = {choice.format(after)}\n" in paths.options_path().read_text()
-    assert f"< {choice.format(after)} >" in screen_text(screen)
-    screen.handle_events(key(KeySym.LEFT))
+    assert f"< {choice.format(after)} >" in screen_text(screens)
+    screens.press(key(KeySym.LEFT))
     assert menu.settings.options.walk_speed == before
     # Up from the first row wraps to the last; a key that means nothing does nothing.
-    screen = screen.handle_events(key(KeySym.Z))
-    assert isinstance(screen, OptionsScreen)
+    screens.press(key(KeySym.Z))
+    assert screens.stack == [menu, screen]
     assert menu.settings.options.walk_speed == before
 
 
 def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> None:
     menu = setup_game.MainMenu()
-    loop.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
+    screens = Screens(menu)
+    loop.handle_event(context, screens, key(KeySym.RETURN, Modifier.LALT))
+    assert screens.stack == [menu]
     assert menu.settings.options.fullscreen is True
-    after_frame(menu)  # The main loop keeps it, after the frame.
+    after_frame(screens)  # The main loop keeps it, after the frame.
+    assert screens.stack == [menu]
     assert "fullscreen = on\n" in paths.options_path().read_text()
     window = context.sdl_window
     assert window is not None and window.fullscreen
     # The main loop makes the window follow the options, wherever they changed.
     menu.settings.options = menu.settings.options.replace(fullscreen=False)
-    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), screens, lambda: [tcod.event.Quit()])
     assert not window.fullscreen
 
 
@@ -227,22 +243,25 @@ def test_a_display_that_refuses_fullscreen_says_so_and_the_game_goes_on(
 
     monkeypatch.setattr(tcod.sdl.video.Window, "fullscreen", property(lambda window: False, refuse))
     menu = setup_game.MainMenu()
-    popup = loop.handle_event(context, menu, key(KeySym.RETURN, Modifier.LALT))
-    assert isinstance(popup, input_handlers.PopupMessage) and popup.parent is menu
+    screens = Screens(menu)
+    loop.handle_event(context, screens, key(KeySym.RETURN, Modifier.LALT))
+    popup = screens.top
+    assert isinstance(popup, input_handlers.PopupMessage) and screens.stack == [menu, popup]
     assert "would not switch to fullscreen: Couldn't find any matching video modes" in popup.text
     assert menu.settings.options.fullscreen is False
     assert not paths.options_path().exists() or "fullscreen = on" not in paths.options_path().read_text()
     # Fullscreen chosen on the options screen: the loop draws on, in the window.
     menu.settings.options = menu.settings.options.replace(fullscreen=True)
-    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), screens, lambda: [tcod.event.Quit()])
 
 def test_a_damaged_file_gets_a_popup_over_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
     paths.options_path().write_text("walk_speed = warp\n")
-    seen: list[input_handlers.BaseEventHandler] = []
-    monkeypatch.setattr(loop, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
+    seen: list[Screens] = []
+    monkeypatch.setattr(loop, "main_loop", lambda context, console, screens, *rest: seen.append(screens))
     assert main.main(["--seed", "7"]) == 0
-    [popup] = seen
+    [screens] = seen
+    menu, popup = screens.stack
     assert isinstance(popup, input_handlers.PopupMessage)
     assert "were not used" in popup.text and "keep their defaults" in popup.text
-    assert isinstance(popup.parent, setup_game.MainMenu) and popup.parent.seed == 7
+    assert isinstance(menu, setup_game.MainMenu) and menu.seed == 7
     assert paths.options_path().with_name("options.txt.bad").exists()

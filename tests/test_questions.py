@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import conftest
 import pytest
-from conftest import key, screen_rows, stroke
+from conftest import dungeon, key, pressing, screen_rows, stroke
 from tcod.event import KeySym
 
 import entity_factories
@@ -168,13 +168,14 @@ def test_the_window_shows_each_answer_as_the_screen_reader_says_it(command: Comm
     ITEMS[0].spawn(engine.game_map, 4, 4)
     engine.update_fov()
     title, answer = questions.QUESTIONS[command]
-    game = input_handlers.MainGameEventHandler(engine)
+    screens = dungeon(engine)
+    game = screens.top
     narrator = Narrator()
-    narrator.news(game)
-    screen = game.handle_events(stroke(key_for(command)))
-    assert isinstance(screen, input_handlers.AnswerScreen)
-    assert narrator.news(screen) == [spoken(line) for line in [f"{title}:", *answer(engine)]]
-    window = "\n".join(screen_rows(screen))
+    narrator.news(screens)
+    screens.press(stroke(key_for(command)))
+    assert isinstance(screens.top, input_handlers.AnswerScreen) and screens.stack[-2] is game
+    assert narrator.news(screens) == [spoken(line) for line in [f"{title}:", *answer(engine)]]
+    window = "\n".join(screen_rows(screens))
     for line in answer(engine):
         assert line in window
     assert all(len(line) < 80 for line in answer(engine))
@@ -182,39 +183,50 @@ def test_the_window_shows_each_answer_as_the_screen_reader_says_it(command: Comm
 
 def test_a_key_on_an_answer_closes_it_and_does_what_it_does_in_the_dungeon() -> None:
     engine = arena()
-    screen = input_handlers.MainGameEventHandler(engine).handle_events(stroke(key_for(Command.STATUS)))
-    around = screen.handle_events(stroke(key_for(Command.AROUND)))
+    screens = pressing(dungeon(engine), stroke(key_for(Command.STATUS)))
+    assert isinstance(screens.top, input_handlers.AnswerScreen) and screens.top.title == "Status"
+    screens.press(stroke(key_for(Command.AROUND)))
+    around = screens.top
     assert isinstance(around, input_handlers.AnswerScreen) and around.title == "Around you"
-    moved = around.handle_events(key(KeySym.L))
-    assert isinstance(moved, input_handlers.MainGameEventHandler)
+    assert len(screens.stack) == 3  # In the status's place, over the game.
+    assert isinstance(screens.stack[1], input_handlers.MainGameEventHandler)
+    screens.press(key(KeySym.L))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler) and len(screens.stack) == 2
     assert (engine.player.x, engine.player.y) == (PLAYER[0] + 1, PLAYER[1])
 
 
 def test_escape_on_an_answer_only_closes_it() -> None:
-    game = input_handlers.MainGameEventHandler(arena())
-    screen = game.handle_events(stroke(key_for(Command.IN_VIEW)))
-    assert screen.handle_events(key(KeySym.ESCAPE)) is game
+    engine = arena()
+    screens = dungeon(engine)
+    game = screens.top
+    screens.press(stroke(key_for(Command.IN_VIEW)))
+    assert isinstance(screens.top, input_handlers.AnswerScreen)
+    screens.press(key(KeySym.ESCAPE))
+    assert screens.stack[1:] == [game]
+    assert screens.quitting is None and engine.turns == 0
 
 
 def test_the_look_cursor_says_in_the_window_what_the_screen_reader_says() -> None:
     engine = arena()
     monster = MONSTERS[0].spawn(engine.game_map, 8, 5)
     engine.update_fov()
-    look = input_handlers.MainGameEventHandler(engine).handle_events(stroke("/"))
+    screens = pressing(dungeon(engine), stroke("/"))
+    assert isinstance(screens.top, input_handlers.LookHandler)
     narrator = Narrator()
-    assert narrator.news(look)[-1] == spoken("You; floor; here")
+    assert narrator.news(screens)[-1] == spoken("You; floor; here")
     for sym in (KeySym.L, KeySym.L, KeySym.K):
-        look = look.handle_events(key(sym))
-        said = narrator.news(look)
+        screens.press(key(sym))
+        assert isinstance(screens.top, input_handlers.LookHandler)
+        said = narrator.news(screens)
         x, y = render_functions.NAMES_AT
-        shown = screen_rows(look)[y][x:].rstrip()
+        shown = screen_rows(screens)[y][x:].rstrip()
         assert said == [spoken(shown)]
     assert said == [spoken(f"{descriptions.short_description(monster)}; floor; 1 north 2 east")]
 
 
 def test_the_narrator_says_only_what_changed() -> None:
     engine = arena()
-    game = input_handlers.MainGameEventHandler(engine)
+    game = dungeon(engine)
     narrator = Narrator()
     assert narrator.news(game) == [engine.message_log.messages[-1].full_text]
     assert narrator.news(game) == []
@@ -232,7 +244,7 @@ def test_the_narrator_says_only_what_changed() -> None:
 
 def test_a_walk_stopped_by_a_monster_says_where_it_is_once() -> None:
     engine = arena()
-    game = input_handlers.MainGameEventHandler(engine)
+    game = dungeon(engine)
     narrator = Narrator()
     narrator.news(game)
     monster = MONSTERS[0].spawn(engine.game_map, 9, 2)
@@ -244,7 +256,7 @@ def test_a_walk_stopped_by_a_monster_says_where_it_is_once() -> None:
 def test_every_line_said_is_under_80_characters() -> None:
     engine = arena()
     engine.message_log.add_message("word " * 60)
-    said = Narrator().news(input_handlers.MainGameEventHandler(engine))
+    said = Narrator().news(dungeon(engine))
     assert said and all(len(line) <= WIDTH for line in said)
     assert " ".join(said).split() == ("word " * 60).split()
 
@@ -254,10 +266,11 @@ def test_the_map_is_heard_row_by_row_as_counts_and_names_the_same_as_the_map_in_
     monster = MONSTERS[0].spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
     item = ITEMS[0].spawn(engine.game_map, PLAYER[0] + 3, PLAYER[1])
     engine.update_fov()
-    game = input_handlers.MainGameEventHandler(engine)
+    screens = dungeon(engine)
     narrator = Narrator()
-    narrator.news(game)
-    said = narrator.news(game.handle_events(stroke(key_for(Command.MAP))))
+    narrator.news(screens)
+    said = narrator.news(pressing(screens, stroke(key_for(Command.MAP))))
+    assert isinstance(screens.top, input_handlers.AnswerScreen)
     rows: dict[str, str] = {}
     head = ""
     for line in said[2:]:  # A row's line, and those it goes on to.
@@ -276,9 +289,10 @@ def test_the_map_is_heard_row_by_row_as_counts_and_names_the_same_as_the_map_in_
 
 def test_the_map_in_signs_is_kept_as_it_is_for_a_braille_display() -> None:
     engine = arena()
-    game = input_handlers.MainGameEventHandler(engine)
+    screens = dungeon(engine)
     narrator = Narrator()
-    narrator.news(game)
-    said = narrator.news(game.handle_events(stroke(key_for(Command.SIGN_MAP))))
+    narrator.news(screens)
+    said = narrator.news(pressing(screens, stroke(key_for(Command.SIGN_MAP))))
+    assert isinstance(screens.top, input_handlers.AnswerScreen)
     rows = questions.map_rows(engine)[1:]
     assert said[-len(rows) :] == rows and any("#" in row for row in rows)

@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 from conftest import replay_text
 
-from replays import replay
-
 RECORDINGS = Path(__file__).parent / "recordings"
 
 
@@ -21,6 +19,6 @@ def test_play_never_draws_from_the_random_modules_global_state(name: str) -> Non
     from their seed, leave the global state as they found it."""
     random.seed(20261124)
     before = random.getstate()
-    engine = replay.engine_of(replay_text((RECORDINGS / f"{name}.rec").read_text()))
+    engine = replay_text((RECORDINGS / f"{name}.rec").read_text()).game()
     assert engine is not None and engine.turns > 0
     assert random.getstate() == before, "play drew from `random`: draw from `engine.rng` instead"

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 import tcod
-from conftest import texts, typed
+from conftest import dungeon, press, texts, typed
 
 import entity_factories
 import procgen
@@ -89,9 +89,10 @@ def test_stairs_key_on_the_stairs_descends_to_floor_2(
     rooms.clear()
     start = len(engine.message_log.messages)
 
-    handler = MainGameEventHandler(engine).handle_events(event)
+    screens = dungeon(engine)
+    screens.press(event)
 
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(screens.top, MainGameEventHandler)
     assert engine.game_world.current_floor == 2
     assert engine.game_map is not old_map
     assert (player.x, player.y) == rooms[0].center
@@ -105,7 +106,7 @@ def test_period_without_shift_waits_on_the_stairs(engine: Engine) -> None:
     old_map = engine.game_map
     go_to_stairs(engine)
 
-    MainGameEventHandler(engine).handle_events(typed("."))
+    press(engine, ".")
 
     assert engine.game_world.current_floor == 1
     assert engine.game_map is old_map
@@ -133,15 +134,17 @@ def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_tur
             engine.game_map.entities.remove(actor)
     orc = entity_factories.orc.spawn(engine.game_map, player.x + 1, player.y)
     assert (player.x, player.y) != engine.game_map.downstairs_location
-    handler = MainGameEventHandler(engine)
+    screens = dungeon(engine)
+    handler = screens.top
 
-    assert handler.handle_events(typed(">")) is handler
+    screens.press(typed(">"))
+    assert screens.stack == [screens.menu, handler]
 
     assert texts(engine)[-1] == "You haven't found the stairs."
     assert engine.game_world.current_floor == 1
     assert player.fighter.hp == 30  # The orc next to the player did not act.
     # Whereas a turn spent waiting lets it hit.
-    handler.handle_events(typed("."))
+    screens.press(typed("."))
     assert texts(engine)[-1] == "Orc attacks Player for 1 hit point."
     assert player.fighter.hp == 29
     assert orc.is_alive
@@ -150,7 +153,7 @@ def test_the_stairs_key_pressed_away_from_the_stairs_is_refused_and_takes_no_tur
 def test_the_hud_shows_the_dungeon_level(engine: Engine) -> None:
     assert hud_floor_text(engine) == "Dungeon level: 1"
     go_to_stairs(engine)
-    MainGameEventHandler(engine).handle_events(typed(">"))
+    press(engine, ">")
     assert hud_floor_text(engine) == "Dungeon level: 2"
     engine.game_world.generate_floor()
     assert hud_floor_text(engine) == "Dungeon level: 3"

@@ -11,7 +11,7 @@ import conftest
 import numpy as np
 import pytest
 import tcod
-from conftest import click, give, item_key, key, motion, typed
+from conftest import click, dungeon, give, key, motion, press, pressing, use
 from tcod.event import KeySym, Modifier
 
 import actions
@@ -25,6 +25,7 @@ from engine import Engine
 from entity import Actor, Item
 from input_handlers import MainGameEventHandler
 from saving import save_data
+from screens.stack import Screens
 from words.reading import Narrator
 from words.spoken import spoken
 
@@ -39,18 +40,17 @@ def arena() -> Engine:
     return engine
 
 
-def aim(engine: Engine, template: Item) -> tuple[input_handlers.BaseEventHandler, Item]:
-    """Carry a scroll and read it (`i`, then its letter): the targeting handler."""
+def aim(engine: Engine, template: Item) -> tuple[Screens, Item]:
+    """Carry a scroll and read it (`i`, then its letter): the targeting screen on top."""
     scroll = give(engine, template)
-    inventory = MainGameEventHandler(engine).handle_events(key(KeySym.I))
-    letter = item_key(engine, scroll)
-    return inventory.handle_events(key(letter)), scroll
+    return use(engine, scroll), scroll
 
 
-def look(engine: Engine) -> input_handlers.BaseEventHandler:
-    handler = MainGameEventHandler(engine).handle_events(typed("/"))
-    assert isinstance(handler, input_handlers.LookHandler)
-    return handler
+def look(engine: Engine) -> Screens:
+    """Look mode (`/`) opened from the dungeon: the look screen on top."""
+    screens = press(engine, "/")
+    assert isinstance(screens.top, input_handlers.LookHandler)
+    return screens
 
 
 def test_look_mode_starts_the_cursor_on_the_player() -> None:
@@ -65,8 +65,10 @@ def test_look_mode_starts_the_cursor_on_the_player() -> None:
 def test_move_keys_move_the_cursor_not_the_player(sym: KeySym, cursor: tuple[int, int]) -> None:
     engine = arena()
     orc = entity_factories.orc.spawn(engine.game_map, 42, 20)
-    handler = look(engine)
-    assert handler.handle_events(key(sym)) is handler
+    screens = look(engine)
+    handler = screens.top
+    screens.press(key(sym))
+    assert screens.top is handler
     assert engine.mouse_location == cursor
     assert (engine.player.x, engine.player.y) == PLAYER
     assert (orc.x, orc.y) == (42, 20)
@@ -87,10 +89,10 @@ def test_move_keys_move_the_cursor_not_the_player(sym: KeySym, cursor: tuple[int
 )
 def test_modifiers_move_the_cursor_further(mod: Modifier, step: int) -> None:
     engine = arena()
-    handler = look(engine)
-    handler.handle_events(key(KeySym.RIGHT, mod))
+    screens = look(engine)
+    screens.press(key(KeySym.RIGHT, mod))
     assert engine.mouse_location == (40 + step, 20)
-    handler.handle_events(key(KeySym.DOWN, mod))
+    screens.press(key(KeySym.DOWN, mod))
     assert engine.mouse_location == (40 + step, 20 + step)
 
 
@@ -105,9 +107,9 @@ def test_modifiers_move_the_cursor_further(mod: Modifier, step: int) -> None:
 )
 def test_cursor_is_clamped_to_the_map(sym: KeySym, cursors: list[tuple[int, int]]) -> None:
     engine = arena()
-    handler = look(engine)
+    screens = look(engine)
     for cursor in cursors:
-        handler.handle_events(key(sym, Modifier.LALT))
+        screens.press(key(sym, Modifier.LALT))
         assert engine.mouse_location == cursor
 
 
@@ -115,16 +117,22 @@ def test_cursor_is_clamped_to_the_map(sym: KeySym, cursors: list[tuple[int, int]
 def test_selecting_in_look_mode_describes_the_tile(event: tcod.event.Event) -> None:
     """Enter or a click: a window on the tile; any key goes back to looking, Escape out."""
     engine = arena()
-    handler = look(engine)
-    handler.handle_events(key(KeySym.RIGHT))
-    window = handler.handle_events(event)
+    screens = look(engine)
+    handler = screens.top
+    pressing(screens, key(KeySym.RIGHT), event)
+    window = screens.top
     assert isinstance(window, input_handlers.LookDescription)
     assert (window.x, window.y) == (41, 20)
-    assert window.handle_events(motion(10, 10)) is window  # The cursor stays.
-    assert window.handle_events(key(KeySym.LSHIFT)) is window
-    assert window.handle_events(key(KeySym.X)) is handler
+    screens.press(motion(10, 10))
+    assert screens.top is window  # The cursor stays.
+    screens.press(key(KeySym.LSHIFT))
+    assert screens.top is window
+    screens.press(key(KeySym.X))
+    assert screens.top is handler
     assert engine.mouse_location == (41, 20)
-    assert isinstance(handler.handle_events(key(KeySym.ESCAPE)), MainGameEventHandler)
+    screens.press(key(KeySym.ESCAPE))
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert len(screens.stack) == 2
 
 
 @pytest.mark.parametrize(
@@ -141,11 +149,13 @@ def test_selection_gives_the_scrolls_action_its_target(
     events: list[tcod.event.Event], target: tuple[int, int]
 ) -> None:
     engine = arena()
-    handler, scroll = aim(engine, entity_factories.confusion_scroll)
+    screens, scroll = aim(engine, entity_factories.confusion_scroll)
+    handler = screens.top
     assert isinstance(handler, input_handlers.SingleRangedAttackHandler)
     *moves, select = events
     for event in moves:
-        assert handler.handle_events(event) is handler
+        screens.press(event)
+        assert screens.top is handler
     action = handler.dispatch(select)
     assert isinstance(action, actions.ItemAction)
     assert (action.entity, action.item, action.target_xy) == (engine.player, scroll, target)
@@ -153,8 +163,7 @@ def test_selection_gives_the_scrolls_action_its_target(
 
 def test_mouse_motion_moves_the_cursor() -> None:
     engine = arena()
-    handler = look(engine)
-    handler.handle_events(motion(12, 34))
+    pressing(look(engine), motion(12, 34))
     assert engine.mouse_location == (12, 34)
 
 
@@ -163,9 +172,10 @@ def test_cancel_costs_nothing(cancel: tcod.event.Event) -> None:
     """Escape or a right click: back to the game, no turn, the scroll still carried."""
     engine = arena()
     orc = entity_factories.orc.spawn(engine.game_map, 42, 20)
-    handler, scroll = aim(engine, entity_factories.fireball_scroll)
-    handler.handle_events(key(KeySym.RIGHT))
-    assert isinstance(handler.handle_events(cancel), MainGameEventHandler)
+    screens, scroll = aim(engine, entity_factories.fireball_scroll)
+    pressing(screens, key(KeySym.RIGHT), cancel)
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert engine.turns == 0
     assert scroll in engine.player.inventory.items
     assert (orc.x, orc.y, orc.fighter.hp) == (42, 20, 10)
 
@@ -192,9 +202,9 @@ def test_aiming_starts_on_the_nearest_enemy_in_view(template: Item) -> None:
 
 def test_aiming_with_no_enemy_in_view_starts_on_the_player() -> None:
     engine = arena()
-    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    screens, _ = aim(engine, entity_factories.confusion_scroll)
     assert engine.mouse_location == PLAYER
-    handler.handle_events(key(KeySym.TAB))  # Nothing to cycle through.
+    screens.press(key(KeySym.TAB))  # Nothing to cycle through.
     assert engine.mouse_location == PLAYER
 
 
@@ -203,16 +213,18 @@ def test_tab_cycles_the_enemies_in_view_nearest_first() -> None:
     engine = arena()
     engine.game_map.tiles[36, 10:30] = tile_types.wall
     spawn_orcs(engine, (0, 2), (2, 0), (-2, 0), (4, 4), (-1, 1), (-5, 0))
-    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    screens, _ = aim(engine, entity_factories.confusion_scroll)
+    handler = screens.top
     order = [(39, 21), (38, 20), (42, 20), (40, 22), (44, 24)]
     seen = [engine.mouse_location]
     for _ in range(len(order)):
-        assert handler.handle_events(key(KeySym.TAB)) is handler
+        screens.press(key(KeySym.TAB))
+        assert screens.top is handler
         seen.append(engine.mouse_location)
     assert seen == [*order, order[0]]
     back = []
     for mod in (Modifier.LSHIFT, Modifier.RSHIFT, Modifier.LSHIFT):
-        handler.handle_events(key(KeySym.TAB, mod))
+        screens.press(key(KeySym.TAB, mod))
         back.append(engine.mouse_location)
     assert back == [order[-1], order[-2], order[-3]]
     assert (engine.player.x, engine.player.y) == PLAYER  # No turn passed.
@@ -221,23 +233,22 @@ def test_tab_cycles_the_enemies_in_view_nearest_first() -> None:
 def test_tab_from_a_tile_with_no_enemy_goes_to_the_nearest_or_back_to_the_farthest() -> None:
     engine = arena()
     spawn_orcs(engine, (2, 0), (4, 0))
-    handler = look(engine)  # Look mode starts on the player.
-    handler.handle_events(key(KeySym.TAB))
+    pressing(look(engine), key(KeySym.TAB))  # Look mode starts on the player.
     assert engine.mouse_location == (42, 20)
-    handler = look(engine)
-    handler.handle_events(key(KeySym.TAB, Modifier.LSHIFT))
+    pressing(look(engine), key(KeySym.TAB, Modifier.LSHIFT))
     assert engine.mouse_location == (44, 20)
 
 
 def test_aiming_starts_on_the_last_target_while_it_lives() -> None:
     engine = arena()
     near, far = spawn_orcs(engine, (2, 0), (5, 0))
-    handler, _ = aim(engine, entity_factories.confusion_scroll)
+    screens, _ = aim(engine, entity_factories.confusion_scroll)
     assert engine.mouse_location == (near.x, near.y)
-    handler.handle_events(key(KeySym.TAB))
-    action = handler.dispatch(key(KeySym.RETURN))
+    screens.press(key(KeySym.TAB))
+    action = screens.top.dispatch(key(KeySym.RETURN))
     assert isinstance(action, actions.ItemAction) and action.target_actor is far
-    handler.handle_events(key(KeySym.RETURN))  # Confused, and a turn passes.
+    screens.press(key(KeySym.RETURN))  # Confused, and a turn passes.
+    assert engine.turns == 1
     assert isinstance(far.ai, ConfusedEnemy)
 
     aim(engine, entity_factories.fireball_scroll)
@@ -250,13 +261,13 @@ def test_aiming_starts_on_the_last_target_while_it_lives() -> None:
 # --- The blast's area ------------------------------------------------------------
 
 
-def shown_area(handler: input_handlers.BaseEventHandler, engine: Engine) -> tuple[set[tuple[int, int]], tcod.console.Console, tcod.console.Console]:
+def shown_area(screens: Screens, engine: Engine) -> tuple[set[tuple[int, int]], tcod.console.Console, tcod.console.Console]:
     """The tiles the aiming screen marks (their background differs from the
     plain game's), and both consoles."""
     plain = tcod.console.Console(80, 50, order="F")
     engine.render(plain)
     aimed = tcod.console.Console(80, 50, order="F")
-    handler.on_render(aimed)
+    screens.draw(aimed)
     differs = (plain.rgb["bg"] != aimed.rgb["bg"]).any(axis=-1)
     return {(int(x), int(y)) for x, y in zip(*differs.nonzero(), strict=True)}, plain, aimed
 
@@ -277,12 +288,12 @@ def test_the_tiles_shown_are_the_tiles_the_blast_hits(radius: int) -> None:
     scroll = copy.deepcopy(entity_factories.fireball_scroll)
     assert isinstance(scroll.consumable, FireballDamageConsumable)
     scroll.consumable.radius = radius
-    handler, carried = aim(engine, scroll)
+    screens, carried = aim(engine, scroll)
     engine.mouse_location = center
-    shown, _, _ = shown_area(handler, engine)
+    shown, _, _ = shown_area(screens, engine)
 
     hp_before = {xy: orc.fighter.hp for xy, orc in orcs.items()}
-    handler.handle_events(key(KeySym.RETURN))
+    screens.press(key(KeySym.RETURN))
     assert carried not in engine.player.inventory.items  # Cast, with no question.
     hit = {xy for xy, orc in orcs.items() if orc.fighter.hp < hp_before[xy]}
     assert shown == hit
@@ -292,9 +303,9 @@ def test_the_tiles_shown_are_the_tiles_the_blast_hits(radius: int) -> None:
 def test_the_tint_keeps_every_glyph_and_its_colour() -> None:
     engine = arena()
     spawn_orcs(engine, (4, 0), (5, 1), (3, -1))
-    handler, _ = aim(engine, entity_factories.fireball_scroll)
+    screens, _ = aim(engine, entity_factories.fireball_scroll)
     cursor = engine.mouse_location
-    shown, plain, aimed = shown_area(handler, engine)
+    shown, plain, aimed = shown_area(screens, engine)
     assert len(shown) > 1
     for x, y in shown - {cursor}:
         assert aimed.rgb["ch"][x, y] == plain.rgb["ch"][x, y]
@@ -312,9 +323,10 @@ def test_the_question_comes_exactly_when_the_player_is_inside_the_blast() -> Non
     for dx in range(-radius - 2, radius + 3):
         for dy in range(-radius - 2, radius + 3):
             engine = arena()
-            handler, _ = aim(engine, entity_factories.fireball_scroll)
+            screens, _ = aim(engine, entity_factories.fireball_scroll)
             engine.mouse_location = target = (PLAYER[0] + dx, PLAYER[1] + dy)
-            after = handler.handle_events(key(KeySym.RETURN))
+            screens.press(key(KeySym.RETURN))
+            after = screens.top
             inside = math.dist(PLAYER, target) <= radius  # The tutorial's test.
             assert isinstance(after, input_handlers.ConfirmHandler) == inside, (dx, dy)
             if inside:
@@ -326,12 +338,19 @@ def test_the_question_comes_exactly_when_the_player_is_inside_the_blast() -> Non
 def test_no_goes_back_to_aiming_at_no_cost(no: KeySym) -> None:
     engine = arena()
     (orc,) = spawn_orcs(engine, (1, 0))
-    handler, scroll = aim(engine, entity_factories.fireball_scroll)
-    question = handler.handle_events(key(KeySym.RETURN))
+    screens, scroll = aim(engine, entity_factories.fireball_scroll)
+    handler = screens.top
+    screens.press(key(KeySym.RETURN))
+    question = screens.top
     assert isinstance(question, input_handlers.ConfirmHandler)
-    assert question.handle_events(key(KeySym.X)) is question  # Means nothing.
-    assert question.handle_events(motion(3, 3)) is question
-    assert question.handle_events(key(no)) is handler
+    assert screens.stack[-2] is handler
+    screens.press(key(KeySym.X))
+    assert screens.top is question  # Means nothing.
+    screens.press(motion(3, 3))
+    assert screens.top is question
+    screens.press(key(no))
+    assert screens.top is handler
+    assert engine.turns == 0
     assert engine.mouse_location == (orc.x, orc.y)
     assert scroll in engine.player.inventory.items
     assert engine.player.fighter.hp == engine.player.fighter.max_hp
@@ -341,10 +360,12 @@ def test_no_goes_back_to_aiming_at_no_cost(no: KeySym) -> None:
 def test_yes_casts_it_on_the_player_too() -> None:
     engine = arena()
     (orc,) = spawn_orcs(engine, (1, 0))
-    handler, scroll = aim(engine, entity_factories.fireball_scroll)
-    question = handler.handle_events(key(KeySym.RETURN))
-    assert isinstance(question, input_handlers.ConfirmHandler)
-    assert isinstance(question.handle_events(key(KeySym.Y)), MainGameEventHandler)
+    screens, scroll = aim(engine, entity_factories.fireball_scroll)
+    screens.press(key(KeySym.RETURN))
+    assert isinstance(screens.top, input_handlers.ConfirmHandler)
+    screens.press(key(KeySym.Y))
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert len(screens.stack) == 2
     assert scroll not in engine.player.inventory.items
     assert engine.player.fighter.hp < engine.player.fighter.max_hp
     assert not orc.is_alive
@@ -353,10 +374,11 @@ def test_yes_casts_it_on_the_player_too() -> None:
 def test_the_question_sits_in_its_own_window() -> None:
     engine = arena()
     spawn_orcs(engine, (1, 0))
-    handler, _ = aim(engine, entity_factories.fireball_scroll)
-    question = handler.handle_events(key(KeySym.RETURN))
+    screens, _ = aim(engine, entity_factories.fireball_scroll)
+    screens.press(key(KeySym.RETURN))
+    assert isinstance(screens.top, input_handlers.ConfirmHandler)
     console = tcod.console.Console(80, 50, order="F")
-    question.on_render(console)
+    screens.draw(console)
     rows = ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(50)]
     (y,) = [y for y, row in enumerate(rows) if "Cast it anyway? (y/n)" in row]
     assert "│" in rows[y] and "┌" in rows[y - 1] and "└" in rows[y + 1]
@@ -386,9 +408,9 @@ def test_every_glyph_under_the_tint_stays_as_readable() -> None:
     for i, template in enumerate(templates):
         template.spawn(engine.game_map, PLAYER[0] + 1 + i % 3, PLAYER[1] - 1 + i // 3)
     engine.update_fov()
-    handler, _ = aim(engine, entity_factories.fireball_scroll)
+    screens, _ = aim(engine, entity_factories.fireball_scroll)
     engine.mouse_location = (PLAYER[0] + 2, PLAYER[1])
-    shown, plain, aimed = shown_area(handler, engine)
+    shown, plain, aimed = shown_area(screens, engine)
     glyphs = [(x, y) for x, y in shown if chr(plain.rgb["ch"][x, y]) != " " and (x, y) != engine.mouse_location]
     assert len(glyphs) >= min(len(templates), 8)
     for x, y in glyphs:
@@ -404,21 +426,21 @@ def test_aiming_names_what_is_in_view_counted() -> None:
     troll = entity_factories.troll.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1] + 2)
     engine.update_fov()
     assert engine.game_map.visible[troll.x, troll.y]
-    handler, _ = aim(engine, entity_factories.confusion_scroll)
-    said = prompt_of(handler)
+    screens, _ = aim(engine, entity_factories.confusion_scroll)
+    said = prompt_of(screens)
     assert said == "Confusion Scroll, one creature (Enter casts, Esc cancels), at 2 Orcs and a Troll in view"
     for template in (entity_factories.confusion_scroll, entity_factories.fireball_scroll):
         alone = arena()
-        handler, _ = aim(alone, template)
-        assert "(Enter casts, Esc cancels), at nothing in view" in prompt_of(handler)
+        screens, _ = aim(alone, template)
+        assert "(Enter casts, Esc cancels), at nothing in view" in prompt_of(screens)
 
 
-def prompt_of(handler: input_handlers.BaseEventHandler) -> str:
+def prompt_of(screens: Screens) -> str:
     """The prompt a cursor's screen declares (which the reader says) and draws on its row."""
-    content = handler.content()
+    content = screens.content()
     assert content is not None
     x, y = render_functions.PROMPT_AT
-    shown = conftest.screen_rows(handler)[y][x:].rstrip()
+    shown = conftest.screen_rows(screens)[y][x:].rstrip()
     assert shown and content.keys.startswith(shown)  # Whole when it fits the row.
     assert shown == content.keys or len(content.keys) > render_functions.PROMPT_WIDTH
     return content.keys
@@ -427,13 +449,13 @@ def prompt_of(handler: input_handlers.BaseEventHandler) -> str:
 def test_aiming_names_the_item_and_its_reach_and_esc_says_cancelled() -> None:
     engine = arena()
     spawn_orcs(engine, (3, 0))
-    handler, scroll = aim(engine, entity_factories.fireball_scroll)
+    screens, scroll = aim(engine, entity_factories.fireball_scroll)
     consumable = scroll.consumable
     assert isinstance(consumable, FireballDamageConsumable)
-    said = prompt_of(handler)
+    said = prompt_of(screens)
     assert said == f"{scroll.name}, radius {consumable.radius} (Enter casts, Esc cancels), at an Orc in view"
-    after = handler.handle_events(key(KeySym.ESCAPE))
-    assert isinstance(after, MainGameEventHandler)
+    screens.press(key(KeySym.ESCAPE))
+    assert isinstance(screens.top, MainGameEventHandler)
     assert engine.message_log.messages[-1].plain_text == "Cancelled."
     assert scroll in engine.player.inventory.items
 
@@ -445,13 +467,13 @@ def test_the_question_about_a_blast_hides_none_of_it(player_y: int) -> None:
     engine = conftest.arena(80, 43, (40, player_y))
     orc = entity_factories.orc.spawn(engine.game_map, 41, player_y)
     engine.update_fov()
-    handler, scroll = aim(engine, entity_factories.fireball_scroll)
+    screens, scroll = aim(engine, entity_factories.fireball_scroll)
     assert isinstance(scroll.consumable, FireballDamageConsumable)
     radius = scroll.consumable.radius
-    question = handler.handle_events(key(KeySym.RETURN))
-    assert isinstance(question, input_handlers.ConfirmHandler)
+    screens.press(key(KeySym.RETURN))
+    assert isinstance(screens.top, input_handlers.ConfirmHandler)
     asked = tcod.console.Console(80, 50, order="F")
-    question.on_render(asked)
+    screens.draw(asked)
     ((left, top),) = zip(*(asked.rgb["ch"] == ord("┌")).nonzero(), strict=True)
     bottom = next(y for y in range(top, 50) if asked.rgb["ch"][left, y] == ord("└"))
     assert bottom < orc.y - radius or top > orc.y + radius, (top, bottom, orc.y)
@@ -460,19 +482,20 @@ def test_the_question_about_a_blast_hides_none_of_it(player_y: int) -> None:
 # --- The line under the map: the cursor's goes with the cursor -----------------
 
 
-def line_under_the_map(handler: input_handlers.BaseEventHandler) -> str:
+def line_under_the_map(screens: Screens) -> str:
     """What the row under the map says, where the look line and the hover line show."""
     x, y = render_functions.NAMES_AT
-    return conftest.screen_rows(handler)[y][x:].rstrip()
+    return conftest.screen_rows(screens)[y][x:].rstrip()
 
 
-def looked_at_and_closed(engine: Engine, opening: str, monster: Actor) -> input_handlers.BaseEventHandler:
+def looked_at_and_closed(engine: Engine, opening: str, monster: Actor) -> Screens:
     """The cursor opened by `opening` (`/` or `_`), moved onto `monster`, closed with Escape."""
-    cursor = MainGameEventHandler(engine).handle_events(typed(opening))
+    screens = press(engine, opening)
     for _ in range(monster.x - engine.player.x):
-        cursor = cursor.handle_events(key(KeySym.L))
-    assert monster.name in line_under_the_map(cursor)
-    return cursor.handle_events(key(KeySym.ESCAPE))
+        screens.press(key(KeySym.L))
+    assert monster.name in line_under_the_map(screens)
+    screens.press(key(KeySym.ESCAPE))
+    return screens
 
 
 @pytest.mark.parametrize("opening", ["/", "_"])
@@ -480,9 +503,9 @@ def test_the_cursors_line_goes_when_the_cursor_closes(opening: str) -> None:
     engine = arena()
     orc = entity_factories.orc.spawn(engine.game_map, PLAYER[0] + 2, PLAYER[1])
     engine.update_fov()
-    dungeon = looked_at_and_closed(engine, opening, orc)
-    assert isinstance(dungeon, MainGameEventHandler)
-    assert line_under_the_map(dungeon) == ""
+    screens = looked_at_and_closed(engine, opening, orc)
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert line_under_the_map(screens) == ""
 
 
 def test_a_save_brings_no_line_back_and_the_mouse_names_what_it_points_at(tmp_path: Path) -> None:
@@ -492,10 +515,10 @@ def test_a_save_brings_no_line_back_and_the_mouse_names_what_it_points_at(tmp_pa
     looked_at_and_closed(engine, "/", orc)
     engine.save_as(tmp_path / "savegame.sav")
     loaded = save_data.load(tmp_path / "savegame.sav")
-    dungeon = MainGameEventHandler(loaded)
-    assert line_under_the_map(dungeon) == ""
-    dungeon.handle_events(motion(orc.x, orc.y))
-    assert line_under_the_map(dungeon).startswith(orc.name)
+    screens = dungeon(loaded)
+    assert line_under_the_map(screens) == ""
+    screens.press(motion(orc.x, orc.y))
+    assert line_under_the_map(screens).startswith(orc.name)
 
 
 # --- Prompts: a cursor's own row, never the log -------------------------------
@@ -510,11 +533,12 @@ def test_a_cursors_prompt_is_its_own_row_said_aloud_and_no_message(opening: str)
         engine.message_log.add_message(f"Real news {number}.")
     before = conftest.texts(engine)
     if opening == "aim":
-        handler, _ = aim(engine, entity_factories.fireball_scroll)
+        screens, _ = aim(engine, entity_factories.fireball_scroll)
     else:
-        handler = MainGameEventHandler(engine).handle_events(typed("_" if opening == "travel" else "/"))
+        screens = press(engine, "_" if opening == "travel" else "/")
     assert conftest.texts(engine) == before
-    prompt = prompt_of(handler)
-    assert prompt and spoken(prompt) in Narrator().news(handler)  # Said in words for ears.
-    closed = handler.handle_events(key(KeySym.ESCAPE))
-    assert prompt not in "".join(conftest.screen_rows(closed))
+    prompt = prompt_of(screens)
+    assert prompt and spoken(prompt) in Narrator().news(screens)  # Said in words for ears.
+    screens.press(key(KeySym.ESCAPE))
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert prompt not in "".join(conftest.screen_rows(screens))

@@ -14,7 +14,20 @@ from typing import Any
 import numpy as np
 import pytest
 import tcod
-from conftest import after_header, arena, click, give, item_key, key, replay_text, texts, typed
+from conftest import (
+    after_header,
+    arena,
+    click,
+    dungeon,
+    give,
+    item_key,
+    key,
+    pressing,
+    replay_text,
+    screens_of,
+    texts,
+    typed,
+)
 from tcod.event import KeySym, Modifier
 
 import entity_factories
@@ -24,29 +37,33 @@ import setup_game
 import tile_types
 from controls import travel
 from controls.keys import MOVE_KEYS
-from controls.walking import WalkHandler
 from engine import Engine
 from game_map import remembered
-from input_handlers import BaseEventHandler, LevelUpEventHandler, MainGameEventHandler
+from input_handlers import LevelUpEventHandler, MainGameEventHandler
 from replays import recording, replay
+from screens.base import Quit
+from screens.stack import Screens
 
 SEED = 1234
 
 
-def walk_on(handler: BaseEventHandler, limit: int = 2000) -> tuple[BaseEventHandler, int]:
+def walk_on(screens: Screens, limit: int = 2000) -> int:
     """Let the walk under way (if any) run to its end, as the main loop does;
-    the handler after it, and the steps it took."""
+    the steps it took."""
     steps = 0
-    while handler.walking:
-        handler = handler.advance()
+    while screens.walking:
+        screens.step()
         steps += 1
         assert steps < limit, "the walk never stopped"
-    return handler, steps
+    return steps
 
 
-def press(handler: BaseEventHandler, event: tcod.event.Event) -> BaseEventHandler:
-    """Send one event, then let any walk it starts run to its end."""
-    return walk_on(handler.handle_events(event))[0]
+def walked(screens: Screens, *events: tcod.event.Event) -> Screens:
+    """Send `events` one after another, each followed by the walk it starts, run to its end."""
+    for event in events:
+        screens.press(event)
+        walk_on(screens)
+    return screens
 
 
 def position(engine: Engine) -> tuple[int, int]:
@@ -96,19 +113,21 @@ def screen(engine: Engine) -> tcod.console.Console:
 @pytest.mark.parametrize("sym", [KeySym.X, KeySym.O])
 def test_explore_uncovers_every_reachable_tile_then_stops_at_the_stairs(sym: KeySym) -> None:
     engine = without_monsters(seeded_floor())
-    handler: BaseEventHandler = MainGameEventHandler(engine)
+    screens = dungeon(engine)
     presses = 0
     # Items coming into view and underfoot stop it: press again, as a player would.
-    while NOTHING not in texts(engine) or handler.walking or not on_or_next_to_stairs(engine):
+    while NOTHING not in texts(engine) or screens.walking or not on_or_next_to_stairs(engine):
         presses += 1
         assert presses < 50
-        handler = press(handler, key(sym))
+        walked(screens, key(sym))
     assert engine.game_map.explored[reachable(engine)].all()
     assert position(engine) == engine.game_map.downstairs_location
     assert texts(engine)[-1] == "There are stairs down here."
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(screens.top, MainGameEventHandler)
     # Once all is explored, on the stairs: it says so and takes no turn.
-    handler = press(handler, key(sym))
+    turns = engine.turns
+    walked(screens, key(sym))
+    assert engine.turns == turns
     assert texts(engine)[-1] == NOTHING
     assert position(engine) == engine.game_map.downstairs_location
 
@@ -126,19 +145,22 @@ def test_explore_stops_when_a_monster_comes_into_view() -> None:
     engine = walled_arena(*((12, y) for y in range(1, 12)))
     orc = entity_factories.orc.spawn(engine.game_map, 20, 5)
     assert not engine.game_map.visible[20, 5]
-    handler, steps = walk_on(MainGameEventHandler(engine).handle_events(key(KeySym.X)))
+    screens = pressing(dungeon(engine), key(KeySym.X))
+    steps = walk_on(screens)
     assert steps > 0
     assert texts(engine)[-1] == "An Orc comes into view."
     assert engine.game_map.visible[orc.x, orc.y]
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(screens.top, MainGameEventHandler)
 
 
 def test_no_walk_starts_with_a_monster_in_view() -> None:
     engine = arena(30, 15)
     orc = entity_factories.orc.spawn(engine.game_map, 9, 5)
-    handler = MainGameEventHandler(engine)
+    screens = dungeon(engine)
+    handler = screens.top
     for event in (key(KeySym.X), key(KeySym.L, Modifier.SHIFT), click(15, 10)):
-        assert handler.handle_events(event) is handler
+        screens.press(event)
+        assert screens.stack == [screens.menu, handler] and not screens.walking
         assert texts(engine)[-1].startswith("Not with an Orc in view.")
     assert position(engine) == (5, 5)
     assert (orc.x, orc.y) == (9, 5)  # No turn passed: the orc did not come closer.
@@ -146,13 +168,13 @@ def test_no_walk_starts_with_a_monster_in_view() -> None:
 
 def test_explore_stops_when_hurt() -> None:
     engine = walled_arena(*((12, y) for y in range(1, 12)))
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X))
-    handler = handler.advance()
-    assert handler.walking
+    screens = pressing(dungeon(engine), key(KeySym.X))
+    screens.step()
+    assert screens.walking
     where = position(engine)
     engine.player.fighter.hp -= 3  # Harm from outside a turn (none in the game yet).
-    handler = handler.advance()
-    assert not handler.walking
+    screens.step()
+    assert not screens.walking
     assert texts(engine)[-1] == "You are hurt."
     assert position(engine) == where  # Stopped before another step.
 
@@ -163,13 +185,14 @@ def test_a_walk_counts_a_hurt_from_the_hp_it_last_saw_after_a_heal_too() -> None
     heal, the walk still stops."""
     engine = walled_arena(*((12, y) for y in range(1, 12)))
     engine.player.fighter.hp = 20
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X)).advance()
+    screens = pressing(dungeon(engine), key(KeySym.X))
+    screens.step()
     engine.player.fighter.hp = 25  # Healed: no news, the walk goes on.
-    handler = handler.advance()
-    assert handler.walking
+    screens.step()
+    assert screens.walking
     engine.player.fighter.hp = 23  # Still above where the walk began, but hurt.
-    handler = handler.advance()
-    assert not handler.walking
+    screens.step()
+    assert not screens.walking
     assert texts(engine)[-1] == "You are hurt."
 
 
@@ -192,9 +215,9 @@ def test_explore_without_gathering_stops_when_an_item_comes_into_view_then_goes_
     engine = walled_arena(*((12, y) for y in range(1, 12)))
     engine.settings.options = engine.settings.options.replace(gather_items=False)
     potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
-    handler = press(MainGameEventHandler(engine), key(KeySym.X))
+    screens = walked(dungeon(engine), key(KeySym.X))
     assert texts(engine)[-1] == "A Health Potion comes into view."
-    handler = press(handler, key(KeySym.X))
+    walked(screens, key(KeySym.X))
     # Seen once, it stops the walk no more; and it stays where it lies.
     assert texts(engine).count("A Health Potion comes into view.") == 1
     assert potion not in engine.player.inventory.items
@@ -204,23 +227,26 @@ def test_explore_walks_to_the_items_it_sees_and_picks_each_up_in_a_turn() -> Non
     engine = walled_arena(*((12, y) for y in range(1, 12)))
     potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
     scroll = entity_factories.lightning_scroll.spawn(engine.game_map, 20, 5)
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X))
-    while isinstance(handler, WalkHandler) and not isinstance(handler.next_step, travel.PickUp):
-        handler = handler.advance()
+    screens = pressing(dungeon(engine), key(KeySym.X))
+    dungeon_screen = screens.top
+    assert isinstance(dungeon_screen, MainGameEventHandler)
+    while dungeon_screen.walk is not None and not isinstance(dungeon_screen.walk.next_step, travel.PickUp):
+        screens.step()
+    assert screens.walking
     assert position(engine) == (20, 5)
     assert "A Health Potion comes into view." not in texts(engine)  # It went there instead.
     turns = engine.turns
-    handler = handler.advance()
+    screens.step()
     assert engine.turns == turns + 1
     letter = engine.player.inventory.letter_of(potion)
     assert texts(engine)[-1] == f"{letter} - a {potion.name}"
     # One line a pick-up: the step onto the items did not name them first.
     assert not any(text.startswith("You see here") for text in texts(engine))
     assert position(engine) == (20, 5)
-    handler = handler.advance()
+    screens.step()
     assert engine.turns == turns + 2
     assert engine.player.inventory.items[-2:] == [potion, scroll]
-    handler, _ = walk_on(handler)
+    walk_on(screens)
     # Then it goes on exploring: every tile seen, and on to the stairs.
     assert engine.game_map.explored[reachable(engine)].all()
     assert NOTHING in texts(engine)
@@ -233,7 +259,7 @@ def test_a_full_inventory_says_so_once_and_explore_goes_on() -> None:
         give(engine, entity_factories.dagger)
     first = entity_factories.health_potion.spawn(engine.game_map, 8, 5)
     second = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
-    press(MainGameEventHandler(engine), key(KeySym.X))
+    walked(dungeon(engine), key(KeySym.X))
     assert texts(engine).count(travel.FULL) == 1
     assert engine.game_map.explored[reachable(engine)].all()
     assert first in engine.game_map.items and second in engine.game_map.items
@@ -242,16 +268,16 @@ def test_a_full_inventory_says_so_once_and_explore_goes_on() -> None:
 def test_explore_leaves_what_the_player_dropped() -> None:
     engine = walled_arena()
     potion = give(engine, entity_factories.health_potion)
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.D))
+    screens = pressing(dungeon(engine), key(KeySym.D))
     letter = item_key(engine, potion)
-    handler = handler.handle_events(key(letter))
+    screens.press(key(letter))
     assert potion in engine.game_map.items
-    handler = press(handler, key(KeySym.X))
+    walked(screens, key(KeySym.X))
     assert potion in engine.game_map.items
     assert position(engine) != (5, 5)
     # Picked up by hand, it is the player's again.
     engine.player.place(5, 5)
-    press(MainGameEventHandler(engine), key(KeySym.G))
+    walked(dungeon(engine), key(KeySym.G))
     assert engine.player.inventory.items[-1] is potion
     assert not potion.dropped_by_player
 
@@ -260,30 +286,35 @@ def test_the_stairs_coming_into_view_stop_a_walk() -> None:
     engine = walled_arena(*((12, y) for y in range(1, 12)))
     engine.game_map.tiles[20, 5] = tile_types.down_stairs
     engine.game_map.downstairs_location = (20, 5)
-    press(MainGameEventHandler(engine), key(KeySym.X))
+    walked(dungeon(engine), key(KeySym.X))
     assert texts(engine)[-1] == "The stairs come into view."
 
 
 def test_a_key_press_stops_a_walk_and_does_nothing_else() -> None:
     engine = without_monsters(seeded_floor())
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X))
-    handler = handler.advance().advance()
-    assert handler.walking
+    screens = pressing(dungeon(engine), key(KeySym.X))
+    screens.step()
+    screens.step()
+    assert screens.walking
     where, said = position(engine), texts(engine)
-    handler = handler.handle_events(key(KeySym.LSHIFT))  # A modifier alone: nothing.
-    assert handler.walking
-    handler = handler.handle_events(key(KeySym.L))  # A move key: stops, moves not.
-    assert isinstance(handler, MainGameEventHandler)
+    screens.press(key(KeySym.LSHIFT))  # A modifier alone: nothing.
+    assert screens.walking
+    screens.press(key(KeySym.L))  # A move key: stops, moves not.
+    assert not screens.walking
+    assert isinstance(screens.top, MainGameEventHandler)
     assert position(engine) == where
     assert texts(engine) == said
 
 
 def test_a_click_stops_a_walk() -> None:
     engine = without_monsters(seeded_floor())
-    handler = MainGameEventHandler(engine).handle_events(key(KeySym.X)).advance()
+    screens = pressing(dungeon(engine), key(KeySym.X))
+    screens.step()
+    assert screens.walking
     where = position(engine)
-    handler = handler.handle_events(click(*where))
-    assert isinstance(handler, MainGameEventHandler)
+    screens.press(click(*where))
+    assert not screens.walking
+    assert isinstance(screens.top, MainGameEventHandler)
     assert position(engine) == where
 
 
@@ -291,10 +322,10 @@ def test_every_step_is_a_turn() -> None:
     """Monsters act between the steps of a walk, as between single steps."""
     engine = walled_arena(*((12, y) for y in range(1, 12)))
     orc = entity_factories.orc.spawn(engine.game_map, 20, 5)
-    handler = press(MainGameEventHandler(engine), key(KeySym.X))
+    screens = walked(dungeon(engine), key(KeySym.X))
     start = (orc.x, orc.y)
-    assert isinstance(handler, MainGameEventHandler)
-    handler.handle_events(typed("."))  # One turn, waiting: the orc comes.
+    assert isinstance(screens.top, MainGameEventHandler)
+    screens.press(typed("."))  # One turn, waiting: the orc comes.
     assert (orc.x, orc.y) != start
 
 
@@ -306,13 +337,13 @@ def test_stairs_key_walks_to_the_seen_stairs_then_descends() -> None:
     engine.game_map.tiles[12, 9] = tile_types.down_stairs
     engine.game_map.downstairs_location = (12, 9)
     engine.update_fov()
-    handler = MainGameEventHandler(engine).handle_events(typed(">"))
-    assert isinstance(handler, WalkHandler)
-    handler, steps = walk_on(handler)
+    screens = pressing(dungeon(engine), typed(">"))
+    assert screens.walking
+    steps = walk_on(screens)
     assert position(engine) == (12, 9)
     assert steps == 7  # The shortest way: 4 diagonal steps and 3 straight.
     assert texts(engine)[-1] == "There are stairs down here."
-    press(handler, typed(">"))
+    walked(screens, typed(">"))
     assert engine.game_world.current_floor == 2
 
 
@@ -321,8 +352,10 @@ def test_stairs_key_far_from_unseen_stairs_says_so() -> None:
     engine.game_map.tiles[20, 5] = tile_types.down_stairs
     engine.game_map.downstairs_location = (20, 5)
     engine.update_fov()
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(typed(">")) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(typed(">"))
+    assert screens.stack == [screens.menu, handler] and not screens.walking
     assert texts(engine)[-1] == "You haven't found the stairs."
     assert position(engine) == (5, 5)
 
@@ -332,18 +365,21 @@ def test_stairs_key_far_from_unseen_stairs_says_so() -> None:
 
 def test_a_click_walks_to_the_tile() -> None:
     engine = walled_arena(*((8, y) for y in range(1, 10)))
-    handler, steps = walk_on(MainGameEventHandler(engine).handle_events(click(10, 3)))
+    screens = pressing(dungeon(engine), click(10, 3))
+    steps = walk_on(screens)
     assert position(engine) == (10, 3)
     assert steps >= 6  # Around the wall.
-    assert isinstance(handler, MainGameEventHandler)
+    assert isinstance(screens.top, MainGameEventHandler)
 
 
 @pytest.mark.parametrize("tile", [(0, 0), (5, 5), (25, 12)], ids=["wall", "underfoot", "unseen"])
 def test_a_click_where_no_way_leads_costs_no_turn(tile: tuple[int, int]) -> None:
     engine = walled_arena(*((12, y) for y in range(1, 14)))
     orc = entity_factories.orc.spawn(engine.game_map, 20, 5)  # Behind the wall.
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(click(*tile)) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(click(*tile))
+    assert screens.stack == [screens.menu, handler] and not screens.walking
     assert position(engine) == (5, 5)
     assert (orc.x, orc.y) == (20, 5)
     if tile != (5, 5):
@@ -352,8 +388,10 @@ def test_a_click_where_no_way_leads_costs_no_turn(tile: tuple[int, int]) -> None
 
 def test_a_right_click_does_not_walk() -> None:
     engine = arena(30, 15)
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(click(8, 8, tcod.event.MouseButton.RIGHT)) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(click(8, 8, tcod.event.MouseButton.RIGHT))
+    assert screens.stack == [screens.menu, handler] and not screens.walking
     assert position(engine) == (5, 5)
 
 
@@ -376,18 +414,18 @@ def corridor(*openings: tuple[int, int]) -> Engine:
 @pytest.mark.parametrize("sym", [KeySym.RIGHT, KeySym.L, KeySym.KP_6])
 def test_shift_direction_runs_to_the_wall_ahead(sym: KeySym) -> None:
     engine = corridor()
-    press(MainGameEventHandler(engine), key(sym, Modifier.LSHIFT))
+    walked(dungeon(engine), key(sym, Modifier.LSHIFT))
     assert position(engine) == (28, 5)
 
 
 def test_running_stops_at_a_side_opening() -> None:
     engine = corridor((10, 4), (10, 3))
-    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    walked(dungeon(engine), key(KeySym.RIGHT, Modifier.SHIFT))
     assert position(engine) == (10, 5)
     # Run on: past the opening, then to the end.
-    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    walked(dungeon(engine), key(KeySym.RIGHT, Modifier.SHIFT))
     assert position(engine) == (11, 5)
-    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    walked(dungeon(engine), key(KeySym.RIGHT, Modifier.SHIFT))
     assert position(engine) == (28, 5)
 
 
@@ -424,21 +462,23 @@ def test_running_stops_at_an_opening_on_either_side_whichever_way(
     if start is not None:
         engine.player.place(*start, engine.game_map)
         engine.update_fov()
-    press(MainGameEventHandler(engine), key(sym, Modifier.SHIFT))
+    walked(dungeon(engine), key(sym, Modifier.SHIFT))
     assert position(engine) == stop
 
 
 def test_running_into_a_wall_is_refused() -> None:
     engine = corridor()
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(key(KeySym.UP, Modifier.SHIFT)) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(key(KeySym.UP, Modifier.SHIFT))
+    assert screens.stack == [screens.menu, handler] and not screens.walking
     assert texts(engine)[-1] == "That way is blocked."
 
 
 def test_running_stops_on_an_item() -> None:
     engine = corridor()
     entity_factories.health_potion.spawn(engine.game_map, 7, 5)
-    press(MainGameEventHandler(engine), key(KeySym.RIGHT, Modifier.SHIFT))
+    walked(dungeon(engine), key(KeySym.RIGHT, Modifier.SHIFT))
     assert position(engine) == (7, 5)
     assert texts(engine)[-1] == "You see here a Health Potion."
 
@@ -452,13 +492,12 @@ def test_stepping_on_items_and_stairs_says_what_is_there() -> None:
     entity_factories.lightning_scroll.spawn(engine.game_map, 6, 5)
     engine.game_map.tiles[7, 5] = tile_types.down_stairs
     engine.game_map.downstairs_location = (7, 5)
-    handler = MainGameEventHandler(engine)
-    handler.handle_events(key(KeySym.L))
+    screens = pressing(dungeon(engine), key(KeySym.L))
     assert texts(engine)[-1] == "You see here a Health Potion and a Lightning Scroll."
-    handler.handle_events(key(KeySym.L))
+    screens.press(key(KeySym.L))
     assert texts(engine)[-1] == "There are stairs down here."
     said = texts(engine)
-    handler.handle_events(key(KeySym.L))  # Plain floor: nothing to say.
+    screens.press(key(KeySym.L))  # Plain floor: nothing to say.
     assert texts(engine) == said
 
 
@@ -486,7 +525,7 @@ def test_remembered_items_are_drawn_out_of_view_and_monsters_not() -> None:
 
 def test_explore_without_stairs_in_reach_ends_where_it_is() -> None:
     engine = arena(9, 7, at=(2, 2))  # The arena's stairs "location" is a wall.
-    press(MainGameEventHandler(engine), key(KeySym.X))
+    walked(dungeon(engine), key(KeySym.X))
     assert texts(engine)[-1] == NOTHING
     assert position(engine) == (2, 2)
 
@@ -498,22 +537,22 @@ def test_explore_without_stairs_in_reach_ends_where_it_is() -> None:
 WALK_SEED = 13
 
 
-def live_game(seed: int = WALK_SEED) -> BaseEventHandler:
-    """A new game, recorded as the player's is (`recording.handle_and_record`)."""
-    return replay.start(recording.Script(seed, []))
+def live_game(seed: int = WALK_SEED) -> Screens:
+    """A new game, recorded as the player's is (`Screens.press`)."""
+    return screens_of(replay.start(recording.Script(seed, [])))
 
 
-def played(handler: BaseEventHandler, event: tcod.event.Event, steps: int | None = None) -> BaseEventHandler:
-    """The player's event through the recording door, then `steps` of the walk it
+def played(screens: Screens, event: tcod.event.Event, steps: int | None = None) -> Screens:
+    """The player's event along the one path (recorded), then `steps` of the walk it
     starts (as many as the clock allowed), or all of them."""
-    handler = recording.handle_and_record(handler, event)
-    while handler.walking and (steps is None or handler.walk_steps < steps):
-        handler = handler.advance()
-    return handler
+    screens.press(event)
+    while (taken := screens.walk_steps()) is not None and (steps is None or taken < steps):
+        screens.step()
+    return screens
 
 
-def state(handler: BaseEventHandler) -> object:
-    engine = replay.engine_of(handler)
+def state(screens: Screens) -> object:
+    engine = screens.game()
     assert engine is not None
     from test_soak import canonical
 
@@ -522,50 +561,50 @@ def state(handler: BaseEventHandler) -> object:
 
 
 def test_walks_stopped_by_keys_and_clicks_replay_exactly() -> None:
-    handler = live_game()
-    handler = played(handler, key(KeySym.X), steps=5)
-    handler = played(handler, key(KeySym.Z))  # Stops the walk after 5 steps.
-    handler = played(handler, key(KeySym.O), steps=2)
-    engine = replay.engine_of(handler)
+    screens = live_game()
+    played(screens, key(KeySym.X), steps=5)
+    played(screens, key(KeySym.Z))  # Stops the walk after 5 steps.
+    played(screens, key(KeySym.O), steps=2)
+    engine = screens.game()
     assert engine is not None
-    handler = played(handler, click(engine.player.x, engine.player.y))  # Stops it after 2.
-    handler = played(handler, key(KeySym.X))  # Runs until it stops by itself.
-    handler = played(handler, key(KeySym.L))
+    played(screens, click(engine.player.x, engine.player.y))  # Stops it after 2.
+    played(screens, key(KeySym.X))  # Runs until it stops by itself.
+    played(screens, key(KeySym.L))
     assert after_header(list(engine.recording))[:5] == ["key x", "steps 5", "key o", "steps 2", "key x"]
     assert not any(line.startswith(("key z", "click")) for line in engine.recording)
     replayed = replay_text("\n".join(engine.recording))
-    assert state(replayed) == state(handler)
+    assert state(replayed) == state(screens)
     # The replayed game recorded itself again: the same lines.
-    again = replay.engine_of(replayed)
+    again = replayed.game()
     assert again is not None and again.recording == engine.recording
 
 
 def test_a_walk_that_ends_a_recording_runs_to_its_end() -> None:
-    handler = played(live_game(), key(KeySym.X))
-    assert not handler.walking
-    engine = replay.engine_of(handler)
+    screens = played(live_game(), key(KeySym.X))
+    assert not screens.walking
+    engine = screens.game()
     assert engine is not None and engine.recording[-1] == "key x"
-    assert state(replay_text("\n".join(engine.recording))) == state(handler)
+    assert state(replay_text("\n".join(engine.recording))) == state(screens)
 
 
 def test_leaving_the_game_during_a_walk_records_its_steps() -> None:
-    handler = played(live_game(), key(KeySym.X), steps=3)
-    engine = replay.engine_of(handler)
+    screens = played(live_game(), key(KeySym.X), steps=3)
+    engine = screens.game()
     assert engine is not None
-    with pytest.raises(SystemExit):
-        recording.handle_and_record(handler, tcod.event.Quit())
+    screens.press(tcod.event.Quit())
+    assert screens.quitting == Quit()
     assert engine.recording[-2:] == ["key x", "steps 3"]
     # Continued, the game goes on from where the walk stopped, as the replay does.
-    continued = played(MainGameEventHandler(engine), key(KeySym.L))
+    continued = played(dungeon(engine), key(KeySym.L))
     assert state(replay_text("\n".join(engine.recording))) == state(continued)
 
 
 def test_a_headless_replay_takes_the_recorded_steps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    handler = played(live_game(), key(KeySym.X), steps=4)
-    handler = played(handler, key(KeySym.SPACE))
-    engine = replay.engine_of(handler)
+    screens = played(live_game(), key(KeySym.X), steps=4)
+    played(screens, key(KeySym.SPACE))
+    engine = screens.game()
     assert engine is not None
     path = tmp_path / "walk.rec"
     path.write_text("\n".join(engine.recording) + "\n")
@@ -646,10 +685,10 @@ def test_a_player_pressing_only_x_and_fighting_ends_floor_1_carrying_all_it_foun
     game_map = engine.game_map
     floor_items = {item for item in game_map.items if reachable(engine)[item.x, item.y]}
     assert floor_items, "a floor with no item proves nothing"
-    handler: BaseEventHandler = MainGameEventHandler(engine)
+    screens = dungeon(engine)
     for _ in range(400):
         monsters = engine.game_map.monsters_in_view
-        if isinstance(handler, LevelUpEventHandler):
+        if isinstance(screens.top, LevelUpEventHandler):
             event = key(KeySym.A)
         elif monsters:
             player = engine.player
@@ -659,7 +698,7 @@ def test_a_player_pressing_only_x_and_fighting_ends_floor_1_carrying_all_it_foun
         else:
             said = len(texts(engine))
             event = key(KeySym.X)
-        handler = press(handler, event)
+        walked(screens, event)
         assert engine.player.is_alive
         if event.sym == KeySym.X and texts(engine)[said:] == [NOTHING]:
             break  # On the stairs, nothing left: the floor is done.
@@ -676,19 +715,22 @@ def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
     walk goes on (it stopped after one step), and nothing of it is recorded."""
     engine = arena(at=(3, 5))
     engine.recording = recording.Lines.of(recording.header(1234))
-    first = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5))
-    assert first.walking
-    walking = first.advance()
-    again = recording.handle_and_record(walking, click(10, 5))
-    assert again.walking and again is walking
-    while again.walking:
-        again = again.advance()
+    screens = pressing(dungeon(engine), click(10, 5))
+    assert screens.walking
+    walking = screens.top
+    screens.step()
+    screens.press(click(10, 5))
+    assert screens.walking and screens.top is walking
+    walk_on(screens)
     assert (engine.player.x, engine.player.y) == (10, 5)
     assert [line for line in engine.recording if line.startswith("click")] == ["click 10 5"]
     # A click elsewhere still stops it, as any key does.
     engine.player.place(3, 5, engine.game_map)
-    walk = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5)).advance()
-    assert not recording.handle_and_record(walk, click(8, 8)).walking
+    screens = pressing(dungeon(engine), click(10, 5))
+    screens.step()
+    assert screens.walking
+    screens.press(click(8, 8))
+    assert not screens.walking
 
 
 # --- Travel to a tile chosen with a cursor (NetHack's `_`) ------------------
@@ -697,15 +739,17 @@ def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
 def test_underscore_opens_a_cursor_and_enter_walks_to_its_tile() -> None:
     engine = walled_arena()
     start = position(engine)
-    handler = press(MainGameEventHandler(engine), typed("_"))
+    screens = walked(dungeon(engine), typed("_"))
+    handler = screens.top
     assert isinstance(handler, input_handlers.TravelHandler)
     assert handler.content().keys == input_handlers.TRAVEL_PROMPT
     for _ in range(3):
-        handler = press(handler, key(KeySym.L))
-    handler = press(handler, key(KeySym.J))
+        walked(screens, key(KeySym.L))
+    walked(screens, key(KeySym.J))
+    assert screens.top is handler
     assert engine.turns == 0  # Moving the cursor costs nothing.
-    handler = press(handler, key(KeySym.RETURN))
-    assert isinstance(handler, MainGameEventHandler)
+    walked(screens, key(KeySym.RETURN))
+    assert isinstance(screens.top, MainGameEventHandler)
     assert position(engine) == (start[0] + 3, start[1] + 1)
     assert engine.turns == 3
 
@@ -713,15 +757,14 @@ def test_underscore_opens_a_cursor_and_enter_walks_to_its_tile() -> None:
 def test_underscore_in_look_mode_walks_to_the_cursor() -> None:
     engine = walled_arena()
     start = position(engine)
-    handler = press(MainGameEventHandler(engine), typed("/"))
-    assert isinstance(handler, input_handlers.LookHandler)
-    handler = press(press(handler, key(KeySym.H)), key(KeySym.H))
-    handler = press(handler, typed("_"))
-    handler, _ = walk_on(handler)
+    screens = walked(dungeon(engine), typed("/"))
+    assert isinstance(screens.top, input_handlers.LookHandler)
+    walked(screens, key(KeySym.H), key(KeySym.H), typed("_"))
+    assert isinstance(screens.top, MainGameEventHandler)
     assert position(engine) == (start[0] - 2, start[1])
     # `_` a second time, in travel's cursor, walks too.
-    handler = press(press(press(MainGameEventHandler(engine), typed("_")), key(KeySym.K)), typed("_"))
-    handler, _ = walk_on(handler)
+    screens = walked(dungeon(engine), typed("_"), key(KeySym.K), typed("_"))
+    assert isinstance(screens.top, MainGameEventHandler)
     assert position(engine) == (start[0] - 2, start[1] - 1)
 
 
@@ -731,23 +774,22 @@ def test_travel_to_an_unknown_tile_or_with_a_monster_in_view_costs_nothing() -> 
     engine.update_fov()
     far = (engine.game_map.width - 2, engine.game_map.height - 2)
     assert not engine.game_map.explored[far]
-    handler = press(MainGameEventHandler(engine), typed("_"))
-    handler = press(handler, click(*far))
-    assert isinstance(handler, MainGameEventHandler) and engine.turns == 0
+    screens = walked(dungeon(engine), typed("_"), click(*far))
+    assert isinstance(screens.top, MainGameEventHandler) and engine.turns == 0
     assert texts(engine)[-1] == travel.NO_WAY
     entity_factories.orc.spawn(engine.game_map, engine.player.x + 2, engine.player.y)
     engine.update_fov()
-    handler = press(press(press(MainGameEventHandler(engine), typed("_")), key(KeySym.L)), typed("_"))
-    assert isinstance(handler, MainGameEventHandler) and engine.turns == 0
+    screens = walked(dungeon(engine), typed("_"), key(KeySym.L), typed("_"))
+    assert isinstance(screens.top, MainGameEventHandler) and engine.turns == 0
     assert texts(engine)[-1] == "Not with an Orc in view."
 
 
 def test_a_travel_replays_exactly() -> None:
-    handler = live_game()
-    handler = played(handler, key(KeySym.X), steps=8)
-    handler = played(handler, key(KeySym.Z))
+    screens = live_game()
+    played(screens, key(KeySym.X), steps=8)
+    played(screens, key(KeySym.Z))
     for event in (typed("_"), key(KeySym.H), key(KeySym.H), key(KeySym.RETURN)):
-        handler = played(handler, event)
-    engine = replay.engine_of(handler)
+        played(screens, event)
+    engine = screens.game()
     assert engine is not None and "text _" in engine.recording
-    assert state(replay_text("\n".join(engine.recording))) == state(handler)
+    assert state(replay_text("\n".join(engine.recording))) == state(screens)

@@ -12,16 +12,17 @@ from collections.abc import Iterator
 
 import pytest
 import tcod
-from conftest import arena, key, typed
+from conftest import arena, dungeon, key, pressing, typed
 from tcod.event import KeySym, Modifier
 
 import input_handlers
 import main
 import tile_types
 from engine import Engine
-from input_handlers import BaseEventHandler, MainGameEventHandler
+from input_handlers import MainGameEventHandler
 from replays import replay
 from screens.help_screen import HelpScreen
+from screens.stack import Screens
 from window import loop
 
 Press = list[tcod.event.KeyDown | tcod.event.TextInput]
@@ -50,13 +51,6 @@ LAYOUTS: dict[str, dict[str, Press]] = {
 }
 
 
-def send(handler: BaseEventHandler, events: Press) -> BaseEventHandler:
-    """Each event of a press to the handler in turn, as `handle_events` is called."""
-    for event in events:
-        handler = handler.handle_events(event)
-    return handler
-
-
 def on_stairs() -> Engine:
     engine = arena()
     engine.game_map.tiles[5, 5] = tile_types.down_stairs
@@ -67,9 +61,10 @@ def on_stairs() -> Engine:
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 def test_greater_than_descends_exactly_one_floor(layout: str) -> None:
     engine = on_stairs()
-    handler = send(MainGameEventHandler(engine), LAYOUTS[layout][">"])
+    screens = pressing(dungeon(engine), *LAYOUTS[layout][">"])
     assert engine.game_world.current_floor == 2
-    assert type(handler) is MainGameEventHandler
+    assert type(screens.top) is MainGameEventHandler and len(screens.stack) == 2
+    assert not screens.walking
     # The player lands on floor 2, beside no stairs: a second `>` would have
     # said so or walked; nothing of the sort happened.
     assert [m.plain_text for m in engine.message_log.messages].count("You descend the staircase.") == 1
@@ -80,16 +75,19 @@ def test_greater_than_descends_exactly_one_floor(layout: str) -> None:
     ("symbol", "screen"), [("?", HelpScreen), ("/", input_handlers.LookHandler)]
 )
 def test_help_and_look_open_on_every_layout(layout: str, symbol: str, screen: type) -> None:
-    handler = send(MainGameEventHandler(arena()), LAYOUTS[layout][symbol])
-    assert type(handler) is screen
+    screens = pressing(dungeon(arena()), *LAYOUTS[layout][symbol])
+    assert type(screens.top) is screen
+    assert type(screens.stack[-2]) is MainGameEventHandler and len(screens.stack) == 3
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
 def test_a_symbols_key_alone_does_nothing(layout: str) -> None:
     """The KeyDown of `>` is not `>`: without its text, the game stays on the stairs."""
     engine = on_stairs()
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(LAYOUTS[layout][">"][0]) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(LAYOUTS[layout][">"][0])
+    assert screens.stack[1:] == [handler] and not screens.walking
     assert engine.game_world.current_floor == 1 and engine.turns == 0
 
 
@@ -103,7 +101,7 @@ def test_a_symbols_key_alone_does_nothing(layout: str) -> None:
 )
 def test_a_key_that_types_acts_once(press: Press, moves: int) -> None:
     engine = arena()
-    send(MainGameEventHandler(engine), press)
+    pressing(dungeon(engine), *press)
     assert (engine.player.x, engine.player.y) == (5, 5 - moves)
     assert engine.turns == moves
 
@@ -111,15 +109,19 @@ def test_a_key_that_types_acts_once(press: Press, moves: int) -> None:
 def test_shift_with_a_letter_runs_once() -> None:
     """Shift+k types `K`: the run starts on the KeyDown, and the text stops nothing."""
     engine = arena()
-    handler = send(MainGameEventHandler(engine), [key(KeySym.K, SHIFT), typed("K")])
-    assert handler.walking
+    screens = dungeon(engine)
+    handler = screens.top
+    pressing(screens, key(KeySym.K, SHIFT), typed("K"))
+    assert screens.top is handler and screens.walking
 
 
 @pytest.mark.parametrize("text", ["k", "K", "8", " ", "é", "ß"])
 def test_text_that_is_no_symbol_does_nothing(text: str) -> None:
     engine = arena()
-    handler = MainGameEventHandler(engine)
-    assert handler.handle_events(typed(text)) is handler
+    screens = dungeon(engine)
+    handler = screens.top
+    screens.press(typed(text))
+    assert screens.stack[1:] == [handler] and not screens.walking
     assert engine.turns == 0 and (engine.player.x, engine.player.y) == (5, 5)
 
 
@@ -129,34 +131,24 @@ def root_console() -> tcod.console.Console:
 
 
 def play_presses(
-    context: tcod.context.Context, handler: BaseEventHandler, *presses: Press
+    context: tcod.context.Context, screens: Screens, *presses: Press
 ) -> list[str]:
     """Run the real main loop, one press a frame (both its events in one batch,
-    as SDL sends them), then quit; the screen after each press."""
-    screens: list[str] = []
+    as SDL sends them), then quit; the screen on top after each press."""
+    shown: list[str] = []
     frames: Iterator[Press] = iter(presses)
-    real = loop.handle_event
-    now = [handler]
     asked = [0]
 
-    def spy(*args: object, **kwargs: object) -> BaseEventHandler:
-        now[0] = real(*args, **kwargs)  # type: ignore[arg-type]
-        return now[0]
-
-    def events() -> Press:
+    def events() -> list[tcod.event.Event]:
         if asked[0]:  # The previous press was handled.
-            screens.append(type(now[0]).__name__)
+            shown.append(type(screens.top).__name__)
         asked[0] += 1
-        try:
-            return next(frames)
-        except StopIteration:
-            raise SystemExit() from None
+        return list(next(frames, [tcod.event.Quit()]))  # The window closed after the last.
 
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(loop, "handle_event", spy)
-        loop.main_loop(context, console, handler, events)  # Quitting saves the game.
-    return screens
+    loop.main_loop(context, console, screens, events)  # Quitting saves the game.
+    assert asked[0] == len(presses) + 1, "the loop did not quit when asked"
+    return shown
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))
@@ -166,8 +158,8 @@ def test_a_symbol_closing_a_screen_does_not_act_again(
     """Any key closes the help: `?` pressed there closes it, and does not open it
     again, though on a German keyboard it is the KeyDown (Shift+ß) that closes it."""
     presses = LAYOUTS[layout]
-    screens = play_presses(context, MainGameEventHandler(arena()), presses["?"], presses["?"], presses["/"])
-    assert screens == ["HelpScreen", "MainGameEventHandler", "LookHandler"]
+    shown = play_presses(context, dungeon(arena()), presses["?"], presses["?"], presses["/"])
+    assert shown == ["HelpScreen", "MainGameEventHandler", "LookHandler"]
 
 
 def test_numpad_plus_speeds_a_replay_once() -> None:

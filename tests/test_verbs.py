@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import arena, give, item_key, key, press, texts
+from conftest import arena, give, item_key, key, press, pressing, texts
 from tcod.event import KeySym
 
 import entity_factories
@@ -29,7 +29,8 @@ def test_a_verb_lists_only_what_it_fits_under_the_inventorys_letters(command: Co
     engine = arena()
     for template in (entity_factories.health_potion, entity_factories.confusion_scroll, entity_factories.sword):
         give(engine, template)
-    screen = press(engine, verb_key(command))
+    screens = press(engine, verb_key(command))
+    screen = screens.top
     assert isinstance(screen, input_handlers.VerbHandler)
     inventory = engine.player.inventory
     expected = [f"({letter}) {stack[0].name}" for letter, stack in inventory.listing() if fits(stack[0])]  # type: ignore[operator]
@@ -37,7 +38,8 @@ def test_a_verb_lists_only_what_it_fits_under_the_inventorys_letters(command: Co
     assert expected, "each verb fits one of the items given"
     # A letter of an item the verb does not fit does nothing but say so.
     other = next(item for item in inventory.items if not fits(item))  # type: ignore[operator]
-    assert screen.handle_events(key(item_key(engine, other))) is screen
+    screens.press(key(item_key(engine, other)))
+    assert screens.top is screen
     assert texts(engine)[-1] == "Invalid entry."
 
 
@@ -47,8 +49,9 @@ def test_quaffing_by_its_letter_drinks_the_potion_and_takes_a_turn() -> None:
     potion = give(engine, entity_factories.health_potion)
     letter = item_key(engine, potion)
     turns = engine.turns
-    after = press(engine, verb_key(Command.QUAFF)).handle_events(key(letter))
-    assert isinstance(after, input_handlers.MainGameEventHandler)
+    screens = pressing(press(engine, verb_key(Command.QUAFF)), key(letter))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler)
+    assert len(screens.stack) == 2
     assert engine.player.fighter.hp > 10 and potion not in engine.player.inventory.items
     assert engine.turns == turns + 1
 
@@ -60,6 +63,7 @@ def test_quaffing_by_its_letter_drinks_the_potion_and_takes_a_turn() -> None:
 def test_a_verb_with_nothing_to_act_on_says_so_and_costs_no_turn(command: Command, said: str) -> None:
     engine = arena()  # The starting gear: a dagger and leather armour, no potion nor scroll.
     turns = engine.turns
-    after = press(engine, verb_key(command))
-    assert isinstance(after, input_handlers.MainGameEventHandler)
+    screens = press(engine, verb_key(command))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler)
+    assert len(screens.stack) == 2
     assert texts(engine)[-1] == said and engine.turns == turns
