@@ -89,7 +89,7 @@ class Engine:
         # name in the recordings folder.
         self.recording = recording.Lines()
         self.recording_file: str | None = None
-        # The line of the event being handled, until recorded (`recording.handle_and_record`).
+        # The line of the event being handled, until recorded (`Screens.press`).
         self.unrecorded: str | None = None
         # How the game ended, once it has (`saving.death.ending`), and what the main loop
         # kept of it on disk (`saving.death.keep_record`).

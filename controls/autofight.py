@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-import tcod
-
 import color
 from actions import Action, BumpAction
 from controls import key_help, keys, travel
@@ -84,15 +82,6 @@ def where_to_change(settings: Settings) -> str:
     if not opening:
         return f"{said}: see the options.)"
     return f"{said}: {key_help.key_name(opening[0])} opens the options.)"
-
-
-def pressed(event: tcod.event.Event, settings: Settings) -> bool:
-    """Whether `event` presses autofight's key in the dungeon (a move key never does)."""
-    if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or keys.does_nothing(event):
-        return False
-    if isinstance(event, tcod.event.KeyDown) and event.sym in settings.keys.move:
-        return False
-    return settings.keys.main.get(keys.key_of(event)) is keys.Command.AUTOFIGHT
 
 
 def action(engine: Engine, press: Autofight) -> Action | None:
