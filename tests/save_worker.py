@@ -51,7 +51,6 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier, MouseButton  # noqa: E402
 
 import entity_factories  # noqa: E402
-import exceptions  # noqa: E402
 import input_handlers  # noqa: E402
 import main  # noqa: E402
 import setup_game  # noqa: E402
@@ -59,8 +58,8 @@ from actions import TakeStairsAction  # noqa: E402
 from components.ai import ConfusedEnemy  # noqa: E402
 from controls import keys  # noqa: E402
 from engine import Engine  # noqa: E402
-from replays import recording  # noqa: E402
 from saving import paths, save_data, savefile  # noqa: E402
+from screens.stack import Screens  # noqa: E402
 
 VERSION = save_data.FORMAT_VERSION
 EVENTS_PER_GAME = 50
@@ -221,20 +220,21 @@ def play(engine: Engine, rng: random.Random) -> None:
     leaving the game-over screen ends the game.
     """
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    handler: input_handlers.BaseEventHandler = input_handlers.next_screen(engine)
-    handler.on_render(console)
+    menu = setup_game.MainMenu(engine.settings)
+    screens = Screens(menu, input_handlers.next_screen(engine))
+    screens.draw(console)
     for _ in range(EVENTS_PER_GAME):
-        try:
-            handler = recording.handle_and_record(handler, random_event(rng))
-        except SystemExit:
-            in_play = handler.engine_in_play()
+        screens.press(random_event(rng))
+        asked, screens.quitting = screens.quitting, None
+        if screens.in_menu or (asked is not None and not asked.save):
+            return  # The game is over and left.
+        if asked is not None:
+            in_play = screens.engine_in_play()
             if in_play is not None:
                 save_data.save(in_play, paths.save_path())
-                handler = input_handlers.next_screen(save_data.load(paths.save_path()))
-        except (exceptions.QuitWithoutSaving, exceptions.BackToMainMenu):
-            return  # The game is over and left.
+                screens = Screens(menu, input_handlers.next_screen(save_data.load(paths.save_path())))
         console.clear()
-        handler.on_render(console)
+        screens.draw(console)
 
 
 # --- Children -------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import after_frame, key, play_events, screen_rows, typed
+from conftest import after_frame, dungeon, key, play_events, pressing, screen_rows, typed
 from tcod.event import KeySym
 from terminal_pane import Pane, have_tmux
 
@@ -20,6 +20,7 @@ from engine import Engine
 from replays import daily, recording, verify
 from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.stack import Screens
 
 DATE = datetime.date(2026, 11, 25)
 
@@ -51,23 +52,35 @@ def menu_on(date: datetime.date) -> setup_game.MainMenu:
     return setup_game.MainMenu(today=lambda: date, verifier=verify.entries_verified)
 
 
-def character_screen(handler: input_handlers.BaseEventHandler) -> str:
-    return "\n".join(screen_rows(handler.handle_events(key(KeySym.C))))
+def daily_game(date: datetime.date) -> Screens:
+    """The menu of `date`, and D pressed on it: the day's game."""
+    return pressing(Screens(menu_on(date)), key(KeySym.D))
+
+
+def character_screen(screens: Screens) -> str:
+    """What the character screen (C) shows; closed again (Escape), back to the dungeon."""
+    pressing(screens, key(KeySym.C))
+    assert isinstance(screens.top, input_handlers.CharacterScreenEventHandler)
+    shown = "\n".join(screen_rows(screens))
+    pressing(screens, key(KeySym.ESCAPE))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler)
+    return shown
 
 
 def test_the_menu_starts_the_days_game_and_a_second_is_another_try(in_tmp: Path) -> None:
-    first = menu_on(DATE).handle_events(key(KeySym.D))
+    screens = daily_game(DATE)
+    first = screens.top
     assert isinstance(first, input_handlers.MainGameEventHandler)
     assert first.engine.game_world.seed == daily.seed_of(DATE)
     assert first.engine.recording[2] == "# daily 2026-11-25"
-    shown = character_screen(first)
+    shown = character_screen(screens)
     assert "Daily 2026-11-25" in shown and "try" not in shown
-    assert isinstance(first, input_handlers.MainGameEventHandler)
+    assert screens.game() is first.engine
     recording.write_new(first.engine)  # As the main loop does once it shows the game.
-    second = menu_on(DATE).handle_events(key(KeySym.D))
-    assert isinstance(second, input_handlers.MainGameEventHandler)
+    second = daily_game(DATE)
+    assert isinstance(second.top, input_handlers.MainGameEventHandler)
     assert "Daily 2026-11-25, try 2" in character_screen(second)
-    tomorrow = menu_on(DATE + datetime.timedelta(days=1)).handle_events(key(KeySym.D))
+    tomorrow = daily_game(DATE + datetime.timedelta(days=1))
     shown = character_screen(tomorrow)
     assert "Daily 2026-11-26" in shown and "try" not in shown
 
@@ -80,12 +93,10 @@ def date_that_dies_waiting() -> tuple[datetime.date, int]:
 def _search() -> tuple[datetime.date, int]:
     for days in range(60):
         date = DATE + datetime.timedelta(days=days)
-        handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(
-            setup_game.new_daily_game(date)
-        )
+        screens = dungeon(setup_game.new_daily_game(date))
         for waits in range(1, 200):
-            handler = play_events(handler, [typed(".")])
-            if not isinstance(handler, input_handlers.MainGameEventHandler):
+            play_events(screens, [typed(".")])
+            if not isinstance(screens.top, input_handlers.MainGameEventHandler):
                 return date, waits
     raise AssertionError("no daily game dies waiting")
 
@@ -94,19 +105,19 @@ def test_a_daily_death_says_so_everywhere_and_verifies(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     date, waits = date_that_dies_waiting()
-    first = menu_on(date).handle_events(key(KeySym.D))  # A first try, left.
+    first = daily_game(date).top  # A first try, left.
     assert isinstance(first, input_handlers.MainGameEventHandler)
     recording.write_new(first.engine)  # As the main loop does once it shows the game.
-    handler = play_events(menu_on(date).handle_events(key(KeySym.D)), [typed(".")] * waits)
-    handler = after_frame(handler)  # The main loop keeps the death.
-    assert isinstance(handler, input_handlers.GameOverEventHandler)
-    story = "\n".join(screen_rows(handler))
+    screens = play_events(daily_game(date), [typed(".")] * waits)
+    after_frame(screens)  # The main loop keeps the death.
+    assert isinstance(screens.top, input_handlers.GameOverEventHandler)
+    story = "\n".join(screen_rows(screens))
     assert f"Daily {date}, try 2." in story
     [morgue_file] = paths.morgue_dir().glob("*.txt")
     assert f"\nDaily {date}, try 2.\n" in morgue_file.read_text()
     [entry] = hall_of_fame.load(paths.scores_path())
     assert (entry.daily, entry.daily_try) == (f"{date}", 2)
-    screen = menu_on(date).handle_events(key(KeySym.H))
+    screen = pressing(Screens(menu_on(date)), key(KeySym.H)).top
     assert isinstance(screen, HallOfFameScreen) and screen.marks == [True]
     assert f"Daily {date}" in screen.lines()[1] and "(try 2)" in screen.lines()[1]
 
@@ -118,9 +129,9 @@ def test_a_recording_claiming_a_daily_of_another_seed_fails(
     in_tmp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     date, waits = date_that_dies_waiting()
-    handler = play_events(menu_on(date).handle_events(key(KeySym.D)), [typed(".")] * waits)
-    handler = after_frame(handler)  # The main loop keeps the death.
-    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    screens = play_events(daily_game(date), [typed(".")] * waits)
+    after_frame(screens)  # The main loop keeps the death.
+    assert isinstance(screens.top, input_handlers.GameOverEventHandler)
     kept = next(paths.morgue_dir().glob("*.rec"))
     other = in_tmp / "other.rec"
     other.write_text(kept.read_text().replace(f"# daily {date}", "# daily 2030-01-01"))
@@ -139,9 +150,9 @@ def test_daily_goes_without_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_daily_game_saves_and_continues_as_one(in_tmp: Path) -> None:
-    handler = menu_on(DATE).handle_events(key(KeySym.D))
-    assert isinstance(handler, input_handlers.MainGameEventHandler)
-    handler.engine.save_as(paths.save_path())
+    game = daily_game(DATE).top
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    game.engine.save_as(paths.save_path())
     loaded = setup_game.load_game(paths.save_path())
     assert (loaded.game_world.daily, loaded.game_world.daily_try) == ("2026-11-25", 1)
     assert recording.parse("\n".join(loaded.recording), "<save>").daily == "2026-11-25"

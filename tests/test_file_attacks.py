@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import tcod
 from bounded import in_child, refused
-from conftest import after_frame, key
+from conftest import after_frame, dungeon, key, pressing, screens_of
 
 import actions
 import entity_factories
@@ -30,6 +30,7 @@ import setup_game
 from engine import Engine
 from replays import recording, recovery
 from saving import game_lock, morgue, paths, save_data, save_fields, savefile
+from screens.stack import Screens
 from window import screenshot
 from words import game_over
 
@@ -223,10 +224,10 @@ def test_a_dangling_screenshot_link_is_passed_over_not_written_through(
 ) -> None:
     outside = in_tmp / "outside.png"
     (in_tmp / "screenshot-001.png").symlink_to(outside)
-    handler = input_handlers.MainGameEventHandler(engine)
-    handler.on_render(root := tcod.console.Console(80, 50, order="F"))
+    screens = dungeon(engine)
+    screens.draw(root := tcod.console.Console(80, 50, order="F"))
     context.present(root)
-    screenshot.take_screenshot(context, handler)
+    screenshot.take_screenshot(context, screens)
     assert not outside.exists()
     assert (in_tmp / "screenshot-002.png").read_bytes().startswith(b"\x89PNG")
     assert engine.message_log.messages[-1].plain_text == f"Screenshot saved as screenshot-002.png in {in_tmp.resolve()}."
@@ -241,12 +242,13 @@ def test_continue_leaves_a_linked_recording_and_its_target_alone(in_tmp: Path, e
     game_file = in_tmp / "recordings" / engine.recording_file
     game_file.unlink()
     game_file.symlink_to(target)
-    continued = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
-    assert isinstance(continued, input_handlers.PopupMessage)  # Naming the link.
-    assert continued.text == recovery.LINKED.format(name=game_file.name, goes_on=recovery.UNRECORDED)
+    continued = pressing(Screens(setup_game.MainMenu()), key(tcod.event.KeySym.C))
+    popup = continued.top
+    assert isinstance(popup, input_handlers.PopupMessage)  # Naming the link.
+    assert popup.text == recovery.LINKED.format(name=game_file.name, goes_on=recovery.UNRECORDED)
     assert target.read_bytes() == b"the player's own file"
     assert game_file.is_symlink()
-    game = continued.parent
+    game = continued.stack[-2]
     assert isinstance(game, input_handlers.MainGameEventHandler)
     after_frame(continued)  # What the save wrote is out of reach: the game goes on unrecorded.
     assert game.engine.recording_file is None and game.engine.recording.lost
@@ -321,7 +323,9 @@ def test_a_save_at_the_caps_loads_plays_and_saves_again(in_tmp: Path, engine: En
     loaded.kills["Orc"] += 1
     player.level.add_xp(1)
     assert player.level.requires_level_up
-    input_handlers.LevelUpEventHandler(loaded).handle_events(key(tcod.event.KeySym.A))
+    level = player.level.current_level
+    pressing(screens_of(input_handlers.LevelUpEventHandler(loaded)), key(tcod.event.KeySym.A))
+    assert player.level.current_level == level + 1
     player.place(*loaded.game_map.downstairs_location, loaded.game_map)
     handler.handle_action(actions.TakeStairsAction(player))
     assert loaded.turns > save_fields.MAX_TURNS and player.fighter.max_hp > save_fields.MAX_STAT

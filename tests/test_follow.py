@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tcod
-from conftest import after_frame, click, key, motion, typed
+from conftest import after_frame, click, key, motion, pressing, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -20,15 +20,16 @@ import main
 import setup_game
 from replays import follow, recording, replay_lines
 from saving import paths, safe_io
+from screens.stack import Screens
 
 SEED = 7
 ROOT = Path(__file__).parent.parent
 
 
-def frame(handler: input_handlers.BaseEventHandler) -> np.ndarray:
-    """Every cell of the screen `handler` draws: character and colours."""
+def frame(screens: Screens) -> np.ndarray:
+    """Every cell of what the screens draw: character and colours."""
     console = tcod.console.Console(80, 50, order="F")
-    handler.on_render(console)
+    screens.draw(console)
     return console.rgb.copy()
 
 
@@ -46,13 +47,21 @@ class Player:
     plays them (each walk to its end), its recording written as it goes."""
 
     def __init__(self, seed: int = SEED) -> None:
-        self.handler = after_frame(setup_game.MainMenu(seed=seed).handle_events(key(KeySym.N)))
-        assert isinstance(self.handler, input_handlers.MainGameEventHandler)
-        self.file = paths.recordings_dir() / str(self.handler.engine.recording_file)
+        self.screens = new_game(seed)
+        assert isinstance(self.screens.top, input_handlers.MainGameEventHandler)
+        self.file = paths.recordings_dir() / str(self.screens.top.engine.recording_file)
 
     def press(self, event: recording.Recorded) -> None:
-        handler = replay_lines.finish_walk(replay_lines.replay_line(self.handler, event))
-        self.handler = after_frame(handler)
+        replay_lines.replay_line(self.screens, event)
+        replay_lines.finish_walk(self.screens)
+        after_frame(self.screens)
+
+
+def new_game(seed: int) -> Screens:
+    """A new game of `seed` started from the menu (N), its first frame's files written."""
+    screens = Screens(setup_game.MainMenu(seed=seed))
+    screens.press(key(KeySym.N))
+    return after_frame(screens)
 
 
 def followed(follower: follow.Follower, in_tmp: Path) -> np.ndarray:
@@ -60,8 +69,8 @@ def followed(follower: follow.Follower, in_tmp: Path) -> np.ndarray:
     before = snapshot(in_tmp)
     follower.poll(finish_walks=True)
     assert snapshot(in_tmp) == before
-    assert follower.handler is not None
-    return frame(follower.handler)
+    assert follower.screens is not None
+    return frame(follower.screens)
 
 
 EVENTS: list[recording.Recorded] = [
@@ -76,29 +85,33 @@ def test_a_follower_started_mid_game_shows_the_players_frame_after_each_event(in
     for event in EVENTS[:5]:
         player.press(event)
     follower = follow.Follower(player.file)
-    assert np.array_equal(followed(follower, in_tmp), frame(player.handler))
+    assert np.array_equal(followed(follower, in_tmp), frame(player.screens))
     for event in EVENTS[5:]:
         player.press(event)
-        assert np.array_equal(followed(follower, in_tmp), frame(player.handler)), event
+        assert np.array_equal(followed(follower, in_tmp), frame(player.screens)), event
     assert follower.restarts == 1 and not follower.ended
 
 
 def walking_player(in_tmp: Path) -> tuple[Player, follow.Follower]:
     """A player whose explore is 3 steps along and goes on, and a follower of it."""
     for seed in range(1, 100):
-        menu = setup_game.MainMenu(seed=seed)  # No main loop: nothing written.
-        handler = replay_lines.replay_line(menu.handle_events(key(KeySym.N)), key(KeySym.X))
+        screens = Screens(setup_game.MainMenu(seed=seed))  # No main loop: nothing written.
+        screens.press(key(KeySym.N))
+        replay_lines.replay_line(screens, key(KeySym.X))
         for _ in range(3):
-            handler = handler.advance()
-        if handler.walking:
+            if screens.walking:
+                screens.step()
+        if screens.walking:
             break
     else:
         raise AssertionError("no seed explores 4 steps")
     player = Player(seed)
     follower = follow.Follower(player.file)
-    player.handler = replay_lines.replay_line(player.handler, key(KeySym.X))
+    replay_lines.replay_line(player.screens, key(KeySym.X))
     for _ in range(3):
-        player.handler = after_frame(player.handler.advance())
+        player.screens.step()
+        after_frame(player.screens)
+    assert player.screens.walk_steps() == 3
     return player, follower
 
 
@@ -108,9 +121,10 @@ def test_a_walk_the_player_stopped_sooner_is_played_again(in_tmp: Path) -> None:
     player, follower = walking_player(in_tmp)
     followed(follower, in_tmp)  # The follower walks the whole way.
     # A key stops it, through the door the main loop sends keys through.
-    player.handler = after_frame(recording.handle_and_record(player.handler, key(KeySym.SPACE)))
+    after_frame(pressing(player.screens, key(KeySym.SPACE)))
+    assert not player.screens.walking
     assert player.file.read_text().endswith("key x\nsteps 3\n")
-    assert np.array_equal(followed(follower, in_tmp), frame(player.handler))
+    assert np.array_equal(followed(follower, in_tmp), frame(player.screens))
     assert follower.restarts == 2
 
 
@@ -119,26 +133,29 @@ def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
     text = (ROOT / "tests" / "recordings" / "death.rec").read_text()
     script = recording.parse(text, "death.rec")
     player = Player.__new__(Player)
-    player.handler = after_frame(setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N)))
-    assert isinstance(player.handler, input_handlers.MainGameEventHandler)
-    player.file = paths.recordings_dir() / str(player.handler.engine.recording_file)
+    player.screens = new_game(script.seed)
+    assert isinstance(player.screens.top, input_handlers.MainGameEventHandler)
+    player.file = paths.recordings_dir() / str(player.screens.top.engine.recording_file)
     follower = follow.Follower(player.file)
     for event in script.events:
         player.press(event)
         followed(follower, in_tmp)
-    assert isinstance(player.handler, input_handlers.GameOverEventHandler)
+    played = player.screens.top
+    assert isinstance(played, input_handlers.GameOverEventHandler)
     assert follower.ended
     # Its own game-over window tells the player's story, and keeps nothing of it.
-    assert isinstance(follower.handler, input_handlers.GameOverEventHandler)
-    followed_end, played_end = follower.handler.engine.ending, player.handler.engine.ending
+    assert follower.screens is not None
+    shown = follower.screens.top
+    assert isinstance(shown, input_handlers.GameOverEventHandler)
+    followed_end, played_end = shown.engine.ending, played.engine.ending
     assert followed_end is not None and played_end is not None
     assert followed_end.claim == played_end.claim
     assert followed_end.summary_lines() == played_end.summary_lines()
-    assert follower.handler.engine.death_record is None
+    assert shown.engine.death_record is None
     # And says so, where the player's own game over says where its morgue file went.
-    said = follower.handler.content().lines
+    said = shown.content().lines
     assert input_handlers.GameOverEventHandler.REPLAYED in said
-    assert input_handlers.GameOverEventHandler.REPLAYED not in player.handler.content().lines
+    assert input_handlers.GameOverEventHandler.REPLAYED not in played.content().lines
 
 
 def followed_after(events: list[recording.Recorded], in_tmp: Path) -> tuple[Player, follow.Follower]:
@@ -237,12 +254,12 @@ def test_a_recording_not_begun_yet_is_waited_for(in_tmp: Path) -> None:
     path = in_tmp / "new.rec"
     path.write_text("")
     follower = follow.Follower(path)
-    assert follower.poll() == 0 and follower.handler is None
+    assert follower.poll() == 0 and follower.screens is None
     path.write_text("recording 4\n")
-    assert follower.poll() == 1 and follower.handler is None  # Its seed is still to come.
+    assert follower.poll() == 1 and follower.screens is None  # Its seed is still to come.
     path.write_text("recording 4\nseed 7\n")
     follower.poll()
-    assert follower.handler is not None and follower.restarts == 1
+    assert follower.screens is not None and follower.restarts == 1
 
 
 def test_a_recording_copied_over_in_place_is_followed_again_from_its_start(in_tmp: Path) -> None:
@@ -331,9 +348,9 @@ def test_a_walk_followed_in_the_window_steps_at_the_walk_speed_between_reads(
     seldom the file is read."""
     _, follower = walking_player(in_tmp)
     follower.poll()
-    assert follower.handler is not None and follower.handler.walking
+    assert follower.screens is not None and follower.screens.walking
     monkeypatch.setattr(follow, "POLL_SECONDS", 600.0)
     front = Watched()
     follow.watch(front, tcod.console.Console(80, 50, order="F"), follower)
-    step = 1 / follower.handler.settings.options.walk_speed
+    step = 1 / follower.screens.settings.options.walk_speed
     assert all(timeout is not None and timeout <= step for timeout in front.timeouts[1:])

@@ -34,18 +34,18 @@ import numpy as np
 import pytest
 import tcod
 import test_window
-from conftest import all_lines, stroke
+from conftest import all_lines, dungeon, stroke
 from tcod.event import KeySym, Modifier
 from test_recording import picture
 from test_window import Window, explained, virtual_screen
 
-import input_handlers
 import setup_game
 from controls import keys, travel
 from controls.keys import Key
 from engine import Engine
 from replays import recording, replay
 from saving import paths, save_data
+from screens.stack import Screens
 from window import options
 
 # A minute or more: CI runs it (`python -m pytest`), `-m "not slow"` skips it.
@@ -79,19 +79,19 @@ class Plan:
     keys: list[tuple[str, float]]
 
 
-def headless_game(seed: int) -> tuple[Engine, input_handlers.BaseEventHandler]:
+def headless_game(seed: int) -> tuple[Engine, Screens]:
     engine = setup_game.new_game(seed)
-    return engine, input_handlers.MainGameEventHandler(engine)
+    return engine, dungeon(engine)
 
 
-def press(handler: input_handlers.BaseEventHandler, sym: Key, mod: Modifier = Modifier.NONE) -> tuple[input_handlers.BaseEventHandler, int]:
-    """The handler after `sym` (a key, or a symbol typed), with its walk finished, and the walk's steps."""
-    handler = recording.handle_and_record(handler, stroke(sym, mod))
+def walked(screens: Screens, sym: Key, mod: Modifier = Modifier.NONE) -> int:
+    """`sym` (a key, or a symbol typed) pressed, and the walk it starts finished: the walk's steps."""
+    screens.press(stroke(sym, mod))
     steps = 0
-    while handler.walking:
-        handler = handler.advance()
+    while screens.walking:
+        screens.step()
         steps += 1
-    return handler, steps
+    return steps
 
 
 def seeds(rng: random.Random) -> Iterator[int]:
@@ -106,20 +106,20 @@ def walk_time(steps: int) -> float:
 def descent_plan(rng: random.Random) -> Plan:
     """A seed whose floor 1 `x` explores to the stairs with no monster in the way, then `>` `>`."""
     for seed in seeds(rng):
-        engine, handler = headless_game(seed)
+        engine, screens = headless_game(seed)
         keys: list[tuple[str, float]] = []
         for _ in range(30):
             if travel.stairs_known(engine.game_map):
                 break
-            handler, steps = press(handler, KeySym.X)
+            steps = walked(screens, KeySym.X)
             if steps == 0:
                 break  # A monster in view: another seed.
             keys.append(("x", walk_time(steps)))
         if not travel.stairs_known(engine.game_map):
             continue
-        handler, steps = press(handler, ">")
+        steps = walked(screens, ">")
         keys.append((STAIRS, walk_time(steps)))
-        handler, _ = press(handler, ">")
+        walked(screens, ">")
         if engine.game_world.current_floor == 2 and engine.player.is_alive:
             return Plan(seed, [*keys, (STAIRS, 0.0)])
     raise AssertionError("no seed out of 1000 fits the plan")
@@ -128,7 +128,7 @@ def descent_plan(rng: random.Random) -> Plan:
 def fight_plan(rng: random.Random) -> Plan:
     """A seed with a monster in view at the start; steps towards it, and blows."""
     for seed in seeds(rng):
-        engine, handler = headless_game(seed)
+        engine, screens = headless_game(seed)
         keys: list[tuple[str, float]] = []
         for _ in range(rng.randrange(3, 25)):
             foes = [a for a in engine.game_map.actors if a is not engine.player and engine.game_map.visible[a.x, a.y]]
@@ -137,7 +137,7 @@ def fight_plan(rng: random.Random) -> Plan:
             sym = step_towards(engine, [(foe.x, foe.y) for foe in foes])
             if sym is None:
                 break
-            handler, _ = press(handler, sym)
+            walked(screens, sym)
             keys.append((X_NAMES[sym], 0.05))
         if engine.player.is_alive and (engine.kills or len(keys) > 8):
             return Plan(seed, keys)
@@ -160,9 +160,8 @@ def step_towards(engine: Engine, goals: list[tuple[int, int]]) -> KeySym | None:
 def walk_plan(rng: random.Random) -> Plan:
     """A seed whose first `x` explores for a while: killed mid-walk."""
     for seed in seeds(rng):
-        _, handler = headless_game(seed)
-        _, steps = press(handler, KeySym.X)
-        if steps >= 15:
+        _, screens = headless_game(seed)
+        if walked(screens, KeySym.X) >= 15:
             return Plan(seed, [("x", 0.0)])
     raise AssertionError("no seed out of 1000 fits the plan")
 
@@ -202,7 +201,7 @@ def whole_lines(path: Path) -> list[str]:
 def replayed(lines: list[str]) -> Engine:
     """The game `--replay --headless` gives for these lines."""
     script = recording.parse("".join(line + "\n" for line in lines), "<killed>")
-    engine = replay.engine_of(replay.play_recording(replay.start(script), script.events))
+    engine = replay.play_recording(replay.start(script), script.events).game()
     assert engine is not None
     return engine
 

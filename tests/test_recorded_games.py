@@ -18,22 +18,23 @@ import input_handlers
 import main
 from engine import Engine
 from replays import recording, replay
+from screens.stack import Screens
 
 FOLDER = Path(__file__).parent / "recordings"
 REMAKE = "if the change is meant: python tools/make_recordings.py"
 
 
-def replayed(name: str) -> tuple[input_handlers.BaseEventHandler, Engine, str]:
+def replayed(name: str) -> tuple[Screens, Engine, str]:
     text = (FOLDER / f"{name}.rec").read_text()
-    handler = replay_text(text)
-    engine = replay.engine_of(handler)
+    screens = replay_text(text)
+    engine = screens.game()
     assert engine is not None
-    return handler, engine, text
+    return screens, engine, text
 
 
 def test_a_death_on_floor_1() -> None:
-    handler, engine, _ = replayed("death")
-    assert isinstance(handler, input_handlers.GameOverEventHandler), REMAKE
+    screens, engine, _ = replayed("death")
+    assert isinstance(screens.top, input_handlers.GameOverEventHandler), REMAKE
     assert engine.game_world.current_floor == 1, REMAKE
     assert engine.player.fighter.hp == 0 and not engine.player.is_alive, REMAKE
     assert engine.message_log.messages[-1].plain_text == "You died!", REMAKE
@@ -42,8 +43,8 @@ def test_a_death_on_floor_1() -> None:
 
 
 def test_a_descent_to_floor_3_with_a_level_up() -> None:
-    handler, engine, text = replayed("descent")
-    assert type(handler) is input_handlers.MainGameEventHandler, REMAKE
+    screens, engine, text = replayed("descent")
+    assert type(screens.top) is input_handlers.MainGameEventHandler, REMAKE
     assert engine.game_world.current_floor == 3, REMAKE
     assert engine.player.level.current_level >= 2, REMAKE
     assert engine.player.is_alive
@@ -52,8 +53,8 @@ def test_a_descent_to_floor_3_with_a_level_up() -> None:
 
 
 def test_a_scroll_aimed_with_the_mouse() -> None:
-    handler, engine, text = replayed("scroll")
-    assert type(handler) is input_handlers.MainGameEventHandler, REMAKE
+    screens, engine, text = replayed("scroll")
+    assert type(screens.top) is input_handlers.MainGameEventHandler, REMAKE
     last_click = max(i for i, line in enumerate(text.splitlines()) if line.startswith("click "))
     assert last_click == len(text.splitlines()) - 1, "the click is what ended the game's recording"
     x, y = map(int, text.splitlines()[last_click].split()[1:])
@@ -85,8 +86,8 @@ def test_the_command_line_replay_agrees(name: str, capsys: pytest.CaptureFixture
     assert main.main(["--replay", str(FOLDER / f"{name}.rec"), "--headless"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert list(Path().iterdir()) == []
-    handler, _, _ = replayed(name)
-    assert report == replay.summary(handler), REMAKE
+    screens, _, _ = replayed(name)
+    assert report == replay.summary(screens), REMAKE
 
 
 @pytest.mark.parametrize("name", ["death", "descent", "scroll"])
@@ -106,14 +107,14 @@ FORMAT_2 = FOLDER / "format-2"
 def test_a_recording_of_format_2_replays_with_letters_by_place_and_records_itself_so(name: str) -> None:
     text = (FORMAT_2 / f"{name}.rec").read_text()
     assert text.startswith("recording 2\n")
-    handler = replay_text(text)
-    engine = replay.engine_of(handler)
+    screens = replay_text(text)
+    engine = screens.game()
     assert engine is not None and not engine.player.inventory.by_kind
     assert engine.recording[0] == "recording 2"  # Replayed again, again by place.
     # These three games never carry two of a kind when a letter is pressed (the
     # tool takes such a seed): they end as today's recordings do.
     today, _, _ = replayed(name)
-    assert replay.summary(handler) == replay.summary(today), REMAKE
+    assert replay.summary(screens) == replay.summary(today), REMAKE
 
 
 # Recordings of format 3, as the game made them before recordings kept their
@@ -125,12 +126,12 @@ FORMAT_3 = FOLDER / "format-3"
 def test_a_recording_of_format_3_replays_by_the_viewers_keys_and_records_itself_so(name: str) -> None:
     text = (FORMAT_3 / f"{name}.rec").read_text()
     assert text.startswith("recording 3\n") and "\nbind " not in text
-    handler = replay_text(text)
-    engine = replay.engine_of(handler)
+    screens = replay_text(text)
+    engine = screens.game()
     assert engine is not None and engine.recording[0] == "recording 3"
     assert not any(line.startswith(("bind ", "option ")) for line in engine.recording)
     today, _, _ = replayed(name)
-    assert replay.summary(handler) == replay.summary(today), REMAKE
+    assert replay.summary(screens) == replay.summary(today), REMAKE
 
 
 # Recordings of format 1, as the game made them before symbols were recorded
@@ -160,8 +161,7 @@ def test_key_period_shift_still_takes_the_stairs() -> None:
     today = (FOLDER / "descent.rec").read_text().replace("recording 3", "recording 1")
     old = "\n".join(format_1_lines.get(line, line) for line in today.splitlines())
     assert "key period shift" in old.splitlines() and "text >" not in old, REMAKE
-    handler = replay_text(old)
-    engine = replay.engine_of(handler)
+    engine = replay_text(old).game()
     assert engine is not None
     said = [message.plain_text for message in engine.message_log.messages]
     assert engine.game_world.current_floor >= 2 and "You descend the staircase." in said, REMAKE

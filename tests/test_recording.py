@@ -18,6 +18,7 @@ from conftest import (
     new_header,
     play_events,
     replay_text,
+    screens_of,
     typed,
 )
 from tcod.event import KeySym, Modifier, MouseButton
@@ -30,6 +31,9 @@ from controls import keys
 from engine import Engine
 from replays import recording, recovery, replay
 from saving import autosave, paths
+from screens.base import Pop, Quit
+from screens.question import Question
+from screens.stack import Screens
 from window import command_line, loop
 
 SEED = 1234
@@ -37,8 +41,9 @@ HEADER = f"recording 3\nseed {SEED}\n"
 NEW_HEADER = "".join(line + "\n" for line in new_header(SEED))
 
 
-def engine_of(handler: object) -> Engine:
-    engine = replay.engine_of(handler)  # type: ignore[arg-type]
+def engine_of(screens: Screens) -> Engine:
+    """The game the screens show."""
+    engine = screens.game()
     assert engine is not None
     return engine
 
@@ -234,9 +239,9 @@ def test_replay_is_the_game_the_keys_play() -> None:
     """A recording replays what the same events do through the handlers, to the last attribute."""
     events = [key(KeySym.L), key(KeySym.J), motion(3, 3), key(KeySym.I), key(KeySym.ESCAPE), key(KeySym.K)]
     direct = setup_game.new_game(SEED)
-    handler = play_events(replay.start(recording.Script(SEED, [])), [])
-    handler = play_events(handler, events)
-    played = engine_of(handler)
+    screens = play_events(replay.start(recording.Script(SEED, [])), [])
+    screens = play_events(screens, events)
+    played = engine_of(screens)
     lines = played.recording
     start = new_header(SEED)
     assert lines[: len(start)] == start and start[:2] == ["recording 4", f"seed {SEED}"]
@@ -249,17 +254,20 @@ def test_replay_is_the_game_the_keys_play() -> None:
 # Recording during play.
 
 
-def handled(
-    context: tcod.context.Context, handler: input_handlers.BaseEventHandler, event: tcod.event.Event
-) -> input_handlers.BaseEventHandler:
+def handled(context: tcod.context.Context, screens: Screens, event: tcod.event.Event) -> Screens:
     """An event through the main loop's door, then what the loop writes after its frame."""
-    return after_frame(loop.handle_event(context, handler, event))
+    loop.handle_event(context, screens, event)
+    return after_frame(screens)
+
+
+def menu(seed: int | None = None) -> Screens:
+    """The main menu alone, as the program starts on it."""
+    return Screens(setup_game.MainMenu(seed=seed))
 
 
 def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Context) -> None:
-    handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED)
-    handler = handled(context, handler, key(KeySym.N))  # The menu's keys: not recorded.
-    engine = engine_of(handler)
+    screens = handled(context, menu(SEED), key(KeySym.N))  # The menu's keys: not recorded.
+    engine = engine_of(screens)
     files = list((in_tmp / "recordings").iterdir())
     assert [f.name for f in files] == [engine.recording_file]
     assert recording_name(engine).startswith("game-")
@@ -281,7 +289,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
         key(KeySym.L),
     ]
     for event in events:
-        handler = handled(context, handler, event)
+        handled(context, screens, event)
     expected = [
         *new_header(SEED),
         "text >",
@@ -294,7 +302,8 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
     assert all_lines(engine) == expected and engine.recording.held == []  # Written, none kept.
     assert files[0].read_text() == "".join(line + "\n" for line in expected)
     # Another game started in the same second (over the first one's save) gets a file of its own.
-    asked = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
+    asked = handled(context, menu(SEED), key(KeySym.N))
+    assert isinstance(asked.top, Question)
     other = engine_of(handled(context, asked, key(KeySym.Y)))
     assert other.recording_file != engine.recording_file
     assert len(list((in_tmp / "recordings").iterdir())) == 2
@@ -302,33 +311,35 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
 
 
 def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.context.Context) -> None:
-    handler = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
-    engine = engine_of(handler)
+    screens = handled(context, menu(SEED), key(KeySym.N))
+    engine = engine_of(screens)
     for sym in (KeySym.L, KeySym.L, KeySym.J):
-        handler = handled(context, handler, key(sym))
-    handler = handled(context, handler, key(KeySym.ESCAPE))  # Save and quit?
-    with pytest.raises(SystemExit):  # Yes: the main loop saves and quits, as here.
-        handled(context, handler, key(KeySym.Y))
-    handler = autosave.back_to_start(handler)
-    autosave.save_game(handler)
+        handled(context, screens, key(sym))
+    handled(context, screens, key(KeySym.ESCAPE))  # Save and quit?
+    handled(context, screens, key(KeySym.Y))
+    assert screens.quitting == Quit()  # Yes: the main loop saves and quits, as here.
+    autosave.back_to_start(screens)
+    autosave.save_game(screens)
     path = in_tmp / "recordings" / recording_name(engine)
     saved_text = path.read_text()
     # Not the answer that quit; the game goes on in the dungeon, not in the question.
     assert saved_text.endswith("key l\nkey l\nkey j\nkey escape\nresume\n")
 
     # Played on, then the program died before it could save.
-    handler = handled(context, setup_game.MainMenu(), key(KeySym.C))
+    screens = handled(context, menu(), key(KeySym.C))
     for sym in (KeySym.K, KeySym.K):
-        handler = handled(context, handler, key(sym))
+        handled(context, screens, key(sym))
     assert path.read_text() == saved_text + "key k\nkey k\n"
 
     # Continue recovers those from the file (`recovery`), and goes on from there.
-    handler = handled(context, setup_game.MainMenu(), key(KeySym.C))
-    assert isinstance(handler, input_handlers.PopupMessage)
-    continued = engine_of(handler)
+    screens = handled(context, menu(), key(KeySym.C))
+    assert isinstance(screens.top, input_handlers.PopupMessage)
+    assert isinstance(screens.stack[-2], input_handlers.MainGameEventHandler)
+    continued = engine_of(screens)
     assert continued.recording_file == engine.recording_file
     assert path.read_text() == saved_text + "key k\nkey k\n"
-    handler = handled(context, handler.parent, key(KeySym.H))
+    screens.apply(Pop())  # Back to the dungeon under the popup.
+    handled(context, screens, key(KeySym.H))
     assert path.read_text() == saved_text + "key k\nkey k\nkey h\n"
     assert list((in_tmp / "recordings").iterdir()) == [path]
 
@@ -340,25 +351,25 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
 def test_an_unwritable_recording_is_said_and_the_game_goes_on_unrecorded(
     in_tmp: Path, context: tcod.context.Context, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    handler = handled(context, setup_game.MainMenu(seed=SEED), key(KeySym.N))
-    engine = engine_of(handler)
+    screens = handled(context, menu(SEED), key(KeySym.N))
+    engine = engine_of(screens)
     path = in_tmp / "recordings" / recording_name(engine)
     path.unlink()
     path.mkdir()  # Now the file can't be appended to.
-    handler = handled(context, handler, key(KeySym.L))
+    handled(context, screens, key(KeySym.L))
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "could not write the recording" in err
-    handler = handled(context, handler, key(KeySym.L))
+    handled(context, screens, key(KeySym.L))
     assert capsys.readouterr().err == ""  # Said once.
     said = [message.plain_text for message in engine.message_log.messages]
     assert [text for text in said if text.startswith("The recording could not be written (")] == [
         recording.NOT_WRITTEN.format(reason="Is a directory")
     ]
     assert engine.recording.held == ["key l", "key l"]  # Kept with the game, and saved with it.
-    autosave.save_game(handler)
+    autosave.save_game(screens)
     # What the file held is out of reach: Continue says so, and the game goes on unrecorded.
-    shown = handled(context, setup_game.MainMenu(), key(KeySym.C))
-    assert isinstance(shown, input_handlers.PopupMessage) and shown.text == recovery.UNWRITTEN
+    shown = handled(context, menu(), key(KeySym.C))
+    assert isinstance(shown.top, input_handlers.PopupMessage) and shown.top.text == recovery.UNWRITTEN
     continued = engine_of(shown)
     assert continued.recording_file is None and continued.recording.lost
 
@@ -382,7 +393,7 @@ def test_a_crash_leaves_its_recording(
     monkeypatch.setattr(actions.WaitAction, "perform", broken)
     frames: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.N)], [key(KeySym.L)], [typed(".")], [key(KeySym.KP_5)], [tcod.event.Quit()]])
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-    loop.main_loop(context, console, setup_game.MainMenu(seed=SEED), lambda: next(frames))
+    loop.main_loop(context, console, menu(SEED), lambda: next(frames))
     err = capsys.readouterr().err
     assert "RuntimeError: a bug in waiting" in err
     first, second = in_tmp / "crash-001.rec", in_tmp / "crash-002.rec"
@@ -419,8 +430,10 @@ def test_playback_keys() -> None:
     assert playback.played == 1 and not playback.finished
     playback.control(key(KeySym.ESCAPE))
     assert playback.finished and playback.next_event() is None
-    with pytest.raises(SystemExit):
-        playback.control(tcod.event.Quit())
+    # Closing the window quits, as in play (the replay's frame, `play_frame`).
+    screens = screens_of(replay.start(recording.Script(SEED, [])))
+    replay.play_frame(screens, playback, lambda timeout=None: [tcod.event.Quit()])
+    assert screens.quitting == Quit()
 
 
 def test_playback_in_the_loop_ends_where_the_headless_replay_does(
@@ -428,15 +441,15 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
 ) -> None:
     text = HEADER + "key l\nkey l\nmove 10 10\nkey i\nkey escape\nkey j\ntext /\nkey k\nkey return\nkey h\n"
     script = recording.parse(text, "walk.rec")
-    handler = replay.start(script)
-    recording.start_file(handler.engine)
+    first = replay.start(script)
+    recording.start_file(first.engine)
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     # Played on after the replay (asked first: yes), then quit.
     after: Iterator[list[tcod.event.Event]] = iter(
         [[key(KeySym.L)], [key(KeySym.Y)], [key(KeySym.SPACE)], [key(KeySym.L)], [tcod.event.Quit()]]
     )
     playback = replay.Playback(script.events, speed=replay.FASTEST)
-    loop.main_loop(context, console, handler, lambda: next(after), playback)
+    loop.main_loop(context, console, screens_of(first), lambda: next(after), playback)
     assert playback.finished
     saved = setup_game.load_game(paths.SAVE_NAME)
     # Left in look mode: the game goes on from its save on the dungeon's screen.
@@ -475,7 +488,7 @@ def test_playback_in_the_window_plays_a_walk_as_one_event(
     monkeypatch.setattr(context, "present", watch)
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     playback = replay.Playback(script.events, speed=replay.FASTEST)
-    loop.main_loop(context, console, handler, lambda: iter([tcod.event.Quit()]), playback)
+    loop.main_loop(context, console, screens_of(handler), lambda: iter([tcod.event.Quit()]), playback)
     places = [place for i, place in enumerate(seen) if i == 0 or place != seen[i - 1]]
     assert len(places) == 2 and places[0] == start  # The start, then the walk's end.
     assert handler.engine.turns == 7  # The walk's 6 steps and the wait.
@@ -499,16 +512,16 @@ def test_escape_in_a_window_replay_stops_the_walk_it_shows(
     """Stopping the replay stops the walk under way too, recorded as a key
     stopping it would be: the player's next key is not eaten stopping it."""
     script = recording.parse("recording 3\nseed 10\nkey x\n", "walk.rec")
-    handler: input_handlers.BaseEventHandler = replay.start(script)
+    screens = screens_of(replay.start(script))
     playback = replay.Playback(script.events, speed=replay.FASTEST)
     monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: [])
-    while not handler.walking:
-        handler = replay.play_frame(handler, playback)
-    handler = replay.play_frame(handler, playback)  # A step.
+    while not screens.walking:
+        replay.play_frame(screens, playback)
+    replay.play_frame(screens, playback)  # A step.
     monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: [key(KeySym.ESCAPE)])
-    stopped = replay.play_frame(handler, playback)
-    assert playback.finished and not stopped.walking
-    engine = engine_of(stopped)
+    replay.play_frame(screens, playback)
+    assert playback.finished and not screens.walking
+    engine = engine_of(screens)
     assert engine is not None and engine.recording[-1].startswith("steps ")
     # And the recording replays to the same place.
     again = engine_of(replay_text("\n".join(engine.recording) + "\n"))
@@ -521,8 +534,8 @@ def test_a_window_replay_says_when_the_keys_are_the_players(
 ) -> None:
     """Once the replay is over, the top line says the player has the keys, until the first key."""
     script = recording.parse("recording 3\nseed 10\nkey l\nkey h\n", "two.rec")
-    handler = replay.start(script)
-    recording.start_file(handler.engine)
+    first = replay.start(script)
+    recording.start_file(first.engine)
     tops: list[str] = []
     present = context.present
 
@@ -534,7 +547,7 @@ def test_a_window_replay_says_when_the_keys_are_the_players(
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     after: Iterator[list[tcod.event.Event]] = iter([[key(KeySym.PERIOD)], [tcod.event.Quit()]])
     playback = replay.Playback(script.events, speed=replay.FASTEST)
-    loop.main_loop(context, console, handler, lambda: next(after), playback)
+    loop.main_loop(context, console, screens_of(first), lambda: next(after), playback)
     told = [i for i, top in enumerate(tops) if top.startswith(replay.TAKEN_OVER)]
     assert told and tops[0].startswith("Replay 0/2")
     assert len(told) == 1 and told[0] == len(tops) - 2  # Until the player's key.

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import key, typed
+from conftest import key, replay_text, screens_of, typed
 from tcod.event import KeySym
 
 import input_handlers
@@ -17,6 +17,7 @@ import setup_game
 from controls import key_file
 from replays import recording, replay, replay_lines, rules
 from saving import paths
+from screens.stack import Screens
 from window import options
 
 # The viewer's own files, each making the recording's keys mean something else.
@@ -27,10 +28,11 @@ OTHER_KEYS = "clear explore\nexplore e\nclear wait\nwait s\nclear move_east\nmov
 def explored(seed: int) -> list[str]:
     """The recording of a game of `seed` played by the default keys and options:
     exploring, waiting, stepping east."""
-    handler: input_handlers.BaseEventHandler = replay.start(recording.Script(seed, []))
+    screens = screens_of(replay.start(recording.Script(seed, [])))
     for event in [key(KeySym.X), typed("."), key(KeySym.X), key(KeySym.L), key(KeySym.X), key(KeySym.X)]:
-        handler = replay_lines.finish_walk(replay_lines.replay_line(handler, event))
-    engine = replay.engine_of(handler)
+        replay_lines.replay_line(screens, event)
+        replay_lines.finish_walk(screens)
+    engine = screens.game()
     assert engine is not None
     return list(engine.recording)
 
@@ -40,20 +42,15 @@ def gathering() -> list[str]:
     """A recording whose exploring picked an item up (the first such seed)."""
     for seed in range(1, 200):
         lines = explored(seed)
-        handler = replay_text_of(lines)
-        engine = replay.engine_of(handler)
+        engine = replay_text_of(lines).game()
         assert engine is not None
         if len(engine.player.inventory.items) > 2 and engine.turns > 5:
             return lines
     raise AssertionError("no game of seeds 1 to 199 picks an item up exploring")
 
 
-def replay_text_of(lines: list[str]) -> input_handlers.BaseEventHandler:
-    script = recording.parse("\n".join(lines), "<test>")
-    handler: input_handlers.BaseEventHandler = replay.start(script)
-    for event in script.events:
-        handler = replay_lines.replay_line(handler, event)
-    return replay_lines.finish_walk(handler)
+def replay_text_of(lines: list[str]) -> Screens:
+    return replay_text("\n".join(lines))
 
 
 def headless_end(
@@ -112,8 +109,9 @@ def test_a_format_3_recording_plays_by_the_viewers_keys_as_ever(
 def test_a_game_continued_with_other_keys_records_the_change_where_it_happened(
     in_tmp: Path,
 ) -> None:
-    menu = setup_game.MainMenu(seed=3)
-    game = menu.handle_events(key(KeySym.N))
+    screens = Screens(setup_game.MainMenu(seed=3))
+    screens.press(key(KeySym.N))
+    game = screens.top
     assert isinstance(game, input_handlers.MainGameEventHandler)
     game.engine.save_as(str(paths.save_path()))
     # The player gives `e` to exploring and turns picking up off, then continues.
@@ -121,13 +119,14 @@ def test_a_game_continued_with_other_keys_records_the_change_where_it_happened(
     tables, notice = key_file.load()
     assert notice is None
     settings = options.Settings(options.Options(gather_items=False), tables)
-    continued = setup_game.MainMenu(settings).handle_events(key(KeySym.C))
-    engine = replay.engine_of(continued)
+    continued = Screens(setup_game.MainMenu(settings))
+    continued.press(key(KeySym.C))
+    engine = continued.game()
     assert engine is not None and engine.settings is settings
     after = engine.recording[-2:]
     assert after == ["option gather_items off", "bind explore e"]
     # Replayed by anyone, the game goes on with those keys from there.
-    replayed = replay.engine_of(replay_text_of(list(engine.recording)))
+    replayed = replay_text_of(list(engine.recording)).game()
     assert replayed is not None and replayed.settings.keys == tables
     assert not replayed.settings.options.gather_items
 
@@ -153,24 +152,27 @@ def test_continue_recovers_by_the_recordings_keys_and_options(
     """Killed after its save, a game is recovered as its recording replays,
     though the player has since changed their options and keys."""
     script = recording.parse("\n".join(gathering), "<test>")
-    game = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
+    screens = Screens(setup_game.MainMenu(seed=script.seed))
+    screens.press(key(KeySym.N))
+    game = screens.top
     assert isinstance(game, input_handlers.MainGameEventHandler)
     recording.write_new(game.engine)  # As the main loop does after each frame.
     game.engine.save_as(str(paths.save_path()))
-    handler: input_handlers.BaseEventHandler = game
     for event in script.events:  # Played, never saved: then the game is killed.
-        handler = replay_lines.replay_line(handler, event)
-    handler = replay_lines.finish_walk(handler)
+        replay_lines.replay_line(screens, event)
+    replay_lines.finish_walk(screens)
     recording.write_new(game.engine)
-    played = replay.summary(handler)
+    played = replay.summary(screens)
     (in_tmp / paths.OPTIONS_NAME).write_text(OTHER_OPTIONS)
     (in_tmp / paths.KEYS_NAME).write_text(OTHER_KEYS)
     settings, notice = main.read_settings(False)
     assert notice is None and not settings.options.gather_items
-    recovered = setup_game.MainMenu(settings).handle_events(key(KeySym.C))
-    assert isinstance(recovered, input_handlers.PopupMessage)
-    assert replay.summary(recovered.parent) == played
-    engine = replay.engine_of(recovered)
+    recovered = Screens(setup_game.MainMenu(settings))
+    recovered.press(key(KeySym.C))
+    assert isinstance(recovered.top, input_handlers.PopupMessage)
+    under_the_popup = Screens(recovered.menu, *recovered.stack[1:-1])
+    assert replay.summary(under_the_popup) == played
+    engine = recovered.game()
     assert engine is not None and engine.settings is settings  # The player's from now on.
     assert engine.recording.held[-4:] == [  # Those the file lacks, after the lines recovered.
         "option gather_items off",

@@ -1,6 +1,6 @@
 """Continue recovers what was played after the last save, from the game's recording.
 
-A game is played through the real handlers (`recording.handle_and_record`, as the
+A game is played through the real handlers (`Screens.press`, as the
 main loop does), saved, played on, and then "killed": the program stops
 without saving.  Continue must bring back the game the headless replay of
 its recording gives, in every attribute.
@@ -17,7 +17,7 @@ from typing import Final
 
 import pytest
 import tcod
-from conftest import after_frame, all_lines, click, key, motion, typed
+from conftest import after_frame, all_lines, click, dungeon, key, motion, typed
 from tcod.event import KeySym, Modifier
 from test_recording import picture
 
@@ -27,6 +27,7 @@ import setup_game
 from engine import Engine
 from replays import recording, recovery, replay, replay_lines
 from saving import autosave, paths, save_data, save_fields, savefile
+from screens.stack import Screens
 from window import error_report, loop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
@@ -36,30 +37,28 @@ SEED = 33
 MOVES = (KeySym.H, KeySym.J, KeySym.K, KeySym.L, KeySym.Y, KeySym.U, KeySym.B, KeySym.N)
 
 
-def new_game(seed: int = SEED) -> tuple[Engine, input_handlers.BaseEventHandler]:
+def new_game(seed: int = SEED) -> tuple[Engine, Screens]:
     """A new game as the menu's N starts it, saved as it starts (`autosave`)."""
     engine = setup_game.new_game(seed)
     recording.write_new(engine)  # Its file, as the main loop starts it.
     engine.save_as(paths.save_path())
-    return engine, input_handlers.MainGameEventHandler(engine)
+    return engine, dungeon(engine)
 
 
-def play(
-    handler: input_handlers.BaseEventHandler, events: list[tcod.event.Event]
-) -> input_handlers.BaseEventHandler:
+def play(screens: Screens, events: list[tcod.event.Event]) -> Screens:
     """As the main loop plays them: an error is reported, and play goes on; the
     recording's new lines are written after each frame."""
     for event in events:
         try:
-            handler = recording.handle_and_record(handler, event)
+            screens.press(event)
         except Exception:
-            error_report.report_error(handler, keep_recording=False)
-            handler = handler.stop_walking()
-        handler = replay_lines.finish_walk(handler)
-        engine = handler.game()
+            error_report.report_error(screens, keep_recording=False)
+            screens.stop_walking()
+        replay_lines.finish_walk(screens)
+        engine = screens.game()
         if engine is not None:
             recording.write_new(engine)
-    return handler
+    return screens
 
 
 def random_events(count: int = 300, seed: int = 5) -> list[tcod.event.Event]:
@@ -86,40 +85,48 @@ def recording_path(engine: Engine) -> Path:
     return paths.recordings_dir() / engine.recording_file
 
 
-def headless(path: Path) -> input_handlers.BaseEventHandler:
+def headless(path: Path) -> Screens:
     """What `--replay FILE --headless` ends on, for the whole lines of `path`."""
     text = path.read_bytes()
     script = recording.parse(text[: text.rfind(b"\n") + 1].decode(), str(path))
     return replay.play_recording(replay.start(script), script.events)
 
 
-def continued() -> input_handlers.BaseEventHandler:
+def continued(menu: setup_game.MainMenu | None = None) -> Screens:
     """Continue on the menu, and the recording written as the main loop writes it once
     the continued game is shown."""
-    handler = setup_game.MainMenu().handle_events(key(KeySym.C))
-    engine = handler.game()
+    screens = Screens(menu or setup_game.MainMenu())
+    screens.press(key(KeySym.C))
+    engine = screens.game()
     if engine is not None:
         recording.write_new(engine)
-    return handler
+    return screens
 
 
-def the_game(handler: input_handlers.BaseEventHandler) -> Engine:
-    engine = replay.engine_of(handler)
+def the_game(screens: Screens) -> Engine:
+    engine = screens.game()
     assert engine is not None
     return engine
 
 
+def popup_text(screens: Screens) -> str:
+    """The text of the popup on top of the screens (over the game)."""
+    popup = screens.top
+    assert isinstance(popup, input_handlers.PopupMessage)
+    return popup.text
+
+
 def test_continue_recovers_the_play_after_the_save() -> None:
-    engine, handler = new_game()
-    play(handler, random_events())
+    engine, screens = new_game()
+    play(screens, random_events())
     played = picture(engine)
     turns = engine.turns
     assert turns > 100
 
     popup = continued()  # The program was killed: no save since the new game's.
 
-    assert isinstance(popup, input_handlers.PopupMessage)
-    assert popup.text == f"Recovered {turns} turns played after the last save."
+    assert isinstance(popup.top, input_handlers.PopupMessage)
+    assert popup_text(popup) == f"Recovered {turns} turns played after the last save."
     game = the_game(popup)
     assert picture(game) == played
     assert picture(game) == picture(the_game(headless(recording_path(engine))))
@@ -130,29 +137,29 @@ def test_continue_recovers_the_play_after_the_save() -> None:
 
 
 def test_recovery_starts_from_the_last_save_and_gives_the_headless_replay() -> None:
-    engine, handler = new_game()
-    handler = play(handler, random_events()[:200])
+    engine, screens = new_game()
+    play(screens, random_events()[:200])
     engine.save_as(paths.save_path())
     saved_lines = len(engine.recording)
-    play(handler, random_events()[200:])
+    play(screens, random_events()[200:])
     turns_after = engine.turns - save_data.load(paths.save_path()).turns
 
     popup = continued()
 
-    assert isinstance(popup, input_handlers.PopupMessage)
-    assert popup.text == f"Recovered {turns_after} turns played after the last save."
+    assert isinstance(popup.top, input_handlers.PopupMessage)
+    assert popup_text(popup) == f"Recovered {turns_after} turns played after the last save."
     assert len(the_game(popup).recording) > saved_lines
     assert picture(the_game(popup)) == picture(engine)
     assert picture(the_game(popup)) == picture(the_game(headless(recording_path(engine))))
 
 
 def test_nothing_after_the_save_is_nothing_to_recover() -> None:
-    engine, handler = new_game()
-    play(handler, random_events()[:50])
+    engine, screens = new_game()
+    play(screens, random_events()[:50])
     engine.save_as(paths.save_path())
-    handler = continued()
-    assert isinstance(handler, input_handlers.MainGameEventHandler)
-    assert picture(handler.engine) == picture(engine)
+    shown = continued().top
+    assert isinstance(shown, input_handlers.MainGameEventHandler)
+    assert picture(shown.engine) == picture(engine)
 
 
 def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
@@ -168,8 +175,8 @@ def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
 
     real_keydown = input_handlers.MainGameEventHandler.ev_keydown
     monkeypatch.setattr(input_handlers.MainGameEventHandler, "ev_keydown", screen)
-    engine, handler = new_game()
-    play(handler, [key(KeySym.L), key(KeySym.J), key(KeySym.C)])
+    engine, screens = new_game()
+    play(screens, [key(KeySym.L), key(KeySym.J), key(KeySym.C)])
     assert all_lines(engine)[-1] == "key c"
 
     popup = continued()
@@ -180,11 +187,11 @@ def test_a_last_event_that_raised_an_error_recovers_and_is_reported(
 
 
 def test_a_walk_the_kill_cut_short_is_finished_as_the_replay_does() -> None:
-    engine, handler = new_game(seed=15)  # Explores and gathers 57 turns, to an orc coming into view.
-    handler = play(handler, [])
-    handler = recording.handle_and_record(handler, key(KeySym.X))
-    assert handler.walking
-    handler = handler.advance()  # One step taken, then the kill.
+    engine, screens = new_game(seed=15)  # Explores and gathers 57 turns, to an orc coming into view.
+    play(screens, [])
+    screens.press(key(KeySym.X))
+    assert screens.walking
+    screens.step()  # One step taken, then the kill.
     recording.write_new(engine)
 
     game = the_game(continued())
@@ -194,8 +201,8 @@ def test_a_walk_the_kill_cut_short_is_finished_as_the_replay_does() -> None:
 
 
 def test_a_recording_cut_anywhere_recovers_to_its_last_whole_line() -> None:
-    engine, handler = new_game()
-    play(handler, random_events()[:60])
+    engine, screens = new_game()
+    play(screens, random_events()[:60])
     path = recording_path(engine)
     whole = path.read_bytes()
     saved = save_data.load(paths.save_path())
@@ -205,11 +212,11 @@ def test_a_recording_cut_anywhere_recovers_to_its_last_whole_line() -> None:
         # Each time as the kill left it: the save, and the file cut at a byte.
         save_data.save(saved, paths.save_path(), keep_backup=False)
         path.write_bytes(whole[:cut])
-        handler = continued()
-        game = the_game(handler)
+        shown = continued()
+        game = the_game(shown)
         lines = whole[:cut].decode()[: whole[:cut].decode().rfind("\n") + 1].splitlines()
         if len(lines) == len(saved.recording):
-            assert isinstance(handler, input_handlers.MainGameEventHandler)
+            assert isinstance(shown.top, input_handlers.MainGameEventHandler)
         assert picture(game) == picture(the_game(headless(path))), f"cut at byte {cut}"
         assert path.read_text() == "".join(line + "\n" for line in all_lines(game))  # The part line cut off.
 
@@ -217,55 +224,55 @@ def test_a_recording_cut_anywhere_recovers_to_its_last_whole_line() -> None:
 OTHER_GAME: Final = "recording 1\nseed 99\nkey l\nkey l\nkey l\n" * 3
 
 
-def continued_over_another_game(engine: Engine) -> tuple[Path, input_handlers.PopupMessage]:
+def continued_over_another_game(engine: Engine) -> tuple[Path, Screens]:
     """Continue, once another game's recording has replaced the file of `engine`'s."""
     engine.save_as(paths.save_path())
     path = recording_path(engine)
     path.write_text(OTHER_GAME)
-    handler = continued()
-    assert isinstance(handler, input_handlers.PopupMessage)
-    after_frame(handler)
+    screens = continued()
+    assert isinstance(screens.top, input_handlers.PopupMessage)
+    after_frame(screens)
     assert path.read_text() == OTHER_GAME  # Another game's file, left as it is.
-    return path, handler
+    return path, screens
 
 
 def test_a_recording_that_does_not_carry_on_the_save_is_left_out() -> None:
     """What the save wrote is gone: the game goes on, unrecorded, and says so."""
-    engine, handler = new_game()
-    play(handler, random_events()[:20])
-    path, handler = continued_over_another_game(engine)
-    assert handler.text == recovery.LOST.format(name=path.name)
-    game = the_game(handler)
+    engine, screens = new_game()
+    play(screens, random_events()[:20])
+    path, screens = continued_over_another_game(engine)
+    assert popup_text(screens) == recovery.LOST.format(name=path.name)
+    game = the_game(screens)
     assert picture(game) == picture(engine)
     assert game.recording_file is None and game.recording.lost
 
 
 def test_an_older_save_whose_recording_is_another_games_goes_on_in_a_new_file() -> None:
-    engine, handler = new_game()
-    play(handler, random_events()[:20])
+    engine, screens = new_game()
+    play(screens, random_events()[:20])
     engine.recording = recording.Lines.of(all_lines(engine))  # As format 10 held it: every line.
-    path, handler = continued_over_another_game(engine)
-    assert handler.text == recovery.OTHER_GAMES.format(name=path.name)
-    game = the_game(handler)
+    path, screens = continued_over_another_game(engine)
+    assert popup_text(screens) == recovery.OTHER_GAMES.format(name=path.name)
+    game = the_game(screens)
     assert recording_path(game) != path  # This game's goes on in a new one.
     assert recording_path(game).read_text().splitlines() == list(engine.recording)
 
 
 def test_a_bad_line_after_the_save_stops_recovery_is_named_and_every_line_is_kept() -> None:
-    engine, handler = new_game()
-    play(handler, random_events()[:50])
+    engine, screens = new_game()
+    play(screens, random_events()[:50])
     path = recording_path(engine)
     with path.open("a") as file:
         file.write("key nosuchkey\nkey l\n")
     whole = path.read_bytes()
-    handler = continued()
-    assert isinstance(handler, input_handlers.PopupMessage)
+    screens = continued()
+    assert isinstance(screens.top, input_handlers.PopupMessage)
     number = len(whole.splitlines()) - 1
     why = "unknown key name 'nosuchkey'"
-    assert handler.text.splitlines()[-1] == recovery.BAD_LINE.format(name=path.name, number=number, why=why)
-    after_frame(handler)
+    assert popup_text(screens).splitlines()[-1] == recovery.BAD_LINE.format(name=path.name, number=number, why=why)
+    after_frame(screens)
     assert path.read_bytes() == whole  # Left as it is, every line kept.
-    game = the_game(handler)
+    game = the_game(screens)
     assert recording_path(game) != path  # Goes on in a new file: what was good, and on.
     assert recording_path(game).read_bytes() == b"".join(line + b"\n" for line in whole.splitlines()[:-2])
     assert picture(game) == picture(the_game(headless(recording_path(game))))
@@ -305,10 +312,10 @@ def test_a_recording_file_that_is_no_recording_is_not_read(kind: str) -> None:
 def test_a_long_recovery_shows_its_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(recovery, "PROGRESS_AFTER", 0.0)
     monkeypatch.setattr(recovery, "PROGRESS_EVERY", 10)
-    _, handler = new_game()
-    play(handler, random_events()[:100])
+    _, screens = new_game()
+    play(screens, random_events()[:100])
     shown: list[float] = []
-    setup_game.MainMenu(progress=shown.append).handle_events(key(KeySym.C))
+    continued(setup_game.MainMenu(progress=shown.append))
     assert len(shown) >= 9
     assert shown == sorted(shown) and shown[0] >= 0 and shown[-1] < 1
 
@@ -331,8 +338,8 @@ def test_a_save_of_a_newer_version_is_left_where_it_is(in_tmp: Path) -> None:
     newer[8:10] = (save_data.FORMAT_VERSION + 1).to_bytes(2, "big")
     paths.save_path().write_bytes(bytes(newer))
     popup = continued()
-    assert isinstance(popup, input_handlers.PopupMessage)
-    assert "made by a newer version of the game" in popup.text
+    assert isinstance(popup.top, input_handlers.PopupMessage)
+    assert "made by a newer version of the game" in popup_text(popup)
     assert paths.save_path().read_bytes() == bytes(newer)
     assert not savefile.crash_path(paths.save_path()).exists()
     assert not (in_tmp / "savegame.sav.bad").exists()
@@ -343,8 +350,8 @@ def test_a_save_of_a_newer_version_is_left_where_it_is(in_tmp: Path) -> None:
 
 
 def test_shift_modified_keys_are_recovered_too() -> None:
-    engine, handler = new_game()
-    play(handler, [key(KeySym.L, Modifier.LSHIFT), key(KeySym.H), key(KeySym.J, Modifier.LSHIFT)])
+    engine, screens = new_game()
+    play(screens, [key(KeySym.L, Modifier.LSHIFT), key(KeySym.H), key(KeySym.J, Modifier.LSHIFT)])
     assert picture(the_game(continued())) == picture(engine)
 
 
@@ -363,25 +370,25 @@ def test_a_game_left_on_a_menu_continues_as_its_recording_replays(
 ) -> None:
     from test_main_loop import Script
 
-    engine, handler = new_game()
-    handler = play(handler, random_events()[:30])
+    engine, screens = new_game()
+    play(screens, random_events()[:30])
     console = tcod.console.Console(80, 50, order="F")
     # The window is closed on the inventory: the game is saved and left there.
-    loop.main_loop(context, console, handler, Script([key(KeySym.I)], [tcod.event.Quit()]))
+    loop.main_loop(context, console, screens, Script([key(KeySym.I)], [tcod.event.Quit()]))
     assert all_lines(engine)[-2:] == ["key i", "resume"]
     game = continued()
-    assert isinstance(game, input_handlers.MainGameEventHandler)
+    assert isinstance(game.top, input_handlers.MainGameEventHandler)
     # On the dungeon, A means nothing; on the inventory it would use the first item.
     play(game, [key(KeySym.A), key(KeySym.L)])
-    assert picture(game.engine) == picture(the_game(headless(recording_path(engine))))
+    assert picture(the_game(game)) == picture(the_game(headless(recording_path(engine))))
 
 
 def test_leaving_from_the_dungeon_or_mid_walk_needs_no_resume(context: tcod.context.Context) -> None:
     from test_main_loop import Script
 
-    engine, handler = new_game(seed=15)
+    engine, screens = new_game(seed=15)
     console = tcod.console.Console(80, 50, order="F")
-    loop.main_loop(context, console, handler, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
+    loop.main_loop(context, console, screens, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
     assert all_lines(engine)[-2] == "key x" and all_lines(engine)[-1].startswith("steps ")
     loop.main_loop(context, console, continued(), Script([key(KeySym.L)], [tcod.event.Quit()]))
     assert "resume" not in all_lines(save_data.load(paths.save_path()))
@@ -401,12 +408,12 @@ def test_recovery_stops_at_its_cap_and_says_so(monkeypatch: pytest.MonkeyPatch) 
     engine, _ = new_game()
     with recording_path(engine).open("a") as file:
         file.write("key f2\n" * 10_000)
-    handler = continued()
-    assert isinstance(handler, input_handlers.PopupMessage)
+    screens = continued()
+    assert isinstance(screens.top, input_handlers.PopupMessage)
     path = recording_path(engine)
-    assert handler.text.splitlines()[-1] == recovery.TOO_MANY.format(most=40, name=path.name)
-    game = the_game(handler)
-    after_frame(handler)
+    assert popup_text(screens).splitlines()[-1] == recovery.TOO_MANY.format(most=40, name=path.name)
+    game = the_game(screens)
+    after_frame(screens)
     assert len(game.recording) == len(engine.recording) + 40
     assert len(path.read_text().splitlines()) == len(engine.recording) + 10_000  # Left as it is.
     assert recording_path(game) != path and recording_path(game).read_text().splitlines() == all_lines(game)
@@ -427,32 +434,32 @@ def test_a_recovered_game_can_always_be_saved_again(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_linked_recording_is_refused_by_name_and_left_as_it_is() -> None:
-    engine, handler = new_game()
-    play(handler, random_events()[:30])  # Never saved: in the file only.
+    engine, screens = new_game()
+    play(screens, random_events()[:30])  # Never saved: in the file only.
     path = recording_path(engine)
     target = path.with_name("elsewhere.rec")
     os.replace(path, target)
     path.symlink_to(target.name)
-    handler = continued()
-    assert isinstance(handler, input_handlers.PopupMessage)
-    assert handler.text == recovery.LINKED.format(name=path.name, goes_on=recovery.UNRECORDED)
+    screens = continued()
+    assert isinstance(screens.top, input_handlers.PopupMessage)
+    assert popup_text(screens) == recovery.LINKED.format(name=path.name, goes_on=recovery.UNRECORDED)
     saved = save_data.load(paths.save_path()).recording
     assert path.is_symlink() and len(target.read_text().splitlines()) > len(saved)
-    game = the_game(handler)
-    after_frame(handler)
+    game = the_game(screens)
+    after_frame(screens)
     assert game.recording_file is None and game.recording.lost
 
 
 def test_a_game_loaded_without_continue_goes_on_in_its_own_file() -> None:
     """Loaded by other means than Continue (no check of its file then): its file is
     checked as it is first written to, and the next Continue carries it on."""
-    engine, handler = new_game()
-    play(handler, random_events()[:20])
+    engine, screens = new_game()
+    play(screens, random_events()[:20])
     engine.save_as(paths.save_path())
     game = save_data.load(paths.save_path())
-    play(input_handlers.MainGameEventHandler(game), random_events()[20:40])
+    play(dungeon(game), random_events()[20:40])
     game.save_as(paths.save_path())
-    handler = continued()
-    assert not isinstance(handler, input_handlers.PopupMessage)
-    assert recording_path(the_game(handler)) == recording_path(engine)
-    assert recording_path(engine).read_text().splitlines() == all_lines(the_game(handler))
+    screens = continued()
+    assert not isinstance(screens.top, input_handlers.PopupMessage)
+    assert recording_path(the_game(screens)) == recording_path(engine)
+    assert recording_path(engine).read_text().splitlines() == all_lines(the_game(screens))

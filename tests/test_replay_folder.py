@@ -28,6 +28,7 @@ import main
 import setup_game
 from replays import recording, replay, take_over
 from saving import paths
+from screens.stack import Screens
 from window import loop, options
 from window.front_end import WindowFrontEnd
 
@@ -132,8 +133,9 @@ def test_playing_on_after_a_replay_asks_then_makes_a_game_continue_finds(
     assert asked == [take_over.ASK.format(replaces=take_over.REPLACES)]
     assert "Game saved." in capsys.readouterr().out
     # Continue finds it: the replayed game and the step played on.
-    continued = setup_game.MainMenu().handle_events(key(KeySym.C))
-    engine = replay.engine_of(continued)
+    continued = Screens(setup_game.MainMenu())
+    continued.press(key(KeySym.C))
+    engine = continued.game()
     assert engine is not None
     script = recording.read(rec)
     assert engine.game_world.seed == script.seed
@@ -171,10 +173,12 @@ def test_a_replay_that_leaves_its_finished_game_goes_to_the_players_menu(
     player's own menu, whose Continue finds the player's game."""
     folder = players_folder(in_tmp)
     before = files_of(folder)
-    seen: list[str] = []
+    seen: list[list[str]] = []
 
     def watch(*args: Any, **kwargs: Any) -> None:
-        seen.append(type(args[2]).__name__)
+        screens = args[2]
+        assert isinstance(screens, Screens)
+        seen.append([type(screen).__name__ for screen in screens.stack])
         main_loop(*args, **kwargs)
 
     main_loop = loop.main_loop
@@ -185,7 +189,8 @@ def test_a_replay_that_leaves_its_finished_game_goes_to_the_players_menu(
     monkeypatch.setattr(loop, "main_loop", watch)
     assert main.main(["--replay", str(rec), "--data-dir", str(folder)]) == 0
     assert "Traceback" not in capsys.readouterr().err
-    assert seen == ["MainGameEventHandler"]  # One loop: the replay's, then the player's menu.
+    # One loop: the replay's, over the player's menu, which it goes back to.
+    assert seen == [["MainMenu", "MainGameEventHandler"]]
     assert files_of(folder) != before  # The new game, the player's own.
 
 

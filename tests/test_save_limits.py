@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 from bounded import in_child, refused
-from conftest import key
+from conftest import key, pressing
 from tcod.event import KeySym
 
 import actions
@@ -35,6 +35,7 @@ from engine import Engine
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ENTITIES, MAX_ROOMS
 from replays import recording
 from saving import paths, save_data, save_fields, savefile
+from screens.stack import Screens
 
 # --- The opcode scan: tuples count as containers too ----------------------------------
 
@@ -165,7 +166,7 @@ def test_a_game_at_the_recordings_limit_says_so_ahead_saves_and_continues(in_tmp
     played_to(engine, recording.MAX_LINES)
     engine.save_as(paths.SAVE_NAME)
 
-    shown = setup_game.MainMenu().handle_events(key(KeySym.C))
+    shown = continued().top
     assert isinstance(shown, input_handlers.MainGameEventHandler)  # Nothing to recover, nothing refused.
     game = shown.engine
     assert len(game.recording) == recording.MAX_LINES
@@ -231,9 +232,16 @@ CRASHED_OR_CRAWLED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = 
 }
 
 
+def continued() -> Screens:
+    """Continue pressed on the main menu; the screens after."""
+    return pressing(Screens(setup_game.MainMenu()), key(KeySym.C))
+
+
 def continue_refused() -> list[str]:
     """What Continue shows, as lines."""
-    shown = setup_game.MainMenu().handle_events(key(KeySym.C))
+    screens = continued()
+    assert screens.game() is None  # Refused: over the menu, no game.
+    shown = screens.top
     assert isinstance(shown, input_handlers.PopupMessage)
     return shown.text.split("\n")
 

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 import pytest
-from conftest import give, in_the_games_module
+from conftest import dungeon, give, in_the_games_module
 
 import actions
 import components.ai
@@ -1022,7 +1022,7 @@ def test_quitting_saves_through_save_as(in_tmp: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(Engine, "save_as", save_as)
     engine = played_engine()
-    autosave.save_game(input_handlers.MainGameEventHandler(engine))
+    autosave.save_game(dungeon(engine))
     assert saved == [(engine, paths.save_path())]
     assert describe_game(setup_game.load_game(paths.save_path())) == describe_game(engine)
 

@@ -11,7 +11,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from conftest import after_frame, key, play_events
+from conftest import after_frame, key, play_events, pressing
 from tcod.event import KeySym
 
 import input_handlers
@@ -20,6 +20,7 @@ import setup_game
 from replays import recording, replay, verify
 from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
+from screens.stack import Screens
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
@@ -30,9 +31,9 @@ def play_a_death() -> tuple[Path, Path]:
     """A game started from the menu and played to its death with the keys of
     tests/recordings/death.rec; its morgue file and the recording kept beside it."""
     script = recording.read(DEATH)
-    handler = setup_game.MainMenu(seed=script.seed).handle_events(key(KeySym.N))
-    handler = after_frame(play_events(handler, script.events))  # The main loop keeps the death.
-    assert isinstance(handler, input_handlers.GameOverEventHandler)
+    screens = pressing(Screens(setup_game.MainMenu(seed=script.seed)), key(KeySym.N))
+    after_frame(play_events(screens, script.events))  # The main loop keeps the death.
+    assert isinstance(screens.top, input_handlers.GameOverEventHandler)
     [morgue_file] = paths.morgue_dir().glob("*.txt")
     return morgue_file, morgue_file.with_suffix(".rec")
 
@@ -151,13 +152,15 @@ def test_a_morgue_file_naming_a_path_is_refused(in_tmp: Path, capsys: pytest.Cap
 
 def test_the_hall_of_fame_marks_verified_games(in_tmp: Path) -> None:
     _, kept = play_a_death()
-    menu = setup_game.MainMenu(verifier=verify.entries_verified)
-    screen = menu.handle_events(key(KeySym.H))
+    screens = Screens(setup_game.MainMenu(verifier=verify.entries_verified))
+    screen = pressing(screens, key(KeySym.H)).top
     assert isinstance(screen, HallOfFameScreen)
     assert screen.marks == [True]
     assert screen.lines()[1].startswith("+  1. ")
     kept.write_text(kept.read_text() + "\n")
-    screen = menu.handle_events(key(KeySym.H))
+    pressing(screens, key(KeySym.ESCAPE))  # Back to the menu, and the hall of fame again.
+    assert screens.in_menu
+    screen = pressing(screens, key(KeySym.H)).top
     assert isinstance(screen, HallOfFameScreen) and screen.marks == [False]
     assert screen.lines()[1].startswith("x  1. ")
 

@@ -13,11 +13,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from conftest import all_lines, replay_text
+from conftest import all_lines, dungeon, replay_text
 from test_soak import canonical, first_difference
 from test_window import MAIN, SEED, Window, explained, pytestmark, virtual_screen
 
-import input_handlers
 import setup_game
 from replays import recording, replay
 from saving import paths
@@ -51,9 +50,9 @@ def test_a_game_in_the_window_replays_headless_to_the_same_state(tmp_path: Path)
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == replay.summary(input_handlers.MainGameEventHandler(saved))
+    assert json.loads(done.stdout) == replay.summary(dungeon(saved))
     # To the last attribute.
-    again = replay.engine_of(replay_text(text))
+    again = replay_text(text).game()
     assert again is not None
     again.recording_file = saved.recording_file
     before, after = canonical(saved), canonical(again)
