@@ -36,6 +36,7 @@ from engine import Engine
 from entity import Actor
 from saving import paths, save_data
 from screens.base import Reset, Transition
+from screens.stack import Screens
 from window import command_line, loop
 from words import descriptions
 
@@ -89,15 +90,20 @@ class Menu(setup_game.MainMenu):
     def ev_keydown(self, event: tcod.event.KeyDown) -> Transition | None:
         result = super().ev_keydown(event)
         if isinstance(result, Reset):
-            self.engine = result.screen.game()
+            self.engine = game_of(result)
         return result
 
     def start_new_game(self) -> Transition:
         """A new game, asked for again over a saved one (`y` to "Abandon your saved game?")."""
         result = super().start_new_game()
         assert isinstance(result, Reset)
-        self.engine = result.screen.game()
+        self.engine = game_of(result)
         return result
+
+
+def game_of(reset: Reset) -> Engine | None:
+    """The game a `Reset` shows: its top-most screen's that has one."""
+    return next((engine for screen in reversed(reset.screens) if (engine := screen.game()) is not None), None)
 
 
 class Player:
@@ -193,7 +199,7 @@ def play(
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     player = Player(context, console, menu)
     feed = Feed(script(player))
-    loop.main_loop(context, console, menu, events=feed)
+    loop.main_loop(context, console, Screens(menu), events=feed)
     return player, feed
 
 

@@ -29,4 +29,4 @@ def test_the_character_screen_shows_hp_depth_and_turns() -> None:
     assert f"HP: 17/{engine.player.fighter.max_hp}" in text
     assert "Dungeon level: 3" in text
     assert "Turns: 2" in text
-    assert isinstance(press(engine, KeySym.C), CharacterScreenEventHandler)
+    assert isinstance(press(engine, KeySym.C).top, CharacterScreenEventHandler)

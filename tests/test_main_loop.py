@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import key, typed
+from conftest import dungeon, key, typed
 from tcod.event import KeySym
 
 import actions
@@ -18,8 +18,10 @@ import setup_game
 from controls import keys
 from engine import Engine
 from saving import paths, save_data
+from screens.base import BaseEventHandler
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.save_failed import SaveFailedPopup
+from screens.stack import Screens
 from window import loop, options
 
 Frame = Iterable[tcod.event.Event] | Callable[[], Iterable[tcod.event.Event]]
@@ -107,7 +109,7 @@ def test_menu_new_game_moves_and_quit_saves(
 
     script = Script([key(KeySym.N)], step, step, step, [tcod.event.Quit()])
 
-    loop.main_loop(context, root_console, setup_game.MainMenu(seed=1234), script)  # Returns.
+    loop.main_loop(context, root_console, Screens(setup_game.MainMenu(seed=1234)), script)  # Returns.
 
     assert len(started) == 1  # N started one game.
     assert script.calls == 5
@@ -141,7 +143,7 @@ def test_an_exception_in_a_turn_is_reported_and_play_goes_on(
     monkeypatch.setattr(actions.WaitAction, "perform", perform)
     script = Script([typed(".")], [typed(".")], [tcod.event.Quit()])
 
-    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, dungeon(engine), script)
 
     assert performed == ["raised", "waited"]  # The second turn was played.
     assert script.calls == 3
@@ -174,7 +176,7 @@ def test_escape_after_death_deletes_the_save_and_goes_back_to_the_menu(
     # would leave the save alone (a dead player's game is not saved).
     script = Script([typed(".")], [key(KeySym.ESCAPE)], menu_shown)
 
-    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, dungeon(engine), script)
 
     assert script.calls == 3
     # The death's frame is shown again once its morgue file is written: four frames.
@@ -195,7 +197,9 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
     paths.save_path().mkdir()  # A folder named savegame.sav: no save can go there.
     (paths.save_path() / "keep").write_bytes(b"")
     seen: list[SaveFailedPopup] = []
-    game = input_handlers.MainGameEventHandler(engine)
+    below: list[BaseEventHandler] = []  # The screen under each popup drawn.
+    shown_at_once: list[int] = []  # How many popups the screens held, each time one is drawn.
+    game = dungeon(engine)
     sym, destination = open_step(engine)
 
     def fix_the_folder() -> list[tcod.event.Event]:
@@ -216,6 +220,8 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
 
     def on_render(self: SaveFailedPopup, console: tcod.console.Console) -> None:
         seen.append(self)
+        below.append(game.stack[game.stack.index(self) - 1])
+        shown_at_once.append(sum(isinstance(screen, SaveFailedPopup) for screen in game.stack))
         real_render(self, console)
 
     monkeypatch.setattr(SaveFailedPopup, "on_render", on_render)
@@ -224,7 +230,8 @@ def test_a_save_that_fails_on_quitting_keeps_the_game_open(
     assert script.calls == 7
     # The popup's frames: after the close, X, the quit, the retry; never two at once.
     assert len(seen) == 4
-    assert all(type(popup.parent) is input_handlers.MainGameEventHandler for popup in seen)
+    assert all(type(screen) is input_handlers.MainGameEventHandler for screen in below)
+    assert shown_at_once == [1, 1, 1, 1]
     assert "The game could not be saved:" in seen[0].text
     assert "Is a directory (savegame.sav)." in seen[0].text
     assert "[r] Try saving again" in seen[0].text and "[q] Quit without saving" in seen[0].text
@@ -243,7 +250,7 @@ def test_quit_without_saving_from_the_popup_quits(
     paths.save_path().mkdir()
     (paths.save_path() / "keep").write_bytes(b"")
     script = Script([tcod.event.Quit()], [key(KeySym.Q)])
-    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, dungeon(engine), script)
     assert script.calls == 2
     assert paths.save_path().is_dir()
 
@@ -264,7 +271,7 @@ def test_a_crash_never_overwrites_the_last_good_save(
 
     script = Script([key(sym)], crash)
     with pytest.raises(KeyboardInterrupt):
-        loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+        loop.main_loop(context, root_console, dungeon(engine), script)
 
     assert paths.save_path().read_bytes() == good
     beside = save_data.load(in_tmp / "savegame.sav.crash")
@@ -294,13 +301,13 @@ def test_a_dead_player_cannot_act_when_the_save_cannot_be_deleted(
     script = Script([typed(".")], note, [key(KeySym.ESCAPE)], [tcod.event.Quit()])
     real_handle = loop.handle_event
 
-    def handle(*args: object) -> input_handlers.BaseEventHandler:
-        handler = real_handle(*args)  # type: ignore[arg-type]
-        handlers.append(handler)
-        return handler
+    def handle(context: tcod.context.Context | None, screens: Screens, event: tcod.event.Event) -> None:
+        real_handle(context, screens, event)
+        if screens.quitting is None:  # Closing the window, at the end, shows no screen after it.
+            handlers.append(screens.top)
 
     monkeypatch.setattr(loop, "handle_event", handle)
-    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, dungeon(engine), script)
 
     *over, menu = handlers
     # Keys that move a living player do nothing, or show the hall of fame (`h`).
@@ -334,7 +341,7 @@ def test_a_walk_is_drawn_step_by_step_and_a_key_stops_it(
     script = Script(
         [key(KeySym.X)], nothing_yet, nothing_yet, nothing_yet, [key(KeySym.Z)], [tcod.event.Quit()]
     )
-    loop.main_loop(context, root_console, input_handlers.MainGameEventHandler(engine), script)
+    loop.main_loop(context, root_console, dungeon(engine), script)
 
     assert len(presents) == script.calls == 6  # A frame before each wait.
     assert len(set(seen)) == 3  # Each frame showed the player a step further.
@@ -354,9 +361,8 @@ def test_a_walk_started_soon_after_another_ended_steps_at_once(
         if actor is not engine.player:
             engine.game_map.entities.remove(actor)
     start = engine.player.x, engine.player.y
-    handler = input_handlers.MainGameEventHandler(engine)
-    the_loop = loop.Loop(loop.front_end_of(context), root_console, handler, Script([key(KeySym.X)]), None, handler)
+    the_loop = loop.Loop(loop.front_end_of(context), root_console, dungeon(engine), Script([key(KeySym.X)]), None)
     the_loop.next_step_at = time.monotonic() + 3600  # As a walk that just ended leaves it.
     the_loop.take_input()
-    assert the_loop.handler.walking
+    assert the_loop.screens.walking
     assert (engine.player.x, engine.player.y) != start  # The first step, in the same frame.

@@ -1,13 +1,13 @@
-"""One way back: every screen opened over another holds it as `parent` (the
-tutorial's `PopupMessage`, through `input_handlers.Overlay`) and closing it
-gives back that very screen, not a new one: the look cursor, the menu's
+"""One way back: every screen opened over another is pushed over it on the stack of
+screens (the tutorial's `PopupMessage`, through `input_handlers.Overlay`) and closing
+it gives back that very screen, not a new one: the look cursor, the menu's
 choice and the game-over screen are found as they were left."""
 
 from __future__ import annotations
 
 import pytest
 import tcod
-from conftest import click, key, stroke
+from conftest import click, key, screens_of, stroke
 from tcod.event import KeySym
 
 import input_handlers
@@ -15,6 +15,8 @@ import setup_game
 from controls import keys
 from controls.keys import Command, Key
 from engine import Engine
+from screens.base import Push
+from screens.stack import Screens
 
 
 def binding(table: dict[Key, Command], command: Command) -> Key:
@@ -22,30 +24,39 @@ def binding(table: dict[Key, Command], command: Command) -> Key:
     return next(bound for bound, meaning in table.items() if meaning is command)
 
 
-def opened(below: input_handlers.BaseEventHandler, press: Key) -> input_handlers.Overlay:
-    """The screen a key press opens over `below`; it must hold `below` as its parent."""
-    over = below.handle_events(stroke(press))
+def opened(screens: Screens, press: Key) -> input_handlers.Overlay:
+    """The screen a key press opens over the top one; it must be pushed right over it."""
+    below = screens.top
+    screens.press(stroke(press))
+    over = screens.top
     assert isinstance(over, input_handlers.Overlay), over
-    assert over.parent is below
+    assert screens.stack[-2] is below
     return over
 
 
-def closes_back_to(over: input_handlers.BaseEventHandler, below: input_handlers.BaseEventHandler) -> None:
-    """Escape closes `over`, giving back `below` itself; the screen draws over it first."""
-    over.on_render(tcod.console.Console(80, 50, order="F"))
-    assert over.handle_events(key(KeySym.ESCAPE)) is below
+def closes_back_to(screens: Screens, below: input_handlers.BaseEventHandler) -> None:
+    """Escape closes the top screen, giving back `below` itself; the screen draws over it first."""
+    under = screens.stack[:-1]
+    screens.draw(tcod.console.Console(80, 50, order="F"))
+    screens.press(key(KeySym.ESCAPE))
+    assert screens.top is below
+    assert screens.stack == under
 
 
 @pytest.mark.parametrize("command", [Command.HISTORY, Command.HELP, Command.OPTIONS, Command.QUIT])
 def test_a_screen_opened_over_the_game_closes_back_to_it(engine: Engine, command: Command) -> None:
     game = input_handlers.MainGameEventHandler(engine)
-    closes_back_to(opened(game, binding(keys.MAIN_KEYS, command)), game)
+    screens = screens_of(game)
+    opened(screens, binding(keys.MAIN_KEYS, command))
+    closes_back_to(screens, game)
 
 
 @pytest.mark.parametrize("command", [Command.HELP, Command.OPTIONS])
 def test_a_screen_opened_over_the_menu_closes_back_to_it(command: Command) -> None:
     menu = setup_game.MainMenu()
-    closes_back_to(opened(menu, binding(keys.MENU_KEYS, command)), menu)
+    screens = Screens(menu)
+    opened(screens, binding(keys.MENU_KEYS, command))
+    closes_back_to(screens, menu)
 
 
 @pytest.mark.parametrize("command", [Command.HISTORY, Command.HALL_OF_FAME, Command.HELP])
@@ -55,19 +66,28 @@ def test_a_screen_opened_after_a_death_closes_back_to_the_game_over_screen(
     engine.player.fighter.die()
     game_over = input_handlers.next_screen(engine)
     assert isinstance(game_over, input_handlers.GameOverEventHandler)
-    closes_back_to(opened(game_over, binding(keys.GAME_OVER_KEYS, command)), game_over)
+    screens = screens_of(game_over)
+    opened(screens, binding(keys.GAME_OVER_KEYS, command))
+    closes_back_to(screens, game_over)
 
 
 def test_the_look_window_closes_back_to_the_look_cursor_where_it_was(engine: Engine) -> None:
     look = input_handlers.LookHandler(engine)
-    look.handle_events(key(KeySym.RIGHT))
+    screens = screens_of(look)
+    screens.press(key(KeySym.RIGHT))
+    assert screens.top is look
     cursor = engine.mouse_location
-    closes_back_to(opened(look, KeySym.RETURN), look)
+    opened(screens, KeySym.RETURN)
+    closes_back_to(screens, look)
     assert engine.mouse_location == cursor
 
 
 def test_a_popup_closes_back_to_the_screen_below_on_a_key_or_a_click() -> None:
     menu = setup_game.MainMenu()
-    popup = input_handlers.PopupMessage(menu, "Hello.")
-    closes_back_to(popup, menu)
-    assert popup.handle_events(click(1, 1)) is menu
+    popup = input_handlers.PopupMessage("Hello.")
+    screens = Screens(menu, popup)
+    closes_back_to(screens, menu)
+    screens.apply(Push(popup))
+    screens.press(click(1, 1))
+    assert screens.top is menu
+    assert screens.stack == [menu]

@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 
 import conftest
-from conftest import key, stroke
+from conftest import key, screens_of, stroke
 from tcod.event import KeySym
 
 import input_handlers
 import setup_game
 from controls.keys import MAIN_KEYS, Command, Key
+from screens.base import Reset
+from screens.stack import Screens
 from window import options, title
 from words.news import BACK
 from words.reading import Narrator
@@ -26,24 +28,31 @@ def arena() -> input_handlers.MainGameEventHandler:
     return input_handlers.MainGameEventHandler(conftest.arena(20, 15, (5, 5)))
 
 
+def menu() -> Screens:
+    """The main menu alone, as the program starts on it."""
+    return Screens(setup_game.MainMenu())
+
+
 def test_the_main_menu_is_read_with_its_letters() -> None:
-    said = Narrator().news(setup_game.MainMenu())
+    said = Narrator().news(menu())
     assert said[0] == title.GAME_TITLE
     assert "[N] Play a new game" in said and "[Q] Quit" in said
 
 
 def test_the_inventory_is_read_with_its_letters() -> None:
-    game = arena()
+    screens = screens_of(arena())
     narrator = Narrator()
-    narrator.news(game)
-    inventory = game.handle_events(key(KeySym.I))
+    narrator.news(screens)
+    screens.press(key(KeySym.I))
+    inventory = screens.top
     assert isinstance(inventory, input_handlers.InventoryEventHandler)
-    said = narrator.news(inventory)
+    said = narrator.news(screens)
     assert said == [spoken(line) for line in [inventory.TITLE, *inventory.item_lines()]]
     assert inventory.item_lines()[0].startswith("(a) ")  # The window's letter; heard as a word.
     assert said[1].startswith("a, ") and not any(char in line for line in said for char in "()")
-    inventory.handle_events(key(KeySym.Z))  # No item: the log says so, and only that is said.
-    assert narrator.news(inventory) == ["Invalid entry."]
+    screens.press(key(KeySym.Z))  # No item: the log says so, and only that is said.
+    assert screens.top is inventory
+    assert narrator.news(screens) == ["Invalid entry."]
 
 
 def test_the_level_up_choice_is_read_with_its_letters() -> None:
@@ -52,7 +61,7 @@ def test_the_level_up_choice_is_read_with_its_letters() -> None:
     level.add_xp(level.experience_to_next_level)
     screen = input_handlers.next_screen(game.engine)
     assert isinstance(screen, input_handlers.LevelUpEventHandler)
-    said = Narrator().news(screen)
+    said = Narrator().news(screens_of(screen))
     assert screen.TITLE in said
     assert [line[:3] for line in said[-3:]] == ["a, ", "b, ", "c, "]
 
@@ -62,41 +71,46 @@ def test_the_history_reads_one_message_at_a_time() -> None:
     log = game.engine.message_log
     log.add_message("First.")
     log.add_message("Second.")
+    screens = screens_of(game)
     narrator = Narrator()
-    narrator.news(game)
-    history = game.handle_events(key(KeySym.V))
-    said = narrator.news(history)
+    narrator.news(screens)
+    screens.press(key(KeySym.V))
+    said = narrator.news(screens)
     assert said[-1] == f"Second. Turn {log.messages[-1].turn}."
-    history.handle_events(key(KeySym.UP))
-    assert narrator.news(history) == [f"First. Turn {log.messages[-2].turn}."]
+    screens.press(key(KeySym.UP))
+    assert narrator.news(screens) == [f"First. Turn {log.messages[-2].turn}."]
 
 
 def test_the_options_say_the_option_chosen_as_it_moves_and_changes() -> None:
     game = arena()
+    screens = screens_of(game)
     narrator = Narrator()
-    narrator.news(game)
-    screen = game.handle_events(stroke("="))
+    narrator.news(screens)
+    screens.press(stroke("="))
     first, second = list(options.choices().values())[:2]
     now = game.engine.settings.options
-    assert narrator.news(screen)[-1] == f"{first.label}: {first.format(now.tile_size)}"
-    screen.handle_events(key(KeySym.DOWN))
-    assert narrator.news(screen) == [f"{second.label}: {second.format(now.palette)}"]
+    assert narrator.news(screens)[-1] == f"{first.label}: {first.format(now.tile_size)}"
+    screens.press(key(KeySym.DOWN))
+    assert narrator.news(screens) == [f"{second.label}: {second.format(now.palette)}"]
 
 
 def test_the_help_reads_every_key_with_what_it_does() -> None:
-    game = arena()
-    said = Narrator().news(game.handle_events(stroke("?")))
+    screens = screens_of(arena())
+    screens.press(stroke("?"))
+    said = Narrator().news(screens)
     assert "semicolon: What is in view" in said and "Tab: Fight the nearest monster in view" in said
 
 
 def test_a_question_is_read_and_the_game_over_story_too() -> None:
     game = arena()
+    screens = screens_of(game)
     narrator = Narrator()
-    narrator.news(game)
-    assert narrator.news(game.handle_events(key(KeySym.ESCAPE))) == [spoken(input_handlers.SAVE_AND_QUIT)]
+    narrator.news(screens)
+    screens.press(key(KeySym.ESCAPE))
+    assert narrator.news(screens) == [spoken(input_handlers.SAVE_AND_QUIT)]
     game.engine.player.fighter.hp = 0
-    over = input_handlers.next_screen(game.engine)
-    said = narrator.news(over)
+    screens.apply(Reset.to(input_handlers.next_screen(game.engine)))
+    said = narrator.news(screens)
     assert "Game over" in said and any(line.startswith("Enter, Esc") for line in said)
     assert all(len(line) < 80 for line in said)
 
@@ -110,14 +124,19 @@ def test_no_symbol_a_reader_spells_out_is_said_where_a_word_would_do() -> None:
     log = game.engine.message_log
     log.add_message("A test happened.")
     log.add_message("A test happened.")
-    said = Narrator().news(setup_game.MainMenu())
+    said = Narrator().news(menu())
     assert "Press question mark for help." in said
     for opening in (key(KeySym.I), stroke("?"), key(KeySym.V), stroke("="), key(KeySym.C), stroke("/")):
         narrator = Narrator()
-        said += narrator.news(game)
-        said += narrator.news(game.handle_events(opening))
+        screens = screens_of(game)
+        said += narrator.news(screens)
+        screens.press(opening)
+        assert screens.top is not game
+        said += narrator.news(screens)
     for command in (Command.IN_VIEW, Command.AROUND, Command.WHERE, Command.STATUS):
-        said += Narrator().news(game.handle_events(stroke(key_for(command))))
+        screens = screens_of(game)
+        screens.press(stroke(key_for(command)))
+        said += Narrator().news(screens)
     assert "A test happened, twice." in said
     assert [line for line in said if SPELLED.search(line)] == []
     assert log.messages[-1].full_text == "A test happened. (x2)"  # The window's own, kept.
@@ -127,18 +146,29 @@ def test_closing_any_screen_over_the_game_says_so_and_a_new_game_does_not() -> N
     """Escape on an answer, on a screen or on a question (or its no) says the dungeon
     is back: a blind player knows the next key is the game's."""
     game = arena()
+    screens = screens_of(game)
     narrator = Narrator()
-    narrator.news(game)
-    answer = game.handle_events(stroke(";"))
-    narrator.news(answer)
-    assert narrator.news(answer.handle_events(key(KeySym.ESCAPE))) == [BACK]
-    inventory = game.handle_events(key(KeySym.I))
-    narrator.news(inventory)
-    assert narrator.news(inventory.handle_events(key(KeySym.ESCAPE))) == [BACK]
-    asked = game.handle_events(key(KeySym.ESCAPE))
-    assert narrator.news(asked) == [spoken(input_handlers.SAVE_AND_QUIT)]
-    assert narrator.news(asked.handle_events(key(KeySym.N))) == [BACK]
-    assert narrator.news(game) == []  # Said once.
+    narrator.news(screens)
+    screens.press(stroke(";"))
+    assert screens.top is not game
+    narrator.news(screens)
+    screens.press(key(KeySym.ESCAPE))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler)
+    assert narrator.news(screens) == [BACK]
+    screens.press(key(KeySym.I))
+    assert isinstance(screens.top, input_handlers.InventoryEventHandler)
+    narrator.news(screens)
+    screens.press(key(KeySym.ESCAPE))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler)
+    assert narrator.news(screens) == [BACK]
+    screens.press(key(KeySym.ESCAPE))
+    assert narrator.news(screens) == [spoken(input_handlers.SAVE_AND_QUIT)]
+    screens.press(key(KeySym.N))
+    assert isinstance(screens.top, input_handlers.MainGameEventHandler)
+    assert narrator.news(screens) == [BACK]
+    assert narrator.news(screens) == []  # Said once.
     menu_then_game = Narrator()
-    menu_then_game.news(setup_game.MainMenu())
-    assert BACK not in menu_then_game.news(arena())
+    shown = menu()
+    menu_then_game.news(shown)
+    shown.apply(Reset.to(arena()))
+    assert BACK not in menu_then_game.news(shown)

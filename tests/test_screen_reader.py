@@ -20,12 +20,10 @@ import pytest
 import tcod
 from terminal_pane import PATIENCE, SETTLED, STEP_KEYS, Pane, have_tmux
 
-import input_handlers
 import main
 import setup_game
 from controls import autofight
 from saving import paths
-from screens.base import BaseEventHandler
 from terminal import device
 from terminal.device import Input
 from terminal.screen_reader import ScreenReaderFrontEnd
@@ -65,7 +63,7 @@ def test_each_new_line_is_ended_the_cursor_left_on_a_fresh_line() -> None:
     device = Device()
     front = ScreenReaderFrontEnd(device)
     engine = setup_game.new_game(SEED)
-    game = input_handlers.MainGameEventHandler(engine)
+    game = conftest.dungeon(engine)
     console = tcod.console.Console(80, 50, order="F")
     front.present(console, engine.settings.options, game)
     written = device.written.decode()
@@ -279,10 +277,10 @@ def test_a_screen_longer_than_the_terminal_is_said_a_page_at_a_time() -> None:
     next page at Space; another key goes to the game, the pages left unsaid."""
     device = Device(b" ", b"x")
     front = ScreenReaderFrontEnd(device)
-    game = input_handlers.MainGameEventHandler(setup_game.new_game(SEED))
+    game = conftest.dungeon(setup_game.new_game(SEED))
     front.present(tcod.console.Console(80, 50, order="F"), None, game)
-    help_screen = game.handle_events(conftest.typed("?"))
-    said = front.narrator.news(help_screen)
+    game.press(conftest.typed("?"))
+    said = front.narrator.news(game)
     assert len(said) > 2 * 22
     device.written = b""
     front.say(said)
@@ -305,16 +303,16 @@ def test_a_walks_news_is_written_once_it_ends_in_one_write() -> None:
     for actor in list(engine.game_map.actors):  # Nothing to stop explore before its pickups.
         if actor is not engine.player:
             engine.game_map.entities.discard(actor)
-    screen: BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    screen = conftest.dungeon(engine)
     front.present(console, None, screen)
     steps = 0
     for _ in range(3):  # Explore, as often as it stops (an item picked up).
-        screen = screen.handle_events(conftest.key(tcod.event.KeySym.X))
+        screen.press(conftest.key(tcod.event.KeySym.X))
         said = device.written
         while screen.walking:
             front.present(console, None, screen)
             assert device.written == said  # Nothing yet.
-            screen = screen.advance()
+            screen.step()
             steps += 1
         front.present(console, None, screen)
         assert device.written != said

@@ -12,7 +12,7 @@ import conftest
 import numpy as np
 import pytest
 import tcod
-from conftest import give, key
+from conftest import give, key, screens_of
 from tcod.event import KeySym
 
 import entity_factories
@@ -23,15 +23,19 @@ from controls import key_help
 from controls.keys import KeyTables
 from engine import Engine
 from saving import paths
-from screens.base import BaseEventHandler
 from screens.help_screen import HelpScreen
+from screens.stack import Screens
 
 W, H = main.SCREEN_WIDTH, main.SCREEN_HEIGHT
 
 
-def render(handler: input_handlers.BaseEventHandler) -> tcod.console.Console:
+def render(shown: Screens | input_handlers.BaseEventHandler) -> tcod.console.Console:
+    """What the screens (over one another), or a screen alone, draw."""
     console = tcod.console.Console(W, H, order="F")
-    handler.on_render(console)
+    if isinstance(shown, Screens):
+        shown.draw(console)
+    else:
+        shown.on_render(console)
     return console
 
 
@@ -43,21 +47,25 @@ def frame_of(console: tcod.console.Console) -> tuple[int, int, int, int]:
     return int(left), int(top), int(right), int(bottom)
 
 
-def menu_popups(tmp: Path) -> dict[str, input_handlers.BaseEventHandler]:
-    """The main menu's popups, as Continue makes them: no save, a damaged one."""
+def menu_popups(tmp: Path) -> dict[str, Screens]:
+    """The main menu's popups over it, as Continue makes them: no save, a damaged one."""
     popups = {}
-    popups["no save"] = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
+    popups["no save"] = Screens(setup_game.MainMenu())
+    popups["no save"].press(key(tcod.event.KeySym.C))
     Path(paths.SAVE_NAME).write_bytes(b"hello, this is not a save at all")
-    popups["damaged"] = setup_game.MainMenu().handle_events(key(tcod.event.KeySym.C))
-    popups["long line"] = input_handlers.PopupMessage(setup_game.MainMenu(), "word " * 60)
+    popups["damaged"] = Screens(setup_game.MainMenu())
+    popups["damaged"].press(key(tcod.event.KeySym.C))
+    popups["long line"] = Screens(setup_game.MainMenu(), input_handlers.PopupMessage("word " * 60))
     return popups
 
 
 def test_menu_popups_sit_in_their_own_window_over_the_dimmed_menu(in_tmp: Path) -> None:
-    for name, popup in menu_popups(in_tmp).items():
+    for name, screens in menu_popups(in_tmp).items():
+        popup = screens.top
         assert isinstance(popup, input_handlers.PopupMessage), name
+        assert isinstance(screens.stack[-2], setup_game.MainMenu), name
         below = render(setup_game.MainMenu())
-        shown = render(popup)
+        shown = render(screens)
         left, top, right, bottom = frame_of(shown)
         inside = np.zeros((W, H), dtype=bool)
         inside[left : right + 1, top : bottom + 1] = True
@@ -76,7 +84,7 @@ def test_menu_popups_sit_in_their_own_window_over_the_dimmed_menu(in_tmp: Path) 
 
 def test_a_popup_over_the_game_dims_the_map(engine: Engine) -> None:
     game = input_handlers.MainGameEventHandler(engine)
-    below, shown = render(game), render(input_handlers.PopupMessage(game, "Screenshot saved."))
+    below, shown = render(game), render(screens_of(game, input_handlers.PopupMessage("Screenshot saved.")))
     left, top, right, bottom = frame_of(shown)
     outside = np.ones((W, H), dtype=bool)
     outside[left : right + 1, top : bottom + 1] = False
@@ -84,20 +92,25 @@ def test_a_popup_over_the_game_dims_the_map(engine: Engine) -> None:
     assert shown.rgb["bg"][outside].sum() < below.rgb["bg"][outside].sum() / 2
 
 
-def full_screens() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
+def help_over_the_menu() -> Screens:
+    menu = setup_game.MainMenu()
+    return Screens(menu, HelpScreen(menu.settings))
+
+
+def full_screens() -> dict[str, Callable[[Engine], Screens]]:
     return {
-        "help over the game": lambda e: HelpScreen(input_handlers.MainGameEventHandler(e)),
-        "help over the menu": lambda e: HelpScreen(setup_game.MainMenu()),
-        "history": lambda e: input_handlers.HistoryViewer(input_handlers.MainGameEventHandler(e)),
+        "help over the game": lambda e: screens_of(input_handlers.MainGameEventHandler(e), HelpScreen(e.settings)),
+        "help over the menu": lambda e: help_over_the_menu(),
+        "history": lambda e: screens_of(input_handlers.MainGameEventHandler(e), input_handlers.HistoryViewer(e)),
     }
 
 
 @pytest.mark.parametrize("screen", full_screens().values(), ids=full_screens().keys())
-def test_full_screen_windows_cover_every_cell(screen: Callable[[Engine], input_handlers.BaseEventHandler], engine: Engine) -> None:
+def test_full_screen_windows_cover_every_cell(screen: Callable[[Engine], Screens], engine: Engine) -> None:
     console = tcod.console.Console(W, H, order="F")
     console.rgb["ch"] = ord("#")
     console.rgb["bg"] = (1, 2, 3)
-    screen(engine).on_render(console)
+    screen(engine).draw(console)
     assert not (console.rgb["bg"] == (1, 2, 3)).all(axis=-1).any()
     ch = console.rgb["ch"]
     assert chr(ch[0, 0]) == "┌" and chr(ch[W - 1, 0]) == "┐"
@@ -130,13 +143,12 @@ def test_the_map_dims_behind_the_games_windows(screen: Callable[[Engine], input_
 def test_the_help_puts_each_meaning_just_right_of_its_sections_keys(engine: Engine) -> None:
     """Read across: at most two columns after a section's longest keys (at half
     the screen, a short key once stood 37 columns from what it does)."""
-    parent = input_handlers.MainGameEventHandler(engine)
-    screen: BaseEventHandler = HelpScreen(parent)
+    screens = screens_of(input_handlers.MainGameEventHandler(engine), HelpScreen(engine.settings))
     rows: list[str] = []
-    while isinstance(screen, HelpScreen):  # Every page, turned with Space.
-        console = render(screen)
+    while isinstance(screens.top, HelpScreen):  # Every page, turned with Space.
+        console = render(screens)
         rows += ["".join(map(chr, console.rgb["ch"][:, y])) for y in range(H)]
-        screen = screen.handle_events(key(KeySym.SPACE))
+        screens.press(key(KeySym.SPACE))
     checked = 0
     for _, section in key_help.help_sections(KeyTables()):
         longest = max(len(keys) for keys, _ in section)

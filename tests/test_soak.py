@@ -8,9 +8,10 @@ main loop calls after `convert_event`, but with no `try` around it: any
 exception is a failure here, where the real loop would only log it.
 
 Quitting is played as the real program plays it: Escape in the game asks,
-`y` raises `SystemExit`, the loop saves and returns, and the player "starts the program
+`y` asks the screens to quit (`Screens.quitting`), the loop saves and returns, and the player "starts the program
 again" at a fresh main menu, where C continues the save (or N starts anew).
-Dying leads to the game-over screen, whose Escape deletes the save.  Every
+Dying leads to the game-over screen, whose Escape deletes the save and goes back
+to the main menu.  Every
 `STAIRS_EVERY` events on a floor the player is put on the stairs and presses
 `>`, so runs go deep; and on each new floor a helping hand (`helping_hand`)
 leaves an item or two at its feet and sometimes tops up its experience, so
@@ -50,7 +51,6 @@ from conftest import after_frame, all_lines, click, motion, stroke
 from tcod.event import KeySym, Modifier, MouseButton
 
 import entity_factories
-import exceptions
 import input_handlers
 import main
 import procgen
@@ -64,9 +64,10 @@ from engine import Engine
 from entity import Actor, Item
 from equipment_types import EquipmentType
 from replays import replay_lines
-from replays.replay import engine_of
 from saving import autosave, paths, save_data
+from screens.base import Reset
 from screens.question import Question
+from screens.stack import Screens
 from window import assets, loop
 
 SOAK_EVENTS = int(os.environ.get("SOAK_EVENTS", "20000"))
@@ -201,29 +202,30 @@ class SoakPlayer:
             return rng.randint(-5, 85), rng.randint(-5, 55)
         return rng.randrange(main.SCREEN_WIDTH), rng.randrange(main.SCREEN_HEIGHT)
 
-    def next_event(self, handler: input_handlers.BaseEventHandler) -> tcod.event.Event:
+    def next_event(self, screens: Screens) -> tcod.event.Event:
         while True:
-            event = self.choose_event(handler)
+            event = self.choose_event(screens)
             # Escape in the game quits the program: let one in ten through,
             # or games would be too short to get deep.
             if not (
                 isinstance(event, tcod.event.KeyDown)
                 and event.sym is KeySym.ESCAPE
-                and type(handler) is input_handlers.MainGameEventHandler
+                and in_the_dungeon(screens)
                 and self.rng.random() >= 0.1
             ):
                 break
             self.pressed[KeySym.ESCAPE] -= 1
         if isinstance(event, tcod.event.KeyDown) and event.sym is KeySym.ESCAPE:
-            self.escapes[type(handler).__name__] += 1
+            self.escapes[screen_name(screens)] += 1
         return event
 
-    def choose_event(self, handler: input_handlers.BaseEventHandler) -> tcod.event.Event:
+    def choose_event(self, screens: Screens) -> tcod.event.Event:
         rng = self.rng
         roll = rng.random()
+        handler = screens.top
         if isinstance(handler, Question):  # "Abandon your saved game?": yes, as N meant.
             return self.press(KeySym.Y)
-        if not self.escapes[type(handler).__name__]:
+        if not self.escapes[screen_name(screens)]:
             return self.press(KeySym.ESCAPE)  # Escape on every screen: first thing, once.
         # Glance at the screen: start a game from the menu, leave the game-over screen.
         if isinstance(handler, setup_game.MainMenu) and roll < 0.5:
@@ -261,7 +263,8 @@ class SoakPlayer:
                 step = ((target.x > x) - (target.x < x), (target.y > y) - (target.y < y))
                 sym = next(k for k, d in keys.MOVE_KEYS.items() if d == step)
                 return self.press(sym)
-        if type(handler) is input_handlers.MainGameEventHandler:
+        if in_the_dungeon(screens):
+            assert isinstance(handler, input_handlers.MainGameEventHandler)
             engine = handler.engine
             player = engine.player
             if roll < 0.3 and hurt(engine) and potion_letter(engine) is not None:
@@ -396,6 +399,17 @@ def describe(event: tcod.event.Event) -> str:
         case tcod.event.MouseMotion():
             return f"MouseMotion to tile {tuple(event.integer_position)}"
     return repr(event)
+
+
+def in_the_dungeon(screens: Screens) -> bool:
+    """Whether the top screen is the dungeon's, its keys the game's own: not during a walk,
+    where any key only stops it."""
+    return type(screens.top) is input_handlers.MainGameEventHandler and not screens.walking
+
+
+def screen_name(screens: Screens) -> str:
+    """The name of what the screens show: the top screen's class, or a walk under way."""
+    return "walking" if screens.walking else type(screens.top).__name__
 
 
 def check_invariants(engine: Engine, handler: input_handlers.BaseEventHandler) -> None:
@@ -538,9 +552,9 @@ class Soak:
         self.rng = random.Random(seed)
         random.seed(seed)  # Anything the game draws from the global generator.
         self.player = SoakPlayer(self.rng)
-        self.handler: input_handlers.BaseEventHandler = self.new_menu()
+        self.screens = Screens(self.new_menu())
         self.recent: collections.deque[str] = collections.deque(maxlen=12)
-        self.screens: collections.Counter[str] = collections.Counter()
+        self.screens_seen: collections.Counter[str] = collections.Counter()
         self.deepest = 0
         self.games = 0
         self.deaths = 0
@@ -556,11 +570,11 @@ class Soak:
 
     def next_event(self) -> tcod.event.Event:
         """The player's next event; or, every `STAIRS_EVERY` events on a floor, `>` on the stairs."""
-        engine = engine_of(self.handler)
+        engine = self.screens.game()
         if (
             engine is not None
             and self.helping
-            and type(self.handler) is input_handlers.MainGameEventHandler
+            and in_the_dungeon(self.screens)
             and self.events_on_floor >= STAIRS_EVERY
         ):
             stairs = engine.game_map.downstairs_location
@@ -575,29 +589,36 @@ class Soak:
             if beside is not None:
                 engine.player.place(*beside)
                 engine.update_fov()
-        return self.player.next_event(self.handler)
+        return self.player.next_event(self.screens)
 
     def step(self, event: tcod.event.Event) -> None:
-        handler = self.handler
-        try:
-            # The main loop's door, then what it writes after the frame.
-            self.handler = after_frame(loop.handle_event(self.context, handler, event))
-        except exceptions.QuitWithoutSaving:  # Escape on the game-over screen.
+        screens = self.screens
+        in_a_game = screens.game() is not None
+        # The main loop's door, then what it writes after the frame.
+        loop.handle_event(self.context, screens, event)
+        if screens.quitting is not None:  # Quitting, in the game or the menu: what main_loop does.
+            asked, screens.quitting = screens.quitting, None
+            if asked.save:
+                autosave.back_to_start(screens)
+                autosave.save_game(screens)
+            self.quits += 1
+            self.screens = Screens(self.new_menu())
+            return
+        after_frame(screens)
+        if in_a_game and screens.in_menu:  # Escape on the game-over screen.
             assert not Path(paths.SAVE_NAME).exists(), "a finished game's save was kept"
             self.quits += 1
-            self.handler = self.new_menu()
-        except SystemExit:  # Quitting, in the game or the menu: what main_loop does.
-            autosave.save_game(autosave.back_to_start(handler))
-            self.quits += 1
-            self.handler = self.new_menu()
+            # The main menu, as a player's holds no seed: its next new game is another game
+            # (the seed of `new_menu` is a fresh start's, for a reproducible run).
+            self.screens = Screens(setup_game.MainMenu(screens.settings))
 
     def after_event(self, number: int, screen_changed: bool) -> None:
-        handler = self.handler
-        self.screens[type(handler).__name__] += 1
-        engine = engine_of(handler)
+        handler = self.screens.top
+        self.screens_seen[screen_name(self.screens)] += 1
+        engine = self.screens.game()
         if number % RENDER_EVERY == 0 or screen_changed:
             self.console.clear()
-            handler.on_render(self.console)
+            self.screens.draw(self.console)
         if number % 500 == 0:
             self.context.present(self.console, keep_aspect=True)
         if number % SAVE_EVERY == 0:
@@ -620,9 +641,9 @@ class Soak:
             self.save_due = False
             loaded = save_and_load(engine, self.folder)
             self.loads_checked += 1
-            if type(handler) is input_handlers.MainGameEventHandler:
+            if in_the_dungeon(self.screens):
                 # Play on with the copy: what was loaded must be playable.
-                self.handler = input_handlers.MainGameEventHandler(loaded)
+                self.screens.apply(Reset.to(input_handlers.MainGameEventHandler(loaded)))
 
     def helping_hand(self, engine: Engine) -> None:
         """On each new floor, help the random player to every screen.
@@ -648,13 +669,13 @@ class Soak:
         for number in range(count):
             try:
                 event = self.next_event()
-                self.recent.append(f"{number}: {describe(event)} on {type(self.handler).__name__}")
-                before = type(self.handler)
-                engine = engine_of(self.handler)
+                self.recent.append(f"{number}: {describe(event)} on {screen_name(self.screens)}")
+                before = screen_name(self.screens)
+                engine = self.screens.game()
                 was_alive = engine is not None and engine.player.is_alive
                 self.step(event)
-                self.after_event(number, type(self.handler) is not before)
-                engine = engine_of(self.handler)
+                self.after_event(number, screen_name(self.screens) != before)
+                engine = self.screens.game()
                 if was_alive and engine is not None and not engine.player.is_alive:
                     self.deaths += 1
             except Exception as exc:
@@ -687,7 +708,7 @@ def test_soak(in_tmp: Path, soak_context: tcod.context.Context, monkeypatch: pyt
         f"soak: seed {SOAK_SEED}, {SOAK_EVENTS} events in {elapsed:.1f} s; "
         f"{soak.games} games, {soak.deaths} deaths, {soak.quits} quits, "
         f"deepest floor {soak.deepest}, {soak.loads_checked} saves checked\n"
-        f"screens: {dict(soak.screens)}\nEscape pressed on: {dict(soak.player.escapes)}"
+        f"screens: {dict(soak.screens_seen)}\nEscape pressed on: {dict(soak.player.escapes)}"
     )
     reproduce = f"SOAK_SEED={SOAK_SEED} SOAK_EVENTS={SOAK_EVENTS} python -m pytest tests/test_soak.py"
     if SOAK_EVENTS >= 20_000:
@@ -710,7 +731,7 @@ def test_soak(in_tmp: Path, soak_context: tcod.context.Context, monkeypatch: pyt
             "AreaRangedAttackHandler",
             "GameOverEventHandler",
         ):
-            assert soak.screens[screen], f"never saw {screen}: {reproduce}"
+            assert soak.screens_seen[screen], f"never saw {screen}: {reproduce}"
             assert soak.player.escapes[screen] or (screen == "GameOverEventHandler" and soak.quits), (
                 f"never pressed Escape on {screen}: {reproduce}"
             )
@@ -729,10 +750,10 @@ def test_soak_replays_the_same_game(in_tmp: Path, soak_context: tcod.context.Con
         os.chdir(folder)
         soak = Soak(12345, folder, soak_context)
         soak.run(1500)
-        engine = engine_of(soak.handler)
+        engine = soak.screens.game()
         assert engine is not None
         engine.recording_file = None  # Named after the time the game began.
-        pictures.append((type(soak.handler).__name__, canonical(engine)))
+        pictures.append((screen_name(soak.screens), canonical(engine)))
     assert pictures[0] == pictures[1], first_difference(pictures[0], pictures[1])
 
 
@@ -743,16 +764,16 @@ def test_the_soaks_recording_replays_its_game(in_tmp: Path, soak_context: tcod.c
 
     soak = Soak(SOAK_SEED, in_tmp, soak_context, helping=False)
     soak.run(3000)
-    while engine_of(soak.handler) is None:  # Ended on the menu: play into a game.
+    while soak.screens.game() is None:  # Ended on the menu: play into a game.
         soak.run(1)
     # A walk under way when the soak stopped goes on to its end, as the
     # replay's does: the two are compared once both have stopped.
-    soak.handler = replay_lines.finish_walk(soak.handler)
-    engine = engine_of(soak.handler)
+    replay_lines.finish_walk(soak.screens)
+    engine = soak.screens.game()
     assert engine is not None and engine.recording_file is not None
     text = (in_tmp / "recordings" / engine.recording_file).read_text()
     assert text.splitlines() == all_lines(engine)
-    replayed = engine_of(replay_text(text))
+    replayed = replay_text(text).game()
     assert replayed is not None
     replayed.recording_file = engine.recording_file
     # The window's keys are not part of the game, so the replay takes no

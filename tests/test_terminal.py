@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 import tcod
+from conftest import dungeon
 from terminal_pane import ROOT, Pane, have_tmux, next_key
 
 import setup_game
 from controls import keys
-from input_handlers import BaseEventHandler, MainGameEventHandler
 from replays import replay, replay_lines
 from saving import paths
+from screens.stack import Screens
 from terminal import drawing, key_parser, view
 from window import options
 
@@ -63,10 +64,10 @@ def lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.split("\n")][:50]
 
 
-def seen_in(rows: int, console: tcod.console.Console, handler: BaseEventHandler) -> list[str]:
+def seen_in(rows: int, console: tcod.console.Console, screens: Screens) -> list[str]:
     """What a terminal of `rows` rows shows of the frame in `console` (`terminal.view`)."""
     cells = console.rgb.T
-    shown = view.view_of(rows, cells, handler.map_focus()).cells(cells)
+    shown = view.view_of(rows, cells, screens.map_focus()).cells(cells)
     return ["".join(drawing.glyph(code) for code in row.tolist()).rstrip() for row in shown["ch"]]
 
 
@@ -82,16 +83,16 @@ class Step:
 def keys_to_floor(seed: int, floor: int, rows: int = 50) -> list[Step]:
     """The keys `next_key` presses from the start of game `seed` until `floor`, played
     headless, each with the screen it leaves once its walk, if any, has ended."""
-    handler: BaseEventHandler = MainGameEventHandler(setup_game.new_game(seed))
+    screens = dungeon(setup_game.new_game(seed))
     console = tcod.console.Console(80, 50, order="F")
     played: list[Step] = []
     pressed: list[str] = []
     while True:
         console.clear()
-        handler.on_render(console)
+        screens.draw(console)
         if pressed:
-            played.append(Step(pressed[-1], lines(replay.screen_text(console)), seen_in(rows, console, handler)))
-        engine = handler.engine_in_play()
+            played.append(Step(pressed[-1], lines(replay.screen_text(console)), seen_in(rows, console, screens)))
+        engine = screens.engine_in_play()
         assert engine is not None and engine.player.is_alive, "the simple player died"
         if engine.game_world.current_floor == floor:
             return played
@@ -99,8 +100,8 @@ def keys_to_floor(seed: int, floor: int, rows: int = 50) -> list[Step]:
         pressed.append(next_key(replay.screen_text(console).split("\n"), waits(pressed)))
         for event in key_parser.Parser().feed(pressed[-1].encode()):
             if not keys.does_nothing(event):
-                handler = replay_lines.replay_line(handler, event)
-        handler = replay_lines.finish_walk(handler)
+                replay_lines.replay_line(screens, event)
+        replay_lines.finish_walk(screens)
 
 
 def play(pane: Pane, played: list[Step]) -> None:

@@ -16,6 +16,7 @@ import main
 import setup_game
 from saving import paths
 from screens.options_screen import OptionsScreen
+from screens.stack import Screens
 from window import assets, display, display_area, loop, options
 from window.options import Placement
 
@@ -112,33 +113,36 @@ def test_the_display_can_be_asked_any_number_of_times_with_the_window_open(
     context.present(tcod.console.Console(80, 50, order="F"))
 
 
-def options_screen_on_tile_size() -> input_handlers.BaseEventHandler:
-    screen = setup_game.MainMenu().handle_events(key(KeySym.O))
+def options_screen_on_tile_size() -> Screens:
+    screens = Screens(setup_game.MainMenu())
+    screens.press(key(KeySym.O))
     for _ in range(list(options.choices()).index("tile_size")):
-        screen = screen.handle_events(key(KeySym.DOWN))
-    return screen
+        screens.press(key(KeySym.DOWN))
+    assert isinstance(screens.top, OptionsScreen)
+    return screens
 
 
 def test_the_options_screen_steps_past_a_size_the_display_cant_hold(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(display_area, "usable_area", lambda point=None: FULL_HD)
-    screen = options_screen_on_tile_size()
-    screen.handle_events(key(KeySym.RIGHT))
-    assert screen.settings.options.tile_size == 16
-    after_frame(screen)  # The main loop keeps it.
+    screens = options_screen_on_tile_size()
+    screens.press(key(KeySym.RIGHT))
+    assert screens.settings.options.tile_size == 16
+    after_frame(screens)  # The main loop keeps it.
     assert "tile_size = 16x16\n" in paths.options_path().read_text()
-    screen.handle_events(key(KeySym.RIGHT))  # 24x24 does not fit 1080p: back round to 10x10.
-    assert screen.settings.options.tile_size == 10
+    screens.press(key(KeySym.RIGHT))  # 24x24 does not fit 1080p: back round to 10x10.
+    assert screens.settings.options.tile_size == 10
+    screen = screens.top
     assert isinstance(screen, OptionsScreen)
     assert screen.notice is not None and screen.notice.startswith("Tiles of 24x24 need a window of 1920x1200")
 
 
 def test_on_a_4k_display_every_size_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(display_area, "usable_area", lambda point=None: UHD)
-    screen = options_screen_on_tile_size()
+    screens = options_screen_on_tile_size()
     seen = []
     for _ in options.TILE_SIZES:
-        screen.handle_events(key(KeySym.RIGHT))
-        seen.append(screen.settings.options.tile_size)
+        screens.press(key(KeySym.RIGHT))
+        seen.append(screens.settings.options.tile_size)
     assert sorted(seen) == sorted(options.TILE_SIZES)
 
 
@@ -147,7 +151,7 @@ def test_the_window_takes_the_new_tiles_at_once(context: tcod.context.Context) -
     atlas = context.sdl_atlas
     assert window is not None and atlas is not None
     menu = setup_game.MainMenu(options.Settings(options.Options(tile_size=16)))
-    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), menu, lambda: [tcod.event.Quit()])
+    loop.main_loop(context, tcod.console.Console(80, 50, order="F"), Screens(menu), lambda: [tcod.event.Quit()])
     assert context.sdl_atlas is not None and context.sdl_atlas.tileset.tile_width == 16
     assert window.min_size == (1280, 800)
     width, height = window.size
@@ -159,10 +163,12 @@ def test_a_file_asking_for_tiles_too_big_for_this_display_starts_with_the_defaul
 ) -> None:
     paths.options_path().write_text("tile_size = 24x24\n")
     monkeypatch.setattr(display_area, "usable_area", lambda point=None: FULL_HD)
-    seen: list[input_handlers.BaseEventHandler] = []
-    monkeypatch.setattr(loop, "main_loop", lambda context, console, handler, *rest: seen.append(handler))
+    seen: list[Screens] = []
+    monkeypatch.setattr(loop, "main_loop", lambda context, console, screens, *rest: seen.append(screens))
     assert main.main([]) == 0
-    [popup] = seen
+    [screens] = seen
+    popup = screens.top
     assert isinstance(popup, input_handlers.PopupMessage)
+    assert isinstance(screens.menu, setup_game.MainMenu) and screens.stack == [screens.menu, popup]
     assert popup.text.endswith("this display has room for 1920x1080. Using 10x10.")
-    assert popup.settings.options.tile_size == 10
+    assert screens.settings.options.tile_size == 10

@@ -166,7 +166,7 @@ def test_a_player_goes_down_to_floor_3_looks_and_asks_for_help(
         # What each of the last presses opened: look mode, then the help.
         text = kept.read_text()
         looked = replay_text(text.rsplit("key escape", 2)[0])
-        assert type(looked) is input_handlers.LookHandler
+        assert type(looked.top) is input_handlers.LookHandler
         helped = replay_text(text.rsplit("key escape", 1)[0])
-        assert type(helped) is HelpScreen
+        assert type(helped.top) is HelpScreen
         assert replay.summary(helped)["floor"] == 3, REMAKE

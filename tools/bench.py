@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # The game is imported once the video driver is chosen.
 
     import input_handlers
     from engine import Engine
+    from screens.stack import Screens
 
 SEED = 20200616
 OWN_MS = 8.3  # The game's own work on a key press: within one frame at 120 Hz.
@@ -458,28 +459,26 @@ class Window:
         # The answer of most own work so far: its time, the key and the screen it was pressed on.
         self.slowest = (0.0, "")
 
-    def show(self, handler: input_handlers.BaseEventHandler) -> None:
-        """Draw and present `handler`'s screen, untimed, as the loop shows its first frame."""
+    def show(self, screens: Screens) -> None:
+        """Draw and present the screens, untimed, as the loop shows its first frame."""
         from window import loop
 
         self.console.clear()
-        handler.on_render(console=self.console)
-        loop.front_end_of(self.context).present(self.console, handler.settings.options, handler)
+        screens.draw(self.console)
+        loop.front_end_of(self.context).present(self.console, screens.settings.options, screens)
 
-    def press(
-        self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown | tcod.event.TextInput
-    ) -> input_handlers.BaseEventHandler:
-        """The handler after `event`, its frame presented, then saved if due (`autosave`)."""
+    def press(self, screens: Screens, event: tcod.event.KeyDown | tcod.event.TextInput) -> None:
+        """The screens after `event`, its frame presented, then saved if due (`autosave`)."""
         from replays import recording
         from saving import autosave, safe_io
         from window import loop
-        before = handler
-        floor = self.floor(handler)
+        before = screens.top
+        floor = self.floor(screens)
         DISK.reset()
         start, start_cpu, start_game = time.perf_counter(), time.process_time(), time.thread_time()
-        handler = loop.handle_event(self.context, handler, self.context.convert_event(event))
+        loop.handle_event(self.context, screens, self.context.convert_event(event))
         self.console.clear()
-        handler.on_render(console=self.console)
+        screens.draw(self.console)
         drawn = time.perf_counter()
         own = time.thread_time() - start_game
         self.game_samples.append(own)
@@ -492,21 +491,20 @@ class Window:
         self.samples.append(seconds)
         if own > self.slowest[0]:
             self.slowest = own, f"{recording.line_of(event)} on {type(before).__name__}"
-        saving = autosave.due(handler) is not None
+        saving = autosave.due(screens) is not None
         start = time.perf_counter()
         safe_io.sync_pending()  # As the main loop does once the frame is presented.
-        autosave.after_frame(handler)
+        autosave.after_frame(screens)
         self.after_samples.append(time.perf_counter() - start)
         if saving:
             self.save_samples.append(time.perf_counter() - start)
-        if floor is not None and self.floor(handler) not in (None, floor):
+        if floor is not None and self.floor(screens) not in (None, floor):
             self.descent_samples.append(seconds)
             self.descent_cpu_samples.append(self.cpu_samples[-1])
-        return handler
 
     @staticmethod
-    def floor(handler: input_handlers.BaseEventHandler) -> int | None:
-        engine = handler.engine_in_play()
+    def floor(screens: Screens) -> int | None:
+        engine = screens.engine_in_play()
         return None if engine is None else engine.game_world.current_floor
 
     def close(self) -> None:
@@ -617,22 +615,23 @@ def scripted_game(window: Window, presses: int) -> tuple[int, int]:
     """Play `presses` key presses from the main menu; the deepest floor reached
     and how many games were played."""
     import setup_game
+    from screens.stack import Screens
 
     player = ScriptedPlayer(SEED)
     random.seed(SEED)
-    handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED)
-    window.show(handler)
+    screens = Screens(setup_game.MainMenu(seed=SEED))
+    window.show(screens)
     games, deepest, pressed = 1, 1, 0
     while pressed < presses:
-        event = player.choose(handler)
+        event = player.choose(screens.top)
         if event is None:  # Dead: back to a fresh menu, as a player starting again.
             games += 1
-            handler = setup_game.MainMenu(seed=SEED + games)
-            window.show(handler)
+            screens = Screens(setup_game.MainMenu(seed=SEED + games))
+            window.show(screens)
             continue
-        handler = window.press(handler, event)
+        window.press(screens, event)
         pressed += 1
-        engine = handler.engine_in_play()
+        engine = screens.engine_in_play()
         if engine is not None:
             deepest = max(deepest, engine.game_world.current_floor)
     return deepest, games
@@ -672,14 +671,16 @@ def crowd(window: Window, presses: int) -> None:
     """Wait `presses` turns in the crowd; the player is healed between presses
     (untimed), so the crowd stays 40 strong and awake."""
     import input_handlers
+    import setup_game
+    from screens.stack import Screens
 
     engine = crowd_engine()
-    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    screens = Screens(setup_game.MainMenu(engine.settings), input_handlers.MainGameEventHandler(engine))
     wait = ScriptedPlayer(SEED).wait
-    window.show(handler)
+    window.show(screens)
     for _ in range(presses):
         engine.player.fighter.hp = engine.player.fighter.max_hp
-        handler = window.press(handler, wait)
+        window.press(screens, wait)
         awake = sum(
             1 for actor in engine.game_map.actors
             if actor is not engine.player and engine.game_map.visible[actor.x, actor.y]

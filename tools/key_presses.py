@@ -60,6 +60,7 @@ from controls import autofight, keys, travel  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from saving import paths  # noqa: E402
+from screens.stack import Screens  # noqa: E402
 from window.options import Options  # noqa: E402
 
 if TYPE_CHECKING:
@@ -216,14 +217,14 @@ def play(seed: int, player: Player, floors: int = 1, strategy: Strategy = CLEAR)
     """Play `seed` until the stairs are taken `floors` times or the player dies."""
     random.seed(seed)
     engine = setup_game.new_game(seed=seed)
-    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
+    screens = Screens(setup_game.MainMenu(engine.settings), input_handlers.MainGameEventHandler(engine))
     presses: list[int] = []
     count = waits = fights = 0
     while count < LIMIT and engine.player.is_alive and len(presses) < floors:
         event: Event
-        if isinstance(handler, input_handlers.LevelUpEventHandler):
+        if isinstance(screens.top, input_handlers.LevelUpEventHandler):
             event = key(KeySym.A)
-        elif isinstance(handler, input_handlers.InventoryActivateHandler):
+        elif isinstance(screens.top, input_handlers.InventoryActivateHandler):
             letters = {stack[0].name: letter for letter, stack in engine.player.inventory.listing()}
             event = key(keys.letter_key(letters["Health Potion"]))
         else:
@@ -231,10 +232,10 @@ def play(seed: int, player: Player, floors: int = 1, strategy: Strategy = CLEAR)
         waits += event == WAIT
         fights += bool(engine.game_map.monsters_in_view)
         floor = engine.game_world.current_floor
-        handler = handler.handle_events(event)
+        screens.press(event)
         count += 1
-        while handler.walking:  # Its steps come by themselves, as in the main loop.
-            handler = handler.advance()
+        while screens.walking:  # Its steps come by themselves, as in the main loop.
+            screens.step()
         if engine.game_world.current_floor > floor:
             presses.append(count - sum(presses))
     carried = len(engine.player.inventory.items)

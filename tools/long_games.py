@@ -38,6 +38,7 @@ import setup_game
 from engine import Engine
 from replays import recording, recovery, verify
 from saving import paths
+from screens.stack import Screens
 
 ROOT = Path(__file__).resolve().parent.parent
 DEATH = ROOT / "tests" / "recordings" / "death.rec"
@@ -95,7 +96,7 @@ def peak(action: Callable[[], object]) -> int:
 def continue_game() -> None:
     """What Continue does: load the save, and play what its recording holds after it."""
     engine = setup_game.load_game(paths.save_path())
-    recovery.recover(engine)
+    recovery.recover(engine, setup_game.MainMenu())
 
 
 def continue_cost() -> tuple[float, int]:
@@ -108,13 +109,11 @@ def autosave_cost(engine: Engine) -> float:
     return statistics.median(cpu(lambda: engine.save_as(paths.save_path())) for _ in range(5))
 
 
-def play_events(
-    handler: input_handlers.BaseEventHandler, count: int
-) -> tuple[input_handlers.BaseEventHandler, int]:
+def play_events(screens: Screens, count: int) -> tuple[Screens, int]:
     """Play `count` events as the main loop does, the file written after each: the
     inventory opened and closed, the pointer moved (events of a real game that take
     no turn, so that the player lives through any number of them)."""
-    engine = handler.engine_in_play()
+    engine = screens.engine_in_play()
     assert engine is not None
     for played in range(count):
         match played % 3:
@@ -129,9 +128,9 @@ def play_events(
             case _:
                 x, y = 1 + played % 40, 1 + played % 20
                 event = tcod.event.MouseMotion(position=(x + 0.5, y + 0.5), tile=(x, y))  # type: ignore[arg-type]
-        handler = recording.handle_and_record(handler, event)
+        screens.press(event)
         recording.write_new(engine)
-    return handler, count
+    return screens, count
 
 
 def memory_growth(events: int = 30_000, warm_up: int = 3_000) -> float:
@@ -139,11 +138,12 @@ def memory_growth(events: int = 30_000, warm_up: int = 3_000) -> float:
     each (`play_events`), after a `warm_up`."""
     engine = setup_game.new_game(seed=SEED)
     recording.write_new(engine)
-    handler, _ = play_events(input_handlers.MainGameEventHandler(engine), warm_up)
+    game = Screens(setup_game.MainMenu(engine.settings), input_handlers.MainGameEventHandler(engine))
+    screens, _ = play_events(game, warm_up)
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        handler, played = play_events(handler, events)
+        screens, played = play_events(screens, events)
         after = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()

@@ -47,6 +47,7 @@ from engine import Engine
 from entity import Actor, Item
 from replays import recording, replay, replay_lines, rules
 from saving import paths
+from screens.stack import Screens
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "recordings"
 FORMAT_2 = FOLDER / "format-2"
@@ -212,17 +213,23 @@ GOALS: dict[str, Goal] = {
 
 def play(goal: Goal, seed: int) -> list[str] | None:
     """The recording of the game with `seed`, if it reaches the goal."""
-    handler: Handler = replay.start(recording.Script(seed, []))
+    screens = started(recording.Script(seed, []))
     for _ in range(goal.max_events):
-        engine = replay.engine_of(handler)
+        engine = screens.game()
         assert engine is not None
-        if goal.done(handler, engine):
+        if goal.done(screens.top, engine):
             return list(engine.recording)
-        line = goal.player.next_line(handler, engine)
+        line = goal.player.next_line(screens.top, engine)
         if line is None:
             return None
-        handler = replay_lines.replay_line(handler, recording.event_of(line))
+        replay_lines.replay_line(screens, recording.event_of(line))
     return None
+
+
+def started(script: recording.Script) -> Screens:
+    """The screens a replay of `script` starts on: its game, over a main menu."""
+    first = replay.start(script)
+    return replay.over_menu(first, first.engine.settings)
 
 
 def as_format(lines: list[str], version: int) -> list[str]:
@@ -236,10 +243,10 @@ def as_format(lines: list[str], version: int) -> list[str]:
 def replayed(lines: list[str], version: int) -> dict[str, object]:
     """Where the recorded game ends when replayed as format `version`."""
     script = recording.parse("\n".join(as_format(lines, version)), "<made>")
-    handler: Handler = replay.start(script)
+    screens = started(script)
     for event in script.events:
-        handler = replay_lines.replay_line(handler, event)
-    return replay.summary(handler)
+        replay_lines.replay_line(screens, event)
+    return replay.summary(screens)
 
 
 def as_format_2_too(lines: list[str]) -> bool:

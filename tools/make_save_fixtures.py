@@ -34,6 +34,7 @@ from engine import Engine
 from entity import Actor, Item
 from replays import recording, replay
 from saving import paths, save_data
+from screens.stack import Screens
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "tests" / "saves"
@@ -66,6 +67,7 @@ def describe(engine: Engine) -> dict[str, Any]:
     player = engine.player
     worn = [player.equipment.weapon, player.equipment.armor]
     others = [entity for entity in engine.game_map.entities if entity is not player]
+    shown = Screens(setup_game.MainMenu(engine.settings), input_handlers.MainGameEventHandler(engine))
     return {
         "seed": engine.game_world.seed,
         "floor": engine.game_world.current_floor,
@@ -86,7 +88,7 @@ def describe(engine: Engine) -> dict[str, Any]:
         ],
         "monsters": [_actor(actor) for actor in others if isinstance(actor, Actor)],
         "items": [_item(item) for item in others if isinstance(item, Item)],
-        "in_view": replay.summary(input_handlers.MainGameEventHandler(engine))["in_view"],
+        "in_view": replay.summary(shown)["in_view"],
         "kills": dict(sorted(engine.kills.items())),
         "messages": len(engine.message_log.messages),
         "last_message": engine.message_log.messages[-1].full_text,
@@ -115,8 +117,8 @@ def play(name: str | None) -> Engine:
     if name is None:
         return setup_game.new_game(seed=1234)
     script = recording.read(RECORDINGS / name)
-    handler = replay.play_recording(replay.start(script), script.events)
-    engine = handler.engine_in_play()
+    screens = replay.play_recording(replay.start(script), script.events)
+    engine = screens.engine_in_play()
     if engine is None:
         raise SystemExit(f"{name} does not end in a game in play")
     return engine

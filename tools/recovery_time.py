@@ -4,7 +4,7 @@
     python tools/recovery_time.py 20000      # a shorter one
 
 Plays a game of that many events on one floor as the main loop does (each
-event through `recording.handle_and_record`, then `autosave.after_frame`), with a
+event through `Screens.press`, then `effects.after_frame`), with a
 seeded player that fights what it sees, drinks a potion when hurt, and
 otherwise wanders, opens screens and moves the mouse; then "kills" it at the
 worst moment, one event before its next save (`autosave.CHECKPOINT_LINES`
@@ -36,6 +36,7 @@ from controls import keys
 from engine import Engine
 from replays import recording, replay, replay_lines
 from saving import autosave, effects, paths
+from screens.stack import Screens
 
 SEED = 1
 MOVES = {
@@ -105,17 +106,18 @@ def unsaved(engine: Engine) -> int:
 def play(events: int) -> Engine:
     """A game of at least `events` recorded events, stopped one before its next save."""
     engine = setup_game.new_game(SEED)
-    handler: input_handlers.BaseEventHandler = input_handlers.MainGameEventHandler(engine)
-    effects.after_frame(handler)  # As the main loop does after each frame.
+    screens = Screens(setup_game.MainMenu(engine.settings), input_handlers.MainGameEventHandler(engine))
+    effects.after_frame(screens)  # As the main loop does after each frame.
     player = Player(SEED)
     while len(engine.recording) < events or unsaved(engine) < autosave.CHECKPOINT_LINES - 1:
-        for event in player.events(handler):
-            handler = replay_lines.finish_walk(recording.handle_and_record(handler, event))
+        for event in player.events(screens.top):
+            screens.press(event)
+            replay_lines.finish_walk(screens)
         if not engine.player.is_alive:
             raise SystemExit(f"the player died after {len(engine.recording)} events: try another SEED")
         if engine.game_world.current_floor != 1:
             raise SystemExit("the player left floor 1")
-        handler, _ = effects.after_frame(handler)
+        effects.after_frame(screens)
     return engine
 
 
@@ -140,12 +142,13 @@ def measure(events: int) -> None:
     path = paths.recordings_dir() / engine.recording_file
 
     start = time.perf_counter()
-    continued = setup_game.MainMenu().handle_events(key(KeySym.C))
+    continued = Screens(setup_game.MainMenu())
+    continued.press(key(KeySym.C))
     effects.after_frame(continued)  # The file written again, after the first frame.
     recovered = time.perf_counter() - start
     print(f"Continue (load, replay {unsaved(engine)} events, rewrite the file): {recovered:.2f} s")
-    if isinstance(continued, input_handlers.PopupMessage):
-        print(f"  it says: {continued.text}")
+    if isinstance(continued.top, input_handlers.PopupMessage):
+        print(f"  it says: {continued.top.text}")
 
     start = time.perf_counter()
     script = recording.read(path)

@@ -26,12 +26,12 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
 
 import entity_factories  # noqa: E402
-import input_handlers  # noqa: E402
 import main  # noqa: E402
 import setup_game  # noqa: E402
 from controls import keys  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Actor, Item  # noqa: E402
+from screens.stack import Screens  # noqa: E402
 from window import assets, loop, options  # noqa: E402
 
 # A first floor whose first room is wide, with two monsters in sight.
@@ -49,22 +49,22 @@ def motion(x: int, y: int) -> tcod.event.MouseMotion:
 
 
 class Camera:
-    """The window, the handler on screen, and the pictures taken of it."""
+    """The window, the screens shown (`screens.stack.Screens`), and the pictures taken of them."""
 
     def __init__(self, context: tcod.context.Context, folder: Path):
         self.context = context
         self.folder = folder
         self.console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
-        self.handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED)
+        self.screens = Screens(setup_game.MainMenu(seed=SEED))
 
     def press(self, *events: tcod.event.Event) -> None:
         for event in events:
-            self.handler = loop.handle_event(self.context, self.handler, event)
+            loop.handle_event(self.context, self.screens, event)
 
     def shoot(self, name: str) -> None:
         """Draw the frame as the main loop does, and save it as `name`.png."""
         self.console.clear()
-        self.handler.on_render(self.console)
+        self.screens.draw(self.console)
         self.context.present(self.console, keep_aspect=True)
         path = self.folder / f"{name}.png"
         self.context.save_screenshot(str(path))
@@ -72,7 +72,7 @@ class Camera:
 
     @property
     def engine(self) -> Engine:
-        engine = self.handler.engine_in_play()
+        engine = self.screens.engine_in_play()
         assert engine is not None
         return engine
 

@@ -35,7 +35,8 @@ import input_handlers
 import setup_game
 from engine import Engine
 from replays import recording, replay_lines
-from saving import paths
+from saving import effects, paths
+from screens.stack import Screens
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 1
@@ -49,26 +50,37 @@ from replays import follow
 follower = follow.Follower(Path(sys.argv[2]))
 while not follower.ended:
     follower.poll(finish_walks=True)
-    print(time.monotonic(), len(follower.lines), flush=True)
+    print(time.monotonic(), follower.played, flush=True)
     time.sleep(follow.POLL_SECONDS)
 """
 
 
 def play_to_death(events: int) -> Path:
     """A game of at least `events` events, played to its death; its morgue file."""
-    handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED).handle_events(key(KeySym.N))
-    assert isinstance(handler, input_handlers.MainGameEventHandler)
-    engine = handler.engine
+    screens, engine = new_game(SEED)
     player = Player(SEED)
     while engine.player.is_alive:
         if len(engine.recording) > 3 * events:
             raise SystemExit(f"the player still lives after {len(engine.recording)} events")
-        batch = player.events(handler)
-        if len(engine.recording) >= events and isinstance(handler, input_handlers.MainGameEventHandler):
+        batch = player.events(screens.top)
+        if len(engine.recording) >= events and isinstance(screens.top, input_handlers.MainGameEventHandler):
             batch = [towards_death(engine)]
         for event in batch:
-            handler = replay_lines.finish_walk(recording.handle_and_record(handler, event))
+            screens.press(event)
+            replay_lines.finish_walk(screens)
+        effects.after_frame(screens)  # As the main loop does: the recording, a death's morgue file.
     return next(paths.morgue_dir().glob("*.txt"))
+
+
+def new_game(seed: int) -> tuple[Screens, Engine]:
+    """N pressed on a main menu of `seed`: the screens, and the game they show, its first
+    frame's writing done (its recording's file named and begun)."""
+    screens = Screens(setup_game.MainMenu(seed=seed))
+    screens.press(key(KeySym.N))
+    effects.after_frame(screens)
+    game = screens.top
+    assert isinstance(game, input_handlers.MainGameEventHandler)
+    return screens, game.engine
 
 
 def towards_death(engine: Engine) -> tcod.event.Event:
@@ -98,9 +110,7 @@ def time_verify(morgue_file: Path) -> None:
 
 def time_follower(events: int) -> None:
     """Play `events` events at `PACE` while a follower reads them: its lag, line by line."""
-    handler: input_handlers.BaseEventHandler = setup_game.MainMenu(seed=SEED + 1).handle_events(key(KeySym.N))
-    assert isinstance(handler, input_handlers.MainGameEventHandler)
-    engine = handler.engine
+    screens, engine = new_game(SEED + 1)
     path = paths.recordings_dir() / str(engine.recording_file)
     follower = subprocess.Popen(
         [sys.executable, "-c", FOLLOWER, str(ROOT), str(path)], stdout=subprocess.PIPE, text=True
@@ -109,9 +119,11 @@ def time_follower(events: int) -> None:
     written: dict[int, float] = {}
     player = Player(SEED + 1)
     while len(written) < events and engine.player.is_alive:
-        for event in player.events(handler):
+        for event in player.events(screens.top):
             before = len(engine.recording)
-            handler = replay_lines.finish_walk(recording.handle_and_record(handler, event))
+            screens.press(event)
+            replay_lines.finish_walk(screens)
+            effects.after_frame(screens)  # The recording's new lines written, as the main loop does.
             for line in range(before + 1, len(engine.recording) + 1):
                 written[line] = time.monotonic()
         time.sleep(1 / PACE)

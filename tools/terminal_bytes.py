@@ -31,8 +31,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import tcod
 
-import input_handlers
 from replays import recording, replay, replay_lines
+from screens.stack import Screens
 from terminal import drawing, view
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "recordings" / "descent.rec"
@@ -57,18 +57,18 @@ class Meter:
         self.modes = {"24-bit": Figures(drawing.Screen(truecolor=True)), "256": Figures(drawing.Screen(truecolor=False))}
         self.where: tuple[int, int, int] | None = None
 
-    def frame(self, handler: input_handlers.BaseEventHandler) -> None:
+    def frame(self, screens: Screens) -> None:
         start = time.perf_counter()
         self.console.clear()
-        handler.on_render(self.console)
+        screens.draw(self.console)
         rendered = time.perf_counter() - start
-        engine = handler.engine_in_play()
+        engine = screens.engine_in_play()
         where = None if engine is None else (engine.game_world.current_floor, engine.player.x, engine.player.y)
         kind = self.kind(where)
         self.where = where
         for figures in self.modes.values():
             start = time.perf_counter()
-            cells = view.view_of(self.rows, self.console.rgb.T, handler.map_focus()).cells(self.console.rgb.T)
+            cells = view.view_of(self.rows, self.console.rgb.T, screens.map_focus()).cells(self.console.rgb.T)
             sent = figures.screen.frame(cells)
             figures.encode.append(time.perf_counter() - start)
             figures.render.append(rendered)
@@ -90,19 +90,22 @@ class Meter:
 def play(path: Path, meter: Meter) -> None:
     """Every line of the recording, a frame after each, and after each step of a walk."""
     script = recording.read(path)
-    handler: input_handlers.BaseEventHandler = replay.start(script)
-    meter.frame(handler)
+    first = replay.start(script)
+    screens = replay.over_menu(first, first.engine.settings)
+    meter.frame(screens)
     for recorded in script.events:
         # A walk's steps: all of them, or as many as a `steps N` line says.
         limit = recorded.count if isinstance(recorded, recording.Steps) else None
-        while handler.walking and (limit is None or handler.walk_steps < limit):
-            handler = handler.advance()
-            meter.frame(handler)
+        while (steps := screens.walk_steps()) is not None and (limit is None or steps < limit):
+            screens.step()
+            meter.frame(screens)
         try:
-            handler = replay_lines.replay_line(handler, recorded)
-        except (SystemExit, Exception):
+            replay_lines.replay_line(screens, recorded)
+        except Exception:
             break
-        meter.frame(handler)
+        if screens.quitting is not None or screens.in_menu:  # The game was left.
+            break
+        meter.frame(screens)
 
 
 def main() -> None:
