@@ -173,7 +173,7 @@ def brightness(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
     return luma
 
 
-def text_window_width(title: str, lines: list[str], min_width: int = 0) -> int:
+def text_window_width(title: str, lines: Sequence[str], min_width: int = 0) -> int:
     """The width of a titled window that holds `lines` inside its frame."""
     return max(min_width, len(title) + 4, *(len(line) + 2 for line in lines))
 
@@ -183,7 +183,7 @@ def draw_text_window(
     x: int,
     y: int,
     title: str,
-    lines: list[str],
+    lines: Sequence[str],
     min_width: int = 0,
 ) -> None:
     """A titled window at (x, y) just big enough for its lines, and the lines."""
@@ -204,7 +204,7 @@ def draw_side_window(
     """Dim the map and draw a titled window of `lines` on the side away from `away_from_x`
     (the player, or what the window tells of), so that it stays in sight."""
     dim(console)
-    width = text_window_width(title, list(lines), min_width)
+    width = text_window_width(title, lines, min_width)
     # Differs from the tutorial: a wide window moves left of x = 40 to fit.
     x = max(0, min(40, console.width - width)) if away_from_x <= 30 else 0
     draw_text_window(console, x, 0, title, list(lines), min_width)

@@ -26,10 +26,12 @@ class AnswerScreen(Overlay):
         self.lines = answer(engine)  # Asked now: the game stands still while it shows.
 
     def content(self) -> Content:
+        """The answer, under its question's name (said with a colon: a heading)."""
         return Content(f"{self.title}:", self.lines)
 
     def on_render(self, console: tcod.console.Console) -> None:
-        render_functions.draw_side_window(console, self.engine.player.x, self.title, self.lines)
+        """The content in a window beside the map, framed by the question's name."""
+        render_functions.draw_side_window(console, self.engine.player.x, self.title, self.content().lines)
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) and not does_nothing(event):
@@ -53,7 +55,8 @@ class LookDescription(Overlay):
     def on_render(self, console: tcod.console.Console) -> None:
         """The look cursor, the map dimmed, and the window on the side away from the tile."""
         render_functions.dim(console)
-        title, lines = descriptions.describe_tile(self.x, self.y, self.engine)
-        width = render_functions.text_window_width(title, lines)
+        content = self.content()
+        title = content.title.removesuffix(":")  # A window's frame names it without the reader's colon.
+        width = render_functions.text_window_width(title, content.lines)
         x = console.width - width if self.x < console.width // 2 else 0
-        render_functions.draw_text_window(console, x, 0, title, lines)
+        render_functions.draw_text_window(console, x, 0, title, content.lines)

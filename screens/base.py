@@ -26,18 +26,35 @@ if TYPE_CHECKING:
 ANY_KEY_CLOSES = "Any key closes."
 
 
-class Content(NamedTuple):
-    """What a screen shows, declared once: the window and the terminal draw it, the
-    screen reader reads it, any later front end shows it.
+Row = tuple[str, str]
+Section = tuple[str, Sequence[Row]]
 
-    `keys` says how the screen is used (the reader says it; the window shows it where it
-    has room); `focus` is the line under a cursor or the chosen row, said each time it moves.
+
+class Content(NamedTuple):
+    """What a screen shows, declared once: the screen draws it in the window's console
+    (which the terminal shows as its cells), each laying it out its own way; the screen
+    reader reads it as lines (`text`, `words.reading`); any later front end takes it too.
+
+    `lines` are its text; `sections`, a table under headings of (keys, meaning) rows
+    (the help), which the window sets in columns; `keys` says how the screen is used
+    (the reader says it; the window shows it where it has room); `focus` is the line
+    under a cursor or the chosen row, said each time it moves.
     """
 
     title: str = ""
     lines: Sequence[str] = ()
     focus: str = ""
     keys: str = ""
+    sections: Sequence[Section] = ()
+
+    def text(self) -> list[str]:
+        """Its lines, then each section's heading and its rows, one a line ("keys: meaning")."""
+        table = [
+            line
+            for heading, rows in self.sections
+            for line in [f"{heading}:", *(f"{name}: {said}" for name, said in rows)]
+        ]
+        return [*self.lines, *table]
 
 
 @dataclass(frozen=True)
@@ -217,4 +234,4 @@ class PopupMessage(Overlay):
     def on_render(self, console: tcod.console.Console) -> None:
         """The screen below dimmed, and the message in its own framed window."""
         # Differs from the tutorial: a window of its own, not over the menu's lines.
-        render_functions.draw_popup(console, self.text)
+        render_functions.draw_popup(console, "\n".join(self.content().lines))

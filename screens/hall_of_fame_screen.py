@@ -90,11 +90,12 @@ class HallOfFameScreen(Overlay):
     def on_render(self, console: tcod.console.Console) -> None:
         console.rgb["fg"] //= 4
         console.rgb["bg"] //= 4
-        lines = self.lines()
+        content = self.content()
+        lines = content.lines
         width = min(console.width, max(len(line) for line in lines) + 4)
         height = len(lines) + 4
         x, y = (console.width - width) // 2, (console.height - height) // 2
-        render_functions.draw_window(console, x, y, width, height, self.TITLE)
+        render_functions.draw_window(console, x, y, width, height, content.title)
         for i, line in enumerate(lines):
             if self.highlight is not None and i == self.highlight + 1:
                 # The game that just ended, inverted, across the window.

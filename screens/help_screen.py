@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import tcod
@@ -10,14 +11,14 @@ from tcod.event import KeySym
 import color
 import render_functions
 from controls.key_help import help_sections, layout_hint
-from screens.base import ANY_KEY_CLOSES, Content, Overlay, Pop
+from screens.base import ANY_KEY_CLOSES, Content, Overlay, Pop, Row, Section
 from window.display_area import COLUMNS, ROWS
 
 if TYPE_CHECKING:
     from screens.base import ActionOrHandler
     from window.options import Settings
 
-Rows = list[tuple[str, str]]
+Rows = Sequence[Row]
 # A section placed on a page: its left column, top line, title and rows.
 Placed = tuple[int, int, str, Rows]
 
@@ -33,7 +34,7 @@ def fits_half(rows: Rows, half: int) -> bool:
     return 1 + keys_width + 2 + max(len(meaning) for _, meaning in rows) <= half - 3
 
 
-def pages(sections: list[tuple[str, Rows]], width: int = COLUMNS, height: int = ROWS) -> list[list[Placed]]:
+def pages(sections: Sequence[Section], width: int = COLUMNS, height: int = ROWS) -> list[list[Placed]]:
     """Where each section goes: the short ones flow down two columns, each into
     the shorter one, the wide ones span the screen below; a section that would
     run into the bottom frame starts a new page."""
@@ -76,14 +77,12 @@ class HelpScreen(Overlay):
         return self._settings
 
     def content(self) -> Content:
-        """Every key, a section at a time: "keys: meaning"."""
-        lines = []
-        for heading, rows in help_sections(self.settings.keys):
-            lines += [f"{heading}:", *(f"{keys}: {meaning}" for keys, meaning in rows)]
-        return Content(self.TITLE, lines, keys=ANY_KEY_CLOSES)
+        """Every key, a section at a time, as (keys, meaning) rows."""
+        return Content(self.TITLE, sections=help_sections(self.settings.keys), keys=ANY_KEY_CLOSES)
 
-    def pages(self) -> list[list[Placed]]:
-        return pages(help_sections(self.settings.keys))
+    def pages(self, width: int = COLUMNS, height: int = ROWS) -> list[list[Placed]]:
+        """The content's sections, placed on pages of the console's size."""
+        return pages(self.content().sections, width, height)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         last = len(self.pages()) - 1
@@ -97,8 +96,9 @@ class HelpScreen(Overlay):
 
     def on_render(self, console: tcod.console.Console) -> None:
         # The whole console, so nothing of the screen below shows at its edges.
-        render_functions.draw_window(console, 0, 0, console.width, console.height, self.TITLE)
-        every_page = pages(help_sections(self.settings.keys), console.width, console.height)
+        content = self.content()
+        render_functions.draw_window(console, 0, 0, console.width, console.height, content.title)
+        every_page = pages(content.sections, console.width, console.height)
         for x, y, title, rows in every_page[self.page]:
             self.draw_section(console, x, y, title, rows)
         close = "┤Press any key to close├"

@@ -55,18 +55,18 @@ class OptionsScreen(Overlay):
 
     def on_render(self, console: tcod.console.Console) -> None:
         render_functions.dim(console)
-        rows = self.lines()
-        footer = self.footer()
+        content, rows = self.content(), self.lines()
+        footer = content.lines
         height = len(rows) + len(footer) + 6
         x, y = (console.width - self.WIDTH) // 2, (console.height - height) // 2
-        render_functions.draw_window(console, x, y, self.WIDTH, height, self.TITLE)
+        render_functions.draw_window(console, x, y, self.WIDTH, height, content.title)
         for i, (label, value) in enumerate(rows):
             text = f" {label:<24}< {value} >"
             fg, bg = (color.black, color.white) if i == self.row else (color.white, color.black)
             console.print(x + 1, y + 2 + i, f"{text:<{self.WIDTH - 2}}", fg=fg, bg=bg)
         for i, line in enumerate(footer):
             console.print(x + 2, y + 3 + len(rows) + i, line, fg=color.white)
-        console.print(x + 2, y + height - 2, self.HINT, fg=color.menu_title)
+        console.print(x + 2, y + height - 2, content.keys, fg=color.menu_title)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> Pop | None:
         if OPTIONS_CLOSE_KEYS.get(event.sym) is Command.CLOSE:

@@ -50,7 +50,8 @@ class Question(Overlay):
     clear_of_row: int | None = None
 
     def on_render(self, console: tcod.console.Console) -> None:
-        render_functions.draw_popup(console, self.text, away_from_row=self.clear_of_row)
+        text = "\n".join(self.content().lines)
+        render_functions.draw_popup(console, text, away_from_row=self.clear_of_row)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         match ANSWER_KEYS.get(event.sym):

@@ -24,7 +24,9 @@ from controls.keys import KeyTables
 from engine import Engine
 from saving import paths
 from screens.help_screen import HelpScreen
+from screens.options_screen import OptionsScreen
 from screens.stack import Screens
+from words import questions
 
 W, H = main.SCREEN_WIDTH, main.SCREEN_HEIGHT
 
@@ -159,3 +161,53 @@ def test_the_help_puts_each_meaning_just_right_of_its_sections_keys(engine: Engi
             assert min(gaps) <= longest - len(keys) + 2, (keys, meaning, gaps)
             checked += 1
     assert checked > 20
+
+
+def shown_text(screens: Screens) -> str:
+    """Every row the screens draw, as one text."""
+    return "\n".join(conftest.screen_rows(screens))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda engine: input_handlers.PopupMessage("Nothing here.\nNor there."),
+        lambda engine: input_handlers.AnswerScreen(engine, next(iter(questions.QUESTIONS))),
+        lambda engine: input_handlers.LookDescription(engine, engine.player.x, engine.player.y),
+        lambda engine: input_handlers.CharacterScreenEventHandler(engine),
+        lambda engine: input_handlers.InventoryActivateHandler(engine),
+        lambda engine: OptionsScreen(engine.settings),
+    ],
+    ids=["popup", "answer", "look", "character", "inventory", "options"],
+)
+def test_what_a_screen_declares_is_what_the_window_shows(
+    make: Callable[[Engine], input_handlers.BaseEventHandler], in_tmp: Path
+) -> None:
+    """Declared once: every line a screen says it shows (`Content`: what the reader
+    reads) is drawn in the window, which draws from the same declaration."""
+    engine = conftest.arena()
+    give(engine, entity_factories.health_potion)
+    screens = screens_of(input_handlers.MainGameEventHandler(engine), make(engine))
+    content = screens.content()
+    assert content is not None
+    drawn = shown_text(screens)
+    for line in [*content.text(), content.focus]:
+        assert line.strip() in drawn or line.split(": ", 1)[-1] in drawn, line
+
+
+def test_the_help_draws_every_row_it_declares_on_its_pages(in_tmp: Path) -> None:
+    """The help's keys are declared once, as (keys, meaning) rows under headings: the
+    window sets them in columns over its pages, the reader reads them a row a line."""
+    screens = screens_of(setup_game.MainMenu(), HelpScreen(setup_game.MainMenu().settings))
+    help_screen = screens.top
+    assert isinstance(help_screen, HelpScreen)
+    content = help_screen.content()
+    pages = []
+    for _ in range(len(help_screen.pages())):
+        pages.append(shown_text(screens))
+        screens.press(key(KeySym.SPACE))
+    drawn = "\n".join(pages)
+    for heading, rows in content.sections:
+        assert heading in drawn
+        for keys, meaning in rows:
+            assert re.search(rf"{re.escape(keys)} +{re.escape(meaning)}", drawn), (keys, meaning)

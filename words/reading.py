@@ -42,7 +42,7 @@ def read_screen(screen: Screens | BaseEventHandler) -> Reading | None:
         return None
     title = [content.title] if content.title else []
     keys = [content.keys] if content.keys else []
-    return Reading([*title, *content.lines, *keys], content.focus)
+    return Reading([*title, *content.text(), *keys], content.focus)
 
 
 def wrapped(lines: list[str]) -> list[str]:
