@@ -19,7 +19,7 @@ from components.inventory import LETTERS
 from components.level import LEVEL_UP_CHOICES
 from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
-from controls.key_help import command_rows
+from controls.key_help import aligned_rows
 from controls.keys import Command, Key, does_nothing
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
@@ -114,9 +114,7 @@ class AskUserEventHandler(EventHandler):
         """A symbol's key is any key too."""
         return self.on_exit()
 
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> ActionOrHandler | None:
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> ActionOrHandler | None:
         """By default any mouse click exits this input handler."""
         return self.on_exit()
 
@@ -160,9 +158,7 @@ class LevelUpEventHandler(AskUserEventHandler):
         """A symbol chooses nothing, as any key but the choices' letters."""
         self.engine.message_log.add_message("Invalid entry.", color.invalid)
 
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> ActionOrHandler | None:
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> ActionOrHandler | None:
         """Don't allow the player to click to exit the menu, like normal."""
         return None
 
@@ -287,27 +283,17 @@ class SelectIndexHandler(AskUserEventHandler):
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """Check for key movement or confirmation keys."""
-        key = event.sym
-        move_keys = self.settings.keys.move
-        if key in move_keys:
-            dx, dy = move_keys[key]
-            self.put_cursor(*targeting.moved(self.engine, dx, dy, keys.cursor_step(event.mod)))
+        cursor = targeting.cursor_after(self.engine, event, self.settings.keys)
+        if cursor is not None:
+            self.put_cursor(*cursor)
             return None
-        target_keys_step = keys.target_step(event)
-        if target_keys_step is not None:
-            enemy = targeting.cycled_target(
-                self.engine, self.engine.mouse_location, target_keys_step
-            )
-            if enemy is not None:
-                self.put_cursor(enemy.x, enemy.y)
-            return None
-        if key in keys.CONFIRM_KEYS:
+        if keys.target_step(event) is not None:
+            return None  # No enemy in view to aim at.
+        if event.sym in keys.CONFIRM_KEYS:
             return self.on_index_selected(*self.engine.mouse_location)
         return super().ev_keydown(event)
 
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> ActionOrHandler | None:
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> ActionOrHandler | None:
         """Left click confirms a selection."""
         x, y = event.integer_position
         if self.engine.game_map.in_bounds(x, y) and event.button == tcod.event.MouseButton.LEFT:
@@ -332,11 +318,7 @@ class LookHandler(SelectIndexHandler):
 
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
         """Travel's key (`_`, or the key file's) walks to the tile under the cursor."""
-        if (
-            isinstance(event, tcod.event.KeyDown | tcod.event.TextInput)
-            and not keys.does_nothing(event)
-            and self.settings.keys.main.get(keys.key_of(event)) is Command.TRAVEL
-        ):
+        if keys.main_command(event, self.settings.keys) is Command.TRAVEL:
             return self.travel(*self.engine.mouse_location)
         return super().dispatch(event)
 
@@ -525,9 +507,7 @@ class MainGameEventHandler(EventHandler):
         """A recorded press of autofight, played again (`Screens.autofight`)."""
         return Play() if self.handle_action(autofight.action(self.engine, press)) else None
 
-    def ev_mousebuttondown(
-        self, event: tcod.event.MouseButtonDown
-    ) -> ActionOrHandler | None:
+    def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> ActionOrHandler | None:
         x, y = event.integer_position
         if keys.MAIN_BUTTONS.get(event.button) is Command.WALK_TO and self.engine.game_map.in_bounds(x, y):
             self.start_walk(travel.Travel(x, y))
@@ -555,7 +535,8 @@ class MainGameEventHandler(EventHandler):
         stop = self.walk.step(self.engine, self.handle_action)
         if stop is not None:
             self.stop_walk(stop.reason)
-        return None if type(self) is play_screen(self.engine) and self.engine.player.is_alive else Play()
+        player = self.engine.player
+        return None if player.is_alive and not player.level.requires_level_up else Play()
 
     def stop_walk(self, reason: str | None = None) -> None:
         """Stop the walk under way, if any, saying why if it must."""
@@ -581,11 +562,9 @@ class GameOverEventHandler(EventHandler):
         kept = [] if record is None else [*record.lines(), ""]
         if record is None and not self.settings.keep:  # Settings private to a replay.
             kept = [self.REPLAYED, ""]
-        rows = command_rows(keys.GAME_OVER_KEYS)
-        width = max(len(pressed) for pressed, _ in rows)
-        help_lines = [f"{pressed:<{width}}  {meaning}" for pressed, meaning in rows]
         from saving import death  # Loaded by a death, not by every start (with the morgue).
 
+        help_lines = aligned_rows(keys.GAME_OVER_KEYS)
         return Content(self.TITLE, [*death.ending(self.engine).summary_lines(), "", *kept, *help_lines])
 
     def on_render(self, console: tcod.console.Console) -> None:
@@ -611,32 +590,7 @@ class GameOverEventHandler(EventHandler):
             case Command.HISTORY:
                 return Push(HistoryViewer(self.engine))
             case Command.HALL_OF_FAME:
-                return Push(self.hall_of_fame())
+                return Push(HallOfFameScreen.after_death(self.engine))
             case Command.HELP:
                 return Push(HelpScreen(self.settings))
         return None
-
-    def hall_of_fame(self) -> BaseEventHandler:
-        """The hall of fame this death entered, highlighted; a replay's, as the file holds it
-        (which a replay leaves as it is, damaged or not)."""
-        record = self.engine.death_record
-        if record is None:
-            return HallOfFameScreen.from_file(self.settings, keep_aside=False)
-        return HallOfFameScreen(record.entered.entries, record.entered.rank)
-
-
-def next_screen(engine: Engine) -> BaseEventHandler:
-    """The one place that chooses the screen play goes on in, after a turn or on
-    continuing (`Play`): once the player has died, the game over (its ending taken
-    once: `saving.death`)."""
-    if not engine.player.is_alive:
-        from saving import death  # Loaded by a death, not by every start (with the morgue).
-
-        death.ending(engine)
-        return GameOverEventHandler(engine)
-    return play_screen(engine)(engine)
-
-
-def play_screen(engine: Engine) -> type[EventHandler]:
-    """The level-up choice while one is owed, else the main game."""
-    return LevelUpEventHandler if engine.player.level.requires_level_up else MainGameEventHandler

@@ -29,6 +29,7 @@ from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
 from screens.question import Question
+from screens.stack import next_screen
 from window import title
 from window.options import Settings
 
@@ -161,14 +162,14 @@ class MainMenu(input_handlers.BaseEventHandler):
 
     def start_new_game(self) -> Transition:
         """A new game in the dungeon (the main loop gives it its own recording)."""
-        return Reset.to(input_handlers.next_screen(new_game(self.seed, self.settings)))
+        return Reset.to(next_screen(new_game(self.seed, self.settings)))
 
     def daily_game(self) -> Transition:
         """Today's daily game; marked as another try if the player's recordings
         hold one of it already."""
         date = self.today()
         tries = daily.tries_before(paths.recordings_dir(), daily.seed_of(date))
-        return Reset.to(input_handlers.next_screen(new_daily_game(date, self.settings, tries)))
+        return Reset.to(next_screen(new_daily_game(date, self.settings, tries)))
 
     def continue_game(self) -> Transition | None:
         """Load the save, or explain why not; a bad save is kept, never lost.
@@ -227,7 +228,7 @@ class MainMenu(input_handlers.BaseEventHandler):
         """The loaded game, after playing what its recording holds beyond its save (`recovery`)."""
         recovered = recovery.recover(engine, self, self.progress)
         if recovered is None:
-            return Reset.to(input_handlers.next_screen(engine))
+            return Reset.to(next_screen(engine))
         if not recovered.screens:  # Its recording goes on past the game's end.
             return None
         engine.saved_at = None  # Saved once back on the game's own screen (`autosave`).

@@ -120,6 +120,13 @@ def command_rows(table: Mapping[K, Command]) -> list[tuple[str, str]]:
     return _keys_by_meaning({key: COMMAND_HELP[command] for key, command in table.items()})
 
 
+def aligned_rows(table: Mapping[K, Command]) -> list[str]:
+    """A table's `command_rows` as lines, the meanings lined up after the longest keys."""
+    rows = command_rows(table)
+    width = max(len(pressed) for pressed, _ in rows)
+    return [f"{pressed:<{width}}  {meaning}" for pressed, meaning in rows]
+
+
 # The dungeon's commands that go somewhere or fight, and the questions
 # (`words.questions`): each a section of the help, the other commands another.
 GOING: Final = (Command.DESCEND, Command.EXPLORE, Command.AUTOFIGHT, Command.TRAVEL)

@@ -409,6 +409,13 @@ def global_command(event: tcod.event.KeyDown) -> Command | None:
     return None
 
 
+def main_command(event: tcod.event.Event, tables: KeyTables) -> Command | None:
+    """The dungeon's command that a key press or typed symbol gives by `tables`, if any."""
+    if not isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) or does_nothing(event):
+        return None
+    return tables.main.get(key_of(event))
+
+
 def target_step(event: tcod.event.KeyDown) -> int | None:
     """How far along the enemies in view a key moves a targeting cursor, if it does."""
     for (key, modifier), step in TARGET_KEYS.items():

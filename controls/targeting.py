@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import tcod
+
+from controls import keys
+
 if TYPE_CHECKING:
+    from controls.keys import KeyTables
     from engine import Engine
     from entity import Actor
 
@@ -42,6 +47,17 @@ def cycled_target(engine: Engine, cursor: tuple[int, int], step: int) -> Actor |
     if cursor in positions:
         return enemies[(positions.index(cursor) + step) % len(enemies)]
     return enemies[0] if step > 0 else enemies[-1]
+
+
+def cursor_after(engine: Engine, event: tcod.event.KeyDown, tables: KeyTables) -> tuple[int, int] | None:
+    """Where a key moves the cursor, if it moves it: a move key (held modifiers go
+    further: `keys.cursor_step`), or a key of the enemies in view (`keys.target_step`)."""
+    if event.sym in tables.move:
+        dx, dy = tables.move[event.sym]
+        return moved(engine, dx, dy, keys.cursor_step(event.mod))
+    step = keys.target_step(event)
+    enemy = None if step is None else cycled_target(engine, engine.mouse_location, step)
+    return None if enemy is None else (enemy.x, enemy.y)
 
 
 def moved(engine: Engine, dx: int, dy: int, step: int) -> tuple[int, int]:

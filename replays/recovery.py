@@ -21,13 +21,12 @@ from typing import BinaryIO, Final
 
 import tcod
 
-import input_handlers
 import render_functions
 from engine import Engine
 from replays import recording, replay_lines, rules
 from saving import paths, safe_io
 from screens.base import BaseEventHandler
-from screens.stack import Screens
+from screens.stack import Screens, next_screen
 from window.options import Settings
 
 # At most this many events after the save are played: five times the most
@@ -250,7 +249,7 @@ def recover(engine: Engine, menu: BaseEventHandler, progress: Progress | None = 
     found = unsaved(engine)
     events = found.events
     turns = engine.turns
-    screens = Screens(menu, input_handlers.next_screen(engine))
+    screens = Screens(menu, next_screen(engine))
     try:
         replay_lines.play_lines(screens, paced(events, progress))
     finally:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import tcod
 
 import render_functions
-from controls.keys import Command, does_nothing, key_of
+from controls.keys import Command, does_nothing, main_command
 from screens.base import ANY_KEY_CLOSES, Content, Overlay, PassOn, Pop, Transition
 from words import descriptions, questions
 
@@ -35,7 +35,7 @@ class AnswerScreen(Overlay):
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
         if isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) and not does_nothing(event):
-            if self.engine.settings.keys.main.get(key_of(event)) is Command.QUIT:
+            if main_command(event, self.engine.settings.keys) is Command.QUIT:
                 return Pop()  # Escape closes the answer only, as it closes other screens.
             return PassOn()
         return super().on_event(event)

@@ -97,7 +97,7 @@ class Reset:
 @dataclass(frozen=True)
 class Play:
     """Back to the game's own screen, whichever it is owed now: after a turn, or
-    leaving a screen of the game (see `input_handlers.next_screen`); with `walk`,
+    leaving a screen of the game (see `screens.stack.next_screen`); with `walk`,
     that walk starts there (`travel`: to a tile chosen with the cursor)."""
 
     walk: Walk | None = None

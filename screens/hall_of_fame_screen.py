@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import tcod
 
@@ -12,6 +12,9 @@ import render_functions
 from saving import hall_of_fame
 from screens.base import ANY_KEY_CLOSES, BaseEventHandler, Content, Overlay, PopupMessage
 from window.options import Settings
+
+if TYPE_CHECKING:
+    from engine import Engine
 
 # Whether each entry's recording replays to its ending (None: it names none),
 # as `replays.verify.entries_verified` finds; given by the main menu.
@@ -55,6 +58,15 @@ class HallOfFameScreen(Overlay):
         self.entries = entries
         self.highlight = highlight
         self.marks = marks
+
+    @classmethod
+    def after_death(cls, engine: Engine) -> BaseEventHandler:
+        """The hall of fame the game's death entered, highlighted; a replay's, as the file
+        holds it (which a replay leaves as it is, damaged or not)."""
+        record = engine.death_record
+        if record is None:
+            return cls.from_file(engine.settings, keep_aside=False)
+        return cls(record.entered.entries, record.entered.rank)
 
     @classmethod
     def from_file(

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 import tcod
 
 from controls.keys import does_nothing
-from input_handlers import MainGameEventHandler, next_screen, play_screen
+from input_handlers import (
+    EventHandler,
+    GameOverEventHandler,
+    LevelUpEventHandler,
+    MainGameEventHandler,
+)
 from replays import recording
 from replays.recording import Autofight, Steps
 from screens.answer import AnswerScreen
@@ -257,3 +262,19 @@ class Screens:
             return False
         return type(shown) is play_screen(engine)
 
+
+def next_screen(engine: Engine) -> BaseEventHandler:
+    """The one place that chooses the screen play goes on in, after a turn or on
+    continuing (`Play`): once the player has died, the game over (its ending taken
+    once: `saving.death`)."""
+    if not engine.player.is_alive:
+        from saving import death  # Loaded by a death, not by every start (with the morgue).
+
+        death.ending(engine)
+        return GameOverEventHandler(engine)
+    return play_screen(engine)(engine)
+
+
+def play_screen(engine: Engine) -> type[EventHandler]:
+    """The level-up choice while one is owed, else the main game."""
+    return LevelUpEventHandler if engine.player.level.requires_level_up else MainGameEventHandler

@@ -51,7 +51,6 @@ import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier, MouseButton  # noqa: E402
 
 import entity_factories  # noqa: E402
-import input_handlers  # noqa: E402
 import main  # noqa: E402
 import setup_game  # noqa: E402
 from actions import TakeStairsAction  # noqa: E402
@@ -59,7 +58,7 @@ from components.ai import ConfusedEnemy  # noqa: E402
 from controls import keys  # noqa: E402
 from engine import Engine  # noqa: E402
 from saving import paths, save_data, savefile  # noqa: E402
-from screens.stack import Screens  # noqa: E402
+from screens.stack import Screens, next_screen  # noqa: E402
 
 VERSION = save_data.FORMAT_VERSION
 EVENTS_PER_GAME = 50
@@ -221,7 +220,7 @@ def play(engine: Engine, rng: random.Random) -> None:
     """
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
     menu = setup_game.MainMenu(engine.settings)
-    screens = Screens(menu, input_handlers.next_screen(engine))
+    screens = Screens(menu, next_screen(engine))
     screens.draw(console)
     for _ in range(EVENTS_PER_GAME):
         screens.press(random_event(rng))
@@ -232,7 +231,7 @@ def play(engine: Engine, rng: random.Random) -> None:
             in_play = screens.engine_in_play()
             if in_play is not None:
                 save_data.save(in_play, paths.save_path())
-                screens = Screens(menu, input_handlers.next_screen(save_data.load(paths.save_path())))
+                screens = Screens(menu, next_screen(save_data.load(paths.save_path())))
         console.clear()
         screens.draw(console)
 

@@ -54,7 +54,7 @@ from engine import Engine
 from screens.base import Push
 from screens.help_screen import HelpScreen
 from screens.save_failed import SaveFailedPopup
-from screens.stack import Screens
+from screens.stack import Screens, next_screen
 from window import assets, command_line, error_report, loop, options, screenshot, title
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -283,7 +283,7 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
         viewer = input_handlers.HistoryViewer(engine)  # Any unbound key closes it.
         assert answer_to(viewer, name) is None, name
     engine.player.fighter.die()
-    game_over = input_handlers.next_screen(engine)
+    game_over = next_screen(engine)
     for name, _ in listed["After a death"]:
         assert answer_to(game_over, name) is not None, name
     for chord, _ in listed["Everywhere"]:

@@ -35,7 +35,7 @@ from replays import recording, replay
 from saving import hall_of_fame, morgue, paths, save_data, savefile
 from screens.base import Quit
 from screens.hall_of_fame_screen import HallOfFameScreen
-from screens.stack import Screens
+from screens.stack import Screens, next_screen
 from window import loop
 from words.game_over import Ending, ending_of
 
@@ -276,7 +276,7 @@ def test_an_unwritable_morgue_folder_gets_a_popup_and_play_goes_on(in_tmp: Path)
     engine = arena()
     engine.player.fighter.die()
 
-    screens = after_frame(screens_of(input_handlers.next_screen(engine)))
+    screens = after_frame(screens_of(next_screen(engine)))
     popup = screens.top
 
     assert isinstance(popup, input_handlers.PopupMessage)
@@ -361,7 +361,7 @@ def test_a_damaged_scores_file_is_kept_aside_and_a_new_one_begun(
     engine = arena()
     engine.player.fighter.die()
 
-    screens = after_frame(screens_of(input_handlers.next_screen(engine)))
+    screens = after_frame(screens_of(next_screen(engine)))
     popup = screens.top
 
     assert isinstance(popup, input_handlers.PopupMessage)
@@ -385,7 +385,7 @@ def test_a_scores_path_that_is_no_file_is_kept_aside_without_a_hang(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = after_frame(screens_of(input_handlers.next_screen(engine))).top
+    popup = after_frame(screens_of(next_screen(engine))).top
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text == "scores.json was damaged: kept as scores.json.bad, a new hall of fame begun."
@@ -408,7 +408,7 @@ def test_a_scores_file_that_cannot_be_read_is_left_alone(
     engine = arena()
     engine.player.fighter.die()
 
-    popup = after_frame(screens_of(input_handlers.next_screen(engine))).top
+    popup = after_frame(screens_of(next_screen(engine))).top
 
     assert isinstance(popup, input_handlers.PopupMessage)
     assert popup.text.startswith("Could not read the hall of fame: Permission denied")
@@ -468,7 +468,7 @@ def test_the_new_game_is_highlighted_after_a_death(in_tmp: Path) -> None:
     hall_of_fame.enter(ending(10_000, 9))
     engine = arena()
     engine.player.fighter.die()
-    screens = after_frame(screens_of(input_handlers.next_screen(engine)))
+    screens = after_frame(screens_of(next_screen(engine)))
     screen = screens.top
     assert isinstance(screen, input_handlers.GameOverEventHandler)
     screens.press(key(KeySym.H))

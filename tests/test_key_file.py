@@ -254,7 +254,7 @@ def test_the_help_shows_what_is_left_when_a_key_file_clears_whole_sections() -> 
     shown = "\n".join(screen_rows(screens))
     assert "Moving" not in shown and "Asking" not in shown  # No heading over nothing.
     assert "In the dungeon" in shown and "Wait a turn" in shown
-    assert help_screen.content().lines[0] == "Main menu:"
+    assert help_screen.content().text()[0] == "Main menu:"
     assert all(rows for _, rows in help_sections(tables))
 
 

@@ -16,7 +16,7 @@ from controls import keys
 from controls.keys import Command, Key
 from engine import Engine
 from screens.base import Push
-from screens.stack import Screens
+from screens.stack import Screens, next_screen
 
 
 def binding(table: dict[Key, Command], command: Command) -> Key:
@@ -64,7 +64,7 @@ def test_a_screen_opened_after_a_death_closes_back_to_the_game_over_screen(
     engine: Engine, command: Command
 ) -> None:
     engine.player.fighter.die()
-    game_over = input_handlers.next_screen(engine)
+    game_over = next_screen(engine)
     assert isinstance(game_over, input_handlers.GameOverEventHandler)
     screens = screens_of(game_over)
     opened(screens, binding(keys.GAME_OVER_KEYS, command))

@@ -13,7 +13,7 @@ import input_handlers
 import setup_game
 from controls.keys import MAIN_KEYS, Command, Key
 from screens.base import Reset
-from screens.stack import Screens
+from screens.stack import Screens, next_screen
 from window import options, title
 from words.news import BACK
 from words.reading import Narrator
@@ -59,7 +59,7 @@ def test_the_level_up_choice_is_read_with_its_letters() -> None:
     game = arena()
     level = game.engine.player.level
     level.add_xp(level.experience_to_next_level)
-    screen = input_handlers.next_screen(game.engine)
+    screen = next_screen(game.engine)
     assert isinstance(screen, input_handlers.LevelUpEventHandler)
     said = Narrator().news(screens_of(screen))
     assert screen.TITLE in said
@@ -109,7 +109,7 @@ def test_a_question_is_read_and_the_game_over_story_too() -> None:
     screens.press(key(KeySym.ESCAPE))
     assert narrator.news(screens) == [spoken(input_handlers.SAVE_AND_QUIT)]
     game.engine.player.fighter.hp = 0
-    screens.apply(Reset.to(input_handlers.next_screen(game.engine)))
+    screens.apply(Reset.to(next_screen(game.engine)))
     said = narrator.news(screens)
     assert "Game over" in said and any(line.startswith("Enter, Esc") for line in said)
     assert all(len(line) < 80 for line in said)
