@@ -261,7 +261,7 @@ class Watching(Screens):
 
     def __init__(self, followed: Screens, notice: str):
         super().__init__(followed.menu)
-        self.stack = followed.stack  # The same screens, as they change.
+        self.stack, self.engine = followed.stack, followed.engine  # The same screens and game.
         self.notice = notice
 
     def content(self) -> Content:

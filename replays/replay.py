@@ -79,7 +79,7 @@ def summary(screens: Screens, engine: Engine | None = None) -> dict[str, Any]:
     `engine` is the game played, for when the screen no longer shows it (after a death).
     """
     report: dict[str, Any] = {"screen": type(screens.top).__name__}
-    engine = engine or screens.game()
+    engine = engine or screens.engine
     if engine is None:
         return report
     player = engine.player

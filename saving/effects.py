@@ -17,7 +17,7 @@ def after_frame(screens: Screens) -> bool:
     """Write what the frame just shown leaves to write (a popup over the screens says
     what could not be); whether the screens show anything new."""
     notices = []
-    engine = screens.game()
+    engine = screens.engine
     news = False
     if engine is not None:
         recording.write_new(engine)

@@ -10,6 +10,7 @@ is under it.  A walk under way and autofight are the dungeon screen's (`walking`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import tcod
@@ -50,12 +51,16 @@ class Screens:
     """The screens shown, bottom first: the main menu (which holds the player's
     settings), then a game's screens, then whatever is shown over them.
 
+    `engine` is the game they show, in play or over (None on the menus): it comes
+    with the screens above the menu, and changes only with them (`reset`).
     `quitting` is what a `Quit` asked for, until the main loop has done it.
     """
 
     def __init__(self, menu: BaseEventHandler, *above: BaseEventHandler) -> None:
-        self.stack: list[BaseEventHandler] = [menu, *above]
+        self.stack: list[BaseEventHandler] = [menu]
+        self.engine: Engine | None = None
         self.quitting: Quit | None = None
+        self.reset(above)
 
     def __repr__(self) -> str:
         return f"Screens({', '.join(type(screen).__name__ for screen in self.stack)})"
@@ -75,19 +80,17 @@ class Screens:
         """Whether the main menu shows, with nothing over it (a finished game left)."""
         return len(self.stack) == 1
 
-    # What the screens show, and of which game.
+    def reset(self, screens: Sequence[BaseEventHandler]) -> None:
+        """`screens` in place of all above the menu, and their game as `engine`."""
+        self.stack[1:] = screens
+        games = (screen.game() for screen in reversed(screens))
+        self.engine = next((engine for engine in games if engine is not None), None)
 
-    def game(self) -> Engine | None:
-        """The game the screens show, in play or over; None on the menus."""
-        for screen in reversed(self.stack):
-            engine = screen.game()
-            if engine is not None:
-                return engine
-        return None
+    # What the screens show, and of which game.
 
     def engine_in_play(self) -> Engine | None:
         """The game in play, while the player lives: what quitting saves."""
-        engine = self.game()
+        engine = self.engine
         return engine if engine is not None and engine.player.is_alive else None
 
     def recorded_game(self) -> Engine | None:
@@ -98,7 +101,7 @@ class Screens:
     @property
     def settings(self) -> Settings:
         """The options and keys in force: the game's (a replay's are its own), else the player's."""
-        engine = self.game()
+        engine = self.engine
         if engine is not None:
             return engine.settings
         return self.menu.settings
@@ -190,7 +193,7 @@ class Screens:
                 if event is not None:
                     self.apply(self.top.on_event(event))
             case Reset(screens):
-                self.stack[1:] = screens
+                self.reset(screens)
             case Play(walk):
                 self.play()
                 dungeon = self.top
@@ -199,13 +202,12 @@ class Screens:
             case Quit():
                 self.quitting = result
             case BackToMenu():
-                del self.stack[1:]
+                self.reset(())
 
     def play(self) -> None:
         """Back to the game's own screen, as owed now (`input_handlers.next_screen`)."""
-        engine = self.game()
-        if engine is not None:
-            self.stack[1:] = [next_screen(engine)]
+        if self.engine is not None:
+            self.stack[1:] = [next_screen(self.engine)]
 
     def show(self, text: str) -> None:
         """Say `text` in a popup over the screens (what could not be written, a notice)."""
@@ -223,7 +225,8 @@ class Screens:
     @property
     def walking(self) -> bool:
         """Whether a walk is under way: the main loop takes its steps (`step`)."""
-        return self.walk_steps() is not None
+        dungeon = self.top
+        return isinstance(dungeon, MainGameEventHandler) and dungeon.walk is not None
 
     def walk_steps(self) -> int | None:
         """The steps the walk under way has taken; None with no walk under way."""

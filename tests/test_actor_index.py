@@ -43,12 +43,12 @@ def assert_filed_rightly(game_map: GameMap) -> None:
 def test_a_played_game_keeps_its_index_right_through_steps_deaths_and_descents() -> None:
     script = recording.parse((RECORDINGS / "descent.rec").read_text(), "descent.rec")
     screens = screens_of(replay.start(script))
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     floors, kills = set(), 0
     for event in script.events:
         replay_lines.replay_line(screens, event)
-        engine = screens.game()
+        engine = screens.engine
         assert engine is not None
         assert_filed_rightly(engine.game_map)
         floors.add(engine.game_world.current_floor)

@@ -164,7 +164,7 @@ def autofought_game(stop: int) -> tuple[object, list[str]]:
     """Seed 13 played with `x` until a monster is in view, then Tab until none is, twice over."""
     settings = Settings(options=Options(autofight_stop=stop))
     screens = screens_of(replay.start(recording.Script(13, []), settings))
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     for _ in range(300):
         if not engine.player.is_alive or engine.game_world.current_floor > 1:
@@ -191,9 +191,9 @@ def test_a_press_is_recorded_as_what_it_did_and_replays_so_whatever_the_option()
 
 def test_a_refused_press_is_recorded_and_replays_its_message() -> None:
     screens = played(screens_of(replay.start(recording.Script(13, []))), key(KeySym.TAB))
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None and engine.recording[-1] == "autofight"
-    replayed = replay_text("\n".join(engine.recording)).game()
+    replayed = replay_text("\n".join(engine.recording)).engine
     assert replayed is not None and texts(replayed)[-1] == autofight.NO_TARGET
     assert replayed.turns == 0
 

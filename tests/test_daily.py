@@ -75,7 +75,7 @@ def test_the_menu_starts_the_days_game_and_a_second_is_another_try(in_tmp: Path)
     assert first.engine.recording[2] == "# daily 2026-11-25"
     shown = character_screen(screens)
     assert "Daily 2026-11-25" in shown and "try" not in shown
-    assert screens.game() is first.engine
+    assert screens.engine is first.engine
     recording.write_new(first.engine)  # As the main loop does once it shows the game.
     second = daily_game(DATE)
     assert isinstance(second.top, input_handlers.MainGameEventHandler)

@@ -201,7 +201,7 @@ def whole_lines(path: Path) -> list[str]:
 def replayed(lines: list[str]) -> Engine:
     """The game `--replay --headless` gives for these lines."""
     script = recording.parse("".join(line + "\n" for line in lines), "<killed>")
-    engine = replay.play_recording(replay.start(script), script.events).game()
+    engine = replay.play_recording(replay.start(script), script.events).engine
     assert engine is not None
     return engine
 

@@ -34,7 +34,7 @@ def dungeon(width: int = 20, height: int = 15, at: tuple[int, int] = (5, 5)) -> 
 
 
 def engine_of(screens: Screens) -> Engine:
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     return engine
 

@@ -27,7 +27,7 @@ REMAKE = "if the change is meant: python tools/make_recordings.py"
 def replayed(name: str) -> tuple[Screens, Engine, str]:
     text = (FOLDER / f"{name}.rec").read_text()
     screens = replay_text(text)
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     return screens, engine, text
 
@@ -108,7 +108,7 @@ def test_a_recording_of_format_2_replays_with_letters_by_place_and_records_itsel
     text = (FORMAT_2 / f"{name}.rec").read_text()
     assert text.startswith("recording 2\n")
     screens = replay_text(text)
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None and not engine.player.inventory.by_kind
     assert engine.recording[0] == "recording 2"  # Replayed again, again by place.
     # These three games never carry two of a kind when a letter is pressed (the
@@ -127,7 +127,7 @@ def test_a_recording_of_format_3_replays_by_the_viewers_keys_and_records_itself_
     text = (FORMAT_3 / f"{name}.rec").read_text()
     assert text.startswith("recording 3\n") and "\nbind " not in text
     screens = replay_text(text)
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None and engine.recording[0] == "recording 3"
     assert not any(line.startswith(("bind ", "option ")) for line in engine.recording)
     today, _, _ = replayed(name)
@@ -161,7 +161,7 @@ def test_key_period_shift_still_takes_the_stairs() -> None:
     today = (FOLDER / "descent.rec").read_text().replace("recording 3", "recording 1")
     old = "\n".join(format_1_lines.get(line, line) for line in today.splitlines())
     assert "key period shift" in old.splitlines() and "text >" not in old, REMAKE
-    engine = replay_text(old).game()
+    engine = replay_text(old).engine
     assert engine is not None
     said = [message.plain_text for message in engine.message_log.messages]
     assert engine.game_world.current_floor >= 2 and "You descend the staircase." in said, REMAKE

@@ -43,7 +43,7 @@ NEW_HEADER = "".join(line + "\n" for line in new_header(SEED))
 
 def engine_of(screens: Screens) -> Engine:
     """The game the screens show."""
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     return engine
 

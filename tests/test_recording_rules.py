@@ -32,7 +32,7 @@ def explored(seed: int) -> list[str]:
     for event in [key(KeySym.X), typed("."), key(KeySym.X), key(KeySym.L), key(KeySym.X), key(KeySym.X)]:
         replay_lines.replay_line(screens, event)
         replay_lines.finish_walk(screens)
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     return list(engine.recording)
 
@@ -42,7 +42,7 @@ def gathering() -> list[str]:
     """A recording whose exploring picked an item up (the first such seed)."""
     for seed in range(1, 200):
         lines = explored(seed)
-        engine = replay_text_of(lines).game()
+        engine = replay_text_of(lines).engine
         assert engine is not None
         if len(engine.player.inventory.items) > 2 and engine.turns > 5:
             return lines
@@ -121,12 +121,12 @@ def test_a_game_continued_with_other_keys_records_the_change_where_it_happened(
     settings = options.Settings(options.Options(gather_items=False), tables)
     continued = Screens(setup_game.MainMenu(settings))
     continued.press(key(KeySym.C))
-    engine = continued.game()
+    engine = continued.engine
     assert engine is not None and engine.settings is settings
     after = engine.recording[-2:]
     assert after == ["option gather_items off", "bind explore e"]
     # Replayed by anyone, the game goes on with those keys from there.
-    replayed = replay_text_of(list(engine.recording)).game()
+    replayed = replay_text_of(list(engine.recording)).engine
     assert replayed is not None and replayed.settings.keys == tables
     assert not replayed.settings.options.gather_items
 
@@ -172,7 +172,7 @@ def test_continue_recovers_by_the_recordings_keys_and_options(
     assert isinstance(recovered.top, input_handlers.PopupMessage)
     under_the_popup = Screens(recovered.menu, *recovered.stack[1:-1])
     assert replay.summary(under_the_popup) == played
-    engine = recovered.game()
+    engine = recovered.engine
     assert engine is not None and engine.settings is settings  # The player's from now on.
     assert engine.recording.held[-4:] == [  # Those the file lacks, after the lines recovered.
         "option gather_items off",

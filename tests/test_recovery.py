@@ -55,7 +55,7 @@ def play(screens: Screens, events: list[tcod.event.Event]) -> Screens:
             error_report.report_error(screens, keep_recording=False)
             screens.stop_walking()
         replay_lines.finish_walk(screens)
-        engine = screens.game()
+        engine = screens.engine
         if engine is not None:
             recording.write_new(engine)
     return screens
@@ -97,14 +97,14 @@ def continued(menu: setup_game.MainMenu | None = None) -> Screens:
     the continued game is shown."""
     screens = Screens(menu or setup_game.MainMenu())
     screens.press(key(KeySym.C))
-    engine = screens.game()
+    engine = screens.engine
     if engine is not None:
         recording.write_new(engine)
     return screens
 
 
 def the_game(screens: Screens) -> Engine:
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     return engine
 

@@ -135,7 +135,7 @@ def test_playing_on_after_a_replay_asks_then_makes_a_game_continue_finds(
     # Continue finds it: the replayed game and the step played on.
     continued = Screens(setup_game.MainMenu())
     continued.press(key(KeySym.C))
-    engine = continued.game()
+    engine = continued.engine
     assert engine is not None
     script = recording.read(rec)
     assert engine.game_world.seed == script.seed

@@ -19,6 +19,6 @@ def test_play_never_draws_from_the_random_modules_global_state(name: str) -> Non
     from their seed, leave the global state as they found it."""
     random.seed(20261124)
     before = random.getstate()
-    engine = replay_text((RECORDINGS / f"{name}.rec").read_text()).game()
+    engine = replay_text((RECORDINGS / f"{name}.rec").read_text()).engine
     assert engine is not None and engine.turns > 0
     assert random.getstate() == before, "play drew from `random`: draw from `engine.rng` instead"

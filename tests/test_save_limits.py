@@ -240,7 +240,7 @@ def continued() -> Screens:
 def continue_refused() -> list[str]:
     """What Continue shows, as lines."""
     screens = continued()
-    assert screens.game() is None  # Refused: over the menu, no game.
+    assert screens.engine is None  # Refused: over the menu, no game.
     shown = screens.top
     assert isinstance(shown, input_handlers.PopupMessage)
     return shown.text.split("\n")

@@ -570,7 +570,7 @@ class Soak:
 
     def next_event(self) -> tcod.event.Event:
         """The player's next event; or, every `STAIRS_EVERY` events on a floor, `>` on the stairs."""
-        engine = self.screens.game()
+        engine = self.screens.engine
         if (
             engine is not None
             and self.helping
@@ -593,7 +593,7 @@ class Soak:
 
     def step(self, event: tcod.event.Event) -> None:
         screens = self.screens
-        in_a_game = screens.game() is not None
+        in_a_game = screens.engine is not None
         # The main loop's door, then what it writes after the frame.
         loop.handle_event(self.context, screens, event)
         if screens.quitting is not None:  # Quitting, in the game or the menu: what main_loop does.
@@ -615,7 +615,7 @@ class Soak:
     def after_event(self, number: int, screen_changed: bool) -> None:
         handler = self.screens.top
         self.screens_seen[screen_name(self.screens)] += 1
-        engine = self.screens.game()
+        engine = self.screens.engine
         if number % RENDER_EVERY == 0 or screen_changed:
             self.console.clear()
             self.screens.draw(self.console)
@@ -671,11 +671,11 @@ class Soak:
                 event = self.next_event()
                 self.recent.append(f"{number}: {describe(event)} on {screen_name(self.screens)}")
                 before = screen_name(self.screens)
-                engine = self.screens.game()
+                engine = self.screens.engine
                 was_alive = engine is not None and engine.player.is_alive
                 self.step(event)
                 self.after_event(number, screen_name(self.screens) != before)
-                engine = self.screens.game()
+                engine = self.screens.engine
                 if was_alive and engine is not None and not engine.player.is_alive:
                     self.deaths += 1
             except Exception as exc:
@@ -750,7 +750,7 @@ def test_soak_replays_the_same_game(in_tmp: Path, soak_context: tcod.context.Con
         os.chdir(folder)
         soak = Soak(12345, folder, soak_context)
         soak.run(1500)
-        engine = soak.screens.game()
+        engine = soak.screens.engine
         assert engine is not None
         engine.recording_file = None  # Named after the time the game began.
         pictures.append((screen_name(soak.screens), canonical(engine)))
@@ -764,16 +764,16 @@ def test_the_soaks_recording_replays_its_game(in_tmp: Path, soak_context: tcod.c
 
     soak = Soak(SOAK_SEED, in_tmp, soak_context, helping=False)
     soak.run(3000)
-    while soak.screens.game() is None:  # Ended on the menu: play into a game.
+    while soak.screens.engine is None:  # Ended on the menu: play into a game.
         soak.run(1)
     # A walk under way when the soak stopped goes on to its end, as the
     # replay's does: the two are compared once both have stopped.
     replay_lines.finish_walk(soak.screens)
-    engine = soak.screens.game()
+    engine = soak.screens.engine
     assert engine is not None and engine.recording_file is not None
     text = (in_tmp / "recordings" / engine.recording_file).read_text()
     assert text.splitlines() == all_lines(engine)
-    replayed = replay_text(text).game()
+    replayed = replay_text(text).engine
     assert replayed is not None
     replayed.recording_file = engine.recording_file
     # The window's keys are not part of the game, so the replay takes no

@@ -552,7 +552,7 @@ def played(screens: Screens, event: tcod.event.Event, steps: int | None = None) 
 
 
 def state(screens: Screens) -> object:
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     from test_soak import canonical
 
@@ -565,7 +565,7 @@ def test_walks_stopped_by_keys_and_clicks_replay_exactly() -> None:
     played(screens, key(KeySym.X), steps=5)
     played(screens, key(KeySym.Z))  # Stops the walk after 5 steps.
     played(screens, key(KeySym.O), steps=2)
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     played(screens, click(engine.player.x, engine.player.y))  # Stops it after 2.
     played(screens, key(KeySym.X))  # Runs until it stops by itself.
@@ -575,21 +575,21 @@ def test_walks_stopped_by_keys_and_clicks_replay_exactly() -> None:
     replayed = replay_text("\n".join(engine.recording))
     assert state(replayed) == state(screens)
     # The replayed game recorded itself again: the same lines.
-    again = replayed.game()
+    again = replayed.engine
     assert again is not None and again.recording == engine.recording
 
 
 def test_a_walk_that_ends_a_recording_runs_to_its_end() -> None:
     screens = played(live_game(), key(KeySym.X))
     assert not screens.walking
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None and engine.recording[-1] == "key x"
     assert state(replay_text("\n".join(engine.recording))) == state(screens)
 
 
 def test_leaving_the_game_during_a_walk_records_its_steps() -> None:
     screens = played(live_game(), key(KeySym.X), steps=3)
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     screens.press(tcod.event.Quit())
     assert screens.quitting == Quit()
@@ -604,7 +604,7 @@ def test_a_headless_replay_takes_the_recorded_steps(
 ) -> None:
     screens = played(live_game(), key(KeySym.X), steps=4)
     played(screens, key(KeySym.SPACE))
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None
     path = tmp_path / "walk.rec"
     path.write_text("\n".join(engine.recording) + "\n")
@@ -790,6 +790,6 @@ def test_a_travel_replays_exactly() -> None:
     played(screens, key(KeySym.Z))
     for event in (typed("_"), key(KeySym.H), key(KeySym.H), key(KeySym.RETURN)):
         played(screens, event)
-    engine = screens.game()
+    engine = screens.engine
     assert engine is not None and "text _" in engine.recording
     assert state(replay_text("\n".join(engine.recording))) == state(screens)

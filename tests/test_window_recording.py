@@ -52,7 +52,7 @@ def test_a_game_in_the_window_replays_headless_to_the_same_state(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == replay.summary(dungeon(saved))
     # To the last attribute.
-    again = replay_text(text).game()
+    again = replay_text(text).engine
     assert again is not None
     again.recording_file = saved.recording_file
     before, after = canonical(saved), canonical(again)

@@ -215,7 +215,7 @@ def play(goal: Goal, seed: int) -> list[str] | None:
     """The recording of the game with `seed`, if it reaches the goal."""
     screens = started(recording.Script(seed, []))
     for _ in range(goal.max_events):
-        engine = screens.game()
+        engine = screens.engine
         assert engine is not None
         if goal.done(screens.top, engine):
             return list(engine.recording)

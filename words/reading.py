@@ -64,7 +64,7 @@ class Narrator:
     def news(self, screens: Screens) -> list[str]:
         """The lines to say now that `screens` show: that a screen over the game
         closed, the game's news, then what changed of the top screen (all of it, if it is new)."""
-        engine = screens.game()
+        engine = screens.engine
         same_game = engine is not None and engine is self.engine
         lines = [] if engine is None else self.game_news(engine, screens.walking)
         reading = read_screen(screens)
