@@ -11,6 +11,7 @@ only what comes after.  A replay, `--verify` and `--follow` write none.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import itertools
 import os
@@ -94,51 +95,22 @@ RecordedEvent = (
 US_SHIFTED: Final[dict[KeySym, str]] = {KeySym.PERIOD: ">", KeySym.SLASH: "?"}
 
 
-# The recorded events' own lines are plain classes, not frozen dataclasses: a dataclass
-# compiles its methods when its module is imported, before the first key (start-up,
-# docs/performance.md).  Each is a value: equal to another of its kind with its fields.
+@dataclasses.dataclass(frozen=True)
 class Steps:
     """A `steps N` line: the walk under way stopped after `count` steps."""
 
-    __match_args__ = ("count",)
-
-    def __init__(self, count: int) -> None:
-        self.count = count
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Steps:
-            return NotImplemented
-        return other.count == self.count
-
-    def __hash__(self) -> int:
-        return hash(self.count)
-
-    def __repr__(self) -> str:
-        return f"Steps(count={self.count!r})"
+    count: int
 
     def line(self) -> str:
         return f"steps {self.count}"
 
 
+@dataclasses.dataclass(frozen=True)
 class Autofight:
     """An `autofight DX DY` line: autofight's key bumped that way (`controls.autofight`);
     `autofight` alone: it was refused, at no cost."""
 
-    __match_args__ = ("direction",)
-
-    def __init__(self, direction: tuple[int, int] | None = None) -> None:
-        self.direction = direction
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Autofight:
-            return NotImplemented
-        return other.direction == self.direction
-
-    def __hash__(self) -> int:
-        return hash(self.direction)
-
-    def __repr__(self) -> str:
-        return f"Autofight(direction={self.direction!r})"
+    direction: tuple[int, int] | None = None
 
     def line(self) -> str:
         if self.direction is None:
@@ -147,17 +119,9 @@ class Autofight:
         return f"autofight {dx} {dy}"
 
 
+@dataclasses.dataclass(frozen=True)
 class Resume:
     """A `resume` line: the game left on a menu goes on from its save, on the dungeon's screen."""
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Resume or NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(Resume)
-
-    def __repr__(self) -> str:
-        return "Resume()"
 
     def line(self) -> str:
         return "resume"
@@ -171,23 +135,16 @@ class RecordingError(Exception):
     """A recording that can't be replayed; `str()` names the file and the line at fault."""
 
 
+@dataclasses.dataclass(frozen=True)
 class Script:
     """A recording read from text: the game's seed, the rules its header names
-    (what its keys meant when it started), and its events in order.
+    (what its keys meant when it started), and its events in order."""
 
-    A plain class, as `Lines` is: a dataclass compiles its methods when its
-    module is imported, before the first key (start-up)."""
-
-    def __init__(
-        self,
-        seed: int,
-        events: list[Recorded],
-        version: int = FORMAT_VERSION,
-        rules: tuple[Rule, ...] = (),
-        daily: str | None = None,
-    ) -> None:
-        self.seed, self.events, self.version, self.rules = seed, events, version, rules
-        self.daily = daily  # The date of a daily game, as its `# daily` line says.
+    seed: int
+    events: list[Recorded]
+    version: int = FORMAT_VERSION
+    rules: tuple[Rule, ...] = ()
+    daily: str | None = None  # The date of a daily game, as its `# daily` line says.
 
 
 EMPTY_SHA256: Final = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -201,35 +158,35 @@ def new_hash(data: bytes = b"") -> Any:
     return hashlib.sha256(data)
 
 
+@dataclasses.dataclass
 class Lines:
     """A game's recording: what its file holds (`written` lines, `size` bytes, and
     their SHA-256), and the lines played since, `held` until the main loop appends
     them (`write_new`).  Its first lines (format, seed, a daily game's date) and
     every rule line are kept aside too: a replay and Continue ask for them.
 
-    As a sequence it is the lines held; its length is every line's.
+    As a sequence it is the lines held; its length is every line's.  Equal to
+    another recording of the same lines, held and written.
     """
 
-    def __init__(
-        self,
-        held: list[str] | None = None,
-        written: int = 0,
-        size: int = 0,
-        sha256: str = EMPTY_SHA256,
-        head: list[str] | None = None,
-        rules: list[str] | None = None,
-    ) -> None:
-        self.held = [] if held is None else held
-        self.written, self.size = written, size
-        self.sha256 = sha256  # Of the `size` bytes written, as the save says.
-        self.head = [] if head is None else head
-        self.rules = [] if rules is None else rules
-        self.hasher: Any = None  # The running SHA-256 of what is written; None until known.
-        self.started = False  # Whether this session has written its file yet (`write_new`).
-        self.fork_from: str | None = None  # A file whose written part begins this game's new file.
-        self.lost = False  # No longer recorded: its file is gone or changed since the save.
-        self.full = False  # It holds `MAX_LINES`: no more are recorded.
-        self.keep = True  # False for a replay's own, which no one writes: nothing held.
+    held: list[str] = dataclasses.field(default_factory=list)
+    written: int = 0
+    size: int = 0
+    sha256: str = EMPTY_SHA256  # Of the `size` bytes written, as the save says.
+    head: list[str] = dataclasses.field(default_factory=list)
+    rules: list[str] = dataclasses.field(default_factory=list)
+    # The running SHA-256 of what is written; None until known.
+    hasher: Any = dataclasses.field(default=None, init=False, repr=False, compare=False)
+    # Whether this session has written its file yet (`write_new`).
+    started: bool = dataclasses.field(default=False, init=False, compare=False)
+    # A file whose written part begins this game's new file.
+    fork_from: str | None = dataclasses.field(default=None, init=False, compare=False)
+    # No longer recorded: its file is gone or changed since the save.
+    lost: bool = dataclasses.field(default=False, init=False, compare=False)
+    # It holds `MAX_LINES`: no more are recorded.
+    full: bool = dataclasses.field(default=False, init=False, compare=False)
+    # False for a replay's own, which no one writes: nothing held.
+    keep: bool = dataclasses.field(default=True, init=False, compare=False)
 
     @classmethod
     def of(cls, lines: Iterable[str]) -> Lines:
@@ -273,13 +230,10 @@ class Lines:
         if self.hasher is None:
             self.hasher = new_hash()
         self.hasher.update(data)
+        self.sha256 = str(self.hasher.hexdigest())
         self.written += len(self.held)
         self.size += len(data)
         self.held.clear()
-
-    def digest(self) -> str:
-        """The SHA-256 of what the file holds of this game (as loaded, if not read since)."""
-        return self.sha256 if self.hasher is None else str(self.hasher.hexdigest())
 
     def __len__(self) -> int:
         return self.written + len(self.held)
@@ -298,17 +252,6 @@ class Lines:
         if self.written:
             raise IndexError("only the lines not yet written are held: read the file for the rest")
         return iter(self.held)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Lines):
-            return (self.written, self.size, self.digest(), self.held) == (
-                other.written, other.size, other.digest(), other.held
-            )
-        if isinstance(other, list):
-            return not self.written and self.held == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 HEAD_LINES: Final = 2  # A recording's format and seed.
@@ -540,8 +483,7 @@ def _plays(line: str) -> bool:
 def parse(text: str, source: str) -> Script:
     """Read a recording's text; RecordingError names `source` and the line at fault."""
     reader = Reader(text.splitlines(), source)
-    script = reader.script
-    return Script(script.seed, list(reader.events()), script.version, script.rules, script.daily)
+    return dataclasses.replace(reader.script, events=list(reader.events()))
 
 
 def _check_version(line: str) -> int:
@@ -585,8 +527,7 @@ def _rule_of(line: str) -> list[Rule]:
 def read(path: Path) -> Script:
     """Read a recording file whole; RecordingError for a missing, unreadable or bad one."""
     reader = stream(path)
-    script = reader.script
-    return Script(script.seed, list(reader.events()), script.version, script.rules, script.daily)
+    return dataclasses.replace(reader.script, events=list(reader.events()))
 
 
 class Checked:
@@ -774,7 +715,7 @@ def fork_file(engine: Engine) -> None:
     except OSError as exc:
         _warn(engine, exc)
         return
-    if len(first) != lines.size or new_hash(first).hexdigest() != lines.digest():
+    if len(first) != lines.size or new_hash(first).hexdigest() != lines.sha256:
         lines.lost = True  # Changed since it was checked: nothing of it can be trusted.
         engine.recording_file = None
         return

@@ -730,7 +730,7 @@ class Recording(Field):
         texts = {part: self._text(getattr(value, part)) for part in ("head", "rules", "held")}
         if len(value) > MAX_RECORDING:
             raise UnsaveableGameError(f"its recording is longer than {MAX_RECORDING:,} lines.")
-        return {**texts, "written": value.written, "bytes": value.size, "sha256": value.digest()}
+        return {**texts, "written": value.written, "bytes": value.size, "sha256": value.sha256}
 
     @staticmethod
     def _text(lines: list[str]) -> str:
