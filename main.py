@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -215,7 +216,7 @@ def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
     if too_big is None:
         return notice
     default = options.Options().tile_size
-    settings.options = settings.options.replace(tile_size=default)
+    settings.options = dataclasses.replace(settings.options, tile_size=default)
     return "\n\n".join(text for text in (notice, f"{too_big} Using {default}x{default}.") if text)
 
 
@@ -225,7 +226,7 @@ def read_settings(fullscreen: bool, keep_aside: bool = True) -> tuple[options.Se
     chosen, notice = options.read(keep_aside)
     # The player's keys (replays read them too: a recording holds the keys pressed).
     tables, key_notice = key_file.load()
-    chosen = chosen.replace(fullscreen=chosen.fullscreen or fullscreen)
+    chosen = dataclasses.replace(chosen, fullscreen=chosen.fullscreen or fullscreen)
     notices = "\n\n".join(text for text in (notice, key_notice) if text) or None
     return options.Settings(chosen, tables), notices
 

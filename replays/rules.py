@@ -96,7 +96,7 @@ def apply(rule: Rule, settings: Settings) -> None:
     those: a pass over the tables in force, as cheap as an event's, not a
     rebuild of every binding (a recording may hold a million such lines)."""
     if isinstance(rule, SetOption):
-        settings.options = settings.options.replace(**{rule.name: rule.value})
+        settings.options = dataclasses.replace(settings.options, **{rule.name: rule.value})
         return
     taken, action, tables = set(rule.keys), rule.action, settings.keys
     move = {key: way for key, way in tables.move.items() if key not in taken and way != action}
@@ -117,7 +117,7 @@ def base(viewer: Settings) -> Settings:
     """What a recording of format 4 plays by before its rules: the default keys
     and play options, with the viewer's other options (how the game looks)."""
     defaults = {name: getattr(options.Options(), name) for name in options.play_choices()}
-    return Settings(viewer.options.replace(**defaults), KeyTables(), keep=False)
+    return Settings(dataclasses.replace(viewer.options, **defaults), KeyTables(), keep=False)
 
 
 def settings_of(version: int, rules: Iterable[Rule], viewer: Settings) -> Settings:

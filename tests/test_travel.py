@@ -3,6 +3,7 @@ running (Shift+direction), each step a real turn through the real handlers."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import random
@@ -190,7 +191,7 @@ def test_a_walks_watch_tells_each_news_once() -> None:
 
 def test_explore_without_gathering_stops_when_an_item_comes_into_view_then_goes_on() -> None:
     engine = walled_arena(*((12, y) for y in range(1, 12)))
-    engine.settings.options = engine.settings.options.replace(gather_items=False)
+    engine.settings.options = dataclasses.replace(engine.settings.options, gather_items=False)
     potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
     handler = press(MainGameEventHandler(engine), key(KeySym.X))
     assert texts(engine)[-1] == "A Health Potion comes into view."
