@@ -11,6 +11,7 @@ the rules, not who played it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import os
@@ -18,7 +19,6 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -46,7 +46,7 @@ class NotVerified(Exception):
     """A file that does not reach the ending it claims; `str()` says why."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Verified:
     """A recording that reaches the ending it claims."""
 
@@ -252,7 +252,7 @@ def check_morgue(text: str, path: Path, engine: Engine) -> None:
     named = morgue.read_kept(text)
     assert named is not None  # `verify` checked it.
     name, sha256, _ = named
-    ending = ending_of(engine, when).replace(daily_try=daily_try_of(lines))
+    ending = dataclasses.replace(ending_of(engine, when), daily_try=daily_try_of(lines))
     kept = morgue.KeptRecording(name, sha256, morgue_note(lines, name))
     made = morgue.morgue_text(engine, ending, kept).splitlines()
     for number, (line, again) in enumerate(zip(lines, made, strict=False), start=1):

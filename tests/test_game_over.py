@@ -3,6 +3,7 @@ the way back to the menu; through the real handlers and the real main loop."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import json
@@ -236,7 +237,7 @@ def test_the_morgue_floor_begins_at_the_first_row_explored() -> None:
 
 def test_kills_are_listed_most_first_then_by_name() -> None:
     kills = {"Troll": 1, "Orc": 1, "Rat": 3, "Bat": 1}
-    assert ending(0, 1).replace(kills=kills).kills_text() == "3 Rats, 1 Bat, 1 Orc, 1 Troll"
+    assert dataclasses.replace(ending(0, 1), kills=kills).kills_text() == "3 Rats, 1 Bat, 1 Orc, 1 Troll"
 
 
 def test_two_deaths_in_the_same_second_keep_both_files(in_tmp: Path) -> None:
@@ -514,10 +515,10 @@ def test_a_game_is_entered_once_however_often_it_is_replayed(in_tmp: Path) -> No
     """Replaying a recorded death ends the same game again: it keeps its one place."""
     first = hall_of_fame.enter(ending(300, 2))
     hall_of_fame.enter(ending(500, 2))
-    again = hall_of_fame.enter(ending(300, 2).replace(when=WHEN + datetime.timedelta(hours=1)))
+    again = hall_of_fame.enter(dataclasses.replace(ending(300, 2), when=WHEN + datetime.timedelta(hours=1)))
     assert (first.rank, again.rank) == (0, 1)
     assert [entry.xp for entry in hall_of_fame.load(paths.scores_path())] == [500, 300]
-    other_seed = hall_of_fame.enter(ending(300, 2).replace(seed=2))
+    other_seed = hall_of_fame.enter(dataclasses.replace(ending(300, 2), seed=2))
     assert other_seed.rank == 2  # Another game, with the same figures: entered.
 
 
