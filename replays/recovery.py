@@ -12,6 +12,7 @@ it is, every line kept: the game goes on in a new file made of what was good.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 import time
@@ -43,46 +44,35 @@ PROGRESS_EVERY: Final = 500
 Progress = Callable[[float], None]
 
 
+@dataclasses.dataclass(frozen=True)
 class Unsaved:
     """What a game's recording file holds after its save: the events to play,
-    and a line for the player about what was left out, if anything was.
+    and a line for the player about what was left out, if anything was."""
 
-    This module's two classes are plain, not dataclasses: a dataclass compiles its
-    methods when its module is imported, before the first key (start-up)."""
-
-    def __init__(
-        self,
-        events: list[recording.Recorded] | None = None,
-        left_out: str | None = None,
-        *,
-        foreign: bool = False,
-        lines: list[str] | None = None,
-        data: bytes = b"",
-        stopped: bool = False,
-        lost: bool = False,
-    ) -> None:
-        self.events = [] if events is None else events
-        self.left_out = left_out
-        # The file is no part of this game (a link, another game's recording): left as it is.
-        self.foreign = foreign
-        # The lines of those events as the file holds them, and their bytes (a save that
-        # names how far its file went: those need not be written again).
-        self.lines = [] if lines is None else lines
-        self.data = data
-        # Whether the file goes on past them: a bad line, or too many (left as it is).
-        self.stopped = stopped
-        # The file is gone, or no longer begins with what the save wrote: the game can't be recorded.
-        self.lost = lost
+    events: list[recording.Recorded] = dataclasses.field(default_factory=list)
+    left_out: str | None = None
+    _: dataclasses.KW_ONLY
+    # The file is no part of this game (a link, another game's recording): left as it is.
+    foreign: bool = False
+    # The lines of those events as the file holds them, and their bytes (a save that
+    # names how far its file went: those need not be written again).
+    lines: list[str] = dataclasses.field(default_factory=list)
+    data: bytes = b""
+    # Whether the file goes on past them: a bad line, or too many (left as it is).
+    stopped: bool = False
+    # The file is gone, or no longer begins with what the save wrote: the game can't be recorded.
+    lost: bool = False
 
 
+@dataclasses.dataclass(frozen=True)
 class Recovered:
     """A game brought back: the screen it is on, what was played after its save,
     and what of the file was left out, if anything."""
 
-    def __init__(
-        self, handler: input_handlers.BaseEventHandler, events: int, turns: int, left_out: str | None = None
-    ) -> None:
-        self.handler, self.events, self.turns, self.left_out = handler, events, turns, left_out
+    handler: input_handlers.BaseEventHandler
+    events: int
+    turns: int
+    left_out: str | None = None
 
     def message(self) -> str:
         """What the player is told."""

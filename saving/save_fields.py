@@ -199,10 +199,7 @@ class Record:
 
 
 class Field:
-    """One field: how it is written as plain data, and read back checked.
-
-    The fields are plain classes, not dataclasses: a dataclass compiles its
-    methods when its module is imported, a cost each start-up paid a dozen times."""
+    """One field: how it is written as plain data, and read back checked."""
 
     saved: ClassVar[bool] = True
 
