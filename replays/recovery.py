@@ -18,7 +18,7 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, NamedTuple
 
 import tcod
 
@@ -64,8 +64,7 @@ class Unsaved:
     lost: bool = False
 
 
-@dataclasses.dataclass(frozen=True)
-class Recovered:
+class Recovered(NamedTuple):
     """A game brought back: the screen it is on, what was played after its save,
     and what of the file was left out, if anything."""
 

@@ -11,7 +11,7 @@ import dataclasses
 import os
 import typing
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from saving import paths, safe_io, savefile
 from words.game_over import Claim
@@ -82,8 +82,7 @@ class DamagedScoresError(ValueError):
     """The scores file is not a table this game wrote."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Entered:
+class Entered(NamedTuple):
     """What entering a game did: the table, the game's place in it (from 0; None
     if it did not make the ten), and what the player should be told."""
 

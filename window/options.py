@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Final, Generic, TypeVar, cast
+from typing import Any, Final, Generic, NamedTuple, TypeVar, cast
 
 from controls.keys import KeyTables
 from saving import paths, safe_io, savefile
@@ -52,8 +52,7 @@ class Choice(Generic[T]):
         return values[(values.index(value) + by) % len(values)]
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(NamedTuple):
     """Where the window was, windowed: its size and its top-left corner, in pixels."""
 
     width: int
@@ -83,12 +82,11 @@ class Remembered:
         return Placement(width, height, x, y)
 
 
-@dataclass(frozen=True)
-class Declared(Generic[T]):
+class Declared(NamedTuple):
     """How an option of `Options` is shown (a `Choice`, or `Remembered`) and whether it
     changes play: its field's metadata, under `DECLARATION`."""
 
-    setting: Choice[T] | Remembered
+    setting: Choice[Any] | Remembered
     changes_play: bool = False
 
 
@@ -96,12 +94,12 @@ class Declared(Generic[T]):
 DECLARATION: Final = "option"
 
 
-def declaration(setting: Choice[T] | Remembered, changes_play: bool = False) -> dict[str, Declared[T]]:
+def declaration(setting: Choice[Any] | Remembered, changes_play: bool = False) -> dict[str, Declared]:
     """The metadata of a field of `Options`: how its option is shown (`Declared`)."""
     return {DECLARATION: Declared(setting, changes_play)}
 
 
-def option(label: str, names: Mapping[T, str], changes_play: bool = False) -> dict[str, Declared[T]]:
+def option(label: str, names: Mapping[T, str], changes_play: bool = False) -> dict[str, Declared]:
     """The metadata of an option of `Options` that the screen lists under `label`.
 
     An option that `changes_play` (what a key does, not how the game looks) is
@@ -146,7 +144,7 @@ class Options:
 
 
 # Each option's declaration, by name, in the order `Options` declares them.
-DECLARED: Final[dict[str, Declared[Any]]] = {
+DECLARED: Final[dict[str, Declared]] = {
     each.name: each.metadata[DECLARATION] for each in fields(Options)
 }
 
