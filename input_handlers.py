@@ -21,7 +21,7 @@ from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
 from controls.key_help import command_rows
 from controls.keys import Command, Key
-from replays.recording import Autofight
+from replays.record_format import Autofight
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
 from screens.base import ActionOrHandler as ActionOrHandler

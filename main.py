@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 import tcod
 
 from controls import key_file
-from replays import recording
+from replays import record_reader, recording
 from saving import game_lock, paths
 from window import (
     assets,
@@ -92,7 +92,7 @@ def play(args: argparse.Namespace) -> int:
     if args.replay is not None:
         try:
             script = recording.Checked(args.replay)
-        except recording.RecordingError as exc:
+        except record_reader.RecordingError as exc:
             print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
     if args.terminal or reads_aloud(args, settings):

@@ -25,7 +25,7 @@ import tcod
 import input_handlers
 import render_functions
 from engine import Engine
-from replays import recording, replay_lines, rules
+from replays import record_format, record_reader, recording, replay_lines, rules
 from saving import paths, safe_io
 from window.options import Settings
 
@@ -49,7 +49,7 @@ class Unsaved:
     """What a game's recording file holds after its save: the events to play,
     and a line for the player about what was left out, if anything was."""
 
-    events: list[recording.Recorded] = dataclasses.field(default_factory=list)
+    events: list[record_format.Recorded] = dataclasses.field(default_factory=list)
     left_out: str | None = None
     _: dataclasses.KW_ONLY
     # The file is no part of this game (a link, another game's recording): left as it is.
@@ -131,23 +131,23 @@ def _begins_as_saved(file: BinaryIO, lines: recording.Lines) -> bool:
 
 def cap(engine: Engine) -> int:
     """The most events played after the save: `MAX_UNSAVED`, fewer near the recording's cap."""
-    room = recording.MAX_LINES - SPARE_LINES - len(engine.recording)
+    room = record_reader.MAX_LINES - SPARE_LINES - len(engine.recording)
     return max(0, min(MAX_UNSAVED, room))
 
 
 def _events_after(file: BinaryIO, most: int, before: int, name: str) -> Unsaved:
     """The events of the lines left in `file`, up to the first that is not one, or `most`."""
-    events: list[recording.Recorded] = []
+    events: list[record_format.Recorded] = []
     lines: list[str] = []
     data = bytearray()
     while (line := _next_line(file)) is not None:
         if line == TOO_LONG:
-            why = BAD_LINE.format(name=name, number=before + len(lines) + 1, why=f"longer than {recording.MAX_LINE} characters")
+            why = BAD_LINE.format(name=name, number=before + len(lines) + 1, why=f"longer than {record_reader.MAX_LINE} characters")
             return Unsaved(events, why, lines=lines, data=bytes(data), stopped=True)
         if len(events) == most:
             return Unsaved(events, TOO_MANY.format(most=most, name=name), lines=lines, data=bytes(data), stopped=True)
         try:
-            events.append(recording.event_of(line) if line.strip() and not line.startswith("#") else COMMENT)
+            events.append(record_format.event_of(line) if line.strip() and not line.startswith("#") else COMMENT)
         except ValueError as exc:
             number = before + len(lines) + 1
             why = BAD_LINE.format(name=name, number=number, why=exc)
@@ -161,9 +161,9 @@ def _next_line(file: BinaryIO) -> str | None:
     """The next whole line of `file`, without its line break; None at its end, or
     for a line cut short (the last, after a power cut); `TOO_LONG` for one longer
     than any recording's (only so much of it is read)."""
-    raw = file.readline(recording.MAX_LINE + 2)
+    raw = file.readline(record_reader.MAX_LINE + 2)
     if not raw.endswith(b"\n"):
-        return TOO_LONG if len(raw) > recording.MAX_LINE + 1 else None
+        return TOO_LONG if len(raw) > record_reader.MAX_LINE + 1 else None
     return raw[:-1].decode("utf-8", errors="replace")
 
 
@@ -171,7 +171,7 @@ TOO_LONG: Final = "\n"  # No line read holds a line break: this one stands for a
 
 
 # A comment after the save (a claim, say): played as nothing.
-COMMENT: Final = recording.Resume()
+COMMENT: Final = record_format.Resume()
 CHUNK: Final = 1 << 18
 LINKED: Final = (
     "The recording {name} is a link, not a file: it was left as it is, nothing after the "
@@ -231,7 +231,7 @@ def recover(engine: Engine, progress: Progress | None = None) -> Recovered | Non
     Then the recording goes on where it should (`settle`).
     """
     player = engine.settings
-    engine.settings = recording.settings_recorded(engine.recording, player)
+    engine.settings = record_format.settings_recorded(engine.recording, player)
     found = unsaved(engine)
     events = found.events
     turns = engine.turns
@@ -284,13 +284,13 @@ def go_on_with(engine: Engine, player: Settings) -> None:
     """Play by the player's keys and options from now on, the recording saying
     which of them differ from those it played by (from format 4 on)."""
     played_by, engine.settings = engine.settings, player
-    if recording.version_of(engine.recording.head) < rules.SINCE_VERSION:
+    if record_format.version_of(engine.recording.head) < rules.SINCE_VERSION:
         return  # A recording of a format that keeps none.
     for rule in rules.rules_for(player, played_by):
         recording.record(engine, rule.line())
 
 
-def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterator[recording.Recorded]:
+def paced(events: list[record_format.Recorded], progress: Progress | None) -> Iterator[record_format.Recorded]:
     """`events` one by one, showing how far they are played once that takes a while."""
     start = time.monotonic()
     for number, event in enumerate(events):

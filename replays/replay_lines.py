@@ -11,8 +11,8 @@ import tcod
 
 import exceptions
 import input_handlers
-from replays import recording, rules
-from replays.recording import Autofight, Recorded, Steps
+from replays import record_format, recording, rules
+from replays.record_format import Autofight, Recorded, Steps
 from window import error_report
 
 
@@ -25,7 +25,7 @@ def replay_line(
     A key or click came after the walk stopped by itself (one that stopped
     it was recorded as `steps N`); a pointer move may come during a walk.
     """
-    if isinstance(recorded, recording.Resume):
+    if isinstance(recorded, record_format.Resume):
         engine = handler.engine_in_play()
         if engine is None:
             return handler

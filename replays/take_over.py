@@ -18,7 +18,7 @@ import tcod
 
 import input_handlers
 from controls import keys
-from replays import recording, recovery
+from replays import record_format, recovery
 from saving import paths
 from screens.base import Push, Quit
 from screens.question import Notice, Question
@@ -34,7 +34,7 @@ def plays_on(handler: input_handlers.BaseEventHandler, event: tcod.event.Event) 
     click its recording would keep (a pointer move only points)."""
     if handler.engine_in_play() is None or isinstance(event, tcod.event.MouseMotion):
         return False
-    return not keys.does_nothing(event) and recording.line_of(event) is not None
+    return not keys.does_nothing(event) and record_format.line_of(event) is not None
 
 
 def ask(

@@ -24,7 +24,7 @@ from typing import Final
 import color
 import input_handlers
 from engine import Engine
-from replays import recording
+from replays import record_format, recording
 from saving import paths, save_fields, savefile
 
 # Events recorded on one floor between two saves.  Replaying this many takes
@@ -67,7 +67,7 @@ def back_to_start(handler: input_handlers.BaseEventHandler) -> input_handlers.Ba
     engine = handler.engine_in_play()
     if engine is None or on_start_screen(handler):
         return handler
-    recording.record(engine, recording.Resume().line())
+    recording.record(engine, record_format.Resume().line())
     return input_handlers.next_screen(engine)
 
 

@@ -14,7 +14,7 @@ from words import descriptions, questions
 
 if TYPE_CHECKING:
     from input_handlers import EventHandler, LookHandler
-    from replays.recording import Autofight
+    from replays.record_format import Autofight
 
 
 class AnswerScreen(Overlay):

@@ -22,7 +22,7 @@ from saving import paths
 
 if TYPE_CHECKING:
     from engine import Engine
-    from replays.recording import Autofight
+    from replays.record_format import Autofight
     from window.options import Settings
 
 ANY_KEY_CLOSES = "Any key closes."

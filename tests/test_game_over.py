@@ -22,7 +22,7 @@ import exceptions
 import input_handlers
 import setup_game
 from engine import Engine
-from replays import recording, replay
+from replays import record_reader, replay
 from saving import hall_of_fame, morgue, paths, save_data, savefile
 from screens.hall_of_fame_screen import HallOfFameScreen
 from window import loop
@@ -467,7 +467,7 @@ def seed_that_dies_waiting() -> tuple[int, int]:
     how many waits that takes.  Found by playing, so no floor layout is pinned."""
     for seed in range(1, 100):
         handler: input_handlers.BaseEventHandler = replay.start(
-            recording.parse(f"recording 1\nseed {seed}\n", "<test>")
+            record_reader.parse(f"recording 1\nseed {seed}\n", "<test>")
         )
         for waits in range(1, 200):
             handler = play_events(handler, [typed(".")])
@@ -500,7 +500,7 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     kept = morgue_file.with_suffix(".rec")
     assert lines[lines.index("Recording") + 2] == f"Recording: {kept.name} (beside this file)"
     assert f"python main.py --replay {kept}" in lines[lines.index("Recording") + 5]
-    script_kept = recording.read(kept)
+    script_kept = record_reader.read(kept)
     assert script_kept.seed == seed
 
     replayed = play_events(replay.start(script_kept), script_kept.events)

@@ -44,7 +44,7 @@ import setup_game
 from controls import keys, travel
 from controls.keys import Key
 from engine import Engine
-from replays import recording, replay
+from replays import record_reader, recording, replay
 from saving import paths, save_data
 from window import options
 
@@ -201,7 +201,7 @@ def whole_lines(path: Path) -> list[str]:
 
 def replayed(lines: list[str]) -> Engine:
     """The game `--replay --headless` gives for these lines."""
-    script = recording.parse("".join(line + "\n" for line in lines), "<killed>")
+    script = record_reader.parse("".join(line + "\n" for line in lines), "<killed>")
     engine = replay.engine_of(replay.play_recording(replay.start(script), script.events))
     assert engine is not None
     return engine

@@ -17,7 +17,7 @@ from conftest import replay_text
 import input_handlers
 import main
 from engine import Engine
-from replays import recording, replay
+from replays import record_format, replay
 
 FOLDER = Path(__file__).parent / "recordings"
 REMAKE = "if the change is meant: python tools/make_recordings.py"
@@ -65,7 +65,7 @@ def test_a_scroll_aimed_with_the_mouse() -> None:
     assert "Confusion Scroll" not in [item.name for item in engine.player.inventory.items], REMAKE
 
 
-GAME_COMMENTS = (recording.DAILY_PREFIX, "# ending ")
+GAME_COMMENTS = (record_format.DAILY_PREFIX, "# ending ")
 
 
 def recording_lines(name: str) -> list[str]:

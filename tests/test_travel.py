@@ -29,7 +29,7 @@ from controls.walking import WalkHandler
 from engine import Engine
 from game_map import remembered
 from input_handlers import BaseEventHandler, LevelUpEventHandler, MainGameEventHandler
-from replays import recording, replay
+from replays import record_format, record_reader, recording, replay
 
 SEED = 1234
 
@@ -501,7 +501,7 @@ WALK_SEED = 13
 
 def live_game(seed: int = WALK_SEED) -> BaseEventHandler:
     """A new game, recorded as the player's is (`recording.handle_and_record`)."""
-    return replay.start(recording.Script(seed, []))
+    return replay.start(record_reader.Script(seed, []))
 
 
 def played(handler: BaseEventHandler, event: tcod.event.Event, steps: int | None = None) -> BaseEventHandler:
@@ -586,10 +586,10 @@ def test_a_headless_replay_takes_the_recorded_steps(
     ],
 )
 def test_a_bad_steps_line_is_named(line: str, error: str) -> None:
-    with pytest.raises(recording.RecordingError, match=f"line 3: {error}"):
-        recording.parse(f"recording 1\nseed 1\n{line}\n", "bad.rec")
-    assert recording.parse("recording 1\nseed 1\nsteps 12\n", "good.rec").events == [
-        recording.Steps(12)
+    with pytest.raises(record_reader.RecordingError, match=f"line 3: {error}"):
+        record_reader.parse(f"recording 1\nseed 1\n{line}\n", "bad.rec")
+    assert record_reader.parse("recording 1\nseed 1\nsteps 12\n", "good.rec").events == [
+        record_format.Steps(12)
     ]
 
 
@@ -676,7 +676,7 @@ def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
     """The second click of a double click lands on the walk's own goal: the
     walk goes on (it stopped after one step), and nothing of it is recorded."""
     engine = arena(at=(3, 5))
-    engine.recording = recording.Lines.of(recording.header(1234))
+    engine.recording = recording.Lines.of(record_format.header(1234))
     first = recording.handle_and_record(input_handlers.MainGameEventHandler(engine), click(10, 5))
     assert first.walking
     walking = first.advance()

@@ -470,7 +470,7 @@ class Window:
         self, handler: input_handlers.BaseEventHandler, event: tcod.event.KeyDown | tcod.event.TextInput
     ) -> input_handlers.BaseEventHandler:
         """The handler after `event`, its frame presented, then saved if due (`autosave`)."""
-        from replays import recording
+        from replays import record_format
         from saving import autosave, safe_io
         from window import loop
         before = handler
@@ -491,7 +491,7 @@ class Window:
         self.synced_presses += DISK.syncs > 0
         self.samples.append(seconds)
         if own > self.slowest[0]:
-            self.slowest = own, f"{recording.line_of(event)} on {type(before).__name__}"
+            self.slowest = own, f"{record_format.line_of(event)} on {type(before).__name__}"
         saving = autosave.due(handler) is not None
         start = time.perf_counter()
         safe_io.sync_pending()  # As the main loop does once the frame is presented.

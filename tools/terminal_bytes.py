@@ -32,7 +32,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import tcod
 
 import input_handlers
-from replays import recording, replay, replay_lines
+from replays import record_format, record_reader, replay, replay_lines
 from terminal import drawing, view
 
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "recordings" / "descent.rec"
@@ -89,12 +89,12 @@ class Meter:
 
 def play(path: Path, meter: Meter) -> None:
     """Every line of the recording, a frame after each, and after each step of a walk."""
-    script = recording.read(path)
+    script = record_reader.read(path)
     handler: input_handlers.BaseEventHandler = replay.start(script)
     meter.frame(handler)
     for recorded in script.events:
         # A walk's steps: all of them, or as many as a `steps N` line says.
-        limit = recorded.count if isinstance(recorded, recording.Steps) else None
+        limit = recorded.count if isinstance(recorded, record_format.Steps) else None
         while handler.walking and (limit is None or handler.walk_steps < limit):
             handler = handler.advance()
             meter.frame(handler)
