@@ -12,7 +12,7 @@ import tcod
 import tile_types
 from components.inventory import LETTERS
 from entity import Actor, Item
-from replays import recording
+from replays import record_format
 from saving.save_fields import (
     Bits,
     Fields,
@@ -260,7 +260,7 @@ class GameWorld:
         "room_min_size": Int(2, ROOM_MAX_SIZE),
         "room_max_size": Int(2, ROOM_MAX_SIZE),
         "current_floor": Int(1, MAX_FLOOR),
-        "seed": Int(0, recording.MAX_SEED),
+        "seed": Int(0, record_format.MAX_SEED),
         "daily": Maybe(Text(10), default=None),
         "daily_try": Int(0, MAX_TRIES, default=0),
     }

@@ -39,7 +39,7 @@ from words.verbs import VERBS, Verb
 if TYPE_CHECKING:
     from engine import Engine
     from entity import Item
-    from replays.recording import Autofight
+    from replays.record_format import Autofight
     from window.options import Settings
 
 

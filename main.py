@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Final
 import tcod
 
 from controls import key_file
-from replays import recording
+from replays import record_reader, recording
 from saving import game_lock, paths
 from window import (
     assets,
@@ -90,7 +91,7 @@ def play(args: argparse.Namespace) -> int:
     if args.replay is not None:
         try:
             script = recording.Checked(args.replay)
-        except recording.RecordingError as exc:
+        except record_reader.RecordingError as exc:
             print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
     if args.terminal or reads_aloud(args, settings):
@@ -203,7 +204,7 @@ def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
     if too_big is None:
         return notice
     default = options.Options().tile_size
-    settings.options = settings.options.replace(tile_size=default)
+    settings.options = dataclasses.replace(settings.options, tile_size=default)
     return "\n\n".join(text for text in (notice, f"{too_big} Using {default}x{default}.") if text)
 
 
@@ -213,7 +214,7 @@ def read_settings(fullscreen: bool, keep_aside: bool = True) -> tuple[options.Se
     chosen, notice = options.read(keep_aside)
     # The player's keys (replays read them too: a recording holds the keys pressed).
     tables, key_notice = key_file.load()
-    chosen = chosen.replace(fullscreen=chosen.fullscreen or fullscreen)
+    chosen = dataclasses.replace(chosen, fullscreen=chosen.fullscreen or fullscreen)
     notices = "\n\n".join(text for text in (notice, key_notice) if text) or None
     return options.Settings(chosen, tables), notices
 

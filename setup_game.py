@@ -22,7 +22,7 @@ from engine import Engine
 
 # The tutorial's map settings, declared beside the world they make.
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
-from replays import daily, recording, recovery, rules
+from replays import daily, record_format, recording, recovery, rules
 from saving import paths, save_data, savefile
 from screens.base import Content, PopupMessage, Push, Quit, Reset, Transition
 from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
@@ -52,7 +52,7 @@ def new_game(
 
     engine = Engine(player=player, rng=np.random.default_rng(seed), settings=settings)
     engine.recording = recording.Lines.of(
-        recording.header(seed, in_force=rules.rules_for(engine.settings), daily=daily_date)
+        record_format.header(seed, in_force=rules.rules_for(engine.settings), daily=daily_date)
     )
 
     engine.game_world = GameWorld(

@@ -111,7 +111,6 @@ class Level(BaseComponent):
         self.increase_level()
 
 
-# A NamedTuple, not a dataclass: nothing to compile when imported, before the first key.
 class LevelUpChoice(NamedTuple):
     """One way to grow when a level is gained: its line on the level-up screen, and what it does."""
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 import color
 from actions import Action, BumpAction
 from controls import key_help, keys, travel
-from replays.recording import Autofight
+from replays.record_format import Autofight
 from window import options
 from words.grammar import with_article
 

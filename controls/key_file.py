@@ -8,6 +8,7 @@ untrusted: a bad line is named and skipped, and the rest still applies.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from pathlib import Path
 from typing import Final
@@ -64,13 +65,12 @@ class KeyFileError(Exception):
     """A key file that can't be used at all; `str()` says why, in one line."""
 
 
+@dataclasses.dataclass
 class Bindings:
-    """The dungeon's keys: what each action takes, and the lines that were refused.
-    (A plain class: a dataclass compiles its methods at import, before the first frame.)"""
+    """The dungeon's keys: what each action takes, and the lines that were refused."""
 
-    def __init__(self, keys_of: dict[Action, list[Key]]) -> None:
-        self.keys_of = keys_of
-        self.refused: list[str] = []
+    keys_of: dict[Action, list[Key]]
+    refused: list[str] = dataclasses.field(default_factory=list)
 
     @classmethod
     def defaults(cls) -> Bindings:

@@ -3,6 +3,7 @@ the help screen and the README's key list (`key_help`) can't disagree."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from enum import Enum, auto
 from typing import Final
@@ -241,30 +242,14 @@ MAIN_KEYS: Final[dict[Key, Command]] = {
 
 
 
+@dataclasses.dataclass(frozen=True)
 class KeyTables:
     """The dungeon's keys in force: the tables above, or those the player's key
-    file makes (`key_file.load`).  A game holds them in `engine.settings`.
+    file makes (`key_file.load`).  A game holds them in `engine.settings`."""
 
-    A plain class, not a frozen dataclass: a dataclass compiles its methods when
-    its module is imported, before the first key (start-up, docs/performance.md)."""
-
-    def __init__(
-        self,
-        move: Mapping[KeySym, tuple[int, int]] = MOVE_KEYS,
-        wait: Sequence[Key] | None = None,
-        main: Mapping[Key, Command] = MAIN_KEYS,
-    ) -> None:
-        self.move = move
-        self.wait = tuple(WAIT_KEYS) if wait is None else wait
-        self.main = main
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not KeyTables:
-            return NotImplemented
-        return (other.move, other.wait, other.main) == (self.move, self.wait, self.main)
-
-    def __repr__(self) -> str:
-        return f"KeyTables(move={self.move!r}, wait={self.wait!r}, main={self.main!r})"
+    move: Mapping[KeySym, tuple[int, int]] = dataclasses.field(default_factory=MOVE_KEYS.copy)
+    wait: Sequence[Key] = tuple(WAIT_KEYS)
+    main: Mapping[Key, Command] = dataclasses.field(default_factory=MAIN_KEYS.copy)
 
 
 # Held with a move key, runs that way (NetHack, DCSS): `Command.RUN`.

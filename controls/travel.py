@@ -4,6 +4,7 @@ walk can do nothing the player's own keys could not."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -31,13 +32,12 @@ NO_STAIRS: Final = "You haven't found the stairs."
 FULL: Final = "Your inventory is full: exploring goes on without picking up."
 
 
-# Plain classes, not dataclasses (nor tuples, which a `Direction` is): nothing to compile
-# when imported, before the game is ready for its first key (docs/performance.md).
+# Not tuples, which a `Direction` is: a walk tells its turns and its end apart by their types.
+@dataclasses.dataclass(frozen=True)
 class Stop:
     """A walk's end: the message saying why, or None when it simply arrived."""
 
-    def __init__(self, reason: str | None = None) -> None:
-        self.reason = reason
+    reason: str | None = None
 
 
 Direction = tuple[int, int]

@@ -32,7 +32,7 @@ def start(engine: Engine, walk: travel.Walk) -> Walking | None:
 
 class Walking:
     """Where the walk goes, its next step, what it watches for, and the steps it took
-    (which a recording keeps when a key stops it: `recording.Steps`)."""
+    (which a recording keeps when a key stops it: `record_format.Steps`)."""
 
     def __init__(self, engine: Engine, walk: travel.Walk, first_step: travel.Step):
         self.walk = walk

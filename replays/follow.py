@@ -28,8 +28,9 @@ import tcod
 import color
 import input_handlers
 from controls import keys
-from replays import recording, replay, replay_lines
-from replays.recording import Recorded, RecordingError, Steps
+from replays import record_format, record_reader, recording, replay, replay_lines
+from replays.record_format import Recorded, Steps
+from replays.record_reader import RecordingError
 from saving import safe_io
 from screens.base import Content
 from screens.stack import Screens
@@ -95,8 +96,8 @@ class Follower:
     def _read_new(self, file: BinaryIO) -> int:
         """Play the whole lines of `file` after those played; how many there were."""
         info = os.fstat(file.fileno())
-        if info.st_size > recording.MAX_BYTES:
-            raise FollowError(f"{self.path}: bigger than any recording ({recording.MAX_BYTES:,} bytes)")
+        if info.st_size > record_reader.MAX_BYTES:
+            raise FollowError(f"{self.path}: bigger than any recording ({record_reader.MAX_BYTES:,} bytes)")
         if self.hasher is None or self._rewritten(file, info):
             if self.hasher is not None and not self._begins_as_read(file):
                 self.restart()
@@ -114,8 +115,8 @@ class Follower:
             new += whole.count(b"\n")
             file.seek(self.read_to)
         file.seek(self.read_to)
-        if len(rest := file.read(recording.MAX_LINE + 2)) > recording.MAX_LINE + 1 and b"\n" not in rest:
-            raise FollowError(f"{self.path}, line {self.played + 1}: longer than {recording.MAX_LINE} characters")
+        if len(rest := file.read(record_reader.MAX_LINE + 2)) > record_reader.MAX_LINE + 1 and b"\n" not in rest:
+            raise FollowError(f"{self.path}, line {self.played + 1}: longer than {record_reader.MAX_LINE} characters")
         return new
 
     def _rewritten(self, file: BinaryIO, info: os.stat_result) -> bool:
@@ -188,13 +189,13 @@ class Follower:
         if len(self.heads) < 2:
             self.heads.append(text)
             self._check_first()
-        elif not text.startswith(recording.RULE_WORDS):
+        elif not text.startswith(record_format.RULE_WORDS):
             self.start_game()
 
     def _check_first(self) -> None:
         """Refuse at once a file whose first lines are no recording's (not wait on it)."""
         try:
-            recording.Reader(self.heads, str(self.path))
+            record_reader.Reader(self.heads, str(self.path))
         except RecordingError as exc:
             if len(self.heads) == 2 or "is missing" not in str(exc):
                 raise FollowError(str(exc)) from None
@@ -202,7 +203,7 @@ class Follower:
     def start_game(self) -> None:
         """Start the game once its first lines (format and seed) are read, and play the rest read."""
         try:
-            reader = recording.Reader(self.waiting, str(self.path))
+            reader = record_reader.Reader(self.waiting, str(self.path))
         except RecordingError as exc:
             if "is missing" in str(exc):
                 return  # Its seed is still to come.
@@ -226,12 +227,12 @@ class Follower:
             self.ended = True
         if not text or text.startswith("#"):
             return None
-        if len(text) > recording.MAX_LINE:
+        if len(text) > record_reader.MAX_LINE:
             raise FollowError(
-                f"{self.path}, line {number}: longer than {recording.MAX_LINE} characters"
+                f"{self.path}, line {number}: longer than {record_reader.MAX_LINE} characters"
             )
         try:
-            return recording.event_of(text)
+            return record_format.event_of(text)
         except ValueError as exc:
             raise FollowError(f"{self.path}, line {number}: {exc}") from None
 

@@ -12,18 +12,19 @@ it is, every line kept: the game goes on in a new file made of what was good.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, NamedTuple
 
 import tcod
 
 import render_functions
 from engine import Engine
-from replays import recording, replay_lines, rules
+from replays import record_format, record_reader, recording, replay_lines, rules
 from saving import paths, safe_io
 from screens.base import BaseEventHandler
 from screens.stack import Screens, next_screen
@@ -44,47 +45,35 @@ PROGRESS_EVERY: Final = 500
 Progress = Callable[[float], None]
 
 
+@dataclasses.dataclass(frozen=True)
 class Unsaved:
     """What a game's recording file holds after its save: the events to play,
-    and a line for the player about what was left out, if anything was.
+    and a line for the player about what was left out, if anything was."""
 
-    This module's two classes are plain, not dataclasses: a dataclass compiles its
-    methods when its module is imported, before the first key (start-up)."""
-
-    def __init__(
-        self,
-        events: list[recording.Recorded] | None = None,
-        left_out: str | None = None,
-        *,
-        foreign: bool = False,
-        lines: list[str] | None = None,
-        data: bytes = b"",
-        stopped: bool = False,
-        lost: bool = False,
-    ) -> None:
-        self.events = [] if events is None else events
-        self.left_out = left_out
-        # The file is no part of this game (a link, another game's recording): left as it is.
-        self.foreign = foreign
-        # The lines of those events as the file holds them, and their bytes (a save that
-        # names how far its file went: those need not be written again).
-        self.lines = [] if lines is None else lines
-        self.data = data
-        # Whether the file goes on past them: a bad line, or too many (left as it is).
-        self.stopped = stopped
-        # The file is gone, or no longer begins with what the save wrote: the game can't be recorded.
-        self.lost = lost
+    events: list[record_format.Recorded] = dataclasses.field(default_factory=list)
+    left_out: str | None = None
+    _: dataclasses.KW_ONLY
+    # The file is no part of this game (a link, another game's recording): left as it is.
+    foreign: bool = False
+    # The lines of those events as the file holds them, and their bytes (a save that
+    # names how far its file went: those need not be written again).
+    lines: list[str] = dataclasses.field(default_factory=list)
+    data: bytes = b""
+    # Whether the file goes on past them: a bad line, or too many (left as it is).
+    stopped: bool = False
+    # The file is gone, or no longer begins with what the save wrote: the game can't be recorded.
+    lost: bool = False
 
 
-class Recovered:
+class Recovered(NamedTuple):
     """A game brought back: the screens it is on (none: its recording went on past
     the game's end, back to the menu), what was played after its save, and what of
     the file was left out, if anything."""
 
-    def __init__(
-        self, screens: list[BaseEventHandler], events: int, turns: int, left_out: str | None = None
-    ) -> None:
-        self.screens, self.events, self.turns, self.left_out = screens, events, turns, left_out
+    screens: list[BaseEventHandler]
+    events: int
+    turns: int
+    left_out: str | None = None
 
     def message(self) -> str:
         """What the player is told."""
@@ -144,23 +133,23 @@ def _begins_as_saved(file: BinaryIO, lines: recording.Lines) -> bool:
 
 def cap(engine: Engine) -> int:
     """The most events played after the save: `MAX_UNSAVED`, fewer near the recording's cap."""
-    room = recording.MAX_LINES - SPARE_LINES - len(engine.recording)
+    room = record_reader.MAX_LINES - SPARE_LINES - len(engine.recording)
     return max(0, min(MAX_UNSAVED, room))
 
 
 def _events_after(file: BinaryIO, most: int, before: int, name: str) -> Unsaved:
     """The events of the lines left in `file`, up to the first that is not one, or `most`."""
-    events: list[recording.Recorded] = []
+    events: list[record_format.Recorded] = []
     lines: list[str] = []
     data = bytearray()
     while (line := _next_line(file)) is not None:
         if line == TOO_LONG:
-            why = BAD_LINE.format(name=name, number=before + len(lines) + 1, why=f"longer than {recording.MAX_LINE} characters")
+            why = BAD_LINE.format(name=name, number=before + len(lines) + 1, why=f"longer than {record_reader.MAX_LINE} characters")
             return Unsaved(events, why, lines=lines, data=bytes(data), stopped=True)
         if len(events) == most:
             return Unsaved(events, TOO_MANY.format(most=most, name=name), lines=lines, data=bytes(data), stopped=True)
         try:
-            events.append(recording.event_of(line) if line.strip() and not line.startswith("#") else COMMENT)
+            events.append(record_format.event_of(line) if line.strip() and not line.startswith("#") else COMMENT)
         except ValueError as exc:
             number = before + len(lines) + 1
             why = BAD_LINE.format(name=name, number=number, why=exc)
@@ -174,9 +163,9 @@ def _next_line(file: BinaryIO) -> str | None:
     """The next whole line of `file`, without its line break; None at its end, or
     for a line cut short (the last, after a power cut); `TOO_LONG` for one longer
     than any recording's (only so much of it is read)."""
-    raw = file.readline(recording.MAX_LINE + 2)
+    raw = file.readline(record_reader.MAX_LINE + 2)
     if not raw.endswith(b"\n"):
-        return TOO_LONG if len(raw) > recording.MAX_LINE + 1 else None
+        return TOO_LONG if len(raw) > record_reader.MAX_LINE + 1 else None
     return raw[:-1].decode("utf-8", errors="replace")
 
 
@@ -184,7 +173,7 @@ TOO_LONG: Final = "\n"  # No line read holds a line break: this one stands for a
 
 
 # A comment after the save (a claim, say): played as nothing.
-COMMENT: Final = recording.Resume()
+COMMENT: Final = record_format.Resume()
 CHUNK: Final = 1 << 18
 LINKED: Final = (
     "The recording {name} is a link, not a file: it was left as it is, nothing after the "
@@ -245,7 +234,7 @@ def recover(engine: Engine, menu: BaseEventHandler, progress: Progress | None = 
     Then the recording goes on where it should (`settle`).
     """
     player = engine.settings
-    engine.settings = recording.settings_recorded(engine.recording, player)
+    engine.settings = record_format.settings_recorded(engine.recording, player)
     found = unsaved(engine)
     events = found.events
     turns = engine.turns
@@ -297,13 +286,13 @@ def go_on_with(engine: Engine, player: Settings) -> None:
     """Play by the player's keys and options from now on, the recording saying
     which of them differ from those it played by (from format 4 on)."""
     played_by, engine.settings = engine.settings, player
-    if recording.version_of(engine.recording.head) < rules.SINCE_VERSION:
+    if record_format.version_of(engine.recording.head) < rules.SINCE_VERSION:
         return  # A recording of a format that keeps none.
     for rule in rules.rules_for(player, played_by):
         recording.record(engine, rule.line())
 
 
-def paced(events: list[recording.Recorded], progress: Progress | None) -> Iterator[recording.Recorded]:
+def paced(events: list[record_format.Recorded], progress: Progress | None) -> Iterator[record_format.Recorded]:
     """`events` one by one, showing how far they are played once that takes a while."""
     start = time.monotonic()
     for number, event in enumerate(events):

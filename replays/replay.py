@@ -21,8 +21,9 @@ import setup_game
 from controls import keys
 from engine import Engine
 from entity import Actor
-from replays import daily, recording, replay_lines, rules
-from replays.recording import Recorded, Script, Steps
+from replays import daily, record_format, record_reader, recording, replay_lines, rules
+from replays.record_format import Recorded, Steps
+from replays.record_reader import Script
 from saving import paths, safe_io
 from screens.base import Quit
 from screens.stack import Screens
@@ -52,11 +53,11 @@ def start(script: Script, viewer: Settings | None = None) -> input_handlers.Main
     """
     settings = rules.settings_of(script.version, script.rules, viewer or Settings())
     engine = setup_game.new_game(script.seed, settings, daily_of(script))
-    if not recording.letters_by_kind(script.version):
+    if not record_format.letters_by_kind(script.version):
         engine.player.inventory.by_kind = False
     if script.version < rules.SINCE_VERSION:
         engine.recording = recording.Lines.of(
-            recording.header(script.seed, script.version, daily=daily_of(script))
+            record_format.header(script.seed, script.version, daily=daily_of(script))
         )
     return input_handlers.MainGameEventHandler(engine)
 
@@ -151,7 +152,7 @@ class Playback:
         changed since it was checked): `problem` says which."""
         try:
             return next(self.events, None)
-        except recording.RecordingError as exc:
+        except record_reader.RecordingError as exc:
             self.problem = str(exc)
             return None
 
@@ -257,13 +258,13 @@ def replay_headless(path: Path, screen: Path | None, settings: Settings | None =
               "in the data folder: name another file", file=sys.stderr)
         return 1
     try:
-        reader = recording.stream(path)
+        reader = record_reader.stream(path)
         # Nothing is written while it plays: the main loop, which writes play's files, never runs;
         # the game's own recording keeps no line (`Lines.keep`), so memory does not grow with it.
         first = start(reader.script, settings)
         first.engine.recording.forget()
         screens = play_recording(first, reader.events())
-    except recording.RecordingError as exc:
+    except record_reader.RecordingError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
     return report(screens, first, screen)

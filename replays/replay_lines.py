@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 import tcod
 
-from replays import recording, rules
-from replays.recording import Autofight, Recorded, Steps
+from replays import record_format, recording, rules
+from replays.record_format import Autofight, Recorded, Steps
 from screens.stack import Screens
 from window import error_report
 
@@ -22,7 +22,7 @@ def replay_line(screens: Screens, recorded: tcod.event.Event | Recorded) -> None
     it was recorded as `steps N`); a pointer move may come during a walk.
     """
     engine = screens.recorded_game()
-    if isinstance(recorded, recording.Resume):
+    if isinstance(recorded, record_format.Resume):
         if engine is not None:
             recording.record(engine, recorded.line())
             screens.play()

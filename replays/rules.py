@@ -10,6 +10,7 @@ these lines, on a copy of the viewer's settings that no change writes back.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any, Final, cast
 
@@ -25,51 +26,25 @@ from window.options import Settings
 SINCE_VERSION: Final = 4
 
 
-# The rules are plain classes, not frozen dataclasses, as the recorded events are
-# (`recording.Steps`): nothing to compile when imported, before the first key.
+@dataclasses.dataclass(frozen=True)
 class Bind:
     """A `bind ACTION KEY...` line: from here on, `action` takes these keys, and
     no other action takes them (none: the action has no key)."""
 
-    __match_args__ = ("action", "keys")
-
-    def __init__(self, action: Action, keys: tuple[Key, ...]) -> None:
-        self.action, self.keys = action, keys
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Bind:
-            return NotImplemented
-        return (other.action, other.keys) == (self.action, self.keys)
-
-    def __hash__(self) -> int:
-        return hash((self.action, self.keys))
-
-    def __repr__(self) -> str:
-        return f"Bind(action={self.action!r}, keys={self.keys!r})"
+    action: Action
+    keys: tuple[Key, ...]
 
     def line(self) -> str:
         words = [key if isinstance(key, str) else key.name.lower() for key in self.keys]
         return " ".join(["bind", key_file.action_name(self.action), *words])
 
 
+@dataclasses.dataclass(frozen=True)
 class SetOption:
     """An `option NAME VALUE` line: from here on, the option that changes play is `value`."""
 
-    __match_args__ = ("name", "value")
-
-    def __init__(self, name: str, value: Any) -> None:
-        self.name, self.value = name, value
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not SetOption:
-            return NotImplemented
-        return (other.name, other.value) == (self.name, self.value)
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.value))
-
-    def __repr__(self) -> str:
-        return f"SetOption(name={self.name!r}, value={self.value!r})"
+    name: str
+    value: Any
 
     def line(self) -> str:
         return f"option {self.name} {options.play_choices()[self.name].format(self.value)}"
@@ -121,7 +96,7 @@ def apply(rule: Rule, settings: Settings) -> None:
     those: a pass over the tables in force, as cheap as an event's, not a
     rebuild of every binding (a recording may hold a million such lines)."""
     if isinstance(rule, SetOption):
-        settings.options = settings.options.replace(**{rule.name: rule.value})
+        settings.options = dataclasses.replace(settings.options, **{rule.name: rule.value})
         return
     taken, action, tables = set(rule.keys), rule.action, settings.keys
     move = {key: way for key, way in tables.move.items() if key not in taken and way != action}
@@ -142,7 +117,7 @@ def base(viewer: Settings) -> Settings:
     """What a recording of format 4 plays by before its rules: the default keys
     and play options, with the viewer's other options (how the game looks)."""
     defaults = {name: getattr(options.Options(), name) for name in options.play_choices()}
-    return Settings(viewer.options.replace(**defaults), KeyTables(), keep=False)
+    return Settings(dataclasses.replace(viewer.options, **defaults), KeyTables(), keep=False)
 
 
 def settings_of(version: int, rules: Iterable[Rule], viewer: Settings) -> Settings:

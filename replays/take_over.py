@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 import tcod
 
 from controls import keys
-from replays import recording, recovery
+from replays import record_format, recovery
 from saving import paths
 from screens.base import Quit, Replace
 from screens.question import Notice, Question
@@ -37,7 +37,7 @@ def plays_on(screens: Screens, event: tcod.event.Event) -> bool:
     click its recording would keep (a pointer move only points)."""
     if screens.recorded_game() is None or isinstance(event, tcod.event.MouseMotion):
         return False
-    return not keys.does_nothing(event) and recording.line_of(event) is not None
+    return not keys.does_nothing(event) and record_format.line_of(event) is not None
 
 
 def ask(screens: Screens, player: Settings, end_replay: Callable[[], None]) -> Question:

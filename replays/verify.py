@@ -11,6 +11,7 @@ the rules, not who played it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import os
@@ -18,12 +19,11 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from replays import recording, replay
-from replays.recording import RecordingError
+from replays import record_format, record_reader, recording, replay
+from replays.record_reader import RecordingError
 from replays.recovery import PROGRESS_AFTER
 from saving import hall_of_fame, morgue, paths, safe_io
 from window.options import Settings
@@ -33,7 +33,7 @@ from words.game_over import Claim, ending_of
 if TYPE_CHECKING:
     from engine import Engine
 
-# A morgue file is a few kilobytes; a recording is read line by line (`recording.stream`).
+# A morgue file is a few kilobytes; a recording is read line by line (`record_reader.stream`).
 MAX_MORGUE_BYTES: Final = 1 << 20
 # Events played between two comparisons of the lines (a few kilobytes held meanwhile).
 COMPARE_EVERY: Final = 256
@@ -46,7 +46,7 @@ class NotVerified(Exception):
     """A file that does not reach the ending it claims; `str()` says why."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Verified:
     """A recording that reaches the ending it claims."""
 
@@ -132,7 +132,7 @@ def verify_file(
     except OSError as exc:
         raise _cannot_read(path, exc) from None
     try:
-        reader = recording.stream(path, keep_lines=True, source=source)
+        reader = record_reader.stream(path, keep_lines=True, source=source)
     except RecordingError as exc:
         raise NotVerified(f"refused: {exc}") from None
     return _verify(reader, claim_of(tail, source), source, settings, expected, then)
@@ -148,14 +148,14 @@ def verify_text(
     """Replay a recording's text and check it against its claim (and `expected`'s); `then`
     checks the replayed game further (a morgue file's story: `check_morgue`)."""
     try:
-        reader = recording.Reader(text.splitlines(), source, keep_lines=True)
+        reader = record_reader.Reader(text.splitlines(), source, keep_lines=True)
     except RecordingError as exc:
         raise NotVerified(f"refused: {exc}") from None
     return _verify(reader, claim_of(text.splitlines()[-10:], source), source, settings, expected, then)
 
 
 def _verify(
-    reader: recording.Reader,
+    reader: record_reader.Reader,
     claim: Claim,
     source: str,
     settings: Settings | None,
@@ -199,14 +199,14 @@ class Compared:
     file holds (comments and blank lines skipped, as a replay skips them; the claim
     is checked by itself): neither kept beyond the events under way."""
 
-    def __init__(self, reader: recording.Reader, lines: recording.Lines, source: str) -> None:
+    def __init__(self, reader: record_reader.Reader, lines: recording.Lines, source: str) -> None:
         assert reader.played is not None, "a reader that keeps the lines it plays"
         self.file, self.lines, self.source = reader.played, lines, source
         self.events = 0
         self.in_file = self.recorded = 0
         self.waiting: deque[str] = deque()  # Recorded again, their line in the file still to come.
 
-    def checked(self, events: Iterator[recording.Recorded]) -> Iterator[recording.Recorded]:
+    def checked(self, events: Iterator[record_format.Recorded]) -> Iterator[record_format.Recorded]:
         """`events`, each compared once played (when the next is asked for)."""
         for event in events:
             self.events += 1
@@ -252,7 +252,7 @@ def check_morgue(text: str, path: Path, engine: Engine) -> None:
     named = morgue.read_kept(text)
     assert named is not None  # `verify` checked it.
     name, sha256, _ = named
-    ending = ending_of(engine, when).replace(daily_try=daily_try_of(lines))
+    ending = dataclasses.replace(ending_of(engine, when), daily_try=daily_try_of(lines))
     kept = morgue.KeptRecording(name, sha256, morgue_note(lines, name))
     made = morgue.morgue_text(engine, ending, kept).splitlines()
     for number, (line, again) in enumerate(zip(lines, made, strict=False), start=1):

@@ -23,7 +23,7 @@ from typing import Final
 
 import color
 from engine import Engine
-from replays import recording
+from replays import record_format, recording
 from saving import paths, save_fields, savefile
 from screens.stack import Screens
 
@@ -57,7 +57,7 @@ def back_to_start(screens: Screens) -> None:
     engine = screens.engine_in_play()
     if engine is None or screens.on_start_screen():
         return
-    recording.record(engine, recording.Resume().line())
+    recording.record(engine, record_format.Resume().line())
     screens.play()
 
 

@@ -7,10 +7,11 @@ aside and a new one begun: the scores never stop a game.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import typing
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from saving import paths, safe_io, savefile
 from words.game_over import Claim
@@ -31,50 +32,23 @@ MAX_TEXT: Final = 80
 MAX_NUMBER: Final = 2**64 - 1
 
 
+@dataclasses.dataclass(frozen=True)
 class Entry:
-    """One game in the table: its fields are `__init__`'s, written by name in the file.
+    """One game in the table: its fields, written by name in the file."""
 
-    A plain class, not a frozen dataclass: a dataclass compiles its methods when its
-    module is imported, before the first key (start-up, docs/performance.md)."""
-
-    def __init__(
-        self,
-        date: str,
-        character_level: int,
-        depth: int,
-        xp: int,
-        cause: str,
-        seed: int,
-        turns: int,
-        recording: str = "",
-        sha256: str = "",
-        daily: str = "",
-        daily_try: int = 0,
-    ) -> None:
-        self.date = date  # "2026-11-21 22:45"
-        self.character_level = character_level
-        self.depth = depth
-        self.xp = xp
-        self.cause = cause  # "Killed by a Troll"
-        self.seed = seed
-        self.turns = turns
-        # Its recording, in the morgue folder, and that file's SHA-256 ("" if none was kept).
-        self.recording = recording
-        self.sha256 = sha256
-        # A daily game's date, and which of the player's games of that date it was.
-        self.daily = daily
-        self.daily_try = daily_try
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Entry:
-            return NotImplemented
-        return vars(other) == vars(self)
-
-    def __hash__(self) -> int:
-        return hash(tuple(vars(self).values()))
-
-    def __repr__(self) -> str:
-        return f"Entry({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
+    date: str  # "2026-11-21 22:45"
+    character_level: int
+    depth: int
+    xp: int
+    cause: str  # "Killed by a Troll"
+    seed: int
+    turns: int
+    # Its recording, in the morgue folder, and that file's SHA-256 ("" if none was kept).
+    recording: str = ""
+    sha256: str = ""
+    # A daily game's date, and which of the player's games of that date it was.
+    daily: str = ""
+    daily_try: int = 0
 
     @classmethod
     def of(cls, ending: Ending, kept: KeptRecording | None = None) -> Entry:
@@ -95,7 +69,7 @@ class Entry:
     def same_game(self, other: Entry) -> bool:
         """The same game played again, as a replay does: all but the date and
         the recording's file name agree."""
-        return dict(vars(self), date=other.date, recording=other.recording, daily_try=other.daily_try) == vars(other)
+        return dataclasses.replace(self, date=other.date, recording=other.recording, daily_try=other.daily_try) == other
 
     def claim(self) -> Claim:
         """The ending this entry says its recording reaches."""
@@ -108,13 +82,13 @@ class DamagedScoresError(ValueError):
     """The scores file is not a table this game wrote."""
 
 
-class Entered:
+class Entered(NamedTuple):
     """What entering a game did: the table, the game's place in it (from 0; None
-    if it did not make the ten), and what the player should be told.  (A plain
-    class: a dataclass compiles its methods at import, before the first key.)"""
+    if it did not make the ten), and what the player should be told."""
 
-    def __init__(self, entries: list[Entry], rank: int | None, notice: str | None) -> None:
-        self.entries, self.rank, self.notice = entries, rank, notice
+    entries: list[Entry]
+    rank: int | None
+    notice: str | None
 
 
 def rank_key(entry: Entry) -> tuple[int, int]:
@@ -135,8 +109,7 @@ def parse(text: str) -> list[Entry]:
     games = data.get("games")
     if not isinstance(games, list) or len(games) > SIZE:
         raise DamagedScoresError("no list of games")
-    types = typing.get_type_hints(Entry.__init__)
-    del types["return"]
+    types = typing.get_type_hints(Entry)
     entries = []
     for game in games:
         if isinstance(game, dict) and data["version"] == 2:
@@ -188,7 +161,7 @@ def save(path: Path, entries: list[Entry]) -> None:
     import json  # As in `parse`.
 
     text = json.dumps(
-        {"version": FORMAT_VERSION, "games": [vars(entry) for entry in entries]}, indent=1
+        {"version": FORMAT_VERSION, "games": [dataclasses.asdict(entry) for entry in entries]}, indent=1
     )
     safe_io.remove_temporaries(path)
     safe_io.write_atomic(path, text.encode("utf-8"))

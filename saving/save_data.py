@@ -25,8 +25,9 @@ import numpy as np
 import tile_types
 from components.equippable import Equippable
 from engine import Engine
-from replays.recording import EMPTY_SHA256, HEAD_LINES, RULE_WORDS
-from replays.recording import MAX_SEED as MAX_SEED
+from replays.record_format import HEAD_LINES, RULE_WORDS
+from replays.record_format import MAX_SEED as MAX_SEED
+from replays.recording import EMPTY_SHA256
 from saving import savefile
 from saving.save_fields import FORMAT_VERSION as FORMAT_VERSION
 from saving.save_fields import OneOf, Tiles, write

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Final, cast
 import numpy as np
 
 import tile_types
-from replays import recording
+from replays import record_format, record_reader, recording
 from saving import savefile
 from saving.savefile import DamagedSaveError, UnsaveableGameError, all_of_type
 
@@ -54,8 +54,8 @@ MAX_TILE_KINDS: Final = 256  # A map's kinds of tile: each tile's kind is saved 
 MAX_TILES: Final = 80 * 43  # A map's tiles (`game_map.MAP_WIDTH` by `MAP_HEIGHT`): the longest path.
 MAX_LINE: Final = 200
 MAX_TURNS: Final = 10**9
-MAX_RECORDING: Final = recording.MAX_LINES  # Lines: one per key press, click or move.
-HEAD_LINES: Final = recording.HEAD_LINES  # A recording's format and seed.
+MAX_RECORDING: Final = record_reader.MAX_LINES  # Lines: one per key press, click or move.
+HEAD_LINES: Final = record_format.HEAD_LINES  # A recording's format and seed.
 
 Fields = dict[str, "Field"]
 NO_DEFAULT: Final = object()
@@ -142,7 +142,7 @@ def _cut_for_check(cls: type, data: dict[str, object]) -> dict[str, object]:
     read in vain at every save:
 
     - the lines its recording holds cut to none: each line was checked once, as it
-      came (`recording.line_of` made it, or a load read it); `Recording.write` counts them;
+      came (`record_format.line_of` made it, or a load read it); `Recording.write` counts them;
     - a list of rows (a full log's thousand messages) cut to its last row once its
       columns are read here (`Row.read_columns`): a row is made of checked values alone,
       nothing of it can fail, so a thousand more rows made and thrown away check nothing
@@ -199,10 +199,7 @@ class Record:
 
 
 class Field:
-    """One field: how it is written as plain data, and read back checked.
-
-    The fields are plain classes, not dataclasses: a dataclass compiles its
-    methods when its module is imported, a cost each start-up paid a dozen times."""
+    """One field: how it is written as plain data, and read back checked."""
 
     saved: ClassVar[bool] = True
 
@@ -730,7 +727,7 @@ class Recording(Field):
         texts = {part: self._text(getattr(value, part)) for part in ("head", "rules", "held")}
         if len(value) > MAX_RECORDING:
             raise UnsaveableGameError(f"its recording is longer than {MAX_RECORDING:,} lines.")
-        return {**texts, "written": value.written, "bytes": value.size, "sha256": value.digest()}
+        return {**texts, "written": value.written, "bytes": value.size, "sha256": value.sha256}
 
     @staticmethod
     def _text(lines: list[str]) -> str:
@@ -743,7 +740,7 @@ class Recording(Field):
         record = Record(value, what)
         texts = {part: self._lines(record.field(part), record.about(part)) for part in ("head", "rules", "held")}
         written = Int(0, MAX_RECORDING).read(record.field("written"), record.about("written"), owner)
-        size = Int(0, recording.MAX_BYTES).read(record.field("bytes"), record.about("bytes"), owner)
+        size = Int(0, record_reader.MAX_BYTES).read(record.field("bytes"), record.about("bytes"), owner)
         sha256 = Text(64, exact=True).read(record.field("sha256"), record.about("sha256"), owner)
         record.done()
         if written + len(texts["held"]) > MAX_RECORDING or not written <= size <= written * (MAX_LINE + 1):
@@ -771,14 +768,14 @@ class Recording(Field):
         if not lines.head and not len(lines):
             return
         try:
-            recording.parse("\n".join(lines.head[:HEAD_LINES]), what)
-        except recording.RecordingError as exc:
+            record_reader.parse("\n".join(lines.head[:HEAD_LINES]), what)
+        except record_reader.RecordingError as exc:
             raise DamagedSaveError(str(exc)) from None
         for number, line in enumerate(lines.rules, start=1):
             try:
-                if not line.startswith(recording.RULE_WORDS):
+                if not line.startswith(record_format.RULE_WORDS):
                     raise ValueError("not a rule")
-                recording.event_of(line)
+                record_format.event_of(line)
             except ValueError as exc:
                 raise DamagedSaveError(f"{what}, rule {number}: {exc}") from None
 

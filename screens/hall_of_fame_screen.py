@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 import tcod
 
 import color
 import render_functions
-from saving import hall_of_fame
 from screens.base import ANY_KEY_CLOSES, BaseEventHandler, Content, Overlay, PopupMessage
 from window.options import Settings
 
 if TYPE_CHECKING:
     from engine import Engine
+    from saving import hall_of_fame
 
 # Whether each entry's recording replays to its ending (None: it names none),
 # as `replays.verify.entries_verified` finds; given by the main menu.
-Verifier = Callable[[list[hall_of_fame.Entry], Settings], list[bool | None]]
+Verifier: TypeAlias = "Callable[[list[hall_of_fame.Entry], Settings], list[bool | None]]"
 # Drawn with the tile sheet's own characters (it has no check mark).
 MARKS: Final = {True: "+", False: "x", None: " "}
 
@@ -75,6 +75,8 @@ class HallOfFameScreen(Overlay):
         """The hall of fame as the scores file holds it, or a popup saying why not (a
         damaged file moved aside, unless a replay asks: `keep_aside`); marked by
         `verifier`, which replays each game by the player's `settings`."""
+        from saving import hall_of_fame  # Loaded when the table is first shown, not at start-up.
+
         entries, notice = hall_of_fame.read(keep_aside)
         if notice is not None:
             return PopupMessage(notice)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import tcod
 
 import color
@@ -94,7 +96,7 @@ class OptionsScreen(Overlay):
         skipped: list[str] = []
         for _ in choice.names:
             value = choice.step(value, by)
-            wanted = now.replace(**{name: value})
+            wanted = dataclasses.replace(now, **{name: value})
             refusal = display_area.refusal(now, wanted)
             if refusal is None:
                 self.settings.change(wanted)

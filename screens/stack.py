@@ -22,8 +22,8 @@ from input_handlers import (
     LevelUpEventHandler,
     MainGameEventHandler,
 )
-from replays import recording
-from replays.recording import Autofight, Steps
+from replays import record_format, recording
+from replays.record_format import Autofight, Steps
 from screens.answer import AnswerScreen
 from screens.base import (
     BackToMenu,
@@ -146,7 +146,7 @@ class Screens:
         """
         engine = self.recorded_game()
         walked = self.walk_steps()
-        line = None if engine is None or does_nothing(event) else recording.line_of(event)
+        line = None if engine is None or does_nothing(event) else record_format.line_of(event)
         if engine is None or (line is None and walked is None):
             self.apply(self.top.on_event(event), event)
             return

@@ -5,6 +5,7 @@ its size, writing bytes, waiting for input, and giving it back (`Device`);
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import sys
 from collections.abc import Iterator
@@ -28,13 +29,15 @@ def is_terminal(stream: TextIO | None) -> bool:
         return False
 
 
+@dataclasses.dataclass(frozen=True)
 class Input:
     """What waiting for the terminal brought: bytes typed, a resize, a request to quit
-    (Ctrl+C sent as a signal, SIGTERM, SIGHUP), or the end of input (a closed terminal).
-    (A plain class: a dataclass compiles its methods at import, before the first frame.)"""
+    (Ctrl+C sent as a signal, SIGTERM, SIGHUP), or the end of input (a closed terminal)."""
 
-    def __init__(self, data: bytes = b"", resized: bool = False, quit: bool = False, ended: bool = False) -> None:
-        self.data, self.resized, self.quit, self.ended = data, resized, quit, ended
+    data: bytes = b""
+    resized: bool = False
+    quit: bool = False
+    ended: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.data) or self.resized or self.quit or self.ended

@@ -75,19 +75,19 @@ class PosixTerminal:
             ready, _, _ = select.select([self.fd_in, self.wake_read], [], [], timeout)
         except InterruptedError:
             ready = []
-        got = Input()
+        resized = quitting = ended = False
+        data = b""
         if self.wake_read in ready:
             signals = set(os.read(self.wake_read, 64))
-            got.resized = signal.SIGWINCH in signals
-            got.quit = any(signum in signals for signum in QUIT_SIGNALS)
+            resized = signal.SIGWINCH in signals
+            quitting = any(signum in signals for signum in QUIT_SIGNALS)
         if self.fd_in in ready:
             try:
-                got.data = os.read(self.fd_in, 4096)
+                data = os.read(self.fd_in, 4096)
             except OSError:
-                got.data = b""
-            got.ended = not got.data
-        got.ended = got.ended or self.gone
-        return got
+                data = b""
+            ended = not data
+        return Input(data, resized, quitting, ended or self.gone)
 
     def close(self) -> None:
         self.write(self.leave.encode())

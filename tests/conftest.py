@@ -32,7 +32,7 @@ from controls.keys import Key  # noqa: E402
 from engine import Engine  # noqa: E402
 from entity import Item  # noqa: E402
 from game_map import GameMap  # noqa: E402
-from replays import recording, replay, replay_lines, rules  # noqa: E402
+from replays import record_format, record_reader, recording, replay, replay_lines, rules  # noqa: E402
 from saving import effects, paths  # noqa: E402
 from screens.stack import Screens  # noqa: E402
 from window import assets, options  # noqa: E402
@@ -213,7 +213,7 @@ def in_the_games_module(monkeypatch: pytest.MonkeyPatch, cls: type, module: type
 
 
 def play_events(
-    screens: Screens | input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | recording.Recorded]
+    screens: Screens | input_handlers.BaseEventHandler, events: Iterable[tcod.event.Event | record_format.Recorded]
 ) -> Screens:
     """Send `events` to the game as a replay does (`replay_lines.replay_line`); the screens after.
 
@@ -236,7 +236,7 @@ def replay_text(text: str) -> Screens:
 
         screens = replay_text("recording 1\nseed 1234\nkey l\nkey period shift")
     """
-    script = recording.parse(text, "<test>")
+    script = record_reader.parse(text, "<test>")
     return play_events(replay.start(script), script.events)
 
 
@@ -251,4 +251,4 @@ def after_header(lines: list[str]) -> list[str]:
 
 def new_header(seed: int) -> list[str]:
     """The header a new game of `seed` starts its recording with, at the default keys and options."""
-    return recording.header(seed, in_force=rules.rules_for(options.Settings()))
+    return record_format.header(seed, in_force=rules.rules_for(options.Settings()))

@@ -15,7 +15,7 @@ from actions import DropItem, PickupAction
 from engine import Engine
 from entity import Actor, Entity
 from game_map import GameMap
-from replays import recording, replay, replay_lines
+from replays import record_reader, replay, replay_lines
 
 RECORDINGS = Path(__file__).parent / "recordings"
 
@@ -41,7 +41,7 @@ def assert_filed_rightly(game_map: GameMap) -> None:
 
 
 def test_a_played_game_keeps_its_index_right_through_steps_deaths_and_descents() -> None:
-    script = recording.parse((RECORDINGS / "descent.rec").read_text(), "descent.rec")
+    script = record_reader.parse((RECORDINGS / "descent.rec").read_text(), "descent.rec")
     screens = screens_of(replay.start(script))
     engine = screens.engine
     assert engine is not None

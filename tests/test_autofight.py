@@ -15,7 +15,7 @@ from controls.keys import Command
 from engine import Engine
 from entity import Actor
 from input_handlers import LevelUpEventHandler
-from replays import recording, replay
+from replays import record_format, record_reader, replay
 from window.options import AUTOFIGHT_STOPS, Options, Settings
 
 
@@ -163,7 +163,7 @@ def test_a_monster_with_no_known_way_to_it_is_said_at_no_cost() -> None:
 def autofought_game(stop: int) -> tuple[object, list[str]]:
     """Seed 13 played with `x` until a monster is in view, then Tab until none is, twice over."""
     settings = Settings(options=Options(autofight_stop=stop))
-    screens = screens_of(replay.start(recording.Script(13, []), settings))
+    screens = screens_of(replay.start(record_reader.Script(13, []), settings))
     engine = screens.engine
     assert engine is not None
     for _ in range(300):
@@ -182,7 +182,7 @@ def test_a_press_is_recorded_as_what_it_did_and_replays_so_whatever_the_option()
     assert fights and all(line.split()[0] == "autofight" for line in fights)
     assert "key tab" not in lines
     # Replayed where the option would have refused some presses: the same game.
-    script = recording.parse("\n".join(lines), "<test>")
+    script = record_reader.parse("\n".join(lines), "<test>")
     replayed = replay.start(script, Settings(options=Options(autofight_stop=75)))
 
     assert state(play_events(replayed, script.events)) == live
@@ -190,7 +190,7 @@ def test_a_press_is_recorded_as_what_it_did_and_replays_so_whatever_the_option()
 
 
 def test_a_refused_press_is_recorded_and_replays_its_message() -> None:
-    screens = played(screens_of(replay.start(recording.Script(13, []))), key(KeySym.TAB))
+    screens = played(screens_of(replay.start(record_reader.Script(13, []))), key(KeySym.TAB))
     engine = screens.engine
     assert engine is not None and engine.recording[-1] == "autofight"
     replayed = replay_text("\n".join(engine.recording)).engine
@@ -208,9 +208,9 @@ def test_a_refused_press_is_recorded_and_replays_its_message() -> None:
     ],
 )
 def test_a_bad_autofight_line_is_named(line: str, error: str) -> None:
-    with pytest.raises(recording.RecordingError, match=f"line 3: {error}"):
-        recording.parse(f"recording 3\nseed 1\n{line}\n", "bad.rec")
-    assert recording.parse("recording 3\nseed 1\nautofight -1 1\nautofight\n", "ok.rec").events == [
-        recording.Autofight((-1, 1)),
-        recording.Autofight(),
+    with pytest.raises(record_reader.RecordingError, match=f"line 3: {error}"):
+        record_reader.parse(f"recording 3\nseed 1\n{line}\n", "bad.rec")
+    assert record_reader.parse("recording 3\nseed 1\nautofight -1 1\nautofight\n", "ok.rec").events == [
+        record_format.Autofight((-1, 1)),
+        record_format.Autofight(),
     ]

@@ -17,7 +17,7 @@ import input_handlers
 import main
 import setup_game
 from engine import Engine
-from replays import daily, recording, verify
+from replays import daily, record_reader, recording, verify
 from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.stack import Screens
@@ -155,7 +155,7 @@ def test_a_daily_game_saves_and_continues_as_one(in_tmp: Path) -> None:
     game.engine.save_as(paths.save_path())
     loaded = setup_game.load_game(paths.save_path())
     assert (loaded.game_world.daily, loaded.game_world.daily_try) == ("2026-11-25", 1)
-    assert recording.parse("\n".join(loaded.recording), "<save>").daily == "2026-11-25"
+    assert record_reader.parse("\n".join(loaded.recording), "<save>").daily == "2026-11-25"
 
 
 @pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")

@@ -28,7 +28,7 @@ import input_handlers
 import main
 import setup_game
 from engine import Engine
-from replays import recording, recovery
+from replays import record_reader, recording, recovery
 from saving import game_lock, morgue, paths, save_data, save_fields, savefile
 from screens.stack import Screens
 from window import screenshot
@@ -93,7 +93,7 @@ def test_the_file_size_cap_is_exact(tmp_path: Path) -> None:
 
 
 def read_recording(path: Path) -> int:
-    return len(recording.read(path).events)
+    return len(record_reader.read(path).events)
 
 
 def recording_refused(path: Path) -> str:
@@ -120,7 +120,7 @@ def test_a_recording_line_of_many_megabytes_is_refused_unread(tmp_path: Path) ->
 
 
 def cap_lines(most: int, path: Path) -> int:
-    vars(recording)["MAX_LINES"] = most  # In the child only.
+    vars(record_reader)["MAX_LINES"] = most  # In the child only.
     return read_recording(path)
 
 

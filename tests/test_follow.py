@@ -18,7 +18,7 @@ from tcod.event import KeySym
 import input_handlers
 import main
 import setup_game
-from replays import follow, recording, replay_lines
+from replays import follow, record_format, record_reader, replay_lines
 from saving import paths, safe_io
 from screens.stack import Screens
 
@@ -51,7 +51,7 @@ class Player:
         assert isinstance(self.screens.top, input_handlers.MainGameEventHandler)
         self.file = paths.recordings_dir() / str(self.screens.top.engine.recording_file)
 
-    def press(self, event: recording.Recorded) -> None:
+    def press(self, event: record_format.Recorded) -> None:
         replay_lines.replay_line(self.screens, event)
         replay_lines.finish_walk(self.screens)
         after_frame(self.screens)
@@ -73,7 +73,7 @@ def followed(follower: follow.Follower, in_tmp: Path) -> np.ndarray:
     return frame(follower.screens)
 
 
-EVENTS: list[recording.Recorded] = [
+EVENTS: list[record_format.Recorded] = [
     typed("."), key(KeySym.L), key(KeySym.J), motion(30, 20), key(KeySym.I), key(KeySym.ESCAPE),
     key(KeySym.X), typed("."), key(KeySym.C), key(KeySym.A), click(10, 10), key(KeySym.X),
     key(KeySym.H), key(KeySym.K), typed(">"), key(KeySym.V), key(KeySym.ESCAPE), typed("."),
@@ -131,7 +131,7 @@ def test_a_walk_the_player_stopped_sooner_is_played_again(in_tmp: Path) -> None:
 def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
     """Followed to its death: the claim, the recording's last line, ends it."""
     text = (ROOT / "tests" / "recordings" / "death.rec").read_text()
-    script = recording.parse(text, "death.rec")
+    script = record_reader.parse(text, "death.rec")
     player = Player.__new__(Player)
     player.screens = new_game(script.seed)
     assert isinstance(player.screens.top, input_handlers.MainGameEventHandler)
@@ -158,7 +158,7 @@ def test_a_follower_ends_with_the_game(in_tmp: Path) -> None:
     assert input_handlers.GameOverEventHandler.REPLAYED not in played.content().lines
 
 
-def followed_after(events: list[recording.Recorded], in_tmp: Path) -> tuple[Player, follow.Follower]:
+def followed_after(events: list[record_format.Recorded], in_tmp: Path) -> tuple[Player, follow.Follower]:
     """A player who played `events`, and a follower who has read them."""
     player = Player()
     for event in events:

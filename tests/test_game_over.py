@@ -3,6 +3,7 @@ the way back to the menu; through the real handlers and the real main loop."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import json
@@ -31,7 +32,7 @@ import entity_factories
 import input_handlers
 import setup_game
 from engine import Engine
-from replays import recording, replay
+from replays import record_reader, replay
 from saving import hall_of_fame, morgue, paths, save_data, savefile
 from screens.base import Quit
 from screens.hall_of_fame_screen import HallOfFameScreen
@@ -254,7 +255,7 @@ def test_the_morgue_floor_begins_at_the_first_row_explored() -> None:
 
 def test_kills_are_listed_most_first_then_by_name() -> None:
     kills = {"Troll": 1, "Orc": 1, "Rat": 3, "Bat": 1}
-    assert ending(0, 1).replace(kills=kills).kills_text() == "3 Rats, 1 Bat, 1 Orc, 1 Troll"
+    assert dataclasses.replace(ending(0, 1), kills=kills).kills_text() == "3 Rats, 1 Bat, 1 Orc, 1 Troll"
 
 
 def test_two_deaths_in_the_same_second_keep_both_files(in_tmp: Path) -> None:
@@ -496,7 +497,7 @@ def seed_that_dies_waiting() -> tuple[int, int]:
     """A seed whose player, only waiting, is killed on the first floor; and
     how many waits that takes.  Found by playing, so no floor layout is pinned."""
     for seed in range(1, 100):
-        screens = screens_of(replay.start(recording.parse(f"recording 1\nseed {seed}\n", "<test>")))
+        screens = screens_of(replay.start(record_reader.parse(f"recording 1\nseed {seed}\n", "<test>")))
         for waits in range(1, 200):
             play_events(screens, [typed(".")])
             if not isinstance(screens.top, input_handlers.MainGameEventHandler):
@@ -528,7 +529,7 @@ def test_a_recorded_death_keeps_a_recording_that_replays_it(
     kept = morgue_file.with_suffix(".rec")
     assert lines[lines.index("Recording") + 2] == f"Recording: {kept.name} (beside this file)"
     assert f"python main.py --replay {kept}" in lines[lines.index("Recording") + 5]
-    script_kept = recording.read(kept)
+    script_kept = record_reader.read(kept)
     assert script_kept.seed == seed
 
     replayed = play_events(replay.start(script_kept), script_kept.events).top
@@ -543,10 +544,10 @@ def test_a_game_is_entered_once_however_often_it_is_replayed(in_tmp: Path) -> No
     """Replaying a recorded death ends the same game again: it keeps its one place."""
     first = hall_of_fame.enter(ending(300, 2))
     hall_of_fame.enter(ending(500, 2))
-    again = hall_of_fame.enter(ending(300, 2).replace(when=WHEN + datetime.timedelta(hours=1)))
+    again = hall_of_fame.enter(dataclasses.replace(ending(300, 2), when=WHEN + datetime.timedelta(hours=1)))
     assert (first.rank, again.rank) == (0, 1)
     assert [entry.xp for entry in hall_of_fame.load(paths.scores_path())] == [500, 300]
-    other_seed = hall_of_fame.enter(ending(300, 2).replace(seed=2))
+    other_seed = hall_of_fame.enter(dataclasses.replace(ending(300, 2), seed=2))
     assert other_seed.rank == 2  # Another game, with the same figures: entered.
 
 

@@ -17,7 +17,7 @@ import entity_factories
 import input_handlers
 from engine import Engine
 from entity import Item
-from replays import recording, replay
+from replays import record_reader, replay
 from saving import save_data, savefile
 
 
@@ -153,7 +153,7 @@ def test_a_format_5_pack_takes_its_letters_in_the_order_carried() -> None:
 def test_a_game_begun_with_the_tutorials_letters_keeps_them(in_tmp: object) -> None:
     """A recording of format 2 was played with a letter per item, by place:
     replayed, its `e` must read what was `e` then, not what `e` is by kind."""
-    handler = replay.start(recording.Script(seed=1, events=[], version=2))
+    handler = replay.start(record_reader.Script(seed=1, events=[], version=2))
     engine = handler.engine
     for template in (entity_factories.health_potion, entity_factories.health_potion, entity_factories.confusion_scroll):
         give(engine, template)

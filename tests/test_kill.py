@@ -43,7 +43,7 @@ import setup_game
 from controls import keys, travel
 from controls.keys import Key
 from engine import Engine
-from replays import recording, replay
+from replays import record_reader, replay
 from saving import paths, save_data
 from screens.stack import Screens
 from window import options
@@ -200,7 +200,7 @@ def whole_lines(path: Path) -> list[str]:
 
 def replayed(lines: list[str]) -> Engine:
     """The game `--replay --headless` gives for these lines."""
-    script = recording.parse("".join(line + "\n" for line in lines), "<killed>")
+    script = record_reader.parse("".join(line + "\n" for line in lines), "<killed>")
     engine = replay.play_recording(replay.start(script), script.events).engine
     assert engine is not None
     return engine

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -226,7 +227,7 @@ def test_alt_enter_is_the_fullscreen_option(context: tcod.context.Context) -> No
     window = context.sdl_window
     assert window is not None and window.fullscreen
     # The main loop makes the window follow the options, wherever they changed.
-    menu.settings.options = menu.settings.options.replace(fullscreen=False)
+    menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=False)
     loop.main_loop(context, tcod.console.Console(80, 50, order="F"), screens, lambda: [tcod.event.Quit()])
     assert not window.fullscreen
 
@@ -251,7 +252,7 @@ def test_a_display_that_refuses_fullscreen_says_so_and_the_game_goes_on(
     assert menu.settings.options.fullscreen is False
     assert not paths.options_path().exists() or "fullscreen = on" not in paths.options_path().read_text()
     # Fullscreen chosen on the options screen: the loop draws on, in the window.
-    menu.settings.options = menu.settings.options.replace(fullscreen=True)
+    menu.settings.options = dataclasses.replace(menu.settings.options, fullscreen=True)
     loop.main_loop(context, tcod.console.Console(80, 50, order="F"), screens, lambda: [tcod.event.Quit()])
 
 def test_a_damaged_file_gets_a_popup_over_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ from conftest import replay_text
 import input_handlers
 import main
 from engine import Engine
-from replays import recording, replay
+from replays import record_format, replay
 from screens.stack import Screens
 
 FOLDER = Path(__file__).parent / "recordings"
@@ -39,7 +39,7 @@ def test_a_death_on_floor_1() -> None:
     assert engine.player.fighter.hp == 0 and not engine.player.is_alive, REMAKE
     assert engine.message_log.messages[-1].plain_text == "You died!", REMAKE
     # The killing blow was the last event recorded: the screen after it plays no part.
-    assert engine.recording == [line for line in recording_lines("death")], REMAKE
+    assert list(engine.recording) == recording_lines("death"), REMAKE
 
 
 def test_a_descent_to_floor_3_with_a_level_up() -> None:
@@ -66,7 +66,7 @@ def test_a_scroll_aimed_with_the_mouse() -> None:
     assert "Confusion Scroll" not in [item.name for item in engine.player.inventory.items], REMAKE
 
 
-GAME_COMMENTS = (recording.DAILY_PREFIX, "# ending ")
+GAME_COMMENTS = (record_format.DAILY_PREFIX, "# ending ")
 
 
 def recording_lines(name: str) -> list[str]:
@@ -94,7 +94,7 @@ def test_the_command_line_replay_agrees(name: str, capsys: pytest.CaptureFixture
 def test_replaying_rebuilds_the_recording(name: str) -> None:
     """Played again, a recording records itself: the same lines, so a replay can be played on."""
     _, engine, _ = replayed(name)
-    assert engine.recording == recording_lines(name)
+    assert list(engine.recording) == recording_lines(name)
 
 
 # Recordings of format 2, as the game made them before inventory letters were

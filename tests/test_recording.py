@@ -29,7 +29,7 @@ import main
 import setup_game
 from controls import keys
 from engine import Engine
-from replays import recording, recovery, replay
+from replays import record_format, record_reader, recording, recovery, replay
 from saving import autosave, paths
 from screens.base import Pop, Quit
 from screens.question import Question
@@ -77,12 +77,12 @@ def test_every_key_round_trips(sym: KeySym) -> None:
         (Modifier.RSHIFT, " shift"),
         (Modifier.LCTRL | Modifier.RALT | Modifier.NUM, " ctrl alt"),
     ]:
-        line = recording.line_of(key(sym, mod))
+        line = record_format.line_of(key(sym, mod))
         assert line == f"key {sym.name.lower()}{words}"
-        event = recording.event_of(line)
+        event = record_format.event_of(line)
         assert isinstance(event, tcod.event.KeyDown)
         assert event.sym is sym
-        assert recording.line_of(event) == line
+        assert record_format.line_of(event) == line
 
 
 def test_mouse_events_round_trip_as_tiles() -> None:
@@ -93,29 +93,29 @@ def test_mouse_events_round_trip_as_tiles() -> None:
         (motion(40, 20), "move 40 20"),
         (motion(-1, 60), "move -1 60"),
     ]:
-        assert recording.line_of(event) == line
-        again = recording.event_of(line)
+        assert record_format.line_of(event) == line
+        again = record_format.event_of(line)
         assert type(again) is type(event)
         assert isinstance(again, tcod.event.MouseButtonDown | tcod.event.MouseMotion)
         assert isinstance(event, tcod.event.MouseButtonDown | tcod.event.MouseMotion)
         assert again.integer_position == event.integer_position
-        assert recording.line_of(again) == line
+        assert record_format.line_of(again) == line
 
 
 def test_other_events_are_not_recorded() -> None:
-    assert recording.line_of(tcod.event.Quit()) is None
-    assert recording.line_of(tcod.event.KeyUp(scancode=tcod.event.Scancode.A, sym=KeySym.A, mod=Modifier.NONE)) is None
-    assert recording.line_of(tcod.event.TextInput(text="a")) is None
+    assert record_format.line_of(tcod.event.Quit()) is None
+    assert record_format.line_of(tcod.event.KeyUp(scancode=tcod.event.Scancode.A, sym=KeySym.A, mod=Modifier.NONE)) is None
+    assert record_format.line_of(tcod.event.TextInput(text="a")) is None
 
 
 def test_the_issues_example_reads() -> None:
-    script = recording.parse(
+    script = record_reader.parse(
         "recording 1\nseed 1234\n# a comment\nkey n\nkey period shift\nkey kp_5\nkey x\n"
         "click 12 30\nmove 40 20\n",
         "example.rec",
     )
     assert script.seed == 1234
-    assert [recording.line_of(event) for event in script.events] == [
+    assert [record_format.line_of(event) for event in script.events] == [
         "key n",
         "text >",
         "key kp_5",
@@ -131,9 +131,9 @@ def test_the_issues_example_reads() -> None:
 
 @pytest.mark.parametrize("symbol", [chr(c) for c in range(33, 127) if keys.is_symbol(chr(c))])
 def test_every_symbol_round_trips_as_text(symbol: str) -> None:
-    line = recording.line_of(typed(symbol))
+    line = record_format.line_of(typed(symbol))
     assert line == f"text {symbol}"
-    event = recording.event_of(line)
+    event = record_format.event_of(line)
     assert isinstance(event, tcod.event.TextInput) and event.text == symbol
 
 
@@ -145,14 +145,14 @@ def test_every_symbol_round_trips_as_text(symbol: str) -> None:
 def test_a_symbols_key_reads_as_the_text_it_typed_in_format_1(line: str, symbol: str) -> None:
     """Format 1 recorded `>` as the US keys that type it; the KeyDown of a symbol's
     key does nothing now, so such a line reads as its text."""
-    event = recording.event_of(line)
+    event = record_format.event_of(line)
     assert isinstance(event, tcod.event.TextInput) and event.text == symbol
 
 
 @pytest.mark.parametrize("line", ["text", "text a", "text 7", "text > >", "text ab"])
 def test_text_takes_one_symbol(line: str) -> None:
     with pytest.raises(ValueError, match="one symbol"):
-        recording.event_of(line)
+        record_format.event_of(line)
 
 
 BAD = {
@@ -239,7 +239,7 @@ def test_replay_is_the_game_the_keys_play() -> None:
     """A recording replays what the same events do through the handlers, to the last attribute."""
     events = [key(KeySym.L), key(KeySym.J), motion(3, 3), key(KeySym.I), key(KeySym.ESCAPE), key(KeySym.K)]
     direct = setup_game.new_game(SEED)
-    screens = play_events(replay.start(recording.Script(SEED, [])), [])
+    screens = play_events(replay.start(record_reader.Script(SEED, [])), [])
     screens = play_events(screens, events)
     played = engine_of(screens)
     lines = played.recording
@@ -431,7 +431,7 @@ def test_playback_keys() -> None:
     playback.control(key(KeySym.ESCAPE))
     assert playback.finished and playback.next_event() is None
     # Closing the window quits, as in play (the replay's frame, `play_frame`).
-    screens = screens_of(replay.start(recording.Script(SEED, [])))
+    screens = screens_of(replay.start(record_reader.Script(SEED, [])))
     replay.play_frame(screens, playback, lambda timeout=None: [tcod.event.Quit()])
     assert screens.quitting == Quit()
 
@@ -440,7 +440,7 @@ def test_playback_in_the_loop_ends_where_the_headless_replay_does(
     in_tmp: Path, context: tcod.context.Context
 ) -> None:
     text = HEADER + "key l\nkey l\nmove 10 10\nkey i\nkey escape\nkey j\ntext /\nkey k\nkey return\nkey h\n"
-    script = recording.parse(text, "walk.rec")
+    script = record_reader.parse(text, "walk.rec")
     first = replay.start(script)
     recording.start_file(first.engine)
     console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
@@ -474,7 +474,7 @@ def test_playback_in_the_window_plays_a_walk_as_one_event(
     headless replay ends."""
     # Seed 10: no monster in view; one of the 6 turns picks up an item.
     text = "recording 1\nseed 10\nkey x\nsteps 6\nkey period\n"
-    script = recording.parse(text, "walk.rec")
+    script = record_reader.parse(text, "walk.rec")
     handler = replay.start(script)
     recording.start_file(handler.engine)
     start = handler.engine.player.x, handler.engine.player.y
@@ -499,11 +499,11 @@ def test_playback_in_the_window_plays_a_walk_as_one_event(
 
 
 def test_the_recording_caps_take_what_is_at_them() -> None:
-    text = (f"recording 1\nseed {recording.MAX_SEED}\n#" + "x" * (recording.MAX_LINE - 1)
+    text = (f"recording 1\nseed {record_format.MAX_SEED}\n#" + "x" * (record_reader.MAX_LINE - 1)
             + "\nmove 1000000 0\nclick -1000000 1000000\nsteps 1000000\n")
-    script = recording.parse(text, "edge")
+    script = record_reader.parse(text, "edge")
     assert script.seed == 2**64 - 1 and len(script.events) == 3
-    assert max(len(line) for line in text.splitlines()) == recording.MAX_LINE
+    assert max(len(line) for line in text.splitlines()) == record_reader.MAX_LINE
 
 
 def test_escape_in_a_window_replay_stops_the_walk_it_shows(
@@ -511,7 +511,7 @@ def test_escape_in_a_window_replay_stops_the_walk_it_shows(
 ) -> None:
     """Stopping the replay stops the walk under way too, recorded as a key
     stopping it would be: the player's next key is not eaten stopping it."""
-    script = recording.parse("recording 3\nseed 10\nkey x\n", "walk.rec")
+    script = record_reader.parse("recording 3\nseed 10\nkey x\n", "walk.rec")
     screens = screens_of(replay.start(script))
     playback = replay.Playback(script.events, speed=replay.FASTEST)
     monkeypatch.setattr(tcod.event, "wait", lambda timeout=None: [])
@@ -533,7 +533,7 @@ def test_a_window_replay_says_when_the_keys_are_the_players(
     in_tmp: Path, context: tcod.context.Context, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Once the replay is over, the top line says the player has the keys, until the first key."""
-    script = recording.parse("recording 3\nseed 10\nkey l\nkey h\n", "two.rec")
+    script = record_reader.parse("recording 3\nseed 10\nkey l\nkey h\n", "two.rec")
     first = replay.start(script)
     recording.start_file(first.engine)
     tops: list[str] = []
@@ -558,16 +558,16 @@ def test_a_playback_walk_stops_where_its_steps_line_says_and_not_before() -> Non
     """The next line decides whether a walk under way takes another step: a key
     (or anything but a pointer move or a `steps N`) lets it walk on; `steps 3`
     stops it at 3 steps, not sooner."""
-    playback = replay.Playback([key(KeySym.X), key(KeySym.L), recording.Steps(3)])
+    playback = replay.Playback([key(KeySym.X), key(KeySym.L), record_format.Steps(3)])
     assert play_one(playback) == key(KeySym.X)
     assert playback.walk_goes_on(5)  # A key comes after the walk stopped by itself.
     assert play_one(playback) == key(KeySym.L)
     assert playback.walk_goes_on(2) and not playback.walk_goes_on(3)
-    assert play_one(playback) == recording.Steps(3)
+    assert play_one(playback) == record_format.Steps(3)
     assert not playback.walk_goes_on(0)  # Finished.
 
 
-def play_one(playback: replay.Playback) -> recording.Recorded | None:
+def play_one(playback: replay.Playback) -> record_format.Recorded | None:
     """The playback's next event, played now whatever its pace."""
     playback.due = 0.0
     return playback.next_event()
@@ -578,7 +578,7 @@ def test_a_window_replay_reads_its_file_as_it_plays_and_stops_at_a_line_changed_
     and reads them again one ahead as they play: a line changed in between stops the
     replay there, saying where (the file by its name: the status is one line)."""
     path = tmp_path / "game.rec"
-    lines = [*recording.header(3), "key l", "key h", "key l", "key h"]
+    lines = [*record_format.header(3), "key l", "key h", "key l", "key h"]
     path.write_text("\n".join(lines) + "\n")
     checked = recording.Checked(path)
     assert (checked.script.seed, checked.script.events, checked.count) == (3, [], 4)
@@ -589,7 +589,7 @@ def test_a_window_replay_reads_its_file_as_it_plays_and_stops_at_a_line_changed_
     fresh = replay.Playback(checked.events(), total=checked.count)
     assert [play_one(fresh) for _ in range(3)] == [key(KeySym.L), key(KeySym.H), None]
     assert fresh.status() == f"Replay stopped: game.rec, line {len(lines) - 1}: unknown key name 'nonsense'"
-    with pytest.raises(recording.RecordingError, match="unknown key name"):
+    with pytest.raises(record_reader.RecordingError, match="unknown key name"):
         recording.Checked(path)
 
 

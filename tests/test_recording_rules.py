@@ -15,7 +15,7 @@ import input_handlers
 import main
 import setup_game
 from controls import key_file
-from replays import recording, replay, replay_lines, rules
+from replays import record_format, record_reader, recording, replay, replay_lines, rules
 from saving import paths
 from screens.stack import Screens
 from window import options
@@ -28,7 +28,7 @@ OTHER_KEYS = "clear explore\nexplore e\nclear wait\nwait s\nclear move_east\nmov
 def explored(seed: int) -> list[str]:
     """The recording of a game of `seed` played by the default keys and options:
     exploring, waiting, stepping east."""
-    screens = screens_of(replay.start(recording.Script(seed, [])))
+    screens = screens_of(replay.start(record_reader.Script(seed, [])))
     for event in [key(KeySym.X), typed("."), key(KeySym.X), key(KeySym.L), key(KeySym.X), key(KeySym.X)]:
         replay_lines.replay_line(screens, event)
         replay_lines.finish_walk(screens)
@@ -73,7 +73,7 @@ def headless_end(
 
 def test_the_header_names_every_binding_and_play_option() -> None:
     lines = explored(3)
-    script = recording.parse("\n".join(lines), "<test>")
+    script = record_reader.parse("\n".join(lines), "<test>")
     assert lines[0] == "recording 4" and script.version == 4
     assert "option gather_items on" in lines
     assert "bind explore x o" in lines and "bind wait . kp_5 clear" in lines
@@ -98,8 +98,8 @@ def test_the_same_recording_ends_the_same_under_other_options_and_keys(
 def test_a_format_3_recording_plays_by_the_viewers_keys_as_ever(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], gathering: list[str]
 ) -> None:
-    script = recording.parse("\n".join(gathering), "<test>")
-    old = recording.header(script.seed, 3) + gathering[2 + len(script.rules) :]
+    script = record_reader.parse("\n".join(gathering), "<test>")
+    old = record_format.header(script.seed, 3) + gathering[2 + len(script.rules) :]
     plain = headless_end(tmp_path, capsys, old, "plain", own=False)
     other = headless_end(tmp_path, capsys, old, "other", own=True)
     assert plain != other  # What the test above proves could fail.
@@ -142,8 +142,8 @@ def test_a_game_continued_with_other_keys_records_the_change_where_it_happened(
     ],
 )
 def test_a_bad_rule_is_refused_naming_its_line(line: str, why: str) -> None:
-    with pytest.raises(recording.RecordingError, match=f"line 3: {why}"):
-        recording.parse(f"recording 4\nseed 1\n{line}\n", "<test>")
+    with pytest.raises(record_reader.RecordingError, match=f"line 3: {why}"):
+        record_reader.parse(f"recording 4\nseed 1\n{line}\n", "<test>")
 
 
 def test_continue_recovers_by_the_recordings_keys_and_options(
@@ -151,7 +151,7 @@ def test_continue_recovers_by_the_recordings_keys_and_options(
 ) -> None:
     """Killed after its save, a game is recovered as its recording replays,
     though the player has since changed their options and keys."""
-    script = recording.parse("\n".join(gathering), "<test>")
+    script = record_reader.parse("\n".join(gathering), "<test>")
     screens = Screens(setup_game.MainMenu(seed=script.seed))
     screens.press(key(KeySym.N))
     game = screens.top

@@ -25,7 +25,7 @@ import color
 import input_handlers
 import setup_game
 from engine import Engine
-from replays import recording, recovery, replay, replay_lines
+from replays import record_format, record_reader, recording, recovery, replay, replay_lines
 from saving import autosave, paths, save_data, save_fields, savefile
 from screens.stack import Screens
 from window import error_report, loop
@@ -88,7 +88,7 @@ def recording_path(engine: Engine) -> Path:
 def headless(path: Path) -> Screens:
     """What `--replay FILE --headless` ends on, for the whole lines of `path`."""
     text = path.read_bytes()
-    script = recording.parse(text[: text.rfind(b"\n") + 1].decode(), str(path))
+    script = record_reader.parse(text[: text.rfind(b"\n") + 1].decode(), str(path))
     return replay.play_recording(replay.start(script), script.events)
 
 
@@ -395,10 +395,10 @@ def test_leaving_from_the_dungeon_or_mid_walk_needs_no_resume(context: tcod.cont
 
 
 def test_the_resume_line_reads_back() -> None:
-    assert recording.event_of("resume") == recording.Resume()
-    assert recording.line_of(recording.Resume()) == "resume"
+    assert record_format.event_of("resume") == record_format.Resume()
+    assert record_format.line_of(record_format.Resume()) == "resume"
     with pytest.raises(ValueError, match="'resume' takes nothing"):
-        recording.event_of("resume 3")
+        record_format.event_of("resume 3")
 
 
 def test_recovery_stops_at_its_cap_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -423,8 +423,8 @@ def test_a_recovered_game_can_always_be_saved_again(monkeypatch: pytest.MonkeyPa
     """Near the save's cap on a recording's lines, fewer events are played, so
     that the recovered game, and what it adds, can be saved and loaded."""
     engine, _ = new_game()
-    monkeypatch.setattr(recording, "MAX_LINES", len(engine.recording) + recovery.SPARE_LINES + 30)
-    monkeypatch.setattr(save_fields, "MAX_RECORDING", recording.MAX_LINES)
+    monkeypatch.setattr(record_reader, "MAX_LINES", len(engine.recording) + recovery.SPARE_LINES + 30)
+    monkeypatch.setattr(save_fields, "MAX_RECORDING", record_reader.MAX_LINES)
     with recording_path(engine).open("a") as file:
         file.write("key f2\n" * 200)
     game = the_game(continued())

@@ -26,7 +26,7 @@ from test_verify import play_a_death
 import input_handlers
 import main
 import setup_game
-from replays import recording, replay, take_over
+from replays import record_format, record_reader, replay, take_over
 from saving import paths
 from screens.stack import Screens
 from window import loop, options
@@ -137,7 +137,7 @@ def test_playing_on_after_a_replay_asks_then_makes_a_game_continue_finds(
     continued.press(key(KeySym.C))
     engine = continued.engine
     assert engine is not None
-    script = recording.read(rec)
+    script = record_reader.read(rec)
     assert engine.game_world.seed == script.seed
     # The key that asked did nothing: after the recording's last line, one step, then quitting.
     recorded = rec.read_text().splitlines()
@@ -207,7 +207,7 @@ def test_options_changed_in_a_replayed_game_are_not_the_players(
     (folder / paths.OPTIONS_NAME).write_text("palette = tutorial\ngather_items = on\n")
     before = (folder / paths.OPTIONS_NAME).read_bytes()
     # The recorded game opens the options and changes the first two, then closes them.
-    header = new_header(5) if version == 4 else recording.header(5, version)
+    header = new_header(5) if version == 4 else record_format.header(5, version)
     lines = [*header, "text =", "key right", "key down", "key right", "key escape", "key l"]
     rec = in_tmp / "options.rec"
     rec.write_text("\n".join(lines) + "\n")

@@ -33,7 +33,7 @@ import tile_types
 from components.inventory import LETTERS
 from engine import Engine
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ENTITIES, MAX_ROOMS
-from replays import recording
+from replays import record_format, record_reader, recording
 from saving import paths, save_data, save_fields, savefile
 from screens.stack import Screens
 
@@ -93,7 +93,7 @@ def test_the_narrowest_floors_the_settings_allow_are_made_one_narrower_refused(
 
 
 def with_seed(engine: Engine, seed: str) -> save_data.Data:
-    engine.recording = recording.Lines.of([*recording.header(0)[:1], f"seed {seed}", "key l"])
+    engine.recording = recording.Lines.of([*record_format.header(0)[:1], f"seed {seed}", "key l"])
     return save_data.to_data(engine)
 
 
@@ -102,16 +102,16 @@ def recorded_seed_after_a_save(data: save_data.Data) -> int:
     engine = save_data.from_data(data)
     engine.save_as(paths.SAVE_NAME)
     lines = setup_game.load_game(paths.SAVE_NAME).recording
-    return recording.parse("\n".join(lines), "the recording").seed
+    return record_reader.parse("\n".join(lines), "the recording").seed
 
 
 def test_a_recording_seeded_as_high_as_seed_goes_loads_and_saves_again(in_tmp: Path, engine: Engine) -> None:
-    highest = recording.MAX_SEED
+    highest = record_format.MAX_SEED
     outcome = in_child(lambda: recorded_seed_after_a_save(with_seed(engine, str(highest))))
     assert outcome["value"] == highest
 
 
-@pytest.mark.parametrize("seed", [recording.MAX_SEED + 1, 10**100])
+@pytest.mark.parametrize("seed", [record_format.MAX_SEED + 1, 10**100])
 def test_a_recording_seeded_higher_than_seed_goes_is_refused(engine: Engine, seed: int) -> None:
     data = with_seed(engine, str(seed))
     message = refused(in_child(lambda: save_data.from_data(data)), "DamagedSaveError")
@@ -159,25 +159,25 @@ def test_a_game_at_the_recordings_limit_says_so_ahead_saves_and_continues(in_tmp
     game, saved at the limit, continues from its save (reading no line of its file)."""
     engine = setup_game.new_game(seed=3)
     recording.write_new(engine)
-    played_to(engine, recording.MAX_LINES - recording.WARN_BEFORE)
+    played_to(engine, record_reader.MAX_LINES - recording.WARN_BEFORE)
     recording.record(engine, "key f2")
     said = engine.message_log.messages[-1].plain_text
-    assert said == recording.NEARLY_FULL.format(lines=recording.MAX_LINES - recording.WARN_BEFORE, most=recording.MAX_LINES)
-    played_to(engine, recording.MAX_LINES)
+    assert said == recording.NEARLY_FULL.format(lines=record_reader.MAX_LINES - recording.WARN_BEFORE, most=record_reader.MAX_LINES)
+    played_to(engine, record_reader.MAX_LINES)
     engine.save_as(paths.SAVE_NAME)
 
     shown = continued().top
     assert isinstance(shown, input_handlers.MainGameEventHandler)  # Nothing to recover, nothing refused.
     game = shown.engine
-    assert len(game.recording) == recording.MAX_LINES
+    assert len(game.recording) == record_reader.MAX_LINES
     recording.record(game, "key f2")
-    assert game.message_log.messages[-1].plain_text == recording.FULL.format(most=recording.MAX_LINES)
+    assert game.message_log.messages[-1].plain_text == recording.FULL.format(most=record_reader.MAX_LINES)
     recording.write_new(game)
     path = paths.recordings_dir() / str(game.recording_file)
     with path.open("rb") as file:
-        assert sum(1 for _ in file) == recording.MAX_LINES  # No line past the limit.
+        assert sum(1 for _ in file) == record_reader.MAX_LINES  # No line past the limit.
     game.save_as(paths.SAVE_NAME)
-    assert len(setup_game.load_game(paths.SAVE_NAME).recording) == recording.MAX_LINES
+    assert len(setup_game.load_game(paths.SAVE_NAME).recording) == record_reader.MAX_LINES
 
 
 # --- The message log: a long game saves, and one saved before the log was bounded loads ---
@@ -307,4 +307,4 @@ def test_the_limits_on_a_save_are_those_the_formats_document() -> None:
     text = " ".join((Path(__file__).parent.parent / "docs" / "formats.md").read_text().split())
     assert f"at most {savefile.MAX_FILE_SIZE >> 20} MiB of it, inflating to at most {savefile.MAX_PAYLOAD >> 20} MiB" in text
     assert savefile.MAX_FILE_SIZE % (1 << 20) == 0 and savefile.MAX_PAYLOAD % (1 << 20) == 0
-    assert f"at most {recording.MAX_LINES:,} lines" in text
+    assert f"at most {record_reader.MAX_LINES:,} lines" in text

@@ -10,7 +10,7 @@ from conftest import key, typed
 from tcod.event import KeySym, Modifier
 
 from controls import keys
-from replays import recording
+from replays import record_format
 from terminal.key_parser import Parser
 
 Described = tuple[str, KeySym | str | None, Modifier | None]
@@ -45,7 +45,7 @@ def test_a_symbol_acts_by_its_character_whatever_key_typed_it() -> None:
     down, text = Parser().feed(b">")
     assert isinstance(down, tcod.event.KeyDown) and keys.does_nothing(down)
     assert isinstance(text, tcod.event.TextInput) and text.text == ">"
-    assert recording.line_of(text) == "text >"
+    assert record_format.line_of(text) == "text >"
 
 
 def test_a_character_of_another_alphabet_is_typed_even_split_across_reads() -> None:
@@ -154,7 +154,7 @@ def test_a_terminals_keys_record_the_lines_the_windows_keys_do() -> None:
     ]  # fmt: skip
 
     def lines(events: list[tcod.event.Event]) -> list[str | None]:
-        return [recording.line_of(event) for event in events if not keys.does_nothing(event)]
+        return [record_format.line_of(event) for event in events if not keys.does_nothing(event)]
 
     assert lines(terminal) == lines(window)
 

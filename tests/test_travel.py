@@ -3,6 +3,7 @@ running (Shift+direction), each step a real turn through the real handlers."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import random
@@ -40,7 +41,7 @@ from controls.keys import MOVE_KEYS
 from engine import Engine
 from game_map import remembered
 from input_handlers import LevelUpEventHandler, MainGameEventHandler
-from replays import recording, replay
+from replays import record_format, record_reader, recording, replay
 from screens.base import Quit
 from screens.stack import Screens
 
@@ -213,7 +214,7 @@ def test_a_walks_watch_tells_each_news_once() -> None:
 
 def test_explore_without_gathering_stops_when_an_item_comes_into_view_then_goes_on() -> None:
     engine = walled_arena(*((12, y) for y in range(1, 12)))
-    engine.settings.options = engine.settings.options.replace(gather_items=False)
+    engine.settings.options = dataclasses.replace(engine.settings.options, gather_items=False)
     potion = entity_factories.health_potion.spawn(engine.game_map, 20, 5)
     screens = walked(dungeon(engine), key(KeySym.X))
     assert texts(engine)[-1] == "A Health Potion comes into view."
@@ -539,7 +540,7 @@ WALK_SEED = 13
 
 def live_game(seed: int = WALK_SEED) -> Screens:
     """A new game, recorded as the player's is (`Screens.press`)."""
-    return screens_of(replay.start(recording.Script(seed, [])))
+    return screens_of(replay.start(record_reader.Script(seed, [])))
 
 
 def played(screens: Screens, event: tcod.event.Event, steps: int | None = None) -> Screens:
@@ -624,10 +625,10 @@ def test_a_headless_replay_takes_the_recorded_steps(
     ],
 )
 def test_a_bad_steps_line_is_named(line: str, error: str) -> None:
-    with pytest.raises(recording.RecordingError, match=f"line 3: {error}"):
-        recording.parse(f"recording 1\nseed 1\n{line}\n", "bad.rec")
-    assert recording.parse("recording 1\nseed 1\nsteps 12\n", "good.rec").events == [
-        recording.Steps(12)
+    with pytest.raises(record_reader.RecordingError, match=f"line 3: {error}"):
+        record_reader.parse(f"recording 1\nseed 1\n{line}\n", "bad.rec")
+    assert record_reader.parse("recording 1\nseed 1\nsteps 12\n", "good.rec").events == [
+        record_format.Steps(12)
     ]
 
 
@@ -714,7 +715,7 @@ def test_a_double_click_walks_on_to_where_it_was_clicked() -> None:
     """The second click of a double click lands on the walk's own goal: the
     walk goes on (it stopped after one step), and nothing of it is recorded."""
     engine = arena(at=(3, 5))
-    engine.recording = recording.Lines.of(recording.header(1234))
+    engine.recording = recording.Lines.of(record_format.header(1234))
     screens = pressing(dungeon(engine), click(10, 5))
     assert screens.walking
     walking = screens.top

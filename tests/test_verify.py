@@ -17,7 +17,7 @@ from tcod.event import KeySym
 import input_handlers
 import main
 import setup_game
-from replays import recording, replay, verify
+from replays import record_reader, replay, verify
 from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.stack import Screens
@@ -30,7 +30,7 @@ DEATH = Path(__file__).parent / "recordings" / "death.rec"
 def play_a_death() -> tuple[Path, Path]:
     """A game started from the menu and played to its death with the keys of
     tests/recordings/death.rec; its morgue file and the recording kept beside it."""
-    script = recording.read(DEATH)
+    script = record_reader.read(DEATH)
     screens = pressing(Screens(setup_game.MainMenu(seed=script.seed)), key(KeySym.N))
     after_frame(play_events(screens, script.events))  # The main loop keeps the death.
     assert isinstance(screens.top, input_handlers.GameOverEventHandler)
@@ -128,7 +128,7 @@ def test_a_hostile_file_is_refused_as_recordings_are(
         case "fifo":
             os.mkfifo(path)
         case "big":
-            path.write_text("recording 3\nseed 1\n" + "key j\n" * recording.MAX_LINES)
+            path.write_text("recording 3\nseed 1\n" + "key j\n" * record_reader.MAX_LINES)
         case "binary":
             path.write_bytes(b"recording 3\nseed 1\n\xff\xfe\x00")
         case "link":

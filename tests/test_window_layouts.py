@@ -29,7 +29,7 @@ from test_window import Window, explained, virtual_screen
 
 import input_handlers
 import setup_game
-from replays import recording, replay
+from replays import record_format, record_reader, replay
 from saving import paths
 from screens.help_screen import HelpScreen
 
@@ -140,8 +140,8 @@ def test_a_player_goes_down_to_floor_3_looks_and_asks_for_help(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     layout = LAYOUTS[name]
-    script = recording.read(RECORDINGS / "descent.rec")
-    lines = [recording.line_of(event) or "" for event in script.events]
+    script = record_reader.read(RECORDINGS / "descent.rec")
+    lines = [record_format.line_of(event) or "" for event in script.events]
     monkeypatch.setattr(test_window, "SEED", script.seed)
     with virtual_screen() as display, explained(tmp_path):
         switch(display, layout)

@@ -18,7 +18,7 @@ from test_soak import canonical, first_difference
 from test_window import MAIN, SEED, Window, explained, pytestmark, virtual_screen
 
 import setup_game
-from replays import recording, replay
+from replays import record_reader, replay
 from saving import paths
 
 __all__ = ["pytestmark"]  # The real-window tests' skip conditions hold here too.
@@ -30,7 +30,7 @@ def test_a_game_in_the_window_replays_headless_to_the_same_state(tmp_path: Path)
     files = list((tmp_path / "recordings").iterdir())
     assert len(files) == 1, files
     text = files[0].read_text()
-    script = recording.parse(text, str(files[0]))
+    script = record_reader.parse(text, str(files[0]))
     assert script.seed == SEED
     lines = text.splitlines()
     assert "text >" not in lines  # `>` was not pressed; but `.` and `/` were, typed:

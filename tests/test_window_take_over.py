@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from test_window import TOOLS, Window, explained, virtual_screen, wait_for
 
 import setup_game
-from replays import recording
+from replays import record_reader
 from saving import paths
 
 RECORDINGS = Path(__file__).parent / "recordings"
@@ -53,7 +53,7 @@ def test_a_replay_played_on_in_the_window_is_a_game_continue_finds(tmp_path: Pat
         finally:
             window.stop()
     engine = setup_game.load_game(folder / paths.SAVE_NAME)
-    assert engine.game_world.seed == recording.read(rec).seed
+    assert engine.game_world.seed == record_reader.read(rec).seed
     assert all_lines(engine, folder)[-3:] == ["key l", "key escape", "resume"]
     assert engine.recording_file is not None
     assert (folder / "recordings" / engine.recording_file).exists()
@@ -82,7 +82,7 @@ def test_a_window_replay_ending_in_death_goes_to_the_players_menu(tmp_path: Path
     assert "Traceback" not in (folder / "run1.err").read_text()
     engine = setup_game.load_game(folder / paths.SAVE_NAME)
     assert all_lines(engine, folder)[-2:] == ["key escape", "resume"]  # A new game: nothing of the replay's.
-    assert engine.game_world.seed != recording.read(rec).seed or len(engine.recording) < 10
+    assert engine.game_world.seed != record_reader.read(rec).seed or len(engine.recording) < 10
 
 
 def settled(window: Window) -> NDArray[np.uint8] | None:

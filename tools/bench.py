@@ -22,7 +22,7 @@ The figures:
   picture presented once): the instructions (valgrind's callgrind, which
   the machine's load does not change) to the first frame presented and
   until ready for the first key (SDL first waiting for events), the latter
-  within 1.15 times the floor's; and the CPU time until ready (the process
+  within 1.2 times the floor's; and the CPU time until ready (the process
   goes quiet, waiting), run in turn with the floor; a bare
   ``python -c "import tcod"`` beside them;
 * **start-up of the packaged build** (``python tools/build.py`` makes it in
@@ -81,7 +81,7 @@ if TYPE_CHECKING:  # The game is imported once the video driver is chosen.
 
 SEED = 20200616
 OWN_MS = 8.3  # The game's own work on a key press: within one frame at 120 Hz.
-START_RATIO = 1.15  # Start-up until ready for a key, against the floor's.
+START_RATIO = 1.2  # Start-up until ready for a key, against the floor's.
 CROWD = 40
 CROWD_RADIUS = 7  # The crowd stands within this distance of the player, all in view.
 SCREEN = (1024, 768)
@@ -469,7 +469,7 @@ class Window:
 
     def press(self, screens: Screens, event: tcod.event.KeyDown | tcod.event.TextInput) -> None:
         """The screens after `event`, its frame presented, then saved if due (`autosave`)."""
-        from replays import recording
+        from replays import record_format
         from saving import autosave, safe_io
         from window import loop
         before = screens.top
@@ -490,7 +490,7 @@ class Window:
         self.synced_presses += DISK.syncs > 0
         self.samples.append(seconds)
         if own > self.slowest[0]:
-            self.slowest = own, f"{recording.line_of(event)} on {type(before).__name__}"
+            self.slowest = own, f"{record_format.line_of(event)} on {type(before).__name__}"
         saving = autosave.due(screens) is not None
         start = time.perf_counter()
         safe_io.sync_pending()  # As the main loop does once the frame is presented.

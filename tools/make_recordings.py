@@ -45,7 +45,7 @@ import input_handlers
 from controls import keys
 from engine import Engine
 from entity import Actor, Item
-from replays import recording, replay, replay_lines, rules
+from replays import record_format, record_reader, replay, replay_lines, rules
 from saving import paths
 from screens.stack import Screens
 
@@ -213,7 +213,7 @@ GOALS: dict[str, Goal] = {
 
 def play(goal: Goal, seed: int) -> list[str] | None:
     """The recording of the game with `seed`, if it reaches the goal."""
-    screens = started(recording.Script(seed, []))
+    screens = started(record_reader.Script(seed, []))
     for _ in range(goal.max_events):
         engine = screens.engine
         assert engine is not None
@@ -222,11 +222,11 @@ def play(goal: Goal, seed: int) -> list[str] | None:
         line = goal.player.next_line(screens.top, engine)
         if line is None:
             return None
-        replay_lines.replay_line(screens, recording.event_of(line))
+        replay_lines.replay_line(screens, record_format.event_of(line))
     return None
 
 
-def started(script: recording.Script) -> Screens:
+def started(script: record_reader.Script) -> Screens:
     """The screens a replay of `script` starts on: its game, over a main menu."""
     first = replay.start(script)
     return replay.over_menu(first, first.engine.settings)
@@ -234,15 +234,15 @@ def started(script: recording.Script) -> Screens:
 
 def as_format(lines: list[str], version: int) -> list[str]:
     """The lines of a recording as format `version` wrote them: before 4, without its rules."""
-    script = recording.parse("\n".join(lines), "<made>")
+    script = record_reader.parse("\n".join(lines), "<made>")
     if version >= rules.SINCE_VERSION:
-        return recording.header(script.seed, version, script.rules) + lines[len(script.rules) + 2 :]
-    return recording.header(script.seed, version) + lines[len(script.rules) + 2 :]
+        return record_format.header(script.seed, version, script.rules) + lines[len(script.rules) + 2 :]
+    return record_format.header(script.seed, version) + lines[len(script.rules) + 2 :]
 
 
 def replayed(lines: list[str], version: int) -> dict[str, object]:
     """Where the recorded game ends when replayed as format `version`."""
-    script = recording.parse("\n".join(as_format(lines, version)), "<made>")
+    script = record_reader.parse("\n".join(as_format(lines, version)), "<made>")
     screens = started(script)
     for event in script.events:
         replay_lines.replay_line(screens, event)
@@ -251,7 +251,7 @@ def replayed(lines: list[str], version: int) -> dict[str, object]:
 
 def as_format_2_too(lines: list[str]) -> bool:
     """Whether the game ends the same replayed with letters by place (format 2)."""
-    return replayed(lines, 2) == replayed(lines, recording.FORMAT_VERSION)
+    return replayed(lines, 2) == replayed(lines, record_format.FORMAT_VERSION)
 
 
 def write(path: Path, version: int, comment: str, lines: list[str]) -> None:
@@ -271,7 +271,7 @@ def make(name: str) -> Path:
         raise SystemExit(f"make_recordings.py: no seed in {SEEDS} gives {goal.about}")
     path = FOLDER / f"{name}.rec"
     comment = f"# {goal.about.capitalize()}: made by tools/make_recordings.py."
-    write(path, recording.FORMAT_VERSION, comment, lines)
+    write(path, record_format.FORMAT_VERSION, comment, lines)
     write(FORMAT_2 / f"{name}.rec", 2, comment, lines)
     write(FORMAT_3 / f"{name}.rec", 3, comment, lines)
     events = len(as_format(lines, 3)) - 2

@@ -32,7 +32,7 @@ import input_handlers
 import setup_game
 from engine import Engine
 from entity import Actor, Item
-from replays import recording, replay
+from replays import record_reader, recording, replay
 from saving import paths, save_data
 from screens.stack import Screens
 
@@ -116,7 +116,7 @@ def play(name: str | None) -> Engine:
     """The game a recording ends in (a new game for None)."""
     if name is None:
         return setup_game.new_game(seed=1234)
-    script = recording.read(RECORDINGS / name)
+    script = record_reader.read(RECORDINGS / name)
     screens = replay.play_recording(replay.start(script), script.events)
     engine = screens.engine_in_play()
     if engine is None:

@@ -34,7 +34,7 @@ import input_handlers
 import setup_game
 from controls import keys
 from engine import Engine
-from replays import recording, replay, replay_lines
+from replays import record_reader, replay, replay_lines
 from saving import autosave, effects, paths
 from screens.stack import Screens
 
@@ -151,7 +151,7 @@ def measure(events: int) -> None:
         print(f"  it says: {continued.top.text}")
 
     start = time.perf_counter()
-    script = recording.read(path)
+    script = record_reader.read(path)
     whole = replay.play_recording(replay.start(script), script.events)
     print(f"headless replay of all {len(script.events)} events: {time.perf_counter() - start:.2f} s")
     same = replay.summary(whole) | {"screen": ""} == replay.summary(continued) | {"screen": ""}

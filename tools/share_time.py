@@ -34,7 +34,7 @@ from tcod.event import KeySym
 import input_handlers
 import setup_game
 from engine import Engine
-from replays import recording, replay_lines
+from replays import record_reader, replay_lines
 from saving import effects, paths
 from screens.stack import Screens
 
@@ -93,7 +93,7 @@ def towards_death(engine: Engine) -> tcod.event.Event:
 
 
 def time_verify(morgue_file: Path) -> None:
-    events = len(recording.read(morgue_file.with_suffix(".rec")).events)
+    events = len(record_reader.read(morgue_file.with_suffix(".rec")).events)
     seconds, cpu = [], []
     for _ in range(3):
         start, used = time.perf_counter(), os.times()

@@ -31,7 +31,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import tcod
 
-from replays import recording, replay, replay_lines
+from replays import record_format, record_reader, replay, replay_lines
 from screens.stack import Screens
 from terminal import drawing, view
 
@@ -89,13 +89,13 @@ class Meter:
 
 def play(path: Path, meter: Meter) -> None:
     """Every line of the recording, a frame after each, and after each step of a walk."""
-    script = recording.read(path)
+    script = record_reader.read(path)
     first = replay.start(script)
     screens = replay.over_menu(first, first.engine.settings)
     meter.frame(screens)
     for recorded in script.events:
         # A walk's steps: all of them, or as many as a `steps N` line says.
-        limit = recorded.count if isinstance(recorded, recording.Steps) else None
+        limit = recorded.count if isinstance(recorded, record_format.Steps) else None
         while (steps := screens.walk_steps()) is not None and (limit is None or steps < limit):
             screens.step()
             meter.frame(screens)

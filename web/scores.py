@@ -27,7 +27,7 @@ LOG: Final = logging.getLogger("web.scores")
 RECORDINGS: Final = "recordings"
 SUFFIX: Final = ".rec"
 # The server's bound on a score's recording, kept whole in the database and served
-# to browsers: about 300,000 events.  The game records up to `replays.recording.MAX_BYTES`
+# to browsers: about 300,000 events.  The game records up to `replays.record_reader.MAX_BYTES`
 # (a million events), which `--verify` takes; a longer game is not listed here.
 MAX_BYTES: Final = 2 << 20
 # At most this many recordings looked at in one folder per scan, newest first.

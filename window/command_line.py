@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from replays.recording import MAX_SEED
+from replays.record_format import MAX_SEED
 from saving import paths
 from window import title, windowed
 from words import program

@@ -7,6 +7,7 @@ is given is one (README, "Play, or test").
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import tcod
@@ -143,7 +144,7 @@ def toggle_fullscreen(context: tcod.context.Context, settings: options_module.Se
     refused = None if window is None else switch_fullscreen(window, not now.fullscreen)
     if refused is not None:
         return f"The display would not switch to {'a window' if now.fullscreen else 'fullscreen'}: {refused}"
-    settings.change(now.replace(fullscreen=not now.fullscreen))
+    settings.change(dataclasses.replace(now, fullscreen=not now.fullscreen))
     follow(context, settings.options)
     return None
 
@@ -168,7 +169,7 @@ def remember_window(context: tcod.context.Context, settings: options_module.Sett
     now = settings.options
     if place is None or place == now.window:
         return
-    settings.change(now.replace(window=place))
+    settings.change(dataclasses.replace(now, window=place))
     notice = settings.keep_changes()  # After the main loop: kept here.
     if notice is not None:
         print(f"{program.name()}: {notice}", file=sys.stderr)

@@ -40,8 +40,7 @@ class FrontEnd(Protocol):
 
 
 class WindowFrontEnd:
-    """The game's window: SDL's events, frames scaled to the window.  (A plain
-    class: a dataclass compiles its methods at import, before the first frame.)"""
+    """The game's window: SDL's events, frames scaled to the window."""
 
     def __init__(self, context: tcod.context.Context) -> None:
         self.context = context

@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Final, Generic, TypeVar, cast
+from typing import Any, Final, Generic, NamedTuple, TypeVar, cast
 
 from controls.keys import KeyTables
 from saving import paths, safe_io, savefile
@@ -26,13 +27,13 @@ class OptionsError(ValueError):
     """The options file is not one this game wrote; the message says where."""
 
 
+@dataclass(frozen=True)
 class Choice(Generic[T]):
     """An option the screen lists: its label, and its values in the order Right
-    steps through them, each with the name shown and written.  (A plain class, as
-    `Settings` is: a dataclass compiles its methods at import, before the first frame.)"""
+    steps through them, each with the name shown and written."""
 
-    def __init__(self, label: str, names: Mapping[T, str]) -> None:
-        self.label, self.names = label, names
+    label: str
+    names: Mapping[T, str]
 
     def format(self, value: T) -> str:
         """The name of `value`."""
@@ -51,23 +52,13 @@ class Choice(Generic[T]):
         return values[(values.index(value) + by) % len(values)]
 
 
-class Placement:
-    """Where the window was, windowed: its size and its top-left corner, in pixels.
-    (A plain class, as `Choice` is; a value, equal to another of the same place.)"""
+class Placement(NamedTuple):
+    """Where the window was, windowed: its size and its top-left corner, in pixels."""
 
-    def __init__(self, width: int, height: int, x: int, y: int) -> None:
-        self.width, self.height, self.x, self.y = width, height, x, y
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Placement:
-            return NotImplemented
-        return (other.width, other.height, other.x, other.y) == (self.width, self.height, self.x, self.y)
-
-    def __hash__(self) -> int:
-        return hash((self.width, self.height, self.x, self.y))
-
-    def __repr__(self) -> str:
-        return f"Placement(width={self.width!r}, height={self.height!r}, x={self.x!r}, y={self.y!r})"
+    width: int
+    height: int
+    x: int
+    y: int
 
 
 class Remembered:
@@ -91,27 +82,30 @@ class Remembered:
         return Placement(width, height, x, y)
 
 
-class Declared(Generic[T]):
-    """An option as `Options` declares it (its class attribute): how the screen and the
-    file show it (a `Choice`, or `Remembered`), its default, and whether it changes play."""
+class Declared(NamedTuple):
+    """How an option of `Options` is shown (a `Choice`, or `Remembered`) and whether it
+    changes play: its field's metadata, under `DECLARATION`."""
 
-    def __init__(self, setting: Choice[T] | Remembered, default: T, changes_play: bool) -> None:
-        self.setting, self.default, self.changes_play = setting, default, changes_play
-
-
-def declare(setting: Choice[T] | Remembered, default: T, changes_play: bool = False) -> T:
-    """An option of `Options`, as its class attribute: typed as its value, which each
-    `Options` holds in its place."""
-    return cast(T, Declared(setting, default, changes_play))
+    setting: Choice[Any] | Remembered
+    changes_play: bool = False
 
 
-def option(label: str, names: Mapping[T, str], default: T, changes_play: bool = False) -> T:
-    """Declare an option of `Options`: the screen lists it under `label`.
+# The key of a field's metadata that holds how `Options` declares that option.
+DECLARATION: Final = "option"
+
+
+def declaration(setting: Choice[Any] | Remembered, changes_play: bool = False) -> dict[str, Declared]:
+    """The metadata of a field of `Options`: how its option is shown (`Declared`)."""
+    return {DECLARATION: Declared(setting, changes_play)}
+
+
+def option(label: str, names: Mapping[T, str], changes_play: bool = False) -> dict[str, Declared]:
+    """The metadata of an option of `Options` that the screen lists under `label`.
 
     An option that `changes_play` (what a key does, not how the game looks) is
     kept in each recording, which replays by its own (`replays.rules`).
     """
-    return declare(Choice(label, names), default, changes_play)
+    return declaration(Choice(label, names), changes_play)
 
 
 # The tile sizes the game has sheets of (`assets.TILESET_PATHS`), by their side in pixels.
@@ -126,54 +120,32 @@ WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 8
 AUTOFIGHT_STOPS: Final[Mapping[int, str]] = {0: "never", 25: "25% HP", 50: "50% HP", 75: "75% HP"}
 
 
+@dataclass(frozen=True)
 class Options:
     """Every option, with its default.  `Options(walk_speed=80)`: those named, the rest
-    at their defaults; equal to another of the same values; `replace` makes a copy with
-    some changed (none is changed in place).
+    at their defaults; `dataclasses.replace` makes a copy with some changed (none is
+    changed in place)."""
 
-    A plain class, not a frozen dataclass: a dataclass compiles its methods when its
-    module is imported, before the first frame (start-up, docs/performance.md)."""
-
-    tile_size: int = option("Tile size", TILE_SIZES, 10)
-    palette: palettes.Palette = option("Colours", palettes.NAMES, palettes.TUTORIAL)
-    fullscreen: bool = option("Fullscreen", {False: "off", True: "on"}, False)
-    walk_speed: int = option("Walk speed", WALK_SPEEDS, STEPS_PER_SECOND)
-    gather_items: bool = option(
-        "Explore picks up items", {True: "on", False: "off"}, True, changes_play=True
+    tile_size: int = field(default=10, metadata=option("Tile size", TILE_SIZES))
+    palette: palettes.Palette = field(default=palettes.TUTORIAL, metadata=option("Colours", palettes.NAMES))
+    fullscreen: bool = field(default=False, metadata=option("Fullscreen", {False: "off", True: "on"}))
+    walk_speed: int = field(default=STEPS_PER_SECOND, metadata=option("Walk speed", WALK_SPEEDS))
+    gather_items: bool = field(
+        default=True, metadata=option("Explore picks up items", {True: "on", False: "off"}, changes_play=True)
     )
     # Recordings keep what each press of autofight did, so not this (`controls.autofight`).
-    autofight_stop: int = option("Autofight stops below", AUTOFIGHT_STOPS, 25, changes_play=True)
+    autofight_stop: int = field(
+        default=25, metadata=option("Autofight stops below", AUTOFIGHT_STOPS, changes_play=True)
+    )
     # Read at start-up: started from a terminal, the game plays as text (`--screen-reader`).
-    screen_reader: bool = option("Screen reader", {False: "off", True: "on"}, False)
+    screen_reader: bool = field(default=False, metadata=option("Screen reader", {False: "off", True: "on"}))
     # Not on the screen: where the window was when the game last closed.
-    window: Placement | None = declare(Remembered(), None)
-
-    def __init__(self, **values: Any) -> None:
-        unknown = values.keys() - DECLARED.keys()
-        if unknown:
-            raise TypeError(f"Options() has no option {', '.join(sorted(unknown))}")
-        for name, declared in DECLARED.items():
-            setattr(self, name, values.get(name, declared.default))
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Options:
-            return NotImplemented
-        return vars(other) == vars(self)
-
-    def __hash__(self) -> int:
-        return hash(tuple(vars(self).values()))
-
-    def __repr__(self) -> str:
-        return f"Options({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
-
-    def replace(self, **changes: Any) -> Options:
-        """A copy with the options `changes` names changed."""
-        return Options(**{**vars(self), **changes})
+    window: Placement | None = field(default=None, metadata=declaration(Remembered()))
 
 
 # Each option's declaration, by name, in the order `Options` declares them.
-DECLARED: Final[dict[str, Declared[Any]]] = {
-    name: value for name, value in vars(Options).items() if isinstance(value, Declared)
+DECLARED: Final[dict[str, Declared]] = {
+    each.name: each.metadata[DECLARATION] for each in fields(Options)
 }
 
 

@@ -8,6 +8,7 @@ tutorial's colours, and a change of palette changes the screen and nothing else.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Final
 
@@ -37,16 +38,15 @@ def dim_glyph(tile: NDArray[np.void]) -> Color:
     return int(r), int(g), int(b)
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
 class Palette:
-    """A palette's name (as the options show it) and the colours it changes.  (A plain
-    class: a dataclass compiles its methods at import, before the first frame.)"""
+    """A palette's name (as the options show it) and the colours it changes.  Each
+    palette is one of the few made here, equal only to itself: the options' names
+    (`NAMES`) look it up as a key, which its colour tables could not hash."""
 
-    def __init__(
-        self, name: str, glyphs: Mapping[Color, Color] | None = None, backgrounds: Mapping[Color, Color] | None = None
-    ) -> None:
-        self.name = name
-        self.glyphs: Mapping[Color, Color] = {} if glyphs is None else glyphs
-        self.backgrounds: Mapping[Color, Color] = {} if backgrounds is None else backgrounds
+    name: str
+    glyphs: Mapping[Color, Color] = dataclasses.field(default_factory=dict)
+    backgrounds: Mapping[Color, Color] = dataclasses.field(default_factory=dict)
 
     def glyph(self, rgb: Color) -> Color:
         """The colour a glyph of the tutorial's colour `rgb` is drawn in."""

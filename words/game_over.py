@@ -3,9 +3,10 @@ hall of fame all tell, taken from the engine once, at the player's death."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import re
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from words.grammar import plural
 
@@ -21,7 +22,6 @@ CLAIM_PATTERN: Final = (
 )
 
 
-# A NamedTuple, not a dataclass: nothing to compile when imported, before the first key.
 class Claim(NamedTuple):
     """The ending a finished game's recording claims, in its last line: what
     `--verify` replays the recording to check."""
@@ -58,48 +58,20 @@ class Claim(NamedTuple):
         )
 
 
+@dataclasses.dataclass(frozen=True)
 class Ending:
-    """The facts of one finished game.
+    """The facts of one finished game."""
 
-    A plain class, not a frozen dataclass: a dataclass compiles its methods when its
-    module is imported, before the first key (start-up, docs/performance.md).  Equal to
-    another ending of the same facts; `replace` copies it with some changed."""
-
-    def __init__(
-        self,
-        cause: str,
-        depth: int,
-        character_level: int,
-        xp: int,
-        turns: int,
-        kills: dict[str, int],
-        seed: int,
-        when: datetime.datetime,
-        daily: str | None = None,
-        daily_try: int = 0,
-    ) -> None:
-        self.cause = cause  # "Killed by a Troll"
-        self.depth = depth  # The dungeon level the player died on.
-        self.character_level = character_level
-        self.xp = xp
-        self.turns = turns
-        self.kills = kills  # Monsters killed, by name.
-        self.seed = seed
-        self.when = when
-        self.daily = daily  # The date of a daily game.
-        self.daily_try = daily_try  # Which of the player's games of that date (from 1; 0: not known).
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Ending:
-            return NotImplemented
-        return vars(other) == vars(self)
-
-    def __repr__(self) -> str:
-        return f"Ending({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
-
-    def replace(self, **changes: Any) -> Ending:
-        """A copy with the fields `changes` names changed."""
-        return Ending(**{**vars(self), **changes})
+    cause: str  # "Killed by a Troll"
+    depth: int  # The dungeon level the player died on.
+    character_level: int
+    xp: int
+    turns: int
+    kills: dict[str, int]  # Monsters killed, by name.
+    seed: int
+    when: datetime.datetime
+    daily: str | None = None  # The date of a daily game.
+    daily_try: int = 0  # Which of the player's games of that date (from 1; 0: not known).
 
     @property
     def claim(self) -> Claim:

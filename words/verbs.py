@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from entity import Item
 
 
-# A NamedTuple, not a dataclass: nothing to compile when imported, before the first key.
 class Verb(NamedTuple):
     """The inventory's screen for one verb: its title, and what it lists."""
 
