@@ -22,7 +22,7 @@ from engine import Engine
 
 # The tutorial's map settings, declared beside the world they make.
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
-from replays import daily, record_format, recording, recovery, rules
+from replays import daily, record_format, recording, rules
 from saving import paths, save_data, savefile
 from screens.base import Content, PopupMessage, Push, Quit, Reset, Transition
 from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
@@ -226,6 +226,8 @@ class MainMenu(input_handlers.BaseEventHandler):
 
     def play_on(self, engine: Engine) -> Transition | None:
         """The loaded game, after playing what its recording holds beyond its save (`recovery`)."""
+        from replays import recovery  # Loaded by Continue, not before the first key (start-up).
+
         recovered = recovery.recover(engine, self, self.progress)
         if recovered is None:
             return Reset.to(next_screen(engine))

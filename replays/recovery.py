@@ -20,9 +20,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Final, NamedTuple
 
-import tcod
-
-import render_functions
 from engine import Engine
 from replays import record_format, record_reader, recording, replay_lines, rules
 from saving import paths, safe_io
@@ -300,19 +297,3 @@ def paced(events: list[record_format.Recorded], progress: Progress | None) -> It
         if progress is not None and late:
             progress(number / len(events))
         yield event
-
-
-def progress_bar(
-    present: Callable[[tcod.console.Console], None],
-    console: tcod.console.Console,
-    doing: str = "Recovering what was played after the last save...",
-) -> Callable[[float], None]:
-    """A `Progress` that draws how far a long recovery (or what it is `doing`) has come,
-    shown by `present` (in the window, or the terminal)."""
-
-    def show(share: float) -> None:
-        console.clear()
-        render_functions.render_progress(console, doing, share)
-        present(console)
-
-    return show

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 import tcod
 
 from controls import keys
-from replays import record_format, recovery
+from replays import record_format
 from saving import paths
 from screens.base import Quit, Replace
 from screens.question import Notice, Question
@@ -52,6 +52,8 @@ def ask(screens: Screens, player: Settings, end_replay: Callable[[], None]) -> Q
 def take_over(engine: Engine, player: Settings, end_replay: Callable[[], None]) -> Replace:
     """Make the replayed game the player's, and say so: from the next frame on, the main
     loop writes its recording and saves it (`end_replay` tells it)."""
+    from replays import recovery  # Loaded by a take-over, not before the first key (start-up).
+
     end_replay()
     recovery.go_on_with(engine, player)  # A replay never saved its game: the next frame does.
     return Replace(Notice(TAKEN))

@@ -3,12 +3,13 @@
 the stack of screens applies: `screens.stack`), and screens shown over another (`Overlay`).
 
 Apart from `input_handlers` so that every screen can build on it with no import cycle.
+A transition with fields is a NamedTuple (declared by its fields, matched by its class,
+and the cheapest class to make at start-up); one without is a plain class.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 import tcod
@@ -57,33 +58,28 @@ class Content(NamedTuple):
         return [*self.lines, *table]
 
 
-@dataclass(frozen=True)
-class Push:
+class Push(NamedTuple):
     """Show `screen` over the one that returned this; leaving it comes back (`Pop`, `Play`)."""
 
     screen: BaseEventHandler
 
 
-@dataclass(frozen=True)
-class Replace:
+class Replace(NamedTuple):
     """This screen closed, `screen` shown in its place (a question answered by a notice)."""
 
     screen: BaseEventHandler
 
 
-@dataclass(frozen=True)
 class Pop:
     """Back to the screen below."""
 
 
-@dataclass(frozen=True)
 class PassOn:
     """Close this screen, and let the one below take the same event: an answer beside
     the map goes as the next key does what it does in the dungeon."""
 
 
-@dataclass(frozen=True)
-class Reset:
+class Reset(NamedTuple):
     """Replace every screen above the main menu by `screens`, bottom first: a game
     started or continued (under a popup, if one says how it was continued)."""
 
@@ -94,8 +90,7 @@ class Reset:
         return cls(screens)
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(NamedTuple):
     """Back to the game's own screen, whichever it is owed now: after a turn, or
     leaving a screen of the game (see `screens.stack.next_screen`); with `walk`,
     that walk starts there (`travel`: to a tile chosen with the cursor)."""
@@ -103,14 +98,12 @@ class Play:
     walk: Walk | None = None
 
 
-@dataclass(frozen=True)
-class Quit:
+class Quit(NamedTuple):
     """Leave the program; the main loop saves the game in play first, unless `save` is False."""
 
     save: bool = True
 
 
-@dataclass(frozen=True)
 class BackToMenu:
     """Leave a finished game for the main menu at the bottom of the screens."""
 

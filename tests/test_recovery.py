@@ -323,7 +323,7 @@ def test_a_long_recovery_shows_its_progress(monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_progress_bar_is_drawn() -> None:
     console = tcod.console.Console(80, 50, order="F")
     presented: list[tcod.console.Console] = []
-    recovery.progress_bar(presented.append, console)(0.25)
+    loop.progress_bar(presented.append, console)(0.25)
     assert presented == [console]
     assert "Recovering" in "".join(chr(c) for c in console.rgb["ch"][:, 23])
     bar = [tuple(int(v) for v in bg) for bg in console.rgb["bg"][:, 25]]

@@ -24,9 +24,10 @@ import tcod
 
 import color
 import exceptions
+import render_functions
 import setup_game
 from controls import keys
-from replays import recording, recovery, replay, take_over
+from replays import recording, replay, take_over
 from saving import autosave, effects, safe_io
 from screens.base import Push
 from screens.stack import Screens
@@ -107,6 +108,22 @@ def presenter(
     """Shows a frame drawn outside the loop (a progress bar) where the game plays."""
     front = front_end_of(screen)
     return lambda frame: front.present(frame, settings.options)
+
+
+def progress_bar(
+    present: Callable[[tcod.console.Console], None],
+    console: tcod.console.Console,
+    doing: str = "Recovering what was played after the last save...",
+) -> Callable[[float], None]:
+    """A progress (`recovery.Progress`) that draws how far a long recovery (or what it is `doing`) has come,
+    shown by `present` (in the window, or the terminal)."""
+
+    def show(share: float) -> None:
+        console.clear()
+        render_functions.render_progress(console, doing, share)
+        present(console)
+
+    return show
 
 
 class Loop:
@@ -290,9 +307,9 @@ def players_menu(
     return setup_game.MainMenu(
         settings,
         seed=seed,
-        progress=recovery.progress_bar(present, root_console),
+        progress=progress_bar(present, root_console),
         verifier=functools.partial(
-            verified, progress=recovery.progress_bar(present, root_console, "Verifying the hall of fame...")
+            verified, progress=progress_bar(present, root_console, "Verifying the hall of fame...")
         ),
     )
 

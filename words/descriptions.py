@@ -14,7 +14,6 @@ from components.ai import ConfusedEnemy
 from components.inventory import stack_name
 from entity import Actor, Item
 from saving import paths
-from words.game_over import daily_name
 from words.grammar import capitalized, counted
 
 if TYPE_CHECKING:
@@ -201,3 +200,8 @@ def inventory_lines(player: Actor, fits: Callable[[Item], bool]) -> list[str]:
         effect = item_effect(item)
         lines.append(f"{line}: {effect}" if effect else line)
     return lines or ["(Empty)"]
+
+
+def daily_name(date: str, attempt: int) -> str:
+    """"Daily 2026-11-25", and ", try 2" from the second game of that date on."""
+    return f"Daily {date}" + (f", try {attempt}" if attempt > 1 else "")

@@ -8,6 +8,7 @@ import datetime
 import re
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from words.descriptions import daily_name
 from words.grammar import plural
 
 if TYPE_CHECKING:
@@ -100,10 +101,6 @@ class Ending:
             *([] if self.daily is None else [f"{daily_name(self.daily, self.daily_try)}."]),
         ]
 
-
-def daily_name(date: str, attempt: int) -> str:
-    """"Daily 2026-11-25", and ", try 2" from the second game of that date on."""
-    return f"Daily {date}" + (f", try {attempt}" if attempt > 1 else "")
 
 
 def ending_of(engine: Engine, when: datetime.datetime) -> Ending:
