@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import tcod.event
 from tcod.event import KeySym, Modifier, MouseButton
@@ -15,10 +15,6 @@ from tcod.event import KeySym, Modifier, MouseButton
 from controls import keys
 from replays import rules
 from replays.rules import Rule
-
-if TYPE_CHECKING:
-    from replays.recording import Lines
-    from window.options import Settings
 
 FORMAT_NAME: Final = "recording"
 FORMAT_VERSION: Final = 4
@@ -264,19 +260,12 @@ def seed_of(line: str) -> int:
     return _number(words[1], 0, MAX_SEED)
 
 
-def settings_recorded(lines: Lines, viewer: Settings) -> Settings:
-    """The keys and options a game's recording leaves it playing by (see
-    `rules.settings_of`): those its rules name, or the viewer's before format 4."""
-    found = [rule for line in lines.rules for rule in _rule_of(line)]
-    return rules.settings_of(version_of(lines.head), found, viewer)
-
-
 def version_of(lines: Sequence[str]) -> int:
     """The format of a game's recording, from its first lines (a save's, checked when loaded)."""
     return check_version(lines[0]) if lines else FORMAT_VERSION
 
 
-def _rule_of(line: str) -> list[Rule]:
+def rule_of(line: str) -> list[Rule]:
     """The rule a line records, if it is one (a save's lines are checked when loaded)."""
     event = event_of(line)
     return [event] if isinstance(event, Rule) else []

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, overload
 
 import color
-from replays import record_reader
+from replays import record_format, record_reader, rules
 from replays.record_format import DAILY_PREFIX, HEAD_LINES, RULE_WORDS, Recorded
 from saving import paths, safe_io
 from words import program
 
 if TYPE_CHECKING:
     from engine import Engine
+    from window.options import Settings
 
 SUFFIX: Final = ".rec"
 NOT_WRITTEN: Final = (
@@ -362,3 +363,10 @@ def write_crash(engine: Engine) -> Path:
     """Keep the recording up to an unexpected error as `crash-NNN.rec` in the data folder."""
     names = safe_io.numbered("crash", SUFFIX)
     return safe_io.write_first_free(paths.data_dir(), names, data_of(engine) or b"")
+
+
+def settings_recorded(lines: Lines, viewer: Settings) -> Settings:
+    """The keys and options a game's recording leaves it playing by (see
+    `rules.settings_of`): those its rules name, or the viewer's before format 4."""
+    found = [rule for line in lines.rules for rule in record_format.rule_of(line)]
+    return rules.settings_of(record_format.version_of(lines.head), found, viewer)

@@ -231,7 +231,7 @@ def recover(engine: Engine, menu: BaseEventHandler, progress: Progress | None = 
     Then the recording goes on where it should (`settle`).
     """
     player = engine.settings
-    engine.settings = record_format.settings_recorded(engine.recording, player)
+    engine.settings = recording.settings_recorded(engine.recording, player)
     found = unsaved(engine)
     events = found.events
     turns = engine.turns

@@ -62,9 +62,6 @@ class Screens:
         self.quitting: Quit | None = None
         self.reset(above)
 
-    def __repr__(self) -> str:
-        return f"Screens({', '.join(type(screen).__name__ for screen in self.stack)})"
-
     @property
     def top(self) -> BaseEventHandler:
         """The screen the keys go to."""
