@@ -21,6 +21,12 @@ def test_a_wait_crosses_the_handler_and_the_enemies_turns() -> None:
     assert {"input_handlers.py", "engine.py", "window/loop.py"} <= path.modules.keys()
     assert path.calls >= len(path.functions) >= len(path.modules)
     assert not any(name.startswith(("tools/", "tests/")) for name in path.modules)
+    # The press handled, before the next frame is drawn: the handler and the turn, no drawing.
+    handled = path.until_drawn()
+    assert "input_handlers.py:MainGameEventHandler.ev_keydown" in handled.functions
+    assert "engine.py:Engine.handle_enemy_turns" in handled.functions
+    assert not any(name.endswith(".on_render") for name in handled.functions)
+    assert handled.calls < path.calls and handled.modules.keys() <= path.modules.keys()
 
 
 def test_the_tracer_counts_the_games_own_calls(tmp_path: Path) -> None:

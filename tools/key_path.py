@@ -67,22 +67,32 @@ END = "<!-- end key path -->"
 
 @dataclass
 class KeyPath:
-    """What one key press crossed: calls by module (code file) and by function."""
+    """What one key press crossed: calls by module (code file) and by function; and the
+    part of them made before the next frame began to be drawn (`handled`: the first
+    call of an `on_render`), the handling of the press alone."""
 
     modules: Counter[str] = field(default_factory=Counter)
     functions: Counter[str] = field(default_factory=Counter)
+    handled: Counter[str] = field(default_factory=Counter)  # By function.
 
     @property
     def calls(self) -> int:
         return self.functions.total()
 
+    def until_drawn(self) -> KeyPath:
+        """The part of the path before the frame is drawn, as a path of its own."""
+        modules = Counter({name.split(":")[0]: 0 for name in self.handled})
+        for name, calls in self.handled.items():
+            modules[name.split(":")[0]] += calls
+        return KeyPath(modules, Counter(self.handled))
+
     def to_json(self) -> str:
-        return json.dumps({"modules": self.modules, "functions": self.functions})
+        return json.dumps({"modules": self.modules, "functions": self.functions, "handled": self.handled})
 
     @classmethod
     def from_json(cls, text: str) -> KeyPath:
         data = json.loads(text)
-        return cls(Counter(data["modules"]), Counter(data["functions"]))
+        return cls(Counter(data["modules"]), Counter(data["functions"]), Counter(data["handled"]))
 
 
 class Tracer:
@@ -94,6 +104,7 @@ class Tracer:
         self.files: dict[str, str | None] = {}  # A code file's name in the game, or None.
         self.resumable: list[types.FrameType] = []  # Kept alive, so no id is used twice.
         self.entered: set[int] = set()
+        self.drawing = False  # Whether the next frame has begun to be drawn.
 
     def start(self) -> None:
         sys.setprofile(self.profile)
@@ -124,8 +135,11 @@ class Tracer:
                 return  # Resumed, not called.
             self.entered.add(id(frame))
             self.resumable.append(frame)
+        self.drawing = self.drawing or code.co_name == "on_render"
         self.path.modules[module] += 1
         self.path.functions[f"{module}:{code.co_qualname}"] += 1
+        if not self.drawing:
+            self.path.handled[f"{module}:{code.co_qualname}"] += 1
 
 
 class Presses:
@@ -279,7 +293,7 @@ def commit(folder: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else "not known"
 
 
-def section(this: Runs, tutorial: Runs, tutorial_folder: Path) -> str:
+def section(traced: list[Runs], tutorial_folder: Path) -> str:
     """The page's key path section, markers included: only figures that held in every run."""
     rows = "".join(
         f"| {runs.name} | "
@@ -288,17 +302,18 @@ def section(this: Runs, tutorial: Runs, tutorial_folder: Path) -> str:
             for values in runs.figures().values()
         )
         + " |\n"
-        for runs in (this, tutorial)
+        for runs in traced
     )
     return (
         f"{START}### One key press, traced\n\n"
         + textwrap.fill(
             f"A wait (KP_5) in the dungeon of a new game (seed {SEED}), from the moment the main loop "
             "has the event to the moment it asks for the next: the handler's answer, recording, the "
-            "after-frame work and the frame drawn. Measured by `python tools/key_path.py --tutorial "
+            "after-frame work and the frame drawn; and of those, the calls made before the next frame "
+            "begins to be drawn (the first `on_render`): the press handled and recorded. Measured by `python tools/key_path.py --tutorial "
             f"PATH --write` on {datetime.date.today().isoformat()}, this game at commit "
             f"{commit(ROOT)}, the tutorial's part 13 at {commit(tutorial_folder)}, each run "
-            f"{len(this.paths)} times; what differed between runs is not written. Calls are the calls "
+            f"{len(traced[0].paths)} times; what differed between runs is not written. Calls are the calls "
             "of Python functions in the game's own files (a generator's once); C calls, the standard "
             "library, tcod and numpy are not counted. Not checked by the tests: the loop changes.",
             100, break_long_words=False, break_on_hyphens=False,
@@ -335,13 +350,15 @@ def main(argv: list[str] | None = None) -> int:
         games.append(("the tutorial", str(args.tutorial)))
     traced = []
     for name, game in games:
-        runs = Runs(name, [in_child(game) for _ in range(args.runs)])
-        traced.append(runs)
-        print(runs.summary())
-        if args.list:
-            print("\n".join(runs.listing()))
+        whole = Runs(name, [in_child(game) for _ in range(args.runs)])
+        handled = Runs(f"{name}, until the frame is drawn", [path.until_drawn() for path in whole.paths])
+        for runs in (whole, handled):
+            traced.append(runs)
+            print(runs.summary())
+            if args.list:
+                print("\n".join(runs.listing()))
     if args.write:
-        write(ROOT / PAGE, section(traced[0], traced[1], args.tutorial))
+        write(ROOT / PAGE, section(traced, args.tutorial))
     return 0
 
 
