@@ -1,6 +1,6 @@
 """Walks (auto-explore, travel, running): where the next step goes and when a
-walk must stop.  Each step is an ordinary turn that `WalkHandler` takes, so a
-walk can do nothing the player's own keys could not."""
+walk must stop.  Each step is an ordinary turn that the dungeon takes
+(`MainGameEventHandler.advance`), so a walk can do nothing the player's own keys could not."""
 
 from __future__ import annotations
 

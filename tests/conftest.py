@@ -144,6 +144,13 @@ def screens_of(*screens: input_handlers.BaseEventHandler, settings: options.Sett
     return Screens(setup_game.MainMenu(chosen), *screens)
 
 
+def engine_of(screens: Screens) -> Engine:
+    """The game the screens show, which a test expects there."""
+    engine = screens.engine
+    assert engine is not None
+    return engine
+
+
 def dungeon(engine: Engine) -> Screens:
     """The main game of `engine` over the main menu, as a new game starts."""
     return screens_of(input_handlers.MainGameEventHandler(engine))

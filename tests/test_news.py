@@ -9,14 +9,13 @@ templates, whatever they are.
 from __future__ import annotations
 
 import conftest
-from conftest import key, pressing, screens_of, stroke
+from conftest import engine_of, key, pressing, screens_of, stroke
 from tcod.event import KeySym
 
 import entity_factories
 import input_handlers
 from components.ai import ConfusedEnemy
 from controls import travel
-from engine import Engine
 from entity import Actor
 from screens.stack import Screens
 from words import descriptions, news, questions
@@ -31,12 +30,6 @@ def dungeon(width: int = 20, height: int = 15, at: tuple[int, int] = (5, 5)) -> 
     narrator = Narrator()
     narrator.news(game)
     return game, narrator
-
-
-def engine_of(screens: Screens) -> Engine:
-    engine = screens.engine
-    assert engine is not None
-    return engine
 
 
 def told_each_frame(screens: Screens, narrator: Narrator) -> list[str]:

@@ -13,6 +13,7 @@ from conftest import (
     after_frame,
     all_lines,
     click,
+    engine_of,
     key,
     motion,
     new_header,
@@ -39,13 +40,6 @@ from window import command_line, loop
 SEED = 1234
 HEADER = f"recording 3\nseed {SEED}\n"
 NEW_HEADER = "".join(line + "\n" for line in new_header(SEED))
-
-
-def engine_of(screens: Screens) -> Engine:
-    """The game the screens show."""
-    engine = screens.engine
-    assert engine is not None
-    return engine
 
 
 def recording_name(engine: Engine) -> str:
