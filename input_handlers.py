@@ -20,7 +20,7 @@ from components.level import LEVEL_UP_CHOICES
 from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
 from controls.key_help import aligned_rows
-from controls.keys import Command, Key, does_nothing
+from controls.keys import Command, Key
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
 from screens.base import ActionOrHandler as ActionOrHandler
@@ -428,7 +428,7 @@ class MainGameEventHandler(EventHandler):
 
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
         """While walking, a key or click only stops the walk (`Walking.stopped_by`)."""
-        if self.walk is not None and not does_nothing(event) and self.walk.stopped_by(event):
+        if self.walk is not None and self.walk.stopped_by(event):
             self.stop_walk()
             return None
         return super().dispatch(event)

@@ -389,7 +389,7 @@ def is_chord(event: tcod.event.KeyDown, key: KeySym, modifier: Modifier) -> bool
 def global_command(event: tcod.event.KeyDown) -> Command | None:
     """The command of a key that means the same on every screen, if it is one."""
     for (key, modifier), command in GLOBAL_KEYS.items():
-        if is_chord(event, key, modifier):
+        if event.sym == key and is_chord(event, key, modifier):
             return command
     return None
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import tcod
 
 import render_functions
-from controls.keys import Command, does_nothing, main_command
+from controls.keys import Command, main_command
 from screens.base import ANY_KEY_CLOSES, Content, Overlay, PassOn, Pop, Transition
 from words import descriptions, questions
 
@@ -34,7 +34,7 @@ class AnswerScreen(Overlay):
         render_functions.draw_side_window(console, self.engine.player.x, self.title, self.content().lines)
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
-        if isinstance(event, tcod.event.KeyDown | tcod.event.TextInput) and not does_nothing(event):
+        if isinstance(event, tcod.event.KeyDown | tcod.event.TextInput):
             if main_command(event, self.engine.settings.keys) is Command.QUIT:
                 return Pop()  # Escape closes the answer only, as it closes other screens.
             return PassOn()

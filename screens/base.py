@@ -16,7 +16,6 @@ import tcod
 
 import render_functions
 from actions import Action
-from controls.keys import does_nothing
 from saving import paths
 
 if TYPE_CHECKING:
@@ -130,10 +129,9 @@ class BaseEventHandler:
         return result
 
     def dispatch(self, event: tcod.event.Event) -> ActionOrHandler | None:
-        """Send the event to the `ev_*` method for its kind, unless it means nothing anywhere."""
+        """Send the event to the `ev_*` method for its kind (one that means nothing anywhere
+        never comes here: `Screens.press`)."""
         # Differs from the tutorial: routed by `match` here, not by tcod's dispatcher class (deprecated).
-        if does_nothing(event):
-            return None
         match event:
             case tcod.event.Quit():
                 return self.ev_quit(event)

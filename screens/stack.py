@@ -135,15 +135,17 @@ class Screens:
         """One key press, click or pointer move: the top screen's handler, what it asks
         for applied, and the event recorded if it belongs to the game in play.
 
-        Recorded: keys and symbols typed (not what `keys.does_nothing`), clicks, and
+        Recorded: keys and symbols typed (what means something: `keys.does_nothing`), clicks, and
         pointer moves that changed the game's mouse location; a key that stops a walk
         as the steps the walk took; not an event that quits, since the save ends
         there.  An event that raises is recorded too, so that the recording replays
         the error.
         """
+        if does_nothing(event):
+            return  # Means nothing on any screen, as half of a key press (`keys.does_nothing`).
         engine = self.recorded_game()
         walked = self.walk_steps()
-        line = None if engine is None or does_nothing(event) else record_format.line_of(event)
+        line = None if engine is None else record_format.line_of(event)
         if engine is None or (line is None and walked is None):
             self.apply(self.top.on_event(event), event)
             return

@@ -74,6 +74,7 @@ class KeyPath:
     modules: Counter[str] = field(default_factory=Counter)
     functions: Counter[str] = field(default_factory=Counter)
     handled: Counter[str] = field(default_factory=Counter)  # By function.
+    reaching: Counter[str] = field(default_factory=Counter)  # By function, before `ev_keydown`.
 
     @property
     def calls(self) -> int:
@@ -81,18 +82,30 @@ class KeyPath:
 
     def until_drawn(self) -> KeyPath:
         """The part of the path before the frame is drawn, as a path of its own."""
-        modules = Counter({name.split(":")[0]: 0 for name in self.handled})
-        for name, calls in self.handled.items():
+        return self.part(self.handled)
+
+    def to_the_handler(self) -> KeyPath:
+        """The part of the path from the loop to the screen that handles the key (before its
+        `ev_keydown` is called): what carries a press to its handler."""
+        return self.part(self.reaching)
+
+    @staticmethod
+    def part(functions: Counter[str]) -> KeyPath:
+        """A path of its own made of some of the `functions` crossed."""
+        modules: Counter[str] = Counter()
+        for name, calls in functions.items():
             modules[name.split(":")[0]] += calls
-        return KeyPath(modules, Counter(self.handled))
+        return KeyPath(modules, Counter(functions))
 
     def to_json(self) -> str:
-        return json.dumps({"modules": self.modules, "functions": self.functions, "handled": self.handled})
+        parts = {"modules": self.modules, "functions": self.functions}
+        return json.dumps({**parts, "handled": self.handled, "reaching": self.reaching})
 
     @classmethod
     def from_json(cls, text: str) -> KeyPath:
         data = json.loads(text)
-        return cls(Counter(data["modules"]), Counter(data["functions"]), Counter(data["handled"]))
+        counts = (Counter(data[name]) for name in ("modules", "functions", "handled", "reaching"))
+        return cls(*counts)
 
 
 class Tracer:
@@ -105,6 +118,7 @@ class Tracer:
         self.resumable: list[types.FrameType] = []  # Kept alive, so no id is used twice.
         self.entered: set[int] = set()
         self.drawing = False  # Whether the next frame has begun to be drawn.
+        self.handling = False  # Whether the press has reached its handler (`ev_keydown`).
 
     def start(self) -> None:
         sys.setprofile(self.profile)
@@ -136,10 +150,14 @@ class Tracer:
             self.entered.add(id(frame))
             self.resumable.append(frame)
         self.drawing = self.drawing or code.co_name == "on_render"
+        self.handling = self.handling or code.co_name == "ev_keydown"
+        name = f"{module}:{code.co_qualname}"
         self.path.modules[module] += 1
-        self.path.functions[f"{module}:{code.co_qualname}"] += 1
+        self.path.functions[name] += 1
         if not self.drawing:
-            self.path.handled[f"{module}:{code.co_qualname}"] += 1
+            self.path.handled[name] += 1
+        if not self.handling:
+            self.path.reaching[name] += 1
 
 
 class Presses:
@@ -310,7 +328,8 @@ def section(traced: list[Runs], tutorial_folder: Path) -> str:
             f"A wait (KP_5) in the dungeon of a new game (seed {SEED}), from the moment the main loop "
             "has the event to the moment it asks for the next: the handler's answer, recording, the "
             "after-frame work and the frame drawn; and of those, the calls made before the next frame "
-            "begins to be drawn (the first `on_render`): the press handled and recorded. Measured by `python tools/key_path.py --tutorial "
+            "begins to be drawn (the first `on_render`): the press handled and recorded; and of "
+            "those, the calls that carry it from the loop to its handler (before its `ev_keydown`). Measured by `python tools/key_path.py --tutorial "
             f"PATH --write` on {datetime.date.today().isoformat()}, this game at commit "
             f"{commit(ROOT)}, the tutorial's part 13 at {commit(tutorial_folder)}, each run "
             f"{len(traced[0].paths)} times; what differed between runs is not written. Calls are the calls "
@@ -352,7 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, game in games:
         whole = Runs(name, [in_child(game) for _ in range(args.runs)])
         handled = Runs(f"{name}, until the frame is drawn", [path.until_drawn() for path in whole.paths])
-        for runs in (whole, handled):
+        reaching = Runs(f"{name}, to the key's handler", [path.to_the_handler() for path in whole.paths])
+        for runs in (whole, handled, reaching):
             traced.append(runs)
             print(runs.summary())
             if args.list:
