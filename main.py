@@ -186,10 +186,10 @@ def follow_in_terminal(
     """`--follow --terminal`: watch in the terminal, as over SSH, or as lines a
     `screen_reader` reads; 1 (with one line on stderr) where there is no terminal."""
     from replays import follow
-    from terminal import device, front_end  # Only here, as in `run_terminal`.
+    from terminal import device, session  # Only here, as in `run_terminal`.
 
     try:
-        with front_end.session(screen_reader=screen_reader) as front:
+        with session.opened(screen_reader=screen_reader) as front:
             follow.watch(front, console, follower)
     except device.TerminalError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
@@ -274,7 +274,7 @@ def run_terminal(
     game plays in the data folder.
     """
     # Imported only here: a window's start-up pays nothing for the terminal.
-    from terminal import device, front_end
+    from terminal import device, session
     from window import loop
 
     try:
@@ -284,7 +284,7 @@ def run_terminal(
         return 1
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     try:
-        with front_end.session(screen_reader=reads_aloud(args, settings)) as front:
+        with session.opened(screen_reader=reads_aloud(args, settings)) as front:
             loop.play_in(front, root_console, settings, args, script, notice)
     except device.TerminalError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)

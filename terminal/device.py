@@ -1,13 +1,12 @@
 """What the terminal front end needs of the terminal, the same on every system:
 its size, writing bytes, waiting for input, and giving it back (`Device`);
-`open_device` opens this system's (`posix` or `windows`)."""
+`session.open_device` opens this system's (`posix` or `windows`)."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import os
-import sys
 from collections.abc import Iterator
 from typing import Protocol, TextIO
 
@@ -83,24 +82,6 @@ def write_all(fd: int, data: bytes) -> bool:
         except OSError:
             return False
     return True
-
-
-def open_device(lines: bool = False) -> Device:
-    """This system's terminal, made ready to play in; TerminalError if there is none.
-
-    With `lines`, for a screen reader: no alternate screen and the cursor kept, so that
-    what is written scrolls as lines do and stays in the shell's screen after the game.
-    """
-    from terminal import drawing
-
-    enter, leave = (drawing.LINES_ENTER, drawing.LINES_LEAVE) if lines else (drawing.ENTER, drawing.LEAVE)
-    if sys.platform == "win32":
-        from terminal import windows
-
-        return windows.WindowsConsole.open(enter, leave)
-    from terminal import posix
-
-    return posix.PosixTerminal.open(enter, leave)
 
 
 @contextlib.contextmanager

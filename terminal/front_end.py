@@ -5,12 +5,7 @@ the window's events, and the terminal always given back (`session`)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
-import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -20,14 +15,13 @@ import tcod
 import exceptions
 from controls import keys
 from terminal import drawing, key_parser, view
-from terminal.device import Device, libraries_to_log, open_device
+from terminal.device import Device
 from window.display_area import COLUMNS, ROWS
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from screens.stack import Screens
-    from window.front_end import FrontEnd
     from window.options import Options
 
 
@@ -178,34 +172,3 @@ def page_turn(event: tcod.event.Event) -> int | None:
     if isinstance(event, tcod.event.KeyDown):
         return keys.PAGE_KEYS.get(event.sym)
     return None
-
-
-@contextlib.contextmanager
-def session(screen_reader: bool = False) -> Iterator[FrontEnd]:
-    """The terminal made ready to play in, and always given back, however the game ends;
-    the game drawn, or with `screen_reader` told as lines (`screen_reader`).
-
-    What the game prints meanwhile ("Game saved.", an error's report) would land in
-    the middle of the drawing: it is held, and printed once the terminal is back;
-    what libraries write themselves goes to the log (`libraries_to_log`).
-    """
-    device = open_device(lines=screen_reader)
-    held_out, held_err = io.StringIO(), io.StringIO()
-    real_out, real_err = sys.stdout, sys.stderr
-    try:
-        with libraries_to_log():
-            sys.stdout, sys.stderr = held_out, held_err
-            if screen_reader:
-                from terminal.screen_reader import ScreenReaderFrontEnd
-
-                yield ScreenReaderFrontEnd(device)
-            else:
-                yield TerminalFrontEnd(device, screen=drawing.Screen(drawing.is_truecolor(os.environ)))
-    finally:
-        sys.stdout, sys.stderr = real_out, real_err
-        device.close()
-        with contextlib.suppress(OSError):
-            real_out.write(held_out.getvalue())
-            real_out.flush()
-            real_err.write(held_err.getvalue())
-            real_err.flush()
