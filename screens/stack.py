@@ -195,8 +195,7 @@ class Screens:
                 self.reset(screens)
             case Play(walk):
                 self.play()
-                dungeon = self.top
-                if walk is not None and isinstance(dungeon, MainGameEventHandler):
+                if walk is not None and (dungeon := self.dungeon) is not None:
                     dungeon.start_walk(walk)
             case Quit():
                 self.quitting = result
@@ -222,28 +221,29 @@ class Screens:
     # Walks and autofight: the dungeon's, asked for here by the loop and the replays.
 
     @property
+    def dungeon(self) -> MainGameEventHandler | None:
+        """The top screen if it is the dungeon's, which owns walks and autofight."""
+        top = self.top
+        return top if isinstance(top, MainGameEventHandler) else None
+
+    @property
     def walking(self) -> bool:
         """Whether a walk is under way: the main loop takes its steps (`step`)."""
-        dungeon = self.top
-        return isinstance(dungeon, MainGameEventHandler) and dungeon.walk is not None
+        return self.walk_steps() is not None
 
     def walk_steps(self) -> int | None:
         """The steps the walk under way has taken; None with no walk under way."""
-        dungeon = self.top
-        if isinstance(dungeon, MainGameEventHandler) and dungeon.walk is not None:
-            return dungeon.walk.steps
-        return None
+        dungeon = self.dungeon
+        return None if dungeon is None or dungeon.walk is None else dungeon.walk.steps
 
     def step(self) -> None:
         """The walk's next step, as a turn; the screen after it (death, a level-up)."""
-        dungeon = self.top
-        if isinstance(dungeon, MainGameEventHandler):
+        if (dungeon := self.dungeon) is not None:
             self.apply(dungeon.advance())
 
     def stop_walking(self) -> None:
         """Stop the walk under way, if any (quitting, an error, a replay's `steps N`)."""
-        dungeon = self.top
-        if isinstance(dungeon, MainGameEventHandler):
+        if (dungeon := self.dungeon) is not None:
             dungeon.stop_walk()
 
     def autofight(self, press: Autofight) -> None:
@@ -251,8 +251,7 @@ class Screens:
         an answer shown beside the map closes, as a key closes it."""
         while isinstance(self.top, AnswerScreen):
             self.stack.pop()
-        dungeon = self.top
-        if isinstance(dungeon, MainGameEventHandler):
+        if (dungeon := self.dungeon) is not None:
             self.apply(dungeon.play_autofight(press))
 
     def on_start_screen(self) -> bool:
