@@ -39,6 +39,8 @@ from words import program
 
 if TYPE_CHECKING:
     from replays import follow
+    from web import stream
+    from window.front_end import FrontEnd
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
 SCREEN_HEIGHT: Final = display_area.ROWS
@@ -82,6 +84,8 @@ def play(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     windowed.quiet_library_logs()
+    if args.served:
+        paths.use_served()
     # Verifying, following and a headless replay only read the player's folder.
     read_only = args.verify is not None or (args.replay is not None and (args.follow or args.headless))
     settings, notice = read_settings(args.fullscreen, keep_aside=not read_only)
@@ -94,9 +98,37 @@ def play(args: argparse.Namespace) -> int:
         except record_reader.RecordingError as exc:
             print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
+    writer = None
+    if args.frames_fd is not None:
+        writer, problem = frames_writer(args.frames_fd)
+        if writer is None:
+            print(f"{program.name()}: {problem}", file=sys.stderr)
+            return 1
+    if args.browser and writer is not None:
+        return run_browser(settings, args, script, notice, writer)
     if args.terminal or reads_aloud(args, settings):
-        return run_terminal(settings, args, script, notice)
-    return play_in_window(settings, args, script, notice)
+        return run_terminal(settings, args, script, notice, writer)
+    return play_in_window(settings, args, script, notice, writer)
+
+
+def frames_writer(fd: int) -> tuple[stream.FramesWriter | None, str]:
+    """`--frames-fd`: the writer of the frames to file descriptor `fd`, or why not."""
+    from web import stream  # Only for the web server's games.
+
+    try:
+        os.fstat(fd)
+    except OSError as exc:
+        return None, f"--frames-fd {fd}: {exc.strerror or exc}"
+    return stream.FramesWriter(fd), ""
+
+
+def streamed(front: FrontEnd, writer: stream.FramesWriter | None) -> FrontEnd:
+    """`front`, its frames also written by `writer` (`--frames-fd`), if any."""
+    if writer is None:
+        return front
+    from web import stream
+
+    return stream.Streamed(front, writer)
 
 
 def watch_only(args: argparse.Namespace, settings: options.Settings) -> int:
@@ -117,6 +149,7 @@ def play_in_window(
     args: argparse.Namespace,
     script: recording.Checked | None,
     notice: str | None,
+    writer: stream.FramesWriter | None = None,
 ) -> int:
     """Open the window, or say in one line why it can't be; then play in it."""
     notice = fitting_tiles(settings, notice)
@@ -135,7 +168,7 @@ def play_in_window(
         )
         return 1
     with context:
-        return run_window(context, tileset, settings, args, script, notice)
+        return run_window(context, tileset, settings, args, script, notice, writer)
 
 
 def reads_aloud(args: argparse.Namespace, settings: options.Settings) -> bool:
@@ -226,6 +259,7 @@ def run_window(
     args: argparse.Namespace,
     script: recording.Checked | None,
     notice: str | None,
+    writer: stream.FramesWriter | None = None,
 ) -> int:
     """Play in the open window: the main menu (over the options' `notice`, if
     any), today's daily game (`--daily`), or the replay of `script`; then
@@ -245,7 +279,8 @@ def run_window(
     from window import loop  # The rest of the game, while the player reads the menu.
 
     icon.set_window_icon(context, tileset)
-    loop.play_in(context, root_console, settings, args, script, notice)
+    screen = context if writer is None else streamed(WindowFrontEnd(context), writer)
+    loop.play_in(screen, root_console, settings, args, script, notice)
     display.remember_window(context, settings)
     return 0
 
@@ -266,6 +301,7 @@ def run_terminal(
     args: argparse.Namespace,
     script: recording.Checked | None,
     notice: str | None,
+    writer: stream.FramesWriter | None = None,
 ) -> int:
     """`--terminal`: play in the terminal the game was started from, as in the window;
     or as lines for a screen reader (`reads_aloud`).
@@ -285,10 +321,35 @@ def run_terminal(
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     try:
         with session.opened(screen_reader=reads_aloud(args, settings)) as front:
-            loop.play_in(front, root_console, settings, args, script, notice)
+            loop.play_in(streamed(front, writer), root_console, settings, args, script, notice)
     except device.TerminalError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def run_browser(
+    settings: options.Settings,
+    args: argparse.Namespace,
+    script: recording.Checked | None,
+    notice: str | None,
+    writer: stream.FramesWriter,
+) -> int:
+    """`--browser`: play from the web server's canvas page, its events on stdin (`web.browser`),
+    its frames to `--frames-fd`; stdout and stderr are the server's log.
+
+    1 (with one line on stderr) where another copy of the game plays in the data folder.
+    """
+    from web import browser
+    from window import loop
+
+    try:
+        game_lock.hold(paths.data_dir())
+    except (game_lock.InUseError, OSError) as exc:
+        print(f"{program.name()}: {exc}", file=sys.stderr)
+        return 1
+    root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
+    loop.play_in(browser.BrowserFrontEnd(settings, writer), root_console, settings, args, script, notice)
     return 0
 
 

@@ -187,15 +187,15 @@ def read_text(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     except savefile.SaveError:
-        raise KeyFileError(f"{path} is not a regular file of at most {MAX_BYTES} bytes") from None
+        raise KeyFileError(f"{paths.shown(path)} is not a regular file of at most {MAX_BYTES} bytes") from None
     except OSError as exc:
-        raise KeyFileError(f"could not read {path}: {exc.strerror or exc}") from None
+        raise KeyFileError(f"could not read {paths.shown(path)}: {exc.strerror or exc}") from None
     if len(data) > MAX_BYTES:
-        raise KeyFileError(f"{path} is bigger than {MAX_BYTES} bytes")
+        raise KeyFileError(f"{paths.shown(path)} is bigger than {MAX_BYTES} bytes")
     try:
         return data.decode("utf-8-sig")  # A byte-order mark (Windows Notepad's) is nothing.
     except UnicodeDecodeError:
-        raise KeyFileError(f"{path} is not text") from None
+        raise KeyFileError(f"{paths.shown(path)} is not text") from None
 
 
 def tables(bindings: Bindings) -> keys.KeyTables:

@@ -211,10 +211,9 @@ class Playback:
             return TAKEN_OVER if self.problem is None else f"Replay stopped: {self.problem}"
         state = "paused" if self.paused else f"{self.speed:g} events/s"
         of = "" if self.total is None else f"/{self.total}"
-        return (
-            f"Replay {self.played}{of}, {state}. "
-            "Space: pause, +/-: speed, Esc: stop"
-        )
+        # Served, the replay's page takes Space, + and - alone (docs/browser.md).
+        stop = "" if paths.served() else ", Esc: stop"
+        return f"Replay {self.played}{of}, {state}. Space: pause, +/-: speed{stop}"
 
 
 def play_frame(

@@ -56,7 +56,7 @@ def keep_record(engine: Engine) -> Record:
     morgue_path, kept = None, None
     try:
         path, kept = morgue.write(engine, the_end)
-        morgue_path = str(path)
+        morgue_path = paths.shown(path)  # Named inside the data folder when served.
     except OSError as exc:
         notices.append(f"Could not write the morgue file: {exc.strerror or exc}")
     entered = hall_of_fame.enter(the_end, kept)

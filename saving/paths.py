@@ -25,6 +25,8 @@ KEYS_NAME: Final = "keys.txt"
 OPTIONS_NAME: Final = "options.txt"
 
 _data_dir = Path()
+# Whether the game is played through the web server (`--served`): its paths are the server's.
+_served = False
 
 
 def data_dir() -> Path:
@@ -118,10 +120,34 @@ def is_players_file(path: Path) -> bool:
     return target.parent == folder and target.name.startswith(named)
 
 
+def use_served() -> None:
+    """Played through the web server from now on (`--served`): no screen shows its paths."""
+    global _served
+    _served = True
+
+
+def served() -> bool:
+    """Whether the game is played through the web server (`use_served`)."""
+    return _served
+
+
 def shown(path: Path | str) -> str:
     """A path as any screen or terminal can print it: a byte of its name that
-    is not UTF-8 (which the system allows) shows as U+FFFD, never an error."""
-    return printable(str(path))
+    is not UTF-8 (which the system allows) shows as U+FFFD, never an error.
+
+    Played through the web server (`use_served`), the server's folders are its own business:
+    a file is named inside the player's data folder (`morgue/x.txt`), or by its name alone.
+    """
+    return printable(str(path) if not _served else served_name(Path(path)))
+
+
+def served_name(path: Path) -> str:
+    """`path` as a served player sees it: inside their data folder, or its name alone."""
+    try:
+        inside = path.resolve().relative_to(_data_dir.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return path.name
+    return "your data folder" if inside == Path() else inside.as_posix()
 
 
 def printable(text: str) -> str:

@@ -45,6 +45,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--verify goes alone: it replays the file it names")
     if args.daily and (args.replay or args.seed is not None or args.verify):
         parser.error("--daily goes without --seed, --replay and --verify: its seed is the date's")
+    if args.browser and args.frames_fd is None:
+        parser.error("--browser goes with --frames-fd N: its frames go there")
+    if args.browser and (args.terminal or args.screen_reader or args.headless or args.follow):
+        parser.error("--browser goes without --terminal, --screen-reader, --headless and --follow")
+    if args.frames_fd is not None and (args.headless or args.follow or args.verify is not None):
+        parser.error("--frames-fd goes without --headless, --follow and --verify: they play no game")
     return args
 
 
@@ -62,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_game_options(parser, default)
     _add_terminal_options(parser)
     _add_replay_options(parser)
+    _add_served_options(parser)
     parser.add_argument(
         "--windowed",
         action="store_true",
@@ -114,6 +121,29 @@ def _add_terminal_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="play in this terminal as lines of text a screen reader reads (NVDA, Orca, "
         "VoiceOver), the map only when asked for (m); also an option",
+    )
+
+
+def _add_served_options(parser: argparse.ArgumentParser) -> None:
+    """`--frames-fd`, `--browser` and `--served`: the game as the web server runs it."""
+    parser.add_argument(
+        "--frames-fd",
+        type=int,
+        metavar="N",
+        help="also write each frame shown to the open file descriptor N, as the web server "
+        "reads them (web/frames.py)",
+    )
+    parser.add_argument(
+        "--browser",
+        action="store_true",
+        help="with --frames-fd: play from a web page, its events read as JSON lines on stdin, "
+        "its frames written only to --frames-fd",
+    )
+    parser.add_argument(
+        "--served",
+        action="store_true",
+        help="played through the web server: files are named inside the data folder, never "
+        "by the server's paths",
     )
 
 

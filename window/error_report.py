@@ -3,6 +3,7 @@ a bug while playing (play goes on), a save that can't be written, a crash."""
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from typing import TYPE_CHECKING
@@ -59,6 +60,7 @@ def save_failure(exc: Exception) -> str:
         return str(exc)
     if isinstance(exc, OSError):
         # A rename names the save second, after the temporary file.
-        return f"{exc.strerror or exc} ({exc.filename2 or exc.filename or paths.save_path()})."
+        where = exc.filename2 or exc.filename or paths.save_path()
+        return f"{exc.strerror or exc} ({paths.shown(os.fsdecode(where) if isinstance(where, bytes) else str(where))})."
     return f"a bug in the game ({type(exc).__name__}), the terminal shows where."
 

@@ -241,7 +241,7 @@ def read(keep_aside: bool = True) -> tuple[Options, str | None]:
         return Options(), _damaged(path, bad, exc, keep_aside)
     except OSError as exc:
         return Options(), (
-            f"Could not read the options file {path} ({exc.strerror or exc}): the defaults apply."
+            f"Could not read the options file {paths.shown(path)} ({exc.strerror or exc}): the defaults apply."
         )
     if not problems:
         return chosen, None
@@ -251,21 +251,21 @@ def read(keep_aside: bool = True) -> tuple[Options, str | None]:
 def _damaged(path: Path, bad: Path, exc: OptionsError, keep_aside: bool) -> str:
     """What the player is told of a file that is no options file; the file moved aside."""
     if not keep_aside:
-        return f"The options file {path} is damaged ({exc}): the defaults apply."
+        return f"The options file {paths.shown(path)} is damaged ({exc}): the defaults apply."
     try:
         os.replace(path, bad)
     except OSError as move_error:
         return (
-            f"The options file {path} is damaged ({exc}) and could not be moved aside "
+            f"The options file {paths.shown(path)} is damaged ({exc}) and could not be moved aside "
             f"({move_error.strerror or move_error}): the defaults apply."
         )
-    return f"The options file {path} was damaged ({exc}): kept as {bad.name}, the defaults apply."
+    return f"The options file {paths.shown(path)} was damaged ({exc}): kept as {bad.name}, the defaults apply."
 
 
 def _lines_not_used(path: Path, bad: Path, problems: list[str], keep_aside: bool) -> str:
     """What the player is told of lines of their file that were not used; the file copied aside."""
     said = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
-    text = f"Some lines of the options file {path} were not used ({said}): those options keep their defaults"
+    text = f"Some lines of the options file {paths.shown(path)} were not used ({said}): those options keep their defaults"
     if not keep_aside:
         return f"{text}."
     try:
@@ -311,5 +311,5 @@ class Settings:
         try:
             save(self.options, path)
         except OSError as exc:
-            return f"Could not save the options in {path}: {exc.strerror or exc}"
+            return f"Could not save the options in {paths.shown(path)}: {exc.strerror or exc}"
         return None

@@ -26,7 +26,7 @@ def take_screenshot(context: tcod.context.Context, screens: Screens, folder: Pat
     folder = paths.data_dir() if folder is None else folder
     try:
         path = save_new(context, folder, screens)
-        text, fg = f"Screenshot saved as {path.name} in {path.parent.resolve()}.", color.white
+        text, fg = f"Screenshot saved as {path.name} in {paths.shown(path.parent.resolve())}.", color.white
     except (OSError, RuntimeError):
         text, fg = f"Could not save a screenshot in {paths.shown(folder.resolve())}.", color.error
     engine = screens.engine_in_play()
