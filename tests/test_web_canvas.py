@@ -140,6 +140,17 @@ def dungeon_console() -> tcod.console.Console:
     return console
 
 
+GAME = {
+    "player": "ada",
+    "mode": "tiles",
+    "level": 2,
+    "depth": 3,
+    "turns": 140,
+    "screen": "playing",
+    "idle": 5,
+    "watchers": 1,
+}
+
 # The page, served by a small app with the real template, script and atlas.
 
 
@@ -174,6 +185,11 @@ class Page(tornado.web.RequestHandler):
 
     def get(self) -> None:
         self.render(self.template, player=None, watched="ada")
+
+
+class LobbyPage(tornado.web.RequestHandler):
+    def get(self) -> None:
+        self.render("lobby.html", player="vera", games=[GAME])
 
 
 class Atlas(tornado.web.RequestHandler):
@@ -221,6 +237,8 @@ def site() -> Iterator[tuple[str, Hub]]:
                 (r"/tiles/([0-9]{1,2})\.png", Atlas),
                 (r"/play/socket", Socket, {"hub": hub}),
                 (r"/watch/ada/socket", Socket, {"hub": hub}),
+                (r"/lobby", LobbyPage),
+                (r"/lobby/socket", Socket, {"hub": hub}),
             ],
             static_path=str(ROOT / "web" / "static"),
             template_path=str(ROOT / "web" / "templates"),
@@ -505,3 +523,35 @@ def test_a_phone_gets_the_touch_bar_taps_and_long_presses(
     touch(1.5)  # Held three times the long press: a look, and no click.
     wait_for(lambda: hub.got({"look": [30, 20]}))
     assert hub.received == [{"click": [30, 20, 1]}, {"look": [30, 20]}]
+
+
+def test_the_lobby_is_kept_up_to_date_as_text(
+    site: tuple[str, Hub], browsers: Callable[..., Any]
+) -> None:
+    url, hub = site
+    driver = browsers()
+    hub.first = []
+    driver.get(url + "/lobby")
+
+    def rows() -> list[list[str]]:
+        return [
+            [cell.text for cell in row.find_elements("tag name", "td")]
+            for row in driver.find_elements("css selector", "#lobby tbody tr")
+        ]
+
+    assert rows() == [["ada", "tiles", "2", "3", "140", "5 s", "1", "Watch"]]  # From the server.
+    wait_for(lambda: hub.sockets)
+    bold = {**GAME, "player": "<b>bo</b>", "screen": "menu", "idle": 125, "watchers": 0}
+    hub.send(json.dumps({"games": [GAME, bold]}))
+    wait_for(lambda: len(rows()) == 2)
+    assert rows()[1] == ["<b>bo</b>", "tiles", "2", "menu", "140", "2 min", "0", "Watch"]
+    assert not driver.find_elements("css selector", "#lobby b")  # A name is text, never markup.
+    links = driver.find_elements("css selector", "#lobby a.watch")
+    assert [a.get_attribute("href") for a in links] == [
+        url + "/watch/ada",
+        url + "/watch/%3Cb%3Ebo%3C%2Fb%3E",
+    ]
+    shot(driver, "lobby")
+    hub.send(json.dumps({"games": []}))
+    wait_for(lambda: driver.find_element("id", "no-games").is_displayed())
+    assert not driver.find_element("id", "lobby").is_displayed()
