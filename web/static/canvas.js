@@ -123,6 +123,7 @@
 
   async function received(data) {
     if (typeof data === "string") { return told(JSON.parse(data)); }
+    const start = performance.now();
     const bytes = new Uint8Array(data);
     const kind = String.fromCharCode(bytes[0]);
     if (kind === "F") {
@@ -136,6 +137,7 @@
       throw new Error("an unknown message");
     }
     game.drawn += 1;
+    game.took = performance.now() - start;  // Decoded and drawn, in ms: for measuring.
   }
 
   // What the server says: a line for the status, or a watched game's end with where to go.

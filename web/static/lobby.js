@@ -13,25 +13,21 @@
     return seconds < 3600 ? Math.floor(seconds / 60) + " min" : Math.floor(seconds / 3600) + " h";
   }
 
-  function cell(row, text, number) {
-    const td = row.insertCell();
-    td.textContent = text === undefined || text === null ? "" : String(text);
-    if (number) { td.className = "number"; }
-    return td;
+  function cell(row, text) {
+    row.insertCell().textContent = text === undefined || text === null ? "" : String(text);
   }
 
   function show(games) {
     body.replaceChildren();
     for (const game of games) {
       const row = body.insertRow();
-      row.dataset.screen = game.screen || "";
       cell(row, game.player);
       cell(row, game.mode);
-      cell(row, game.level, true);
-      cell(row, game.screen === "menu" ? "menu" : game.depth, true);
-      cell(row, game.turns, true);
-      cell(row, idle(Number(game.idle) || 0), true);
-      cell(row, game.watchers || 0, true);
+      cell(row, game.level);
+      cell(row, game.screen === "menu" ? "menu" : game.depth);
+      cell(row, game.turns);
+      cell(row, idle(Number(game.idle) || 0));
+      cell(row, game.watchers || 0);
       const last = row.insertCell();
       if (watch) {
         const a = document.createElement("a");
