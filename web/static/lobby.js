@@ -1,0 +1,60 @@
+// The lobby's table kept up to date from /lobby/socket, which pushes {"games": [...]} when
+// the games change.  Every value is set as text, never as markup: a player's name is data.
+// Without the socket, the page reloads itself now and then instead.
+"use strict";
+(function () {
+  const table = document.getElementById("lobby");
+  const body = table.tBodies[0];
+  const none = document.getElementById("no-games");
+  const watch = table.dataset.watch === "yes";
+
+  function idle(seconds) {
+    if (seconds < 60) { return seconds + " s"; }
+    return seconds < 3600 ? Math.floor(seconds / 60) + " min" : Math.floor(seconds / 3600) + " h";
+  }
+
+  function cell(row, text) {
+    row.insertCell().textContent = text === undefined || text === null ? "" : String(text);
+  }
+
+  function show(games) {
+    body.replaceChildren();
+    for (const game of games) {
+      const row = body.insertRow();
+      cell(row, game.player);
+      cell(row, game.mode);
+      cell(row, game.level);
+      cell(row, game.screen === "menu" ? "menu" : game.depth);
+      cell(row, game.turns);
+      cell(row, idle(Number(game.idle) || 0));
+      cell(row, game.watchers || 0);
+      const last = row.insertCell();
+      if (watch) {
+        const a = document.createElement("a");
+        a.className = "watch";
+        a.href = "/watch/" + encodeURIComponent(String(game.player));
+        a.textContent = "Watch";
+        last.append(a);
+      } else {
+        last.textContent = "sign in to watch";
+        last.className = "muted";
+      }
+    }
+    table.hidden = games.length === 0;
+    none.hidden = games.length !== 0;
+  }
+
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const socket = new WebSocket(scheme + location.host + table.dataset.socket);
+  let heard = false;
+  socket.onmessage = function (event) {
+    const message = JSON.parse(event.data);
+    if (Array.isArray(message.games)) {
+      heard = true;
+      show(message.games);
+    }
+  };
+  socket.onclose = function () {
+    setTimeout(function () { location.reload(); }, heard ? 3000 : 10000);
+  };
+})();
