@@ -3,6 +3,7 @@
 Every run is `python main.py ...` from this repository, with a small environment of the
 server's making (no variable of the server's own passes on), a data folder the server chose,
 an address-space cap (RLIMIT_AS) and, for the runs that print one answer, a time limit.
+A player's game also gets the write end of a pipe as its fd 3, for its frames.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import resource
 import signal
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +25,8 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 MAIN: Final = ROOT / "main.py"
 # What an answer may print, at most: --verify prints one line, --headless one line of JSON.
 MAX_ANSWER: Final = 64 << 10
+# The descriptor a game writes its frames to (`--frames-fd 3`).
+FRAMES_FD: Final = 3
 # The one-shot runs going now, killed if the server stops before they end.
 RUNNING: Final[set[asyncio.subprocess.Process]] = set()
 
@@ -46,16 +51,49 @@ def environment(home: Path) -> dict[str, str]:
     }
 
 
-def game_argv(*arguments: str) -> list[str]:
-    """`python main.py ARGUMENTS`."""
-    return [sys.executable, str(MAIN), *arguments]
+def game_argv(*arguments: str, main: Path = MAIN) -> list[str]:
+    """`python main.py ARGUMENTS` (`main`: another game's file, as the tests' stand-in)."""
+    return [sys.executable, str(main), *arguments]
 
 
-def capped(memory_bytes: int) -> Callable[[], None]:
-    """Before exec: the address space capped, no core file."""
+def options_of(main: Path, limits: Limits) -> frozenset[str]:
+    """The options `main --help` lists: what the game can be asked (a game without
+    `--frames-fd` is run without frames, one without `--browser` serves no canvas page)."""
+    try:
+        done = subprocess.run(
+            game_argv("--help", main=main),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            cwd=ROOT,
+            env=environment(ROOT),
+            timeout=limits.answer_seconds,
+            preexec_fn=capped(limits.memory_bytes),
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(re.findall(r"--[a-z][a-z-]*", done.stdout.decode("utf-8", "replace")))
+
+
+def capped(memory_bytes: int | None, frames: int | None = None) -> Callable[[], None]:
+    """Before exec: the address space capped, no core file; and if `frames` is given, that
+    pipe's write end made the game's fd 3 (`--frames-fd 3`).
+
+    Popen's own `pass_fds` can't place it: `close_fds` runs after this function and would
+    close a descriptor put at 3.  So such a run has `close_fds=False`, and this closes every
+    inheritable descriptor above 3 itself (the others close at exec: Python opens them so).
+    """
 
     def before_exec() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        if frames is not None:
+            os.dup2(frames, FRAMES_FD)  # No-op if it is 3 already: then made inheritable.
+            os.set_inheritable(FRAMES_FD, True)
+            for name in os.listdir("/proc/self/fd"):
+                with contextlib.suppress(OSError):  # The listing's own descriptor, gone.
+                    if int(name) > FRAMES_FD and os.get_inheritable(int(name)):
+                        os.close(int(name))
+        if memory_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     return before_exec

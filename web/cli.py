@@ -37,11 +37,17 @@ def parse_args(argv: list[str] | None) -> Config:
     parser.add_argument("--memory-mb", type=int, default=1024,
                         help="each game's address space, at most (RLIMIT_AS)")
     parser.add_argument("--verify-seconds", type=float, default=60.0,
-                        help="the time limit of each --verify (and the lobby's --headless)")
+                        help="the time limit of each --verify")
     parser.add_argument("--scan-seconds", type=float, default=5.0,
                         help="how often players' folders are looked at for finished games")
     parser.add_argument("--sign-ups", type=int, default=20,
                         help="sign-ups from one address every 10 minutes, at most")
+    parser.add_argument("--idle-seconds", type=float, default=300.0,
+                        help="how long a game with no page open waits for its player before it"
+                        " is hung up (and saves)")
+    parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
+                        help="the game's main.py to run (this repository's; the tests run a"
+                        " stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
     args = parser.parse_args(argv)  # fmt: skip
@@ -57,6 +63,8 @@ def parse_args(argv: list[str] | None) -> Config:
         scan_seconds=args.scan_seconds,
         secure_cookies=args.secure_cookies,
         sign_ups=args.sign_ups,
+        idle_seconds=args.idle_seconds,
+        game=args.game.resolve(),
     )
 
 
