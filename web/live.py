@@ -40,6 +40,8 @@ WATCHERS_EACH: Final = 3
 # What the lobby says of a game's screen, from its STATUS (anything else: "playing").
 SCREENS: Final = frozenset({"menu", "playing", "dead"})
 LOBBY_SECONDS: Final = 1.0  # The lobby is pushed at most this often.
+# The game's option that runs each kind of page's front end.
+FRONT_ENDS: Final = {"canvas": "--browser", "terminal": "--terminal", "screen reader": "--screen-reader"}
 # The command-line options the server gives every player's game, if it takes them.
 FRAMES_OPTIONS: Final = ("--frames-fd", str(children.FRAMES_FD), "--served")
 
@@ -158,8 +160,7 @@ class Live:
 
     def _start(self, player: str, mode: Mode) -> Game:
         folder = accounts.player_folder(self.root, player)
-        flag = {"canvas": "--browser", "terminal": "--terminal", "screen reader": "--screen-reader"}
-        arguments = [flag[mode]]
+        arguments = [FRONT_ENDS[mode]]
         if "--frames-fd" in self.options:
             arguments += FRAMES_OPTIONS
         arguments += ["--data-dir", str(folder)]
@@ -179,12 +180,12 @@ class Live:
 
         read, write = os.pipe()
         try:
-            process: Process
-            if mode == "canvas":
-                process = PipeProcess(argv, folder, env, ended, self.limits.memory_bytes, write)
-            else:
-                memory = self.limits.memory_bytes
-                process = PtyProcess(argv, folder, env, output, ended, memory, write)
+            memory = self.limits.memory_bytes
+            process: Process = (
+                PipeProcess(argv, folder, env, ended, memory, write)
+                if mode == "canvas"
+                else PtyProcess(argv, folder, env, output, ended, memory, write)
+            )
         except BaseException:
             os.close(read)
             raise
