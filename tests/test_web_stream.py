@@ -452,6 +452,6 @@ def test_the_real_game_plays_on_the_canvas_page_and_saves(loop: asyncio.Abstract
         assert shown is not None and shown["depth"] == 1 and shown["turns"] == 0
         close(loop, page)  # After --idle-seconds the game's input ends: it saves and quits.
         save = server.player("canvas") / "savegame.sav"
-        wait_for(lambda: save.exists() and not programs_in(server.folder), 40)
+        wait_for(lambda: save.exists() and not programs_in(server.player("canvas")), 40)
     finally:
         served.close()
