@@ -91,7 +91,8 @@ def server() -> Iterator[Server]:
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder),
-             "--seed", "3", "--scan-seconds", "1", "--max-games", "4", "--sign-ups", "40"],
+             "--seed", "3", "--scan-seconds", "1", "--max-games", "4", "--sign-ups", "40",
+             "--idle-seconds", "1"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -397,7 +398,7 @@ def test_signing_out_ends_the_session(server: Server) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/play", "/read", "/watch/ada", "/replay/1"]
+    "path", ["/play", "/terminal", "/read", "/watch/ada", "/replay/1"]
 )
 def test_every_page_that_runs_a_program_needs_a_session(server: Server, path: str) -> None:
     answer = Client(server).request(path)
@@ -406,7 +407,8 @@ def test_every_page_that_runs_a_program_needs_a_session(server: Server, path: st
 
 
 @pytest.mark.parametrize(
-    "path", ["/play/socket", "/read/socket", "/watch/ada/socket", "/replay/1/socket"]
+    "path",
+    ["/play/socket", "/terminal/socket", "/read/socket", "/watch/ada/socket", "/replay/1/socket"],
 )
 def test_every_socket_needs_a_session(
     server: Server, loop: asyncio.AbstractEventLoop, path: str
@@ -421,7 +423,7 @@ def test_a_socket_from_another_site_is_refused(
 ) -> None:
     client = signed_up(server, "origin")
     with pytest.raises(HTTPClientError) as refused:
-        socket_to(loop, client, "/play/socket", origin="http://evil.example")
+        socket_to(loop, client, "/terminal/socket", origin="http://evil.example")
     assert refused.value.code == 403
 
 
@@ -440,7 +442,7 @@ def test_public_pages_are_read_only_and_trust_no_other_host(server: Server) -> N
 
 def test_the_page_scripts_are_served_from_the_repository(server: Server) -> None:
     client = signed_up(server, "scripts")
-    page = client.request("/play").body
+    page = client.request("/terminal").body
     sources = re.findall(r'<script src="([^"]+)"', page)
     assert any("vendor/xterm/xterm.js" in source for source in sources)
     for source in sources:
@@ -500,25 +502,42 @@ def test_the_scoreboard_lists_only_verified_games_and_serves_them_by_id(server: 
 # Games.
 
 
-def test_one_game_per_player_and_a_closed_page_saves_it(server: Server, loop: asyncio.AbstractEventLoop) -> None:
+def test_a_second_page_takes_the_game_over_and_a_closed_page_saves_it(
+    server: Server, loop: asyncio.AbstractEventLoop
+) -> None:
     client = signed_up(server, "solo")
-    first = socket_to(loop, client, "/play/socket")
+    first = socket_to(loop, client, "/terminal/socket")
     shown = read_until(loop, first, lambda got: "Play a new game" in _plain(got) or "<closed>" in got)
     assert "<closed>" not in shown
     send(loop, first, "n")
     read_until(loop, first, lambda got: "HP:" in _plain(got))
-    second = socket_to(loop, client, "/play/socket")
-    told = read_until(loop, second, lambda got: "<closed>" in got)
-    statuses = [json.loads(m) for m in told if isinstance(m, str) and m.startswith("{")]
-    assert statuses and statuses[0]["status"] == "elsewhere"
-    close(loop, second)
-    close(loop, first)  # As a closed tab: the game is hung up, saves and quits.
-    wait_for(lambda: (server.player("solo") / "savegame.sav").exists(), 20)
+    second = socket_to(loop, client, "/terminal/socket")  # The same game, drawn again whole.
+    assert "HP:" in _plain(read_until(loop, second, lambda got: "HP:" in _plain(got)))
+    told = read_until(loop, first, lambda got: "<closed>" in got)
+    assert "taken over" in statuses_of(told) and "<closed>" in told
+    send(loop, second, "j")
+    wait_for(lambda: "key j" in "".join(p.read_text() for p in (server.player("solo") / "recordings").glob("*.rec")))
+    close(loop, first)
+    close(loop, second)  # As a closed tab: after --idle-seconds the game is hung up and saves.
+    save = server.player("solo") / "savegame.sav"
+    wait_for(lambda: save.exists() and not lobby_lists(server, "solo"), 20)
     # Signing in again continues: the menu offers it.
-    again = socket_to(loop, client, "/play/socket")
+    again = socket_to(loop, client, "/terminal/socket")
     shown = read_until(loop, again, lambda got: "Continue" in _plain(got) or "<closed>" in got)
     assert "Continue" in _plain(shown)
     close(loop, again)
+
+
+def test_a_page_of_another_kind_is_told_the_game_is_open_elsewhere(
+    server: Server, loop: asyncio.AbstractEventLoop
+) -> None:
+    client = signed_up(server, "twokinds")
+    terminal = socket_to(loop, client, "/terminal/socket")
+    read_until(loop, terminal, lambda got: "Play a new game" in _plain(got))
+    reader = socket_to(loop, client, "/read/socket")
+    assert "elsewhere" in statuses_of(read_until(loop, reader, lambda got: "<closed>" in got))
+    close(loop, reader)
+    close(loop, terminal)
 
 
 def test_a_connection_lost_without_a_goodbye_saves_the_game(server: Server) -> None:
@@ -527,7 +546,7 @@ def test_a_connection_lost_without_a_goodbye_saves_the_game(server: Server) -> N
     with socket.create_connection(("127.0.0.1", port), timeout=20) as raw:
         raw.sendall(
             (
-                "GET /play/socket HTTP/1.1\r\n"
+                "GET /terminal/socket HTTP/1.1\r\n"
                 f"Host: 127.0.0.1:{port}\r\nOrigin: {server.url}\r\nCookie: {client.cookie()}\r\n"
                 "Upgrade: websocket\r\nConnection: Upgrade\r\n"
                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -547,24 +566,25 @@ def test_a_connection_lost_without_a_goodbye_saves_the_game(server: Server) -> N
 
 def test_a_message_too_big_closes_the_socket(server: Server, loop: asyncio.AbstractEventLoop) -> None:
     client = signed_up(server, "paster")
-    connection = socket_to(loop, client, "/play/socket")
+    connection = socket_to(loop, client, "/terminal/socket")
     read_until(loop, connection, lambda got: "Play a new game" in _plain(got))
     send(loop, connection, "x" * 5000)
     assert "<closed>" in read_until(loop, connection, lambda got: "<closed>" in got)
     close(loop, connection)
 
 
-def test_the_lobby_lists_a_game_in_play_with_its_depth(server: Server, loop: asyncio.AbstractEventLoop) -> None:
+def test_the_lobby_lists_a_game_in_play(server: Server, loop: asyncio.AbstractEventLoop) -> None:
     client = signed_up(server, "lobbyist")
-    connection = socket_to(loop, client, "/play/socket")
+    connection = socket_to(loop, client, "/terminal/socket")
     read_until(loop, connection, lambda got: "Play a new game" in _plain(got))
     send(loop, connection, "n")
     read_until(loop, connection, lambda got: "HP:" in _plain(got))
     send(loop, connection, "j")
+    # Level 1 and depth 1, from the game's own STATUS (`--frames-fd`).
 
     def listed() -> str | None:
         page = Client(server).request("/lobby").body
-        row = re.search(r"<tr><td>lobbyist</td><td>terminal</td><td>\d*</td><td>1</td><td>\d+</td>", page)
+        row = re.search(r"<tr><td>lobbyist</td><td>terminal</td><td>1</td><td>1</td>", page)
         return page if row else None
 
     assert "sign in to watch" in wait_for(listed, 30)
@@ -581,7 +601,7 @@ def test_games_at_once_are_capped(server: Server, loop: asyncio.AbstractEventLoo
     opened: list[Socket] = []
     refused = None
     for number in range(5):
-        connection = socket_to(loop, signed_up(server, f"crowd{number}"), "/play/socket")
+        connection = socket_to(loop, signed_up(server, f"crowd{number}"), "/terminal/socket")
         got = read_until(loop, connection, lambda got: "Play a new game" in _plain(got))
         if "full" in statuses_of(got):
             refused = number
@@ -610,21 +630,24 @@ def test_a_player_replays_three_games_at_once_at_most(
         close(loop, connection)
 
 
-def test_a_watcher_is_stopped_when_the_game_it_watches_ends(
+def test_a_watcher_is_told_when_the_game_it_watches_ends(
     server: Server, loop: asyncio.AbstractEventLoop
 ) -> None:
     player = signed_up(server, "watched")
-    game = socket_to(loop, player, "/play/socket")
+    game = socket_to(loop, player, "/terminal/socket")
     read_until(loop, game, lambda got: "Play a new game" in _plain(got))
     send(loop, game, "n")
     read_until(loop, game, lambda got: "HP:" in _plain(got))
     watcher = socket_to(loop, signed_up(server, "watcher"), "/watch/watched/socket")
-    shown = read_until(loop, watcher, lambda got: "HP:" in _plain(got))
-    assert "Following" in _plain(shown)
+    # The game's frames, a whole one first.
+    shown = read_until(loop, watcher, lambda got: any(isinstance(m, bytes) for m in got))
+    assert next(m for m in shown if isinstance(m, bytes))[:1] == b"F"
     send(loop, watcher, "j")  # Never reaches the game.
-    close(loop, game)
+    close(loop, game)  # After --idle-seconds (1) the game is hung up, saves and ends.
     ended = read_until(loop, watcher, lambda got: "<closed>" in got, 40)
-    assert "ended" in statuses_of(ended) and "<closed>" in ended
+    said = [json.loads(m) for m in ended if isinstance(m, str) and m.startswith("{")]
+    assert {"status": "ended", "player": "watched", "message": "watched's game has ended."} in said
+    assert "<closed>" in ended
     close(loop, watcher)
     recordings = (server.player("watched") / "recordings").glob("*.rec")
     assert not any("key j" in path.read_text() for path in recordings)
@@ -756,12 +779,12 @@ def lobby_lists(server: Server, name: str) -> bool:
     return f"<td>{name}</td>" in Client(server).request("/lobby").body
 
 
-def test_a_browser_plays_closes_the_tab_and_continues(
+def test_a_browser_plays_in_the_terminal_page_a_second_tab_takes_over_and_continues(
     server: Server, browsers: Callable[[], Any]
 ) -> None:
     driver = browsers()
     sign_up_in_page(driver, server, "elena")
-    driver.find_element(by("ID"), "play").click()
+    driver.get(server.url + "/terminal")
     wait_on_screen(driver, "Play a new game")
     rows = driver.execute_script(ROWS_JS)  # Counted as rows: text would drop a blank last row.
     assert len(rows) == 50 and len(rows[0]) <= 80
@@ -773,22 +796,22 @@ def test_a_browser_plays_closes_the_tab_and_continues(
     played = driver.current_window_handle
     driver.switch_to.new_window("tab")
     other = driver.current_window_handle
-    driver.get(server.url + "/play")  # A second tab is told, and leaves the game alone.
-    status = driver.find_element(by("ID"), "status")
-    wait_for(lambda: status.get_attribute("data-status") == "elsewhere")
-    assert "open elsewhere" in status.text
-    shot(driver, "elsewhere")
-    driver.get(server.url + "/")
+    driver.get(server.url + "/terminal")  # A second tab takes the game over, drawn whole.
+    assert "@" in wait_on_screen(driver, "HP: 30/30")
     driver.switch_to.window(played)
-    driver.close()  # The tab closes: the game is hung up, saves and quits.
+    status = driver.find_element(by("ID"), "status")
+    wait_for(lambda: status.get_attribute("data-status") == "taken over")
+    assert "another page" in status.text
+    shot(driver, "taken-over")
+    driver.close()
     driver.switch_to.window(other)
+    driver.get(server.url + "/")  # The game's last page closes: hung up after --idle-seconds.
     save = server.player("elena") / "savegame.sav"
     wait_for(lambda: save.exists() and not lobby_lists(server, "elena"), 30)
-    driver.get(server.url + "/")
     driver.find_element(by("CSS_SELECTOR"), "form[action='/signout'] button").click()
     wait_for(lambda: found(driver, "ID", "signin"))  # Signed out: the front page's forms.
     sign_in_in_page(driver, server, "elena")
-    driver.find_element(by("ID"), "play").click()
+    driver.get(server.url + "/terminal")
     wait_on_screen(driver, "Continue")
     type_keys(driver, "c")
     screen = wait_on_screen(driver, "HP: 30/30")
@@ -801,19 +824,17 @@ def test_a_second_browser_watches_a_game_and_types_nothing_into_it(
 ) -> None:
     player, watcher = browsers(), browsers()
     sign_up_in_page(player, server, "fiona")
-    player.find_element(by("ID"), "play").click()
+    player.get(server.url + "/terminal")
     wait_on_screen(player, "Play a new game")
     type_keys(player, "n")
     wait_on_screen(player, "HP: 30/30")
     sign_up_in_page(watcher, server, "gus")
+    wait_for(lambda: lobby_lists(server, "fiona"), 20)
     watcher.get(server.url + "/lobby")
-    wait_for(lambda: watcher.get(server.url + "/lobby") or lobby_lists(server, "fiona"), 20)
-    watcher.get(server.url + "/lobby")
-    shot(watcher, "lobby")
     watcher.find_element(by("CSS_SELECTOR"), "a[href='/watch/fiona']").click()
-    watched = wait_on_screen(watcher, "HP: 30/30")
-    assert "@" in watched
-    type_keys(watcher, "kkk")  # Refused by the page and by the server.
+    size = "const f = window.game && window.game.frame; return f ? [f.columns, f.rows] : null;"
+    assert wait_for(lambda: watcher.execute_script(size)) == [80, 50]
+    watcher.find_element(by("TAG_NAME"), "body").send_keys("kkk")  # Sent nowhere.
     type_keys(player, "j")
     recordings = server.player("fiona") / "recordings"
     text = holding("key j", lambda: "".join(p.read_text() for p in recordings.glob("*.rec")))

@@ -3,6 +3,7 @@
 Every run is `python main.py ...` from this repository, with a small environment of the
 server's making (no variable of the server's own passes on), a data folder the server chose,
 an address-space cap (RLIMIT_AS) and, for the runs that print one answer, a time limit.
+A player's game also gets the write end of a pipe as its fd 3, for its frames.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 MAIN: Final = ROOT / "main.py"
 # What an answer may print, at most: --verify prints one line, --headless one line of JSON.
 MAX_ANSWER: Final = 64 << 10
+# The descriptor a game writes its frames to (`--frames-fd 3`).
+FRAMES_FD: Final = 3
 # The one-shot runs going now, killed if the server stops before they end.
 RUNNING: Final[set[asyncio.subprocess.Process]] = set()
 
@@ -46,16 +49,30 @@ def environment(home: Path) -> dict[str, str]:
     }
 
 
-def game_argv(*arguments: str) -> list[str]:
-    """`python main.py ARGUMENTS`."""
-    return [sys.executable, str(MAIN), *arguments]
+def game_argv(*arguments: str, main: Path = MAIN) -> list[str]:
+    """`python main.py ARGUMENTS` (`main`: another game's file, as the tests' stand-in)."""
+    return [sys.executable, str(main), *arguments]
 
 
-def capped(memory_bytes: int) -> Callable[[], None]:
-    """Before exec: the address space capped, no core file."""
+def capped(memory_bytes: int | None, frames: int | None = None) -> Callable[[], None]:
+    """Before exec: the address space capped, no core file; and if `frames` is given, that
+    pipe's write end made the game's fd 3 (`--frames-fd 3`).
+
+    Popen's own `pass_fds` can't place it: `close_fds` runs after this function and would
+    close a descriptor put at 3.  So such a run has `close_fds=False`, and this closes every
+    inheritable descriptor above 3 itself (the others close at exec: Python opens them so).
+    """
 
     def before_exec() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        if frames is not None:
+            os.dup2(frames, FRAMES_FD)  # No-op if it is 3 already: then made inheritable.
+            os.set_inheritable(FRAMES_FD, True)
+            for name in os.listdir("/proc/self/fd"):
+                with contextlib.suppress(OSError):  # The listing's own descriptor, gone.
+                    if int(name) > FRAMES_FD and os.get_inheritable(int(name)):
+                        os.close(int(name))
+        if memory_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     return before_exec

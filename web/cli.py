@@ -18,8 +18,8 @@ from web.server import application
 from web.state import Config, State
 
 
-def parse_args(argv: list[str] | None) -> Config:
-    """The server's settings from its command line."""
+def parser() -> argparse.ArgumentParser:
+    """The server's command line."""
     parser = argparse.ArgumentParser(
         prog="python -m web",
         description="Serve Tombs of the Ancient Kings in the browser (see docs/browser.md).",
@@ -37,14 +37,23 @@ def parse_args(argv: list[str] | None) -> Config:
     parser.add_argument("--memory-mb", type=int, default=1024,
                         help="each game's address space, at most (RLIMIT_AS)")
     parser.add_argument("--verify-seconds", type=float, default=60.0,
-                        help="the time limit of each --verify (and the lobby's --headless)")
+                        help="the time limit of each --verify")
     parser.add_argument("--scan-seconds", type=float, default=5.0,
                         help="how often players' folders are looked at for finished games")
     parser.add_argument("--sign-ups", type=int, default=20,
                         help="sign-ups from one address every 10 minutes, at most")
+    parser.add_argument("--idle-seconds", type=float, default=300.0,
+                        help="how long a game with no page waits for one before it is hung up")
+    parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
+                        help="the game's main.py (this one's; the tests run a stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
-    args = parser.parse_args(argv)  # fmt: skip
+    return parser  # fmt: skip
+
+
+def parse_args(argv: list[str] | None) -> Config:
+    """The server's settings from its command line."""
+    args = parser().parse_args(argv)
     return Config(
         root=args.data_dir.resolve(),
         host=args.host,
@@ -57,6 +66,8 @@ def parse_args(argv: list[str] | None) -> Config:
         scan_seconds=args.scan_seconds,
         secure_cookies=args.secure_cookies,
         sign_ups=args.sign_ups,
+        idle_seconds=args.idle_seconds,
+        game=args.game.resolve(),
     )
 
 

@@ -15,6 +15,7 @@ MAX_MESSAGE: Final = 1024  # A socket's message: keys, or a paste.
 # What a page may type: a bucket of bytes, refilled at this rate, that holds this many.
 INPUT_BYTES_PER_SECOND: Final = 200.0
 INPUT_BURST: Final = 1000.0
+MAX_LOBBY_SOCKETS: Final = 1000  # The lobby's public sockets open at once, at most.
 # Sign-in failures an address may make for one name in a window before it is refused for
 # that window (and five times as many for all names).
 SIGN_IN_FAILURES: Final = 10

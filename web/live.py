@@ -1,33 +1,67 @@
-"""The programs the server runs in pseudo-terminals: players' games, watchers and replays.
+"""The games the server runs for the pages, who shows and watches each, and the replays.
 
-One game per player: a second page asking for it is told the game is open elsewhere; a page
-whose game is still saving after a hang-up waits for it to end.  The number of games and of
-watchers and replays is capped.  A player's folder and the recording a watcher follows are
-found by the server from a checked name, never from a path the browser sent.
+One game per player.  The canvas page's game runs on pipes (`pipe_process`), the terminal's
+and the screen reader's in a pseudo-terminal (`pty_process`); every one writes its frames to
+a pipe that its `hub.Hub` reads once for the player's canvas and every watcher.  A page that
+closes leaves its game running for `idle_seconds`: the same player's next page of the same kind
+takes it back (the newer page takes over from an older one still open); with none, the game is
+hung up and saves.  The lobby is made from the games' own STATUS and the server's counts, and
+pushed to its sockets when it changes, at most once a second.  The number of games, and of
+watchers and replays, is capped.  A player's folder is found by the server from a checked name,
+never from a path the browser sent.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import os
 import shutil
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
+
+from tornado.ioloop import IOLoop
 
 from web import accounts, children, scores
+from web.hub import Hub, Subscriber
+from web.pipe_process import PipeProcess
 from web.pty_process import PtyProcess
 
 LOG: Final = logging.getLogger("web.live")
-Mode = Literal["terminal", "screen reader"]
+Mode = Literal["canvas", "terminal", "screen reader"]
 # How long a page waits for the player's game before, hung up, it has saved and ended.
 WAIT_FOR_END_SECONDS: Final = 20.0
 # Games one player may watch or replay at once.
 WATCHERS_EACH: Final = 3
+# What the lobby says of a game's screen, from its STATUS (anything else: "playing").
+SCREENS: Final = frozenset({"menu", "playing", "dead"})
+LOBBY_SECONDS: Final = 1.0  # The lobby is pushed at most this often.
+# The game's option that runs each kind of page's front end.
+FRONT_ENDS: Final = {"canvas": "--browser", "terminal": "--terminal", "screen reader": "--screen-reader"}
+# The command-line options the server gives every player's game, if it takes them.
+FRAMES_OPTIONS: Final = ("--frames-fd", str(children.FRAMES_FD), "--served")
+
+
+class Process(Protocol):
+    """A player's game: in a pseudo-terminal or on pipes."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def hung_up(self) -> bool: ...
+
+    ended: bool
+
+    def write(self, data: bytes) -> bool: ...
+
+    def hangup(self) -> None: ...
+
+    def signal_group(self, number: int) -> None: ...
 
 
 @dataclass
@@ -38,21 +72,32 @@ class Sink:
     ended: Callable[[int], None]
 
 
-@dataclass
+@dataclass(eq=False)
+class Page:
+    """A page showing its player's own game: the terminal's bytes go to `output` (the
+    terminal and reader pages), the frames to `subscriber` (the canvas page); `told` sends it
+    a status and closes it."""
+
+    output: Callable[[bytes], None]
+    subscriber: Subscriber | None
+    told: Callable[[str, str], None]
+
+
+@dataclass(eq=False)
 class Game:
     """A player's game in play."""
 
     player: str
     mode: Mode
     folder: Path
-    process: PtyProcess
+    process: Process
+    hub: Hub
     started: float
     last_input: float
+    page: Page | None = None
+    idle: object | None = None  # The hang-up due while no page shows it.
+    watchers: set[Subscriber] = field(default_factory=set)
     finished: asyncio.Event = field(default_factory=asyncio.Event)
-    # Where the game stands, from its recording replayed headless: (file, size, mtime) -> facts.
-    facts: dict[str, object] = field(default_factory=dict)
-    facts_of: tuple[str, int, int] | None = None
-    facts_task: asyncio.Task[None] | None = None
 
 
 @dataclass
@@ -64,7 +109,7 @@ class Refusal:
 
 
 class Live:
-    """Every program running for the pages, and the caps on them."""
+    """Every program running for the pages, the caps on them, and the lobby's listeners."""
 
     def __init__(
         self,
@@ -74,6 +119,8 @@ class Live:
         max_games: int,
         max_watchers: int,
         seed: int | None,
+        idle_seconds: float = 300.0,
+        main: Path = children.MAIN,
     ) -> None:
         self.root = root
         self.work = root / "tmp"
@@ -83,50 +130,131 @@ class Live:
         self.max_games = max_games
         self.max_watchers = max_watchers
         self.seed = seed
+        self.idle_seconds = idle_seconds
+        self.main = main
         self.games: dict[str, Game] = {}
-        self.watchers: dict[PtyProcess, str] = {}  # Each watcher or replay, and whose page.
-        self.watching: dict[str, set[PtyProcess]] = {}  # Who follows each player's game.
+        self.watchers: dict[object, str] = {}  # Each watcher or replay, and whose page.
+        self.listeners: set[Callable[[list[dict[str, object]]], None]] = set()
+        self._pushed = 0.0
+        self._push: object | None = None
 
     # Players' games.
-    async def play(self, player: str, mode: Mode, sink: Sink) -> Game | Refusal:
-        """Start `player`'s game for a page, or say why not."""
+    async def play(self, player: str, mode: Mode, page: Page) -> Game | Refusal:
+        """Show `player`'s game in `page`: the one running if it is of the same kind (this
+        page takes over), else a new one; or say why not."""
+        old = self.games.get(player)
+        if old is not None and not old.process.ended and not old.process.hung_up:
+            if old.mode != mode or mode == "screen reader":
+                return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
+            self.attach(old, page)
+            if isinstance(old.process, PtyProcess):  # Drawn whole, for the new page's xterm.
+                old.process.redraw()
+            return old
         refusal = await self.refusal(player)
         if refusal is not None:
             return refusal
+        game = self._start(player, mode)
+        self.attach(game, page)
+        return game
+
+    def _start(self, player: str, mode: Mode) -> Game:
         folder = accounts.player_folder(self.root, player)
-        arguments = ["--terminal" if mode == "terminal" else "--screen-reader"]
-        arguments += ["--data-dir", str(folder)]
+        arguments = [FRONT_ENDS[mode], *FRAMES_OPTIONS, "--data-dir", str(folder)]
         if self.seed is not None:
             arguments += ["--seed", str(self.seed)]
+        argv = children.game_argv(*arguments, main=self.main)
+        env = children.environment(folder)
         game: Game | None = None
+
+        def output(data: bytes) -> None:
+            if game is not None and game.page is not None:
+                game.page.output(data)
 
         def ended(status: int) -> None:
             assert game is not None
-            if self.games.get(player) is game:
-                del self.games[player]
-            game.finished.set()
-            self.scores.scan(player, folder)
-            for watcher in self.watching.pop(player, set()):  # Their game will grow no more.
-                watcher.hangup()
-            sink.ended(status)
+            self._ended(game)
 
-        process = PtyProcess(
-            children.game_argv(*arguments),
-            folder,
-            children.environment(folder),
-            sink.output,
-            ended,
-            self.limits.memory_bytes,
-        )
+        read, write = os.pipe()
+        try:
+            memory = self.limits.memory_bytes
+            process: Process = (
+                PipeProcess(argv, folder, env, ended, memory, write)
+                if mode == "canvas"
+                else PtyProcess(argv, folder, env, output, ended, memory, write)
+            )
+        except BaseException:
+            os.close(read)
+            raise
+        finally:
+            os.close(write)  # The game's own copy is the one left: its end is the pipe's.
         now = time.time()
-        game = Game(player, mode, folder, process, now, now)
+        game = Game(player, mode, folder, process, Hub(player, self.changed), now, now)
+        game.hub.read_from(read)
         self.games[player] = game
         LOG.info("%s plays (%s), pid %d", player, mode, process.pid)
+        self.changed()
         return game
 
+    def _ended(self, game: Game) -> None:
+        if self.games.get(game.player) is game:
+            del self.games[game.player]
+        if game.idle is not None:
+            IOLoop.current().remove_timeout(game.idle)
+        game.finished.set()
+        self.scores.scan(game.player, game.folder)
+        game.hub.finish()  # The last frames, then every watcher is told.
+        for subscriber in game.watchers:
+            self.watchers.pop(subscriber, None)
+        game.watchers.clear()
+        page, game.page = game.page, None
+        if page is not None:
+            page.told("ended", "The game has ended.")
+        self.changed()
+
+    def attach(self, game: Game, page: Page) -> None:
+        """Show `game` in `page`; an older page showing it is told it was taken over."""
+        if game.idle is not None:
+            IOLoop.current().remove_timeout(game.idle)
+            game.idle = None
+        older, game.page = game.page, page
+        if older is not None:
+            if older.subscriber is not None:
+                game.hub.unsubscribe(older.subscriber)
+            older.told("taken over", "Your game was opened in another page.")
+        if page.subscriber is not None:
+            game.hub.subscribe(page.subscriber)
+        self.changed()
+
+    def detach(self, game: Game, page: Page) -> None:
+        """`page` closed: its game waits `idle_seconds` for another page, then is hung up
+        (at once for the screen reader's page, which can't take a game back)."""
+        if game.page is not page:
+            return  # Taken over: the newer page shows the game.
+        game.page = None
+        if page.subscriber is not None:
+            game.hub.unsubscribe(page.subscriber)
+        if game.process.ended:
+            return
+        if game.mode == "screen reader" or self.idle_seconds <= 0:
+            game.process.hangup()
+        else:
+            game.idle = IOLoop.current().call_later(self.idle_seconds, self._idle, game)
+        self.changed()
+
+    def _idle(self, game: Game) -> None:
+        game.idle = None
+        if game.page is None:
+            LOG.info("%s's game: no page for %g s, hung up", game.player, self.idle_seconds)
+            game.process.hangup()
+
+    def typed(self, game: Game, data: bytes) -> bool:
+        """Send what the player's page typed (keys, or an event's line) to its game."""
+        game.last_input = time.time()
+        return game.process.write(data)
+
     async def refusal(self, player: str) -> Refusal | None:
-        """Why `player` can't start a game now: one is open elsewhere, still saving, or
-        the server is full; None if they can (a hung-up game is waited for)."""
+        """Why `player` can't start a game now: their game is open elsewhere or still
+        saving, or the server is full; None if they can (a hung-up game is waited for)."""
         old = self.games.get(player)
         if old is not None and not old.process.ended:
             if not old.process.hung_up:
@@ -155,16 +283,45 @@ class Live:
             return Refusal("full", f"You watch {WATCHERS_EACH} games at most at once.")
         return None
 
-    def _watcher(self, arguments: list[str], folder: Path, viewer: str, sink: Sink) -> PtyProcess:
+    def watch(self, player: str, viewer: str, subscriber: Subscriber) -> Refusal | None:
+        """Send `player`'s game's frames to `viewer`'s page (a subscriber of its hub)."""
+        game = self.games.get(player)
+        if game is None or game.process.ended:
+            return Refusal("ended", f"{player} is not playing now.")
+        if (full := self._room(viewer)) is not None:
+            return full
+        self.watchers[subscriber] = viewer
+        game.watchers.add(subscriber)
+        game.hub.subscribe(subscriber)
+        self.changed()
+        return None
+
+    def unwatch(self, player: str, subscriber: Subscriber) -> None:
+        """A watcher's page closed."""
+        self.watchers.pop(subscriber, None)
+        game = self.games.get(player)
+        if game is not None and subscriber in game.watchers:
+            game.watchers.discard(subscriber)
+            game.hub.unsubscribe(subscriber)
+            self.changed()
+
+    def replay(self, text: str, viewer: str, sink: Sink) -> PtyProcess | Refusal:
+        """Replay a verified game's recording (its text from the database) for `viewer`'s page."""
+        if (full := self._room(viewer)) is not None:
+            return full
+        folder = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work))
+        path = folder / "game.rec"
+        path.write_text(text, encoding="utf-8")
+        data = folder / "data"
+        data.mkdir()
+
         def ended(status: int) -> None:
             self.watchers.pop(process, None)
             shutil.rmtree(folder, ignore_errors=True)
             sink.ended(status)
 
-        data = folder / "data"
-        data.mkdir(exist_ok=True)
         process = PtyProcess(
-            children.game_argv(*arguments, "--terminal", "--data-dir", str(data)),
+            children.game_argv("--replay", str(path), "--terminal", "--data-dir", str(data)),
             folder,
             children.environment(folder),
             sink.output,
@@ -174,126 +331,59 @@ class Live:
         self.watchers[process] = viewer
         return process
 
-    def watch(self, player: str, viewer: str, sink: Sink) -> PtyProcess | Refusal:
-        """Follow `player`'s game in play, from its newest recording, for `viewer`'s page."""
-        game = self.games.get(player)
-        if game is None or game.process.ended:
-            return Refusal("ended", f"{player} is not playing now.")
-        if (full := self._room(viewer)) is not None:
-            return full
-        recording = current_recording(game)
-        if recording is None:
-            return Refusal("menu", f"{player} has not started a game yet: try again soon.")
-        folder = Path(tempfile.mkdtemp(prefix="watch-", dir=self.work))
-        followers = self.watching.setdefault(player, set())
-
-        def ended(status: int) -> None:
-            followers.discard(process)
-            sink.ended(status)
-
-        process = self._watcher(
-            ["--replay", str(recording), "--follow"], folder, viewer, Sink(sink.output, ended)
-        )
-        followers.add(process)
-        return process
-
-    def replay(self, text: str, viewer: str, sink: Sink) -> PtyProcess | Refusal:
-        """Replay a verified game's recording (its text from the database) for `viewer`'s page."""
-        if (full := self._room(viewer)) is not None:
-            return full
-        folder = Path(tempfile.mkdtemp(prefix="replay-", dir=self.work))
-        path = folder / "game.rec"
-        path.write_text(text, encoding="utf-8")
-        return self._watcher(["--replay", str(path)], folder, viewer, sink)
-
     # The lobby.
     def lobby(self) -> list[dict[str, object]]:
-        """The games in play, as the lobby lists them (facts refreshed in the background)."""
+        """The games in play, as the lobby lists them: from each game's STATUS and the
+        server's counts."""
         now = time.time()
         rows: list[dict[str, object]] = []
         for game in sorted(self.games.values(), key=lambda game: game.started):
             if game.process.ended:
                 continue
-            recording = current_recording(game)
-            if recording is None:
-                game.facts = {}
-            else:
-                self._refresh_facts(game, recording)
+            status = game.hub.status or {}
+            screen = status.get("screen", "menu")
             rows.append(
                 {
                     "player": game.player,
                     "mode": game.mode,
-                    "depth": game.facts.get("floor", ""),
-                    "turns": game.facts.get("turns", ""),
-                    "screen": game.facts.get("screen", "playing" if recording else "on the menu"),
+                    "level": _count(status.get("level")),
+                    "depth": _count(status.get("depth")),
+                    "turns": _count(status.get("turns")),
+                    "screen": screen if screen in SCREENS else "playing",
                     "idle": int(now - game.last_input),
-                    "playing": int(now - game.started),
+                    "watchers": len(game.watchers),
                 }
             )
         return rows
 
-    def _refresh_facts(self, game: Game, recording: Path) -> None:
-        if game.facts_task is not None and not game.facts_task.done():
+    def changed(self) -> None:
+        """The lobby changed: push it to its sockets, at once or a second after the last."""
+        if self._push is not None or not self.listeners:
             return
-        try:
-            info = recording.stat()
-        except OSError:
-            return
-        version = (recording.name, info.st_size, info.st_mtime_ns)
-        if version != game.facts_of:
-            game.facts_of = version
-            game.facts_task = asyncio.get_running_loop().create_task(
-                self._facts(game, recording)
-            )
+        loop = IOLoop.current()
+        wait = max(0.0, self._pushed + LOBBY_SECONDS - loop.time())
+        self._push = loop.call_later(wait, self._push_lobby)
 
-    async def _facts(self, game: Game, recording: Path) -> None:
-        """Where `game` stands: its recording so far replayed headless (one line of JSON)."""
-        folder = Path(tempfile.mkdtemp(prefix="lobby-", dir=self.work))
-        try:
-            copy = folder / "game.rec"
-            read = scores.read_regular(recording)
-            if read is None:
-                return
-            # Only whole lines: the game may be writing the last one.
-            data = read[0]
-            copy.write_bytes(data[: data.rfind(b"\n") + 1])
-            answer = await children.answer(
-                ["--replay", str(copy), "--headless", "--data-dir", str(folder / "data")],
-                folder,
-                self.limits,
-            )
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-        try:
-            facts = json.loads(answer.output.strip().splitlines()[-1])
-        except (ValueError, IndexError):
-            return
-        if isinstance(facts, dict):
-            game.facts = {
-                "floor": facts.get("floor", ""),
-                "turns": facts.get("turns", ""),
-                "screen": "dead" if facts.get("screen") == "GameOverEventHandler" else "playing",
-            }
+    def _push_lobby(self) -> None:
+        self._push = None
+        self._pushed = IOLoop.current().time()
+        rows = self.lobby()
+        for listener in list(self.listeners):
+            listener(rows)
 
     def hang_up_all(self) -> None:
-        """What the server does as it stops: every game saves and quits; watchers stop."""
+        """What the server does as it stops: every game saves and quits; replays stop."""
         for game in self.games.values():
             game.process.hangup()
         for process in self.watchers:
-            process.hangup()
+            if isinstance(process, PtyProcess):
+                process.hangup()
 
     def running(self) -> int:
-        return sum(not game.process.ended for game in self.games.values()) + len(self.watchers)
+        replays = sum(isinstance(process, PtyProcess) for process in self.watchers)
+        return sum(not game.process.ended for game in self.games.values()) + replays
 
 
-def current_recording(game: Game) -> Path | None:
-    """The recording `game` writes now: the newest in its folder, if written since it started."""
-    newest = scores.newest_recordings(game.folder)
-    if not newest:
-        return None
-    try:
-        written = newest[0].stat().st_mtime
-    except OSError:
-        return None
-    # A second's slack: a file system's times may be coarser than the clock's.
-    return newest[0] if written >= game.started - 1 else None
+def _count(value: object) -> int | str:
+    """A count from a game's STATUS, or "" if it gave none (or not a count)."""
+    return value if type(value) is int and 0 <= value < 1 << 31 else ""

@@ -1,8 +1,8 @@
 """The pages: the front page, a player's game, the lobby, the scoreboard, a game watched or
-replayed, a verified game's recording and the site's icon.
+replayed, a verified game's recording, the tile atlases and the site's icon.
 
-The front page, the lobby, the scoreboard and the recordings are public and read-only; every
-other page needs a signed-in player (`sessions.Base`).
+The front page, the lobby, the scoreboard, the recordings, the atlases and the icon are public
+and read-only; every other page needs a signed-in player (`sessions.Base`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ class Front(Base):
 
 
 class Play(Base):
-    """The pages of a player's own game: in xterm.js, or as lines for a screen reader."""
+    """The pages of a player's own game: its tiles on a canvas, in xterm.js, or as lines for
+    a screen reader."""
 
     def initialize(self, state: State, template: str) -> None:  # type: ignore[override]
         self.state = state
@@ -36,7 +37,8 @@ class Play(Base):
 
 
 class Lobby(Base):
-    """The games being played (public)."""
+    """The games being played (public); the page's script keeps it as `/lobby/socket` pushes
+    it."""
 
     def get(self) -> None:
         self.page("lobby.html", games=self.state.live.lobby())
@@ -96,3 +98,16 @@ class Icon(Base):
         self.set_header("Content-Type", "image/png")
         self.set_header("Cache-Control", "max-age=86400")
         self.finish((children.ROOT / "icons" / "icon.png").read_bytes())
+
+
+class Tiles(Base):
+    """The window's tiles at one size, in the order the frames name them (`web.tiles`), for
+    the canvas."""
+
+    def get(self, size: str) -> None:
+        from web import tiles  # tcod and the window's sheets: loaded when a page first asks.
+
+        png = tiles.atlas_png(int(size))
+        self.set_header("Content-Type", "image/png")
+        self.set_header("Cache-Control", "max-age=86400")
+        self.finish(png)

@@ -3,6 +3,7 @@
 The program leads a session of its own with the terminal as its controlling one, so that
 hanging it up (SIGHUP to its process group) is what a terminal closed does: the game saves
 and quits.  Its memory is capped (RLIMIT_AS) and it is killed if it outlives a hang-up.
+A player's game also writes its frames to a pipe (fd 3), which `hub` reads.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import contextlib
 import errno
 import fcntl
 import os
-import resource
 import signal
 import struct
 import subprocess
@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Final
 
 from tornado.ioloop import IOLoop, PeriodicCallback
+
+from web import children
 
 ROWS: Final = 50
 COLUMNS: Final = 80
@@ -32,24 +34,27 @@ HANGUP_GRACE_SECONDS: Final = 15.0
 POLL_MS: Final = 100
 
 
-def limits(memory_bytes: int | None) -> Callable[[], None]:
-    """What the child runs before the program: the terminal made its controlling one, and
-    its address space capped."""
+def limits(memory_bytes: int | None, frames: int | None = None) -> Callable[[], None]:
+    """What the child runs before the program: the terminal made its controlling one, its
+    address space capped, and the frames pipe (if any) made its fd 3."""
+    capped = children.capped(memory_bytes, frames)
 
     def before_exec() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-        if memory_bytes is not None:
-            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        capped()
 
     return before_exec
 
 
 def spawn(
-    argv: Sequence[str], cwd: Path, env: dict[str, str], memory_bytes: int | None
+    argv: Sequence[str],
+    cwd: Path,
+    env: dict[str, str],
+    memory_bytes: int | None,
+    frames: int | None = None,
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """Start `argv` on a new 80x50 pseudo-terminal of its own, its controlling terminal;
-    the process, and the pty's master end."""
+    """Start `argv` on a new 80x50 pseudo-terminal of its own, its controlling terminal
+    (and `frames`, a pipe's write end, as its fd 3); the process, and the pty's master end."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
     try:
@@ -61,8 +66,8 @@ def spawn(
             cwd=cwd,
             env=env,
             start_new_session=True,
-            preexec_fn=limits(memory_bytes),
-            close_fds=True,
+            preexec_fn=limits(memory_bytes, frames),
+            close_fds=frames is None,  # Else closed by `children.capped`, after fd 3 is placed.
         )
     except BaseException:
         os.close(master)
@@ -84,6 +89,7 @@ class PtyProcess:
         on_output: Callable[[bytes], None],
         on_exit: Callable[[int], None],
         memory_bytes: int | None = None,
+        frames: int | None = None,
     ) -> None:
         self.on_output = on_output
         self.on_exit = on_exit
@@ -93,8 +99,9 @@ class PtyProcess:
         self.exit_status: int | None = None
         self._reading = True
         self._hangup_at: float | None = None
-        self.process, master = spawn(argv, cwd, env, memory_bytes)
+        self.process, master = spawn(argv, cwd, env, memory_bytes, frames)
         self.master = master
+        self.columns = COLUMNS
         os.set_blocking(master, False)
         self.loop.add_handler(master, self._ready, IOLoop.READ)
         self._poller = PeriodicCallback(self._poll, POLL_MS)
@@ -175,6 +182,17 @@ class PtyProcess:
         self.ended = True
         self.exit_status = status
         self.on_exit(status)
+
+    def redraw(self) -> None:
+        """Have the program draw its screen whole, for a new page's empty terminal: the
+        terminal's width goes from 80 to 81 columns or back (the game, left-aligned in both,
+        draws whole after a resize; the same size again it would not see as one).  The kernel
+        sends SIGWINCH itself."""
+        if self._reading and not self.ended:
+            self.columns = COLUMNS + 1 if self.columns == COLUMNS else COLUMNS
+            size = struct.pack("HHHH", ROWS, self.columns, 0, 0)
+            with contextlib.suppress(OSError):
+                fcntl.ioctl(self.master, termios.TIOCSWINSZ, size)
 
     def signal_group(self, number: int) -> None:
         """Send a signal to the program's process group (its session), if it still runs."""

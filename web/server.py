@@ -8,9 +8,16 @@ from typing import Final
 import tornado.web
 
 from web.limits import MAX_MESSAGE
-from web.pages import Download, Front, Icon, Lobby, Play, Replay, Scoreboard, Watch
+from web.pages import Download, Front, Icon, Lobby, Play, Replay, Scoreboard, Tiles, Watch
 from web.sessions import SignIn, SignOut, SignUp
-from web.sockets import PlaySocket, ReaderSocket, ReplaySocket, WatchSocket
+from web.sockets import (
+    LobbySocket,
+    PlaySocket,
+    ReaderSocket,
+    ReplaySocket,
+    TerminalSocket,
+    WatchSocket,
+)
 from web.state import State
 
 STATIC: Final = Path(__file__).resolve().parent / "static"
@@ -19,18 +26,21 @@ STATIC: Final = Path(__file__).resolve().parent / "static"
 def application(state: State) -> tornado.web.Application:
     """The routes."""
     s = {"state": state}
-    return tornado.web.Application(
+    app = tornado.web.Application(
         [
             (r"/", Front, s),
-            (r"/favicon.ico", Icon, s),
             (r"/signup", SignUp, s),
             (r"/signin", SignIn, s),
             (r"/signout", SignOut, s),
             (r"/play", Play, {**s, "template": "play.html"}),
+            (r"/terminal", Play, {**s, "template": "terminal.html"}),
             (r"/read", Play, {**s, "template": "reader.html"}),
             (r"/play/socket", PlaySocket, s),
+            (r"/terminal/socket", TerminalSocket, s),
             (r"/read/socket", ReaderSocket, s),
             (r"/lobby", Lobby, s),
+            (r"/lobby/socket", LobbySocket, s),
+            (r"/tiles/(10|16|24)\.png", Tiles, s),
             (r"/watch/([a-z][a-z0-9_]{1,19})", Watch, s),
             (r"/watch/([a-z][a-z0-9_]{1,19})/socket", WatchSocket, s),
             (r"/scores", Scoreboard, s),
@@ -47,3 +57,7 @@ def application(state: State) -> tornado.web.Application:
         websocket_ping_timeout=10,
         compiled_template_cache=True,
     )
+    # Tornado puts its own static route for /favicon.ico before every route given above
+    # (a file in static/, which there is not); a host's routes come before those.
+    app.add_handlers(r".*", [(r"/favicon\.ico", Icon, s)])
+    return app

@@ -1,21 +1,24 @@
-"""The sockets a page talks to a program through: the player's own game (in a terminal or as
-lines for a screen reader), a game watched, and a verified game replayed.
+"""The sockets a page talks to the server through: the player's own game (its frames on the
+canvas page, in a terminal, or as lines for a screen reader), a game watched, a verified game
+replayed, and the lobby.
 
-Only a signed-in player's session opens one; what the page types is cut to the keys the
-socket takes, and to `limits`' rate.
+Only a signed-in player's session opens one, but the lobby's (public, read-only).  What a page
+sends is cut to what its socket takes (the canvas page's events, checked by `events`; the
+terminal's keys; a replay's three keys) and to `limits`' rate.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import time
 from typing import Any, Final
 
 import tornado.web
 import tornado.websocket
 
-from web import accounts, lines, live
-from web.limits import INPUT_BURST, INPUT_BYTES_PER_SECOND, Bucket
+from web import accounts, events, lines, live
+from web.hub import Subscriber
+from web.limits import INPUT_BURST, INPUT_BYTES_PER_SECOND, MAX_LOBBY_SOCKETS, Bucket
 from web.pty_process import PtyProcess
 from web.sessions import session_player
 from web.state import State
@@ -25,17 +28,11 @@ REPLAY_KEYS: Final = frozenset(" +=-")
 
 
 class Socket(tornado.websocket.WebSocketHandler):
-    """A page's socket to a program in a pseudo-terminal; only for a signed-in player.
-
-    Output goes to the page as binary messages (the terminal's bytes) or, for the screen
-    reader's page, as JSON lines; what the program's state becomes goes as a JSON `status`.
-    """
-
-    keys: frozenset[str] | None = None  # None: every key; else only these (empty: none).
+    """A page's socket; only for a signed-in player.  Frames and a terminal's bytes go to the
+    page as binary messages; what becomes of its game goes as JSON `{"status", "message"}`."""
 
     def initialize(self, state: State) -> None:
         self.state = state
-        self.process: PtyProcess | None = None
         self.rate = Bucket(INPUT_BYTES_PER_SECOND, INPUT_BURST)
         self.closed = False
 
@@ -47,111 +44,139 @@ class Socket(tornado.websocket.WebSocketHandler):
             raise tornado.web.HTTPError(403)
         await super().get(*args, **kwargs)
 
-    def sink(self) -> live.Sink:
-        return live.Sink(self.send_output, self.program_ended)
-
-    def send(self, message: bytes | str, binary: bool = False) -> None:
+    def send(self, message: bytes | str, binary: bool = False) -> asyncio.Future[None] | None:
+        """Put `message` on the socket; the future is done once the socket has taken it
+        (None if the socket is gone)."""
         if self.closed or self.ws_connection is None:
-            return
+            return None
         try:
             future = self.write_message(message, binary=binary)
         except tornado.websocket.WebSocketClosedError:
-            return
+            return None
         future.add_done_callback(lambda done: done.exception())
-
-    def status(self, status: str, message: str) -> None:
-        self.send(json.dumps({"status": status, "message": message}))
+        return future
 
     def send_output(self, data: bytes) -> None:
         self.send(data, binary=True)
 
-    def program_ended(self, status: int) -> None:
-        self.status("ended", "The game has ended.")
+    def send_frame(self, message: bytes) -> asyncio.Future[None] | None:
+        return self.send(message, binary=True)
+
+    def status(self, status: str, message: str, **more: str) -> None:
+        self.send(json.dumps({"status": status, "message": message, **more}))
+
+    def told(self, status: str, message: str) -> None:
+        """Say what became of the page's program, and close."""
+        self.status(status, message)
         if not self.closed:
             self.close()
 
     def refused(self, refusal: live.Refusal) -> None:
-        self.status(refusal.status, refusal.message)
-        self.close()
-
-    def on_message(self, message: str | bytes) -> None:
-        if self.process is None or self.keys == frozenset():
-            return
-        text = message.decode("utf-8", errors="replace") if isinstance(message, bytes) else message
-        if self.keys is not None:
-            text = "".join(key for key in text if key in self.keys)
-        data = text.encode("utf-8")
-        if data and self.rate.take(len(data)):
-            self.typed()
-            self.process.write(data)
-
-    def typed(self) -> None:
-        """A key went to the program."""
+        self.told(refusal.status, refusal.message)
 
     def on_close(self) -> None:
         self.closed = True
-        if self.process is not None:
-            self.process.hangup()
 
 
 class PlaySocket(Socket):
-    """The player's own game."""
+    """The player's own game on the canvas page: its frames out, checked events in."""
 
-    mode: live.Mode = "terminal"
-    game: live.Game
+    mode: live.Mode = "canvas"
+    game: live.Game | None = None
+
+    def page(self) -> live.Page:
+        return live.Page(self.send_output, Subscriber(self.send_frame, lambda: None), self.told)
 
     async def open(self, *args: str, **kwargs: str) -> None:
         player = self.current_user
         assert isinstance(player, str)
-        started = await self.state.live.play(player, self.mode, self.sink())
+        self.shown = self.page()
+        started = await self.state.live.play(player, self.mode, self.shown)
         if isinstance(started, live.Refusal):
             return self.refused(started)
         self.game = started
-        self.process = started.process
         if self.closed:  # The page left while the game started.
-            self.process.hangup()
+            self.state.live.detach(started, self.shown)
 
-    def typed(self) -> None:
-        self.game.last_input = time.time()
+    def on_message(self, message: str | bytes) -> None:
+        line = events.checked(message) if isinstance(message, str) else None
+        if line is not None and self.game is not None and self.rate.take(len(line)):
+            self.state.live.typed(self.game, line)
+
+    def on_close(self) -> None:
+        super().on_close()
+        if self.game is not None:
+            self.state.live.detach(self.game, self.shown)
 
 
-class ReaderSocket(PlaySocket):
+class TerminalSocket(PlaySocket):
+    """The player's own game in xterm.js: the terminal's bytes out, every key in."""
+
+    mode: live.Mode = "terminal"
+
+    def page(self) -> live.Page:
+        return live.Page(self.send_output, None, self.told)
+
+    def on_message(self, message: str | bytes) -> None:
+        text = message.decode("utf-8", errors="replace") if isinstance(message, bytes) else message
+        data = text.encode("utf-8")
+        if data and self.game is not None and self.rate.take(len(data)):
+            self.state.live.typed(self.game, data)
+
+
+class ReaderSocket(TerminalSocket):
     """The player's own game as lines for a screen reader."""
 
     mode: live.Mode = "screen reader"
 
-    async def open(self, *args: str, **kwargs: str) -> None:
+    def page(self) -> live.Page:
         self.splitter = lines.LineSplitter()
-        await super().open(*args, **kwargs)
+        return live.Page(self.send_lines, None, self.told)
 
-    def send_output(self, data: bytes) -> None:
+    def send_lines(self, data: bytes) -> None:
         said = self.splitter.feed(data)
         if said:
             self.send(json.dumps({"lines": said}))
 
 
 class WatchSocket(Socket):
-    """Another player's game, followed from its recording; nothing typed is sent."""
+    """Another player's game: its hub's frames; nothing the page sends goes anywhere."""
 
-    keys = frozenset()
+    subscriber: Subscriber | None = None
 
     def open(self, name: str) -> None:
         try:
-            watched = accounts.checked_name(name)
+            self.watched = accounts.checked_name(name)
         except accounts.BadName:
             return self.refused(live.Refusal("ended", "No such player."))
         viewer = self.current_user
         assert isinstance(viewer, str)
-        started = self.state.live.watch(watched, viewer, self.sink())
-        if isinstance(started, live.Refusal):
-            return self.refused(started)
-        self.process = started
+        self.subscriber = Subscriber(self.send_frame, self.game_ended)
+        refusal = self.state.live.watch(self.watched, viewer, self.subscriber)
+        if refusal is not None:
+            self.subscriber = None
+            return self.refused(refusal)
+
+    def game_ended(self) -> None:
+        watched = self.watched
+        self.status("ended", f"{watched}'s game has ended.", player=watched)
+        if not self.closed:
+            self.close()
+
+    def on_message(self, message: str | bytes) -> None:
+        """Dropped: a watcher types nothing into the game."""
+
+    def on_close(self) -> None:
+        super().on_close()
+        if self.subscriber is not None:
+            self.state.live.unwatch(self.watched, self.subscriber)
 
 
 class ReplaySocket(Socket):
-    """A verified game's recording replayed; only the replay's own keys are sent."""
+    """A verified game's recording replayed in a pseudo-terminal; only the replay's own keys
+    are sent."""
 
-    keys = REPLAY_KEYS
+    process: PtyProcess | None = None
 
     def open(self, game_id: str) -> None:
         text = self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
@@ -159,7 +184,52 @@ class ReplaySocket(Socket):
             return self.refused(live.Refusal("ended", "No such game."))
         viewer = self.current_user
         assert isinstance(viewer, str)
-        started = self.state.live.replay(text, viewer, self.sink())
+        sink = live.Sink(self.send_output, lambda status: self.told("ended", "The game has ended."))
+        started = self.state.live.replay(text, viewer, sink)
         if isinstance(started, live.Refusal):
             return self.refused(started)
         self.process = started
+
+    def on_message(self, message: str | bytes) -> None:
+        text = message.decode("utf-8", errors="replace") if isinstance(message, bytes) else message
+        data = "".join(key for key in text if key in REPLAY_KEYS).encode("utf-8")
+        if data and self.process is not None and self.rate.take(len(data)):
+            self.process.write(data)
+
+    def on_close(self) -> None:
+        super().on_close()
+        if self.process is not None:
+            self.process.hangup()
+
+
+class LobbySocket(tornado.websocket.WebSocketHandler):
+    """The lobby, pushed (public, read-only): `{"games": [...]}` at once, then whenever it
+    changes, at most once a second (`live.Live.changed`)."""
+
+    def initialize(self, state: State) -> None:
+        self.state = state
+        self.listening = False
+
+    def open(self, *args: str, **kwargs: str) -> None:
+        if len(self.state.live.listeners) >= MAX_LOBBY_SOCKETS:
+            self.close()
+            return
+        self.state.live.listeners.add(self.push)
+        self.listening = True
+        self.push(self.state.live.lobby())
+
+    def push(self, games: list[dict[str, object]]) -> None:
+        if self.ws_connection is None:
+            return
+        try:
+            future = self.write_message(json.dumps({"games": games}))
+        except tornado.websocket.WebSocketClosedError:
+            return
+        future.add_done_callback(lambda done: done.exception())
+
+    def on_message(self, message: str | bytes) -> None:
+        """Dropped: the lobby's socket only listens."""
+
+    def on_close(self) -> None:
+        if self.listening:
+            self.state.live.listeners.discard(self.push)

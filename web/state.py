@@ -26,6 +26,8 @@ class Config:
     scan_seconds: float = 5.0
     secure_cookies: bool = False
     sign_ups: int = 20
+    idle_seconds: float = 300.0
+    game: Path = children.MAIN
 
 
 class State:
@@ -41,7 +43,14 @@ class State:
         self.work.mkdir()
         self.scores = scores.Scores(self.store, self.work, limits)
         self.live = live.Live(
-            config.root, limits, self.scores, config.max_games, config.max_watchers, config.seed
+            config.root,
+            limits,
+            self.scores,
+            config.max_games,
+            config.max_watchers,
+            config.seed,
+            config.idle_seconds,
+            config.game,
         )
         # Sign-in failures by address (and by address and name), and sign-ups by address.
         self.failures = new_counts()
