@@ -40,7 +40,6 @@ from words import program
 if TYPE_CHECKING:
     from replays import follow
     from web import stream
-    from window.front_end import FrontEnd
 
 SCREEN_WIDTH: Final = display_area.COLUMNS
 SCREEN_HEIGHT: Final = display_area.ROWS
@@ -99,36 +98,15 @@ def play(args: argparse.Namespace) -> int:
             print(f"{program.name()}: {exc}", file=sys.stderr)
             return 1
     writer = None
-    if args.frames_fd is not None:
-        writer, problem = frames_writer(args.frames_fd)
-        if writer is None:
-            print(f"{program.name()}: {problem}", file=sys.stderr)
-            return 1
-    if args.browser and writer is not None:
-        return run_browser(settings, args, script, notice, writer)
+    if args.frames_fd is not None:  # A game of the web server's (`web.stream`).
+        from web import browser, stream
+
+        writer = stream.FramesWriter(args.frames_fd)
+        if args.browser:
+            return browser.play(settings, args, script, notice, writer)
     if args.terminal or reads_aloud(args, settings):
         return run_terminal(settings, args, script, notice, writer)
-    return play_in_window(settings, args, script, notice, writer)
-
-
-def frames_writer(fd: int) -> tuple[stream.FramesWriter | None, str]:
-    """`--frames-fd`: the writer of the frames to file descriptor `fd`, or why not."""
-    from web import stream  # Only for the web server's games.
-
-    try:
-        os.fstat(fd)
-    except OSError as exc:
-        return None, f"--frames-fd {fd}: {exc.strerror or exc}"
-    return stream.FramesWriter(fd), ""
-
-
-def streamed(front: FrontEnd, writer: stream.FramesWriter | None) -> FrontEnd:
-    """`front`, its frames also written by `writer` (`--frames-fd`), if any."""
-    if writer is None:
-        return front
-    from web import stream
-
-    return stream.Streamed(front, writer)
+    return play_in_window(settings, args, script, notice)
 
 
 def watch_only(args: argparse.Namespace, settings: options.Settings) -> int:
@@ -149,7 +127,6 @@ def play_in_window(
     args: argparse.Namespace,
     script: recording.Checked | None,
     notice: str | None,
-    writer: stream.FramesWriter | None = None,
 ) -> int:
     """Open the window, or say in one line why it can't be; then play in it."""
     notice = fitting_tiles(settings, notice)
@@ -160,15 +137,12 @@ def play_in_window(
         print(exc, file=sys.stderr)
         return 1
     except RuntimeError as exc:
-        why = error_report.reason(exc)
-        print(
-            f"{program.name()}: cannot open a window ({why}); run it on a desktop, or with no screen "
-            f"under Xvfb: xvfb-run {program.command()}",
-            file=sys.stderr,
-        )
+        why = f"cannot open a window ({error_report.reason(exc)})"
+        print(f"{program.name()}: {why}; run it on a desktop, or with no screen under Xvfb: "
+              f"xvfb-run {program.command()}", file=sys.stderr)  # fmt: skip
         return 1
     with context:
-        return run_window(context, tileset, settings, args, script, notice, writer)
+        return run_window(context, tileset, settings, args, script, notice)
 
 
 def reads_aloud(args: argparse.Namespace, settings: options.Settings) -> bool:
@@ -203,10 +177,7 @@ def follow_game(args: argparse.Namespace, settings: options.Settings) -> int:
     try:
         context = open_window(assets.load(settings.options.tile_size), settings)
     except (assets.AssetError, RuntimeError) as exc:
-        print(
-            f"{program.name()}: cannot open a window: {error_report.reason(exc)}",
-            file=sys.stderr,
-        )
+        print(f"{program.name()}: cannot open a window: {error_report.reason(exc)}", file=sys.stderr)
         return 1
     with context:
         follow.watch(WindowFrontEnd(context), console, follower)
@@ -259,7 +230,6 @@ def run_window(
     args: argparse.Namespace,
     script: recording.Checked | None,
     notice: str | None,
-    writer: stream.FramesWriter | None = None,
 ) -> int:
     """Play in the open window: the main menu (over the options' `notice`, if
     any), today's daily game (`--daily`), or the replay of `script`; then
@@ -268,10 +238,8 @@ def run_window(
     1 (with one line on stderr) when another copy of the game plays in the data folder.
     """
     # Locked once the window is open: a start that fails leaves no file behind.
-    try:
-        game_lock.hold(paths.data_dir())
-    except (game_lock.InUseError, OSError) as exc:
-        print(f"{program.name()}: {exc}", file=sys.stderr)
+    if (taken := game_lock.taken()) is not None:
+        print(taken, file=sys.stderr)
         return 1
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     if script is None:
@@ -279,8 +247,7 @@ def run_window(
     from window import loop  # The rest of the game, while the player reads the menu.
 
     icon.set_window_icon(context, tileset)
-    screen = context if writer is None else streamed(WindowFrontEnd(context), writer)
-    loop.play_in(screen, root_console, settings, args, script, notice)
+    loop.play_in(context, root_console, settings, args, script, notice)
     display.remember_window(context, settings)
     return 0
 
@@ -313,43 +280,18 @@ def run_terminal(
     from terminal import device, session
     from window import loop
 
-    try:
-        game_lock.hold(paths.data_dir())
-    except (game_lock.InUseError, OSError) as exc:
-        print(f"{program.name()}: {exc}", file=sys.stderr)
+    if (taken := game_lock.taken()) is not None:
+        print(taken, file=sys.stderr)
         return 1
     root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
     try:
         with session.opened(screen_reader=reads_aloud(args, settings)) as front:
-            loop.play_in(streamed(front, writer), root_console, settings, args, script, notice)
+            if writer is not None:  # `--frames-fd`: the frames written for the web server too.
+                front = writer.beside(front)
+            loop.play_in(front, root_console, settings, args, script, notice)
     except device.TerminalError as exc:
         print(f"{program.name()}: {exc}", file=sys.stderr)
         return 1
-    return 0
-
-
-def run_browser(
-    settings: options.Settings,
-    args: argparse.Namespace,
-    script: recording.Checked | None,
-    notice: str | None,
-    writer: stream.FramesWriter,
-) -> int:
-    """`--browser`: play from the web server's canvas page, its events on stdin (`web.browser`),
-    its frames to `--frames-fd`; stdout and stderr are the server's log.
-
-    1 (with one line on stderr) where another copy of the game plays in the data folder.
-    """
-    from web import browser
-    from window import loop
-
-    try:
-        game_lock.hold(paths.data_dir())
-    except (game_lock.InUseError, OSError) as exc:
-        print(f"{program.name()}: {exc}", file=sys.stderr)
-        return 1
-    root_console = tcod.console.Console(SCREEN_WIDTH, SCREEN_HEIGHT, order="F")
-    loop.play_in(browser.BrowserFrontEnd(settings, writer), root_console, settings, args, script, notice)
     return 0
 
 

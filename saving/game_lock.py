@@ -18,6 +18,9 @@ import sys
 from pathlib import Path
 from typing import Final
 
+from saving import paths
+from words import program
+
 LOCK_NAME: Final = "game.lock"
 
 
@@ -58,6 +61,16 @@ def hold(folder: Path) -> None:
             "(or give this one another folder with --data-dir)"
         ) from None
     _held = _Held(folder, fd)
+
+
+def taken() -> str | None:
+    """Hold the data folder's lock for the game about to play (`hold`); None, or in one
+    line why not (another copy plays there, or the folder can't be opened)."""
+    try:
+        hold(paths.data_dir())
+    except (InUseError, OSError) as exc:
+        return f"{program.name()}: {exc}"
+    return None
 
 
 def release() -> None:

@@ -2,9 +2,12 @@
 
 `cli` reads the command line and serves `server`'s tornado application: its `pages`, the
 `sessions` that sign players up and in (`accounts`, kept in `store`'s SQLite database), the
-`limits` on what a browser may cost, and the `sockets` that run each one's game, `main.py`
-itself (`children`), in a pseudo-terminal of its own (`pty_process`, `live`; `state` is what
-they share), shown by xterm.js or, for a screen reader, as lines (`lines`); it lists the games
-being played (the lobby) and the verified finished ones (`scores`).
-docs/browser.md says how, and what it trusts.
+`limits` on what a browser may cost, and the `sockets` each page talks to its game through.
+`live` keeps the games (`main.py` itself, `children`; `state` is what the handlers share): on
+pipes for the canvas page (`pipe_process`, its events checked by `events`), or in a
+pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`).  Every game
+writes what it draws as `frames` (`stream` in the game, its page's events read by `browser`),
+which one `hub` a game fans out to the player's canvas and every watcher's; `tiles` is the
+window's tile sheet for the canvas.  It lists the games being played (the lobby) and the
+verified finished ones (`scores`).  docs/browser.md says how, and what it trusts.
 """

@@ -15,6 +15,7 @@ The end of stdin (the page and the server gone) quits as closing the window does
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import select
@@ -27,10 +28,12 @@ from tcod.event import KeySym, Modifier, MouseButton
 
 import exceptions
 from controls import keys
+from saving import game_lock
 from terminal import key_parser
 from window.display_area import COLUMNS, ROWS
 
 if TYPE_CHECKING:
+    from replays import recording
     from screens.stack import Screens
     from web.stream import FramesWriter
     from window.options import Options, Settings
@@ -271,3 +274,23 @@ class BrowserFrontEnd:
             raise exceptions.QuitWithoutSaving()
         self.quitting = True
         return [tcod.event.Quit()]
+
+
+def play(
+    settings: Settings,
+    args: argparse.Namespace,
+    script: recording.Checked | None,
+    notice: str | None,
+    writer: FramesWriter,
+) -> int:
+    """`--browser`: play from the web server's canvas page, its events on stdin, its frames
+    to `--frames-fd`; stdout and stderr are the server's log.  1 (with one line on stderr)
+    where another copy of the game plays in the data folder."""
+    from window import loop
+
+    if (taken := game_lock.taken()) is not None:
+        print(taken, file=sys.stderr)
+        return 1
+    console = tcod.console.Console(COLUMNS, ROWS, order="F")
+    loop.play_in(BrowserFrontEnd(settings, writer), console, settings, args, script, notice)
+    return 0

@@ -70,6 +70,10 @@ class FramesWriter:
         if out:
             self.write(out)
 
+    def beside(self, front: FrontEnd) -> Streamed:
+        """`front`, each of its frames written by this too (the terminal's, the screen reader's)."""
+        return Streamed(front, self)
+
     def write(self, data: bytes) -> None:
         """All of `data`, in as many writes as the pipe takes; on a failure, no more frames."""
         view = memoryview(data)
@@ -85,7 +89,7 @@ class FramesWriter:
 
 class Streamed:
     """A front end (`window.front_end.FrontEnd`) whose frames are also written by `writer`:
-    the terminal's, the screen reader's or the window's, with `--frames-fd`."""
+    the terminal's or the screen reader's, with `--frames-fd`."""
 
     def __init__(self, front: FrontEnd, writer: FramesWriter) -> None:
         self.front, self.writer = front, writer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -128,7 +129,7 @@ def _add_served_options(parser: argparse.ArgumentParser) -> None:
     """`--frames-fd`, `--browser` and `--served`: the game as the web server runs it."""
     parser.add_argument(
         "--frames-fd",
-        type=int,
+        type=open_descriptor,
         metavar="N",
         help="also write each frame shown to the open file descriptor N, as the web server "
         "reads them (web/frames.py)",
@@ -178,3 +179,12 @@ def _add_replay_options(parser: argparse.ArgumentParser) -> None:
         "game ended as one line of JSON",
     )
 
+
+def open_descriptor(text: str) -> int:
+    """`--frames-fd`'s number, of a file descriptor open now (the server's pipe)."""
+    fd = int(text)
+    try:
+        os.fstat(fd)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{fd} is no open file descriptor ({exc.strerror})") from None
+    return fd
