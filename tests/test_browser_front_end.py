@@ -171,7 +171,18 @@ def test_browser_goes_with_frames_fd(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SystemExit):
         command_line.parse_args(["--browser"])
     assert "--browser goes with --frames-fd" in capsys.readouterr().err
-    assert command_line.parse_args(["--browser", "--frames-fd", "3", "--served"]).served
+    read, write = os.pipe()
+    try:
+        assert command_line.parse_args(["--browser", "--frames-fd", str(write), "--served"]).served
+        with pytest.raises(SystemExit):  # Frames from the window: the server runs none.
+            command_line.parse_args(["--frames-fd", str(write)])
+        assert "--frames-fd goes with --browser, --terminal or --screen-reader" in capsys.readouterr().err
+    finally:
+        os.close(read)
+        os.close(write)
+    with pytest.raises(SystemExit):  # Closed now.
+        command_line.parse_args(["--browser", "--frames-fd", str(write)])
+    assert f"{write} is no open file descriptor" in capsys.readouterr().err
 
 
 class Game:

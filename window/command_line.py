@@ -52,6 +52,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--browser goes without --terminal, --screen-reader, --headless and --follow")
     if args.frames_fd is not None and (args.headless or args.follow or args.verify is not None):
         parser.error("--frames-fd goes without --headless, --follow and --verify: they play no game")
+    if args.frames_fd is not None and not (args.browser or args.terminal or args.screen_reader):
+        parser.error("--frames-fd goes with --browser, --terminal or --screen-reader")
     return args
 
 
