@@ -873,6 +873,7 @@ def test_the_scoreboard_page_replays_a_verified_game(
     wait_for(lambda: driver.get(server.url + "/scores") or "Killed by an Orc" in driver.page_source, 60)
     shot(driver, "scores")
     driver.find_element(by("PARTIAL_LINK_TEXT"), "replay").click()
-    wait_on_screen(driver, "HP:", 20)
+    shown = wait_on_screen(driver, "HP:", 20)
+    assert "Space: pause, +/-: speed" in shown and "Esc" not in shown  # The page's keys only.
     wait_on_screen(driver, "You died", 30)
     shot(driver, "replay")

@@ -321,7 +321,7 @@ class Live:
             sink.ended(status)
 
         process = PtyProcess(
-            children.game_argv("--replay", str(path), "--terminal", "--data-dir", str(data)),
+            children.game_argv("--replay", str(path), "--terminal", "--served", "--data-dir", str(data)),
             folder,
             children.environment(folder),
             sink.output,

@@ -1,6 +1,7 @@
 // The lobby's table kept up to date from /lobby/socket, which pushes {"games": [...]} when
 // the games change.  Every value is set as text, never as markup: a player's name is data.
-// Without the socket, the page reloads itself now and then instead.
+// The time since each player's last key goes on counting here between pushes.  Without the
+// socket, the page reloads itself now and then instead.
 "use strict";
 (function () {
   const table = document.getElementById("lobby");
@@ -17,7 +18,11 @@
     row.insertCell().textContent = text === undefined || text === null ? "" : String(text);
   }
 
-  function show(games) {
+  let games = [];
+  let heardAt = 0;
+
+  function show() {
+    const since = Math.floor((Date.now() - heardAt) / 1000);
     body.replaceChildren();
     for (const game of games) {
       const row = body.insertRow();
@@ -26,7 +31,7 @@
       cell(row, game.level);
       cell(row, game.screen === "menu" ? "menu" : game.depth);
       cell(row, game.turns);
-      cell(row, idle(Number(game.idle) || 0));
+      cell(row, idle((Number(game.idle) || 0) + since));
       cell(row, game.watchers || 0);
       const last = row.insertCell();
       if (watch) {
@@ -51,9 +56,12 @@
     const message = JSON.parse(event.data);
     if (Array.isArray(message.games)) {
       heard = true;
-      show(message.games);
+      games = message.games;
+      heardAt = Date.now();
+      show();
     }
   };
+  setInterval(function () { if (games.length) { show(); } }, 1000);
   socket.onclose = function () {
     setTimeout(function () { location.reload(); }, heard ? 3000 : 10000);
   };
