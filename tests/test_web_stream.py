@@ -308,6 +308,30 @@ def test_only_the_events_the_game_takes_reach_it(server: Server, loop: asyncio.A
     close(loop, page)
 
 
+def test_a_sweep_of_the_pointer_costs_no_key_its_place(server: Server, loop: asyncio.AbstractEventLoop) -> None:
+    """Pointer moves have a rate of their own: past it they are dropped (the next one says
+    where the pointer is), and the keys and clicks sent among them all arrive."""
+    page = playing(loop, signed_up(server, "sweeper"))
+    sent = []
+    for x in range(80):
+        send(loop, page, json.dumps({"move": [x, 10]}))
+        if x % 16 == 0:
+            key = {"key": "abcde"[x // 16]}
+            send(loop, page, json.dumps(key))
+            sent.append(json.dumps(key, separators=(",", ":")))
+    send(loop, page, json.dumps({"click": [79, 10, 1]}))
+    sent.append(json.dumps({"click": [79, 10, 1]}, separators=(",", ":")))
+
+    def keys_in() -> list[str] | None:
+        got = [line for line in events_of(server, "sweeper") if '"move"' not in line]
+        return got if len(got) >= len(sent) else None
+
+    assert wait_for(keys_in) == sent
+    moves = [line for line in events_of(server, "sweeper") if '"move"' in line]
+    assert 0 < len(moves) < 80  # Some of the sweep's 80 moves were dropped.
+    close(loop, page)
+
+
 def test_the_lobby_is_pushed_at_once_and_when_a_games_status_changes(
     server: Server, loop: asyncio.AbstractEventLoop
 ) -> None:

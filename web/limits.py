@@ -15,6 +15,12 @@ MAX_MESSAGE: Final = 1024  # A socket's message: keys, or a paste.
 # What a page may type: a bucket of bytes, refilled at this rate, that holds this many.
 INPUT_BYTES_PER_SECOND: Final = 200.0
 INPUT_BURST: Final = 1000.0
+# What the canvas page may send, in events: its pointer's moves apart, so that a sweep of the
+# mouse over the map never costs a key its place (a move dropped is made good by the next).
+EVENTS_PER_SECOND: Final = 20.0
+EVENTS_BURST: Final = 100.0
+MOVES_PER_SECOND: Final = 30.0
+MOVES_BURST: Final = 60.0
 MAX_LOBBY_SOCKETS: Final = 1000  # The lobby's public sockets open at once, at most.
 # Sign-in failures an address may make for one name in a window before it is refused for
 # that window (and five times as many for all names).

@@ -18,7 +18,16 @@ import tornado.websocket
 
 from web import accounts, events, lines, live
 from web.hub import Subscriber
-from web.limits import INPUT_BURST, INPUT_BYTES_PER_SECOND, MAX_LOBBY_SOCKETS, Bucket
+from web.limits import (
+    EVENTS_BURST,
+    EVENTS_PER_SECOND,
+    INPUT_BURST,
+    INPUT_BYTES_PER_SECOND,
+    MAX_LOBBY_SOCKETS,
+    MOVES_BURST,
+    MOVES_PER_SECOND,
+    Bucket,
+)
 from web.pty_process import PtyProcess
 from web.sessions import session_player
 from web.state import State
@@ -90,6 +99,8 @@ class PlaySocket(Socket):
     async def open(self, *args: str, **kwargs: str) -> None:
         player = self.current_user
         assert isinstance(player, str)
+        self.events = Bucket(EVENTS_PER_SECOND, EVENTS_BURST)
+        self.moves = Bucket(MOVES_PER_SECOND, MOVES_BURST)
         self.shown = self.page()
         started = await self.state.live.play(player, self.mode, self.shown)
         if isinstance(started, live.Refusal):
@@ -100,7 +111,10 @@ class PlaySocket(Socket):
 
     def on_message(self, message: str | bytes) -> None:
         line = events.checked(message) if isinstance(message, str) else None
-        if line is not None and self.game is not None and self.rate.take(len(line)):
+        if line is None or self.game is None:
+            return
+        bucket = self.moves if line.startswith(b'{"move"') else self.events
+        if bucket.take(1):
             self.state.live.typed(self.game, line)
 
     def on_close(self) -> None:
