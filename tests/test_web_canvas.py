@@ -326,12 +326,14 @@ def opened(driver: Any, hub: Hub, url: str, first: list[bytes | str]) -> None:
 
 
 def scale(driver: Any) -> tuple[float, float]:
-    """The canvas's device pixels per canvas pixel, across and down."""
+    """The canvas's device pixels per canvas pixel, across and down, as the screen shows them
+    (a page zoomed out to fit a phone shows them smaller), to the 1/64 CSS pixel layout keeps."""
     across, down = driver.execute_script(
-        "const c = window.game.canvas, r = c.getBoundingClientRect(), d = window.devicePixelRatio;"
+        "const c = window.game.canvas, r = c.getBoundingClientRect();"
+        "const d = window.devicePixelRatio * visualViewport.scale;"
         "return [r.width * d / c.width, r.height * d / c.height];"
     )
-    return float(across), float(down)
+    return round(float(across), 2), round(float(down), 2)
 
 
 def test_the_canvas_draws_a_frame_and_its_changes_as_tcod_renders_them(

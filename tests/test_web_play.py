@@ -406,12 +406,6 @@ def test_a_page_opened_again_shows_the_same_game_and_a_second_tab_takes_it_over(
     assert pids_of(server, "fox") == [pid] and alive(pid)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="web/templates/base.html has no <meta name=viewport>: a phone lays every page out "
-    "980 CSS pixels wide and shows it zoomed out (0.4 at 390 wide), so the canvas is small "
-    "and not crisp (1.19 device pixels a canvas pixel)",
-)
 def test_a_phone_shows_the_page_at_its_width_and_the_canvas_crisp(
     server: Server, phone: Any
 ) -> None:

@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
 """The browser server under load: games played and watched at once, each frame timed.
 
-    python tools/web_load.py                        # 20 games, 100 watchers, 40 waits each
+    python tools/web_load.py                        # 20 games, 100 watchers, 40 steps each
     python tools/web_load.py --games 4 --watchers 8 --presses 10
     python tools/web_load.py --write                # and docs/browser.md's figures
 
 It starts `python -m web` on a loopback port with a temporary folder, signs players up, and
 opens each player's canvas page socket (`/play/socket`) as the page does: the first frame's
 size is what a new player's page gets first.  Each player starts a new game, and then
-watchers open `/watch/NAME/socket`, spread over the games.  Then every player presses a wait
-(the numpad's 5) a few times a second, each answer waited for, and the tool times:
+watchers open `/watch/NAME/socket`, spread over the games.  Then every player takes a step
+west and one east in turn (the numpad's 4 and 6) four times a second, each answer waited for,
+and the tool times:
 
 - key to frame: from the key sent to the first frame message back on the player's socket;
 - a watcher's frame after the player's: each message a watcher gets is the same bytes as one
   the player got (the server sends what the game made, unchanged); their arrival times differ
   by this, on the same clock, in this one process;
-- a step: the frame messages' bytes a wait sends (payload and the websocket's own header);
+- a step: the frame messages' bytes a step sends (payload and the websocket's own header);
 - a watcher's cost: the server's resident memory (VmRSS) and its processes before the
   watchers joined and after, divided by the watchers.
 
@@ -56,11 +57,13 @@ sys.path.insert(0, str(ROOT))
 from web import frames  # noqa: E402
 
 PASSWORD = "load-test-password"
-WAIT = '{"key":"5","code":"Numpad5","mod":0}'
+# A step west then east, in turn (the numpad's 4 and 6): the map redrawn as the player moves.
+STEPS = ('{"key":"4","code":"Numpad4","mod":0}', '{"key":"6","code":"Numpad6","mod":0}')
 NEW_GAME = '{"key":"n","code":"KeyN","mod":0}'
 PAGE = ROOT / "docs" / "browser.md"
 START = "<!-- load figures: made by tools/web_load.py; do not edit -->\n"
 END = "<!-- end load figures -->"
+ANSWER_SECONDS = 2.0  # A step that brings no frame in this time changed nothing on screen.
 WATCHES_EACH = 3  # What one viewer may watch at once (web.live.WATCHERS_EACH).
 
 
@@ -187,13 +190,15 @@ class Figures:
     key_to_frame: list[float] = field(default_factory=list)
     watcher_after: list[float] = field(default_factory=list)
     step_bytes: list[int] = field(default_factory=list)
+    unanswered: int = 0
     watcher_kib: float = 0.0
     processes_before: int = 0
     processes_after: int = 0
 
     def lines(self) -> list[str]:
         return [
-            f"{self.games} games, {self.watchers} watchers, {self.presses} waits a game",
+            f"{self.games} games, {self.watchers} watchers, {self.presses} steps a game "
+            f"({self.unanswered} of them changed nothing on screen in {ANSWER_SECONDS:.0f} s)",
             f"first frame: {max(self.first_frame)} B at most, median {statistics.median(self.first_frame):.0f} B",
             f"key to frame: {spread(self.key_to_frame)}",
             f"a watcher's frame after the player's: {spread(self.watcher_after)}",
@@ -240,14 +245,18 @@ async def run(url: str, server_pid: int, games: int, watchers: int, presses: int
 
 
 async def play(page: Page, presses: int, figures: Figures) -> None:
-    """Waits pressed a few times a second, each timed to the first frame it brings."""
+    """Steps taken four times a second, each timed to the first frame it brings."""
     assert page.connection is not None
-    for _ in range(presses):
+    for press in range(presses):
         await asyncio.sleep(0.25)
         before = len(page.got)
         sent = time.monotonic()
-        await page.connection.write_message(WAIT)
-        await page.until(functools.partial(page.has_frame, since=before))
+        await page.connection.write_message(STEPS[press % 2])
+        try:
+            await page.until(functools.partial(page.has_frame, since=before), ANSWER_SECONDS)
+        except TimeoutError:  # Nothing changed: a level-up's choice, a death, a wall.
+            figures.unanswered += 1
+            continue
         await asyncio.sleep(0.05)  # The rest of the frame's messages (its STATUS).
         answer = [a for a in page.got[before:] if isinstance(a.data, bytes) and a.data]
         figures.key_to_frame.append(answer[0].at - sent)
