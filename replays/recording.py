@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -353,8 +352,7 @@ def sync(engine: Engine) -> None:
     if engine.recording_file is None:
         return
     try:
-        with (paths.recordings_dir() / engine.recording_file).open("a", encoding="utf-8") as file:
-            os.fsync(file.fileno())
+        safe_io.sync(paths.recordings_dir() / engine.recording_file)
     except OSError as exc:
         _warn(engine, exc)
 

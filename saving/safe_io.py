@@ -19,7 +19,8 @@ a folder the player (or anyone) may have filled with links:
   a key press never waits for the disk.  A kill loses nothing meanwhile
   (the system holds what was written); only a power cut within that frame
   could.
-* `append` adds to a regular file, never through a link.
+* `append` adds to a regular file, never through a link; `sync` flushes one.
+  Neither waits on a FIFO put in its place: every open here is non-blocking.
 * `write_first_free` writes a new file under the first free name of a
   numbered series (`numbered`): screenshots, morgue files, recordings.
 
@@ -104,6 +105,8 @@ def _open_no_link(path: Path, flags: int) -> int:
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link.
             raise _refused(path, "a link, not a file") from None
+        if exc.errno == errno.ENXIO:  # A FIFO no one reads, opened to write, or a socket.
+            raise _refused(path, "not a regular file") from None
         raise
 
 
@@ -288,6 +291,18 @@ def append(path: Path, data: bytes) -> None:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise _refused(path, "not a regular file")
         _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def sync(path: Path) -> None:
+    """Flush the regular file `path` (made if missing) to the disk, never through a link,
+    never waiting on a FIFO put in its place (no reader: ENXIO; a reader: refused)."""
+    fd = _open_no_link(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _refused(path, "not a regular file")
+        os.fsync(fd)
     finally:
         os.close(fd)
 

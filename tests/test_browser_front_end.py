@@ -300,3 +300,40 @@ def test_a_served_replay_lists_only_the_keys_its_page_takes(monkeypatch: pytest.
 def shown_text(screens: Screens) -> str:
     """What the screens draw, the side windows' lines unwrapped into one."""
     return "".join(row.strip(" │") for row in screen_rows(screens))
+
+
+@pytest.mark.parametrize("reader", [False, True], ids=["no reader", "a reader holding it open"])
+def test_quitting_never_waits_on_a_recording_swapped_for_a_fifo(tmp_path: Path, reader: bool) -> None:
+    """The page goes (stdin closes): the game is saved, and its recording, now a FIFO,
+    is refused with a line saying why, not opened to wait for a reader that never
+    reads (nor written to one that does)."""
+    data = tmp_path / "player"
+    data.mkdir()
+    game = Game(data)
+    held: int | None = None
+    try:
+        game.until_status(screen="menu")
+        game.send(json.dumps({"key": "n", "code": "KeyN", "mod": 0}).encode())
+        game.until_status(screen="playing")
+        game.send(json.dumps({"command": "wait"}).encode())
+        game.until_status(turns=1)
+        (recorded,) = (data / "recordings").iterdir()
+        while not recorded.read_bytes().endswith(b"text .\n"):  # Written after its frame.
+            select.select([], [], [], 0.01)
+        os.mkfifo(tmp_path / "fifo")
+        os.replace(tmp_path / "fifo", recorded)
+        if reader:
+            held = os.open(recorded, os.O_RDONLY | os.O_NONBLOCK)
+    finally:
+        try:
+            code = game.close()  # Two minutes at most: the game hung on the FIFO before.
+        except subprocess.TimeoutExpired:
+            game.process.kill()
+            game.process.wait()
+            raise
+        if held is not None:
+            assert os.read(held, 1 << 16) == b""  # Nothing written to it.
+            os.close(held)
+    assert code == 0
+    assert (data / paths.SAVE_NAME).is_file()
+    assert f"could not write the recording {recorded.name}: not a regular file" in game.log

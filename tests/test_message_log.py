@@ -50,6 +50,14 @@ def test_wrap_to_width() -> None:
     assert lines == ["the quick", "brown fox", "jumps over", "the lazy", "dog"]
 
 
+def test_a_capped_wrap_keeps_every_letter_of_its_full_rows() -> None:
+    """Rows that fill the width, a space between them: `most` rows read `most * (width + 1)`
+    characters, the last row's letters included."""
+    full_rows = ["abcdefghij", "klmnopqrst", "uvwxyzabcd"]
+    assert list(MessageLog.wrap(" ".join(full_rows), 10, 2)) == full_rows[:2]
+    assert list(MessageLog.wrap(" ".join(full_rows), 10, 3)) == full_rows
+
+
 def test_newlines_split_lines() -> None:
     assert list(MessageLog.wrap("first\nsecond line", 40)) == ["first", "second line"]
 

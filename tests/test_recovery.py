@@ -153,6 +153,18 @@ def test_recovery_starts_from_the_last_save_and_gives_the_headless_replay() -> N
     assert picture(the_game(popup)) == picture(the_game(headless(recording_path(engine))))
 
 
+@pytest.mark.parametrize(("waits", "said"), [(1, "1 turn"), (2, "2 turns")])
+def test_a_turn_or_two_recovered_are_counted_in_words(waits: int, said: str) -> None:
+    engine, screens = new_game()
+    play(screens, [typed(".")] * waits)
+    assert engine.turns == waits
+
+    popup = continued()
+
+    assert popup_text(popup) == f"Recovered {said} played after the last save."
+    assert the_game(popup).turns == waits
+
+
 def test_nothing_after_the_save_is_nothing_to_recover() -> None:
     engine, screens = new_game()
     play(screens, random_events()[:50])

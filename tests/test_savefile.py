@@ -559,6 +559,9 @@ SPOILED: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         "entry 0 of the entities of the game_map is off the map",
     ),
     "player index out of range": (lambda d: d.update(player=10_000), "the player is not"),
+    "player index one past the entities": (
+        lambda d: d.update(player=len(d["game_map"]["entities"])), "the player is not a whole number from 0 to"
+    ),
     "no player": (lambda d: d.update(player=None), "the player is not a whole number"),
     "player is a potion": (
         lambda d: d.update(player=next(i for i, e in enumerate(d["game_map"]["entities"]) if e["kind"] == "Item")),
