@@ -281,6 +281,18 @@ def test_a_terminal_too_small_to_play_in_is_left_with_ctrl_c_q_or_escape_and_the
     assert pane.shows("alternate_on") == "0" and pane.shows("cursor_flag") == "1"
 
 
+def test_the_game_plays_on_a_screen_of_its_own_and_gives_the_shells_back(pane: Pane) -> None:
+    """The alternate screen: what the shell showed before the game shows again after it,
+    the game's screens gone with it, as after `less` or `vim`."""
+    pane.start(data_dir(pane), shell_says="What the shell said before the game.")
+    pane.wait_for("Play a new game")
+    assert pane.shows("alternate_on") == "1"
+    pane.send("Escape")  # The main menu's Escape quits.
+    assert pane.exit_status() == 0
+    after = pane.wait_for("What the shell said before the game.")
+    assert pane.shows("alternate_on") == "0" and "Play a new game" not in "\n".join(after)
+
+
 def test_a_hang_up_saves_the_game(pane: Pane) -> None:
     """SIGHUP (an SSH session dropped) and SIGTERM save and quit, as closing the window does."""
     pane.start(f"--seed={SEED}", data_dir(pane))
