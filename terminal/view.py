@@ -1,19 +1,24 @@
-"""What of the game's 80x50 screen a terminal with fewer rows shows (24 at least, what
-SSH clients open): the game draws its whole screen as in the window, and the terminal
-shows the rows that matter, so that no screen needs to know how big the terminal is.
+"""What of the game's 80x50 screen a terminal with fewer rows shows (20 at least: the
+24 an SSH client opens, less the status line tmux or screen keeps in it): the game draws
+its whole screen as in the window, and the terminal shows the rows that matter, so that
+no screen needs to know how big the terminal is.
 
 In play, the map is seen through a view that follows the player (or the look cursor:
-`map_focus`), as DCSS's console does, and the rows under the map (a cursor's prompt, the line naming
-what is looked at, HP, the floor, the newest messages) are always shown.  A window drawn
-over the map (the inventory, a question) is kept in view instead; one taller than the
-view, or a screen of its own (the help, the history), is shown a page at a time, PgUp
-and PgDn turning the pages (`keys.PAGE_KEYS`).  A screen with neither map nor window
-(the main menu) shows its middle.
+`map_focus`), as DCSS's console does, and the seven rows under the map (a cursor's prompt,
+the line naming what is looked at, HP, the floor, the newest messages) are always shown:
+in 20 rows, 13 of the map, the player on the middle one.  A window drawn over the map (the
+inventory, a question) is shown with the player: the view moves to hold both where it
+can; else the window is drawn down the screen, beside the player as the game put it
+beside them (`render_functions.draw_side_window`), so that the player chooses with the
+monsters around them in sight.  A window that would cover the player there, one taller
+than the view, or a screen of its own (the help, the history), is shown a page at a time
+instead, PgUp and PgDn turning the pages (`keys.PAGE_KEYS`).  A screen with neither map
+nor window (the main menu) shows its middle.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -24,7 +29,9 @@ from window.display_area import COLUMNS, ROWS
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-MIN_ROWS: Final = 24  # The fewest rows the game is played in: an SSH client's terminal.
+# The fewest rows the game is played in: an SSH client's 24, less tmux's or screen's status
+# line, with room to spare (a second status line, a title bar).
+MIN_ROWS: Final = 20
 # The first row under the map: a cursor's prompt (`render_functions.PROMPT_AT`), then the
 # line naming what is looked at, HP, the floor and the newest messages.
 STATUS_TOP: Final = MAP_HEIGHT
@@ -34,43 +41,78 @@ BOTTOM_RIGHT: Final = ord("┘")
 SIDES: Final = (ord(" "), ord("│"))  # What a window's row holds with nothing written in it.
 
 Span = tuple[int, int]  # The first and last row of what must be seen.
+# A window's rows and columns in the frame, and the index into `View.rows` it is drawn from.
+Moved = tuple[Span, Span, int]
 
 
 @dataclass(frozen=True)
 class View:
     """The console's rows a terminal shows, top first; the page of a window shown, of
-    how many; and the rows (indices into `rows`) replaced by a line saying there is more."""
+    how many; the rows (indices into `rows`) replaced by a line saying there is more;
+    and a window drawn elsewhere than the game drew it (`Moved`)."""
 
     rows: tuple[int, ...]
     page: int = 0
     pages: int = 1
     marks: tuple[tuple[int, str], ...] = ()
+    moved: Moved | None = None
 
     def cells(self, frame: NDArray[np.void]) -> NDArray[np.void]:
         """The rows of `frame` (a console's `rgb`, rows first) this view shows."""
         shown = frame[list(self.rows)]
         for index, text in self.marks:
             shown[index] = marked_row(text, frame.dtype)
+        if self.moved is not None:
+            (top, bottom), (left, right), at = self.moved
+            columns = slice(left, right + 1)
+            shown[at : at + bottom - top + 1, columns] = frame[top : bottom + 1, columns]
         return shown
+
 
 
 def view_of(
     height: int, frame: NDArray[np.void], focus: tuple[int, int] | None, page: int | None = None
 ) -> View:
     """What a terminal of `height` rows shows of `frame`: all of it from 50 rows; else
-    the map's rows around the window over it or around `focus`, with the rows under
-    the map; else (no map, or a window reaching under it) the rows around the window,
-    or the middle.  A window paged is shown at its `page`, by default the first that
-    holds its text (the history's few messages are at its bottom)."""
+    the map's rows around `focus` and any window over it (`around`), with the rows
+    under the map; else (no map, or a window reaching under it) the rows around the
+    window, or the middle.  A window paged is shown at its `page`, by default the
+    first that holds its text (the history's few messages are at its bottom)."""
     if height >= ROWS:
         return View(tuple(range(ROWS)))
     window = windows(frame)
     opening = None if window is None else written_from(frame, window)
     if focus is not None and (window is None or window[1] < STATUS_TOP):
         band = height - (ROWS - STATUS_TOP)
-        map_view = paged(window or (focus[1], focus[1]), band, MAP_HEIGHT, page, opening)
-        return View((*map_view.rows, *range(STATUS_TOP, ROWS)), map_view.page, map_view.pages, map_view.marks)
+        shown = around(frame, focus, window, band)
+        if shown is None:  # The window alone, a page at a time.
+            shown = paged(window or (focus[1], focus[1]), band, MAP_HEIGHT, page, opening)
+        return replace(shown, rows=(*shown.rows, *range(STATUS_TOP, ROWS)))
     return paged(window or (ROWS // 2, ROWS // 2), height, ROWS, page, opening)
+
+
+def around(frame: NDArray[np.void], focus: tuple[int, int], window: Span | None, band: int) -> View | None:
+    """`band` rows of the map with `focus` on the middle one (or as near as the map's
+    edges let it be) and `window` in sight: the band moved as little as holds both; else
+    the window drawn into the band as near its own rows as it goes, if it covers no
+    `focus` there.  None where neither can be: the window is taller than the band, or
+    drawn there it would hide the player (a popup across the middle of the map)."""
+    x, y = focus
+    start = max(0, min(y - band // 2, MAP_HEIGHT - band))
+    if window is None:
+        return View(tuple(range(start, start + band)))
+    top, bottom = window
+    if max(bottom, y) - min(top, y) < band:  # Both fit: the band slides just enough.
+        start = max(bottom - band + 1, min(start, top))
+        return View(tuple(range(start, start + band)))
+    height = bottom - top + 1
+    if height > band:
+        return None
+    at = max(start, min(top, start + band - height))  # Its top's row in the frame, once moved.
+    left, right = window_columns(frame, window)
+    if left <= x <= right and at <= y < at + height:
+        return None
+    return View(tuple(range(start, start + band)), moved=((top, bottom), (left, right), at - start))
 
 
 def windows(frame: NDArray[np.void]) -> Span | None:
@@ -82,6 +124,16 @@ def windows(frame: NDArray[np.void]) -> Span | None:
     if len(tops) == 0 or len(bottoms) == 0:
         return None
     return int(tops[0]), int(bottoms[-1])
+
+
+def window_columns(frame: NDArray[np.void], window: Span) -> Span:
+    """The columns from the left edge of the leftmost window in rows `window` to the
+    right edge of the rightmost (`windows` found them)."""
+    top, bottom = window
+    chars = frame["ch"][top : bottom + 1]
+    lefts = np.nonzero((chars == TOP_LEFT).any(axis=0))[0]
+    rights = np.nonzero((chars == BOTTOM_RIGHT).any(axis=0))[0]
+    return int(lefts[0]), int(rights[-1])
 
 
 def written_from(frame: NDArray[np.void], window: Span) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -46,15 +47,22 @@ class Pane:
         self.columns, self.rows = columns, rows
 
     def start(
-        self, *args: str, colorterm: str = "truecolor", front: str = "--terminal", unset: tuple[str, ...] = ()
+        self,
+        *args: str,
+        colorterm: str = "truecolor",
+        front: str = "--terminal",
+        unset: tuple[str, ...] = (),
+        shell_says: str = "",
     ) -> None:
         """Run the game with `args` (after `front`, `--terminal` or `--screen-reader`),
-        the variables `unset` taken out of its environment; `status` will hold its exit status."""
+        the variables `unset` taken out of its environment, once the pane's shell has
+        written the line `shell_says` (if any); `status` will hold its exit status."""
         without = [f"-u {name}" for name in unset]
         game = " ".join(["env", *without, sys.executable, str(ROOT / "main.py"), front, *args])
+        said = f"echo {shlex.quote(shell_says)}; " if shell_says else ""
         # The terminal's settings after the game are kept before its status is: a test that
         # sees the status may read them at once (the other way round, it once read them empty).
-        script = f"stty -g > stty-before; {game}; s=$?; stty -g > stty-after; echo $s > status; sleep 600"
+        script = f"{said}stty -g > stty-before; {game}; s=$?; stty -g > stty-after; echo $s > status; sleep 600"
         for name in ("status", "stty-before", "stty-after"):
             (self.folder / name).unlink(missing_ok=True)
         self.server = f"game-{os.getpid()}-{next(_names)}"  # A server of its own each time.

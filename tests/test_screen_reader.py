@@ -293,6 +293,24 @@ def test_a_screen_longer_than_the_terminal_is_said_a_page_at_a_time() -> None:
     assert not front.pages
 
 
+def test_a_second_news_in_one_frame_leaves_no_page_of_the_first_for_space() -> None:
+    """A frame's effects may bring news, drawn at once (the morgue file written at a
+    death): said after a long screen's first page, it is what the player reads last,
+    and Space then goes to the game, not to a page of the screen before."""
+    device = Device(b" ")
+    front = ScreenReaderFrontEnd(device)
+    game = conftest.dungeon(setup_game.new_game(SEED))
+    front.present(tcod.console.Console(80, 50, order="F"), None, game)
+    game.press(conftest.typed("?"))
+    front.present(tcod.console.Console(80, 50, order="F"), None, game)
+    assert "Space for more." in device.written.decode()
+    front.say(["Morgue file: morgue-1.txt"])
+    device.written = b""
+    events = front.events()
+    assert device.written == b""
+    assert isinstance(events[0], tcod.event.KeyDown) and events[0].sym == tcod.event.KeySym.SPACE
+
+
 def test_a_walks_news_is_written_once_it_ends_in_one_write() -> None:
     """Writes in quick succession are misheard (tests/test_orca.py): explore's
     pickups and what comes into view are said together when the walk stops."""

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import dungeon
-from terminal_pane import ROOT, Pane, have_tmux, next_key
+from conftest import dungeon, give
+from terminal_pane import ROOT, Pane, find, have_tmux, next_key
 
+import entity_factories
 import setup_game
 from controls import keys
 from replays import replay, replay_lines
@@ -31,6 +32,7 @@ pytestmark = pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
 
 SEED = 8  # A game the simple player of `next_key` takes to floor 3.
 FLOOR = 3
+LOW_SEED = 1  # A game whose player starts low on the map.
 
 
 @pytest.fixture
@@ -186,13 +188,67 @@ def test_in_80x24_the_hp_floor_and_log_stay_and_a_screen_taller_turns_its_pages_
     assert "PgDn" not in pane.text()
 
 
+@pytest.mark.parametrize("rows", [20, 23])
+def test_from_80x20_as_tmux_in_an_ssh_window_leaves_the_map_follows_the_player_the_status_and_log_read(
+    pane: Pane, rows: int
+) -> None:
+    """tmux's status line leaves 80x23 of an SSH client's 80x24 (screen's too; 80x20 leaves
+    room for more): the game plays there, the map's rows around the player over the seven
+    rows under the map (HP, the floor, the newest messages), to floor 2."""
+    played = keys_to_floor(SEED, 2, rows)
+    band = rows - (50 - view.STATUS_TOP)
+    for step in played:  # The player always in view, whatever the view shows besides.
+        assert "@" in "\n".join(step.seen[:band]) or "Level Up" in "\n".join(step.seen)
+    pane.rows = rows  # The pane's size, before it starts.
+    pane.start(f"--seed={SEED}", data_dir(pane))
+    pane.wait_for("Play a new game")
+    pane.type("n")
+    start = pane.wait_for("Dungeon level: 1")
+    assert len(start) == rows and "@" in "\n".join(start[:band])
+    assert start[band + 2].startswith(" HP: 30/30") and start[band + 4].startswith("Dungeon level: 1")
+    assert "Hello and welcome" in start[band + 5] and start[rows - 1].startswith("XP to next")
+    play(pane, played)  # Each screen the view of the headless game's.
+    assert "Dungeon level: 2" in pane.text()
+
+
+@pytest.fixture
+def potion_saved(pane: Pane) -> None:
+    """A saved game whose player starts low on the map (y 34), a potion in their pack."""
+    engine = setup_game.new_game(LOW_SEED)
+    assert engine.player.y > 30
+    give(engine, entity_factories.health_potion)
+    engine.save_as(pane.folder / "data" / paths.SAVE_NAME)
+
+
+@pytest.mark.usefixtures("potion_saved")
+@pytest.mark.parametrize(("key", "title"), [("i", "Select an item to use"), ("q", "Quaff which potion?")])
+def test_in_80x24_a_menu_over_the_map_keeps_the_player_in_view_beside_it(pane: Pane, key: str, title: str) -> None:
+    """The inventory (`i`), or a question (`q`: which potion?): the game draws it at the
+    top of the map, away from the player; the view stays on the player, the window drawn
+    beside them, so that the monsters around are in sight while the player chooses."""
+    pane.rows = 24
+    pane.start(data_dir(pane))
+    pane.wait_for("Continue last game")
+    pane.type("c")
+    before = pane.wait_for("Dungeon level: 1")
+    at = find(before, "@")
+    assert at is not None
+    pane.type(key)
+    menu = pane.wait_for(title)
+    assert find(menu, "@") == at  # Where it was: the view did not move.
+    assert "Health Potion" in "\n".join(menu) and menu[19].startswith(" HP: 30/30")
+    pane.send("Escape")
+    pane.wait_for(title, gone=True)
+    assert find(pane.screen(), "@") == at
+
+
 def test_a_terminal_too_small_is_told_so_and_the_game_waits_for_a_bigger_one(pane: Pane) -> None:
     pane.start(data_dir(pane), colorterm="")  # 256 colours.
     first = pane.wait_for("Play a new game")
     row = next(y for y, line in enumerate(first) if "Play a new game" in line)
     pane.resize(70, 20)
     told = pane.wait_for("This one is 70x20.")
-    assert told[0].startswith("Make the terminal at least 80x24")
+    assert told[0].startswith(f"Make the terminal at least 80x{view.MIN_ROWS}")
     assert "or press Ctrl+C to save and quit" in " ".join(told)
     pane.type("n")  # Unseen: does nothing.
     pane.resize(100, 60)
@@ -223,6 +279,18 @@ def test_a_terminal_too_small_to_play_in_is_left_with_ctrl_c_q_or_escape_and_the
     assert (pane.folder / "data" / paths.SAVE_NAME).exists()
     assert (pane.folder / "stty-before").read_text() == (pane.folder / "stty-after").read_text()
     assert pane.shows("alternate_on") == "0" and pane.shows("cursor_flag") == "1"
+
+
+def test_the_game_plays_on_a_screen_of_its_own_and_gives_the_shells_back(pane: Pane) -> None:
+    """The alternate screen: what the shell showed before the game shows again after it,
+    the game's screens gone with it, as after `less` or `vim`."""
+    pane.start(data_dir(pane), shell_says="What the shell said before the game.")
+    pane.wait_for("Play a new game")
+    assert pane.shows("alternate_on") == "1"
+    pane.send("Escape")  # The main menu's Escape quits.
+    assert pane.exit_status() == 0
+    after = pane.wait_for("What the shell said before the game.")
+    assert pane.shows("alternate_on") == "0" and "Play a new game" not in "\n".join(after)
 
 
 def test_a_hang_up_saves_the_game(pane: Pane) -> None:

@@ -3,13 +3,19 @@ the map around the player with the rows under it, windows kept in view, pages.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 import tcod
 from numpy.typing import NDArray
 
 import render_functions
 from game_map import MAP_HEIGHT
 from terminal import view
+from window import command_line
+
+ROOT = Path(__file__).resolve().parent.parent
 
 UNDER_MAP = list(range(view.STATUS_TOP, 50))  # The prompt, the names line, HP, the floor, the log.
 
@@ -54,12 +60,46 @@ def test_a_cursors_prompt_under_the_map_stays_in_view_with_the_map() -> None:
     assert any(text(row).startswith("Travel where?") for row in shown.cells(cells(console)))
 
 
-def test_a_window_over_the_map_is_kept_in_view_rather_than_the_player() -> None:
+@pytest.mark.parametrize("height", [20, 23, 24])
+def test_in_20_rows_or_more_the_map_follows_the_player_and_the_rows_under_it_stay(height: int) -> None:
+    """From 20 rows (tmux's or screen's status line in an SSH client's 24)."""
+    band = height - len(UNDER_MAP)
+    for y in range(MAP_HEIGHT):
+        shown = view.view_of(height, cells(frame()), (10, y))
+        assert len(shown.rows) == height and list(shown.rows[band:]) == UNDER_MAP
+        assert y in shown.rows[:band] and shown.pages == 1 and shown.moved is None
+
+
+def test_a_window_over_the_map_near_the_player_is_seen_with_them_the_view_moved_to_hold_both() -> None:
     console = frame()
-    render_functions.draw_text_window(console, 0, 0, "Inventory", ["(a) Dagger", "(b) Leather Armor"])
-    shown = view.view_of(24, cells(console), (10, 40))
-    assert {0, 1, 2, 3} <= set(shown.rows) and list(shown.rows[-len(UNDER_MAP) :]) == UNDER_MAP
-    assert shown.pages == 1
+    render_functions.draw_text_window(console, 40, 0, "Inventory", ["(a) Dagger", "(b) Leather Armor"])
+    shown = view.view_of(24, cells(console), (10, 12))
+    assert shown.rows[:17] == tuple(range(17)) and shown.moved is None and shown.pages == 1
+    assert text(shown.cells(cells(console))[12]) == "row 12"
+
+
+@pytest.mark.parametrize("height", [20, 24])
+def test_a_window_beside_the_player_far_from_them_is_drawn_down_the_view_beside_them(height: int) -> None:
+    """The inventory or a question: the game draws it at the top of the map, on the
+    side away from the player; the terminal keeps the player's surroundings in view
+    and draws the window beside them, as near its own rows as the view goes."""
+    console = frame()
+    render_functions.draw_text_window(console, 40, 0, "Inventory", ["(a) Dagger", "(b) Leather Armor"])
+    for y in (20, 30, MAP_HEIGHT - 1):
+        shown = view.view_of(height, cells(console), (10, y))
+        band = height - len(UNDER_MAP)
+        assert y in shown.rows[:band] and list(shown.rows[band:]) == UNDER_MAP and shown.pages == 1
+        drawn = [text(row) for row in shown.cells(cells(console))]
+        assert drawn[0].startswith("┌─── Inventory ───┐") and drawn[1].startswith("│(a) Dagger")
+        assert drawn[3].startswith("└") and drawn[4] == f"row {shown.rows[4]}"  # The map under it.
+        assert drawn[shown.rows.index(y)] == f"row {y}"  # The player's row, the window not over it.
+
+
+def test_a_window_that_would_cover_the_player_in_the_view_is_shown_alone_a_page_at_a_time() -> None:
+    console = frame()
+    render_functions.draw_text_window(console, 0, 0, "Keys", [f"line {n}" for n in range(8)])
+    shown = view.view_of(24, cells(console), (5, 30))
+    assert shown.rows[:17] == tuple(range(17)) and shown.moved is None
 
 
 def test_a_screen_with_no_map_and_no_window_shows_its_middle() -> None:
@@ -105,3 +145,17 @@ def test_a_window_over_the_map_taller_than_the_view_pages_above_the_rows_under_t
     assert first.pages == 2 and list(first.rows[-len(UNDER_MAP) :]) == UNDER_MAP
     last = view.view_of(24, cells(console), (10, 40), page=1)
     assert 27 in last.rows and list(last.rows[-len(UNDER_MAP) :]) == UNDER_MAP
+
+
+def test_the_readme_the_guide_and_help_give_the_smallest_terminal_the_game_plays_in() -> None:
+    """The size a terminal must be, told alike in the three places a player reads it
+    (`--help` once said 80x50, the README 80x24, and the game asked for 80x24)."""
+    smallest = f"80x{view.MIN_ROWS}"
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    guide = " ".join((ROOT / "docs" / "playing.md").read_text(encoding="utf-8").split())
+    helped = " ".join(command_line._parser().format_help().split())
+    terminal_help = helped[helped.index("--terminal play") : helped.index("--screen-reader play")]
+    assert f"in any terminal from {smallest} " in readme
+    assert f"any terminal of 80 columns by {view.MIN_ROWS} rows or more" in guide
+    assert f"A terminal smaller than {smallest} shows only how big it must be" in guide
+    assert f"from {smallest}, all of the screen from 80x50" in terminal_help

@@ -117,7 +117,8 @@ def _add_terminal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--terminal",
         action="store_true",
-        help="play in this terminal, with no window (over SSH too); 80x50 or bigger",
+        help="play in this terminal, with no window (over SSH, in tmux too): from 80x20, "
+        "all of the screen from 80x50",
     )
     parser.add_argument(
         "--screen-reader",
