@@ -67,11 +67,29 @@ def test_the_start_up_table_gives_medians_spreads_and_ratios(tmp_path: Path) -> 
     assert page.read_text(encoding="utf-8") == f"before\n{text}\nafter\n"
 
 
-@pytest.mark.parametrize("tool", ["turn_cost", "bench"])
+def test_the_whole_benchs_report_is_copied_as_printed(tmp_path: Path) -> None:
+    bench = load_bench()
+    first, last = bench.REPORT
+    text = bench.report_section("CPU: x (2 cores)\nfigure  measured", "abc1234", "2026-11-29")
+    assert text == (
+        f"{first}Its last run, `python tools/bench.py --write` on 2026-11-29, this game at commit "
+        f"abc1234:\n\n```text\nCPU: x (2 cores)\nfigure  measured\n```\n{last}"
+    )
+    page = tmp_path / "performance.md"
+    page.write_text(f"{bench.START}start-up\n{bench.END}\n{first}old\n{last}\n", encoding="utf-8")
+    bench.write(page, text, bench.REPORT)
+    assert page.read_text(encoding="utf-8") == f"{bench.START}start-up\n{bench.END}\n{text}\n"
+
+
+@pytest.mark.parametrize("tool", ["turn_cost", "bench --startup", "bench"])
 def test_performance_md_holds_the_tables_the_tools_wrote(tool: str) -> None:
     """The figures are the tools' own: each table sits in its tool's section, with rows."""
     module = turn_cost if tool == "turn_cost" else load_bench()
+    first, last = module.REPORT if tool == "bench" else (module.START, module.END)
     page = PAGE.read_text(encoding="utf-8")
-    assert page.count(module.START) == 1 and page.count(module.END) == 1
-    section = page[page.index(module.START) : page.index(module.END)]
-    assert "Made by `python tools/" in section and section.count("\n| ") >= 3
+    assert page.count(first) == 1 and page.count(last) == 1
+    section = page[page.index(first) : page.index(last)]
+    if tool == "bench":
+        assert "`python tools/bench.py --write`" in section and "start-up, instructions" in section
+    else:
+        assert "Made by `python tools/" in section and section.count("\n| ") >= 3

@@ -373,13 +373,32 @@ def startup_section(counts: StartupCounts, commit: str, day: str) -> str:
     )
 
 
-def write(page: Path, text: str) -> None:
-    """Put `text` in place of `page`'s section between `START` and `END`."""
+def write(page: Path, text: str, markers: tuple[str, str] = (START, END)) -> None:
+    """Put `text` in place of `page`'s section between the `markers` (start-up's, or the
+    whole bench's: `REPORT`)."""
+    first, last = markers
     old = page.read_text(encoding="utf-8")
-    start, end = old.find(START), old.find(END)
+    start, end = old.find(first), old.find(last)
     if start < 0 or end < start:
-        raise SystemExit(f"{page}: no {START.strip()} ... {END} section to write in")
-    page.write_text(old[:start] + text + old[end + len(END) :], encoding="utf-8")
+        raise SystemExit(f"{page}: no {first.strip()} ... {last} section to write in")
+    page.write_text(old[:start] + text + old[end + len(last) :], encoding="utf-8")
+
+
+REPORT = ("<!-- bench: made by tools/bench.py; do not edit -->\n", "<!-- end bench -->")
+
+
+def report_section(report: str, commit: str, day: str) -> str:
+    """docs/performance.md's copy of the whole bench's report, between its markers."""
+    first, last = REPORT
+    return (
+        f"{first}Its last run, `python tools/bench.py --write` on {day}, this game at commit "
+        f"{commit}:\n\n```text\n{report}\n```\n{last}"
+    )
+
+
+def commit_of() -> str:
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
 
 
 def startup_rows(display: str | None, folder: Path, repeats: int) -> tuple[float, list[Row]]:
@@ -1029,8 +1048,7 @@ def startup_only(runs: int, write_page: bool) -> int:
     print(f"ready:       the game {millions(counts.game_ready)}, the floor {millions(counts.floor_ready)}, "
           f"{times_the_floor(ready)}, target < {START_RATIO}x")  # fmt: skip
     if write_page:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-        write(PAGE, startup_section(counts, commit.stdout.strip() or "unknown", time.strftime("%Y-%m-%d")))
+        write(PAGE, startup_section(counts, commit_of(), time.strftime("%Y-%m-%d")))
         print(f"written: {PAGE.relative_to(ROOT)}")
     return 1 if not ready[0] < START_RATIO else 0
 
@@ -1040,10 +1058,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="few samples: a smoke test")
     parser.add_argument("--startup", action="store_true", help="start-up's instructions alone (valgrind)")
     parser.add_argument("--runs", type=int, default=5, help="with --startup: runs of each program")
-    parser.add_argument("--write", action="store_true", help="with --startup: write docs/performance.md's table")
+    parser.add_argument("--write", action="store_true", help="write the report (or start-up's table) into docs/performance.md")
     args = parser.parse_args(argv)
-    if args.write and not args.startup:
-        parser.error("--write goes with --startup")
+    if args.write and args.quick:
+        parser.error("--write takes the full run's figures, not --quick's")
     if args.startup:
         return startup_only(args.runs, args.write)
     load_before = os.getloadavg()[0]
@@ -1051,14 +1069,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     import numpy as np
     import tcod
 
-    print(f"CPU: {cpu_name()} ({os.cpu_count()} cores)")
-    print(
+    report = "\n".join([
+        f"CPU: {cpu_name()} ({os.cpu_count()} cores)",
         f"Python {sys.version.split()[0]}, tcod {tcod.__version__}, numpy {np.__version__}"
-        + (", quick: few samples" if args.quick else "")
-    )
-    # Other work on the machine slows every figure: say how busy it was.
-    print(f"Load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
-    print(table(rows))
+        + (", quick: few samples" if args.quick else ""),
+        # Other work on the machine slows every figure: say how busy it was.
+        f"Load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after",
+        table(rows),
+    ])  # fmt: skip
+    print(report)
+    if args.write:
+        write(PAGE, report_section(report, commit_of(), time.strftime("%Y-%m-%d")), REPORT)
+        print(f"written: {PAGE.relative_to(ROOT)}")
     missed = [row.label for row in rows if row.missed]
     if missed:
         print(f"\nMISSED: {', '.join(missed)}")
