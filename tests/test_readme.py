@@ -47,6 +47,31 @@ def test_readme_gives_the_two_set_up_commands() -> None:
     assert "pip install -r requirements-dev.txt && python -m pytest" in readme
 
 
+TEST_COMMAND = "pip install -r requirements-dev.txt && python -m pytest"
+
+
+def required(name: str) -> set[str]:
+    """The requirement files `name` installs: itself and those its `-r` lines name, in turn."""
+    found = {name}
+    for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+        if line.startswith("-r "):
+            found |= required(line.split(maxsplit=1)[1])
+    return found
+
+
+def test_the_readmes_test_command_installs_what_every_test_needs_and_ci_runs_it() -> None:
+    """Every requirements file is installed by the README's test command (the browser's
+    tests skip without requirements-web.txt), and CI runs that command as written."""
+    files = {path.name for path in ROOT.glob("requirements*.txt")}
+    assert required("requirements-dev.txt") == files
+    assert f'run bash -c "{TEST_COMMAND}"' in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = " ".join(readme[readme.index(TEST_COMMAND) :].split("bash .ci/run")[0].split())
+    for package in ("Xvfb", "xdotool", "ImageMagick", "x11-utils", "tmux", "Chromium", "chromium-driver",
+                    "Orca", "speech-dispatcher", "espeak-ng", "at-spi2-core", "dbus-x11", "xfce4-terminal"):
+        assert package in said, package  # Beside the command, not only in .ci/run.
+
+
 def readme_shell(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """`script` in bash, as a player's shell runs it: their pip settings and package index
     (environment and config files), but no virtual environment or path of the one running the

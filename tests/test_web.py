@@ -112,6 +112,16 @@ def server() -> Iterator[Server]:
         shutil.rmtree(folder, ignore_errors=True)
     assert process.returncode == 0, server_log
     assert not left, f"still running after the server stopped: {left}"
+    assert_no_traceback(server_log)
+
+
+TRACEBACK = "Traceback (most recent call last)"
+
+
+def assert_no_traceback(server_log: str) -> None:
+    """Fails if the server's log holds a Python traceback: tornado logs an exception in a
+    handler or a callback and goes on serving, so no answer the tests read shows it."""
+    assert TRACEBACK not in server_log, server_log
 
 
 def programs_in(folder: Path) -> list[str]:
@@ -300,6 +310,27 @@ def test_the_screen_readers_lines_are_plain_text() -> None:
     assert splitter.feed(b"\r\n<b>&amp;</b>\r") == ["<b>&amp;</b>"]  # Text: the page escapes it.
 
 
+def test_a_one_shot_run_has_its_address_space_capped_and_no_core_file(
+    tmp_path: Path, loop: asyncio.AbstractEventLoop
+) -> None:
+    """`--verify` runs a recording anyone sent: its process gets the memory cap and no core
+    file, as a stand-in for the game run by the same function tells from its own limits."""
+    from web import children
+
+    stand_in = tmp_path / "limits.py"
+    stand_in.write_text(
+        "import resource\n"
+        "print(*resource.getrlimit(resource.RLIMIT_AS), *resource.getrlimit(resource.RLIMIT_CORE))\n"
+    )
+    limits = children.Limits(memory_bytes=3 << 30, answer_seconds=60)
+    # The module's loop, not asyncio.run's, which leaves the thread with no current loop.
+    answered = loop.run_until_complete(
+        children.answer(["--verify", "x.rec"], tmp_path, limits, main=stand_in)
+    )
+    assert answered.status == 0, answered.output
+    assert answered.output.split() == [str(3 << 30), str(3 << 30), "0", "0"]
+
+
 def test_a_rate_bucket_lets_a_burst_through_then_its_rate() -> None:
     from web.limits import Bucket
 
@@ -425,6 +456,18 @@ def test_a_socket_from_another_site_is_refused(
     with pytest.raises(HTTPClientError) as refused:
         socket_to(loop, client, "/terminal/socket", origin="http://evil.example")
     assert refused.value.code == 403
+
+
+@pytest.mark.parametrize("path", ["/watch/nobody/socket", "/replay/99999/socket"])
+def test_a_refused_socket_is_told_why_and_closes_with_nothing_in_the_log(
+    server: Server, loop: asyncio.AbstractEventLoop, path: str
+) -> None:
+    """A watch of no game, a replay of no game: refused by the socket's `open`, which leaves
+    what the socket would hold unset; its close must find nothing to let go of."""
+    refused = socket_to(loop, signed_up(server, "refused" + path.split("/")[1]), path)
+    assert "ended" in statuses_of(read_until(loop, refused, lambda got: "<closed>" in got))
+    close(loop, refused)
+    assert_no_traceback(server.log.read_text(errors="replace"))
 
 
 # What the server serves, and to whom.

@@ -31,6 +31,7 @@ from test_web import (
     Server,
     Socket,
     _answers,
+    assert_no_traceback,
     close,
     free_port,
     programs_in,
@@ -151,6 +152,7 @@ def serve(folder: Path, *more: str, real: bool = False) -> Generator[Server, Non
         shutil.rmtree(folder, ignore_errors=True)
     assert process.returncode == 0, server_log
     assert not left, f"still running after the server stopped: {left}"
+    assert_no_traceback(server_log)
 
 
 @pytest.fixture(scope="module")

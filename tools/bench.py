@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Measure the figures a player feels, and check them against one frame at 60 Hz.
 
-Usage: ``python tools/bench.py [--quick]``, from any folder.
+Usage: ``python tools/bench.py [--quick]``, from any folder; ``python tools/bench.py
+--startup [--runs N] [--write]`` counts start-up's instructions alone, N runs of each
+program after a warm-up (the median, the least and the greatest), and with ``--write``
+puts them in docs/performance.md's table.
 
 The figures:
 
@@ -62,6 +65,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +86,7 @@ if TYPE_CHECKING:  # The game is imported once the video driver is chosen.
 SEED = 20200616
 OWN_MS = 8.3  # The game's own work on a key press: within one frame at 120 Hz.
 START_RATIO = 1.2  # Start-up until ready for a key, against the floor's.
+STARTUP_RUNS = 3  # Runs of start-up's instructions, each (1 with --quick).
 CROWD = 40
 CROWD_RADIUS = 7  # The crowd stands within this distance of the player, all in view.
 SCREEN = (1024, 768)
@@ -220,10 +225,12 @@ WAITS = "SDL_WaitEvent*"
 PRESENTS = "TCOD_context_present"
 
 
-def instructions_to_ready(program: Sequence[str], folder: Path) -> tuple[int, int]:
+def instructions_to_ready(program: Sequence[str], folder: Path, hash_seed: int = 0) -> tuple[int, int]:
     """The instructions `program` runs to its first frame presented and to its first
     wait for a key, as valgrind's callgrind counts them (under SDL's dummy video
-    driver: what the game does is the same, and no OpenGL is drawn by the CPU).
+    driver: what the game does is the same, and no OpenGL is drawn by the CPU), with
+    ``PYTHONHASHSEED`` `hash_seed`.  `program` starts with `sys.executable`, the
+    interpreter itself: valgrind would count a launcher script (pyenv's shim) instead.
 
     Callgrind writes its counts so far each time libtcod presents a frame and
     before SDL first waits for events; the process is ended at the first wait.
@@ -234,7 +241,7 @@ def instructions_to_ready(program: Sequence[str], folder: Path) -> tuple[int, in
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              f"--dump-after={PRESENTS}", f"--dump-before={WAITS}", *program, "--data-dir", data],
             cwd=data,
-            env=dict(child_env(None), PYTHONHASHSEED="0"),
+            env=dict(child_env(None), PYTHONHASHSEED=str(hash_seed)),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -297,6 +304,103 @@ GAME = (sys.executable, str(MAIN_PY))
 FLOOR_PROGRAM = (sys.executable, "-c", FLOOR, "--", "-")
 
 
+@dataclass
+class StartupCounts:
+    """Start-up in instructions, one figure a run; run i of the game and of the floor
+    have the same hash seed (i)."""
+
+    game_frame: list[int]
+    game_ready: list[int]
+    floor_frame: list[int]
+    floor_ready: list[int]
+
+    def ratios(self, game: list[int], floor: list[int]) -> tuple[float, float, float]:
+        """The medians' ratio, and the least and greatest of the runs'."""
+        each = [a / b for a, b in zip(game, floor, strict=True)]
+        return statistics.median(game) / statistics.median(floor), min(each), max(each)
+
+
+def startup_instructions(folder: Path, runs: int, warm_up: bool = True) -> StartupCounts:
+    """The game's and the floor's instructions to the first frame and until ready, `runs`
+    times each (hash seeds 0 to runs - 1) after one uncounted warm-up run of each (which
+    compiles and caches the bytecode and brings the files into memory; not `warm_up`
+    where they have just run); the runs side by side, one a core: callgrind counts the
+    same on a busy machine."""
+    for program in (GAME, FLOOR_PROGRAM) if warm_up else ():
+        instructions_to_ready(program, folder)
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        game = list(pool.map(lambda seed: instructions_to_ready(GAME, folder, seed), range(runs)))
+        floor = list(pool.map(lambda seed: instructions_to_ready(FLOOR_PROGRAM, folder, seed), range(runs)))
+    return StartupCounts(
+        [frame for frame, _ in game], [ready for _, ready in game],
+        [frame for frame, _ in floor], [ready for _, ready in floor],
+    )  # fmt: skip
+
+
+def millions(counts: Sequence[int]) -> str:
+    """The median in millions, and the least and greatest in brackets when they differ."""
+    low, middle, high = min(counts) / 1e6, statistics.median(counts) / 1e6, max(counts) / 1e6
+    return f"{middle:,.0f} M" + ("" if round(low) == round(high) else f" ({low:,.0f} to {high:,.0f})")
+
+
+def times_the_floor(ratios: tuple[float, float, float]) -> str:
+    middle, low, high = ratios
+    return f"{middle:.3f}x the floor ({low:.3f} to {high:.3f}x)"
+
+
+PAGE = ROOT / "docs" / "performance.md"
+START = "<!-- start-up: made by tools/bench.py; do not edit -->\n"
+END = "<!-- end start-up -->"
+
+
+def startup_section(counts: StartupCounts, commit: str, day: str) -> str:
+    """docs/performance.md's table of start-up's instructions, between its markers."""
+    runs = len(counts.game_ready)
+    frame = counts.ratios(counts.game_frame, counts.floor_frame)
+    ready = counts.ratios(counts.game_ready, counts.floor_ready)
+    return (
+        f"{START}Made by `python tools/bench.py --startup --write` on {day}, this game at commit "
+        f"{commit}: instructions (callgrind, SDL's dummy video driver, bytecode cached by a "
+        f"warm-up run), the median of {runs} runs of each (`PYTHONHASHSEED` 0 to {runs - 1}), "
+        "the least and greatest in brackets where they differ; a ratio is the medians', with "
+        "the least and greatest of the runs' (run i of each).\n\n"
+        "| | the floor | the game | the game / the floor |\n| --- | --- | --- | --- |\n"
+        f"| first frame presented | {millions(counts.floor_frame)} | {millions(counts.game_frame)} "
+        f"| {times_the_floor(frame).replace(' the floor', '')} |\n"
+        f"| ready for the first key | {millions(counts.floor_ready)} | {millions(counts.game_ready)} "
+        f"| {times_the_floor(ready).replace(' the floor', '')} (target: under {START_RATIO}x) |\n"
+        f"{END}"
+    )
+
+
+def write(page: Path, text: str, markers: tuple[str, str] = (START, END)) -> None:
+    """Put `text` in place of `page`'s section between the `markers` (start-up's, or the
+    whole bench's: `REPORT`)."""
+    first, last = markers
+    old = page.read_text(encoding="utf-8")
+    start, end = old.find(first), old.find(last)
+    if start < 0 or end < start:
+        raise SystemExit(f"{page}: no {first.strip()} ... {last} section to write in")
+    page.write_text(old[:start] + text + old[end + len(last) :], encoding="utf-8")
+
+
+REPORT = ("<!-- bench: made by tools/bench.py; do not edit -->\n", "<!-- end bench -->")
+
+
+def report_section(report: str, commit: str, day: str) -> str:
+    """docs/performance.md's copy of the whole bench's report, between its markers."""
+    first, last = REPORT
+    return (
+        f"{first}Its last run, `python tools/bench.py --write` on {day}, this game at commit "
+        f"{commit}:\n\n```text\n{report}\n```\n{last}"
+    )
+
+
+def commit_of() -> str:
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
 def startup_rows(display: str | None, folder: Path, repeats: int) -> tuple[float, list[Row]]:
     """``python main.py``'s start-up next to the floor's: in instructions to its
     first frame and until ready for its first key, and in CPU time until ready."""
@@ -310,21 +414,24 @@ def startup_rows(display: str | None, folder: Path, repeats: int) -> tuple[float
     floor_row = Row("  the floor: numpy, tcod, tile sheet, 80x50 window, the menu's picture", f"{floor:.3f} s")
     if shutil.which("valgrind") is None:
         return game, [Row("start-up, instructions", "not measured: no valgrind"), cpu, floor_row]
-    (game_frame, game_ready), (floor_frame, floor_ready) = (
-        instructions_to_ready(program, folder) for program in (GAME, FLOOR_PROGRAM)
-    )
+    # time_startups has just run each program once untimed: the warm-up.
+    counts = startup_instructions(folder, 1 if repeats == 1 else STARTUP_RUNS, warm_up=False)
+    ready = counts.ratios(counts.game_ready, counts.floor_ready)
     return game, [
         Row(
             "start-up, instructions to the first frame",
-            f"{game_frame / 1e6:.0f} M, {game_frame / floor_frame:.2f}x the floor",
+            f"{millions(counts.game_frame)}, {times_the_floor(counts.ratios(counts.game_frame, counts.floor_frame))}",
         ),
         Row(
             "start-up, instructions until ready for a key",
-            f"{game_ready / 1e6:.0f} M, {game_ready / floor_ready:.2f}x the floor",
+            f"{millions(counts.game_ready)}, {times_the_floor(ready)}",
             f"< {START_RATIO}x",
-            not game_ready < START_RATIO * floor_ready,
+            not ready[0] < START_RATIO,
         ),
-        Row("  the floor's, to its frame and until ready", f"{floor_frame / 1e6:.0f} M, {floor_ready / 1e6:.0f} M"),
+        Row(
+            "  the floor's, to its frame and until ready",
+            f"{millions(counts.floor_frame)}, {millions(counts.floor_ready)}",
+        ),
         cpu,
         floor_row,
     ]
@@ -927,23 +1034,53 @@ def measure(quick: bool) -> list[Row]:
     return rows + long_game_rows(quick)
 
 
+def startup_only(runs: int, write_page: bool) -> int:
+    """``--startup``: start-up's instructions, the game's and the floor's, `runs` times each."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("bench.py --startup: needs valgrind")
+    with tempfile.TemporaryDirectory(prefix="yarl-bench-") as name:
+        counts = startup_instructions(Path(name), runs)
+    frame = counts.ratios(counts.game_frame, counts.floor_frame)
+    ready = counts.ratios(counts.game_ready, counts.floor_ready)
+    print(f"start-up in instructions, the median of {runs} runs (least to greatest):")
+    print(f"first frame: the game {millions(counts.game_frame)}, the floor {millions(counts.floor_frame)}, "
+          f"{times_the_floor(frame)}")  # fmt: skip
+    print(f"ready:       the game {millions(counts.game_ready)}, the floor {millions(counts.floor_ready)}, "
+          f"{times_the_floor(ready)}, target < {START_RATIO}x")  # fmt: skip
+    if write_page:
+        write(PAGE, startup_section(counts, commit_of(), time.strftime("%Y-%m-%d")))
+        print(f"written: {PAGE.relative_to(ROOT)}")
+    return 1 if not ready[0] < START_RATIO else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="few samples: a smoke test")
+    parser.add_argument("--startup", action="store_true", help="start-up's instructions alone (valgrind)")
+    parser.add_argument("--runs", type=int, default=5, help="with --startup: runs of each program")
+    parser.add_argument("--write", action="store_true", help="write the report (or start-up's table) into docs/performance.md")
     args = parser.parse_args(argv)
+    if args.write and args.quick:
+        parser.error("--write takes the full run's figures, not --quick's")
+    if args.startup:
+        return startup_only(args.runs, args.write)
     load_before = os.getloadavg()[0]
     rows = measure(args.quick)
     import numpy as np
     import tcod
 
-    print(f"CPU: {cpu_name()} ({os.cpu_count()} cores)")
-    print(
+    report = "\n".join([
+        f"CPU: {cpu_name()} ({os.cpu_count()} cores)",
         f"Python {sys.version.split()[0]}, tcod {tcod.__version__}, numpy {np.__version__}"
-        + (", quick: few samples" if args.quick else "")
-    )
-    # Other work on the machine slows every figure: say how busy it was.
-    print(f"Load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
-    print(table(rows))
+        + (", quick: few samples" if args.quick else ""),
+        # Other work on the machine slows every figure: say how busy it was.
+        f"Load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after",
+        table(rows),
+    ])  # fmt: skip
+    print(report)
+    if args.write:
+        write(PAGE, report_section(report, commit_of(), time.strftime("%Y-%m-%d")), REPORT)
+        print(f"written: {PAGE.relative_to(ROOT)}")
     missed = [row.label for row in rows if row.missed]
     if missed:
         print(f"\nMISSED: {', '.join(missed)}")

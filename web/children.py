@@ -86,10 +86,11 @@ class Answer:
     output: str
 
 
-async def answer(arguments: list[str], home: Path, limits: Limits) -> Answer:
-    """Run the game with `arguments` in a new session, at most `limits.answer_seconds`."""
+async def answer(arguments: list[str], home: Path, limits: Limits, main: Path = MAIN) -> Answer:
+    """Run the game (`main`: another game's file, as the tests' stand-in) with `arguments` in
+    a new session, at most `limits.answer_seconds`."""
     process = await asyncio.create_subprocess_exec(
-        *game_argv(*arguments),
+        *game_argv(*arguments, main=main),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,

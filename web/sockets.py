@@ -165,11 +165,11 @@ class WatchSocket(Socket):
             return self.refused(live.Refusal("ended", "No such player."))
         viewer = self.current_user
         assert isinstance(viewer, str)
-        self.subscriber = Subscriber(self.send_frame, self.game_ended)
-        refusal = self.state.live.watch(self.watched, viewer, self.subscriber)
+        subscriber = Subscriber(self.send_frame, self.game_ended)
+        refusal = self.state.live.watch(self.watched, viewer, subscriber)
         if refusal is not None:
-            self.subscriber = None
             return self.refused(refusal)
+        self.subscriber = subscriber  # Only once watching: a refused socket's close lets go of nothing.
 
     def game_ended(self) -> None:
         watched = self.watched
