@@ -50,6 +50,7 @@ def value_of(lines: list[str], label: str) -> str:
 def window_lines(shown: Screens | input_handlers.BaseEventHandler) -> list[str]:
     """Render the screens (or a screen); return the text inside its window, checking the frame is whole."""
     rows = screen_rows(shown)
+    rows = rows[next(y for y, row in enumerate(rows) if "┌" in row) :]  # From the window's top edge.
     x = rows[0].index("┌")
     right = rows[0].index("┐", x)
     lines: list[str] = []
