@@ -166,8 +166,8 @@ class Engine:
         level = self.player.level
         render_functions.render_character_level(
             console=console,
-            level=level.current_level,
-            xp_to_go=max(0, level.experience_to_next_level - level.current_xp),
+            level=level.level_reached,
+            xp_to_go=level.xp_to_go,
             location=(0, 48),
         )
 

@@ -19,7 +19,7 @@ from components.inventory import LETTERS
 from components.level import LEVEL_UP_CHOICES
 from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
-from controls.key_help import aligned_rows
+from controls.key_help import FROM_DEATH, aligned_rows
 from controls.keys import Command, Key
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
@@ -592,5 +592,5 @@ class GameOverEventHandler(EventHandler):
             case Command.HALL_OF_FAME:
                 return Push(HallOfFameScreen.after_death(self.engine))
             case Command.HELP:
-                return Push(HelpScreen(self.settings))
+                return Push(HelpScreen(self.settings, opened_from=FROM_DEATH))
         return None

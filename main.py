@@ -137,9 +137,7 @@ def play_in_window(
         print(exc, file=sys.stderr)
         return 1
     except RuntimeError as exc:
-        why = f"cannot open a window ({error_report.reason(exc)})"
-        print(f"{program.name()}: {why}; run it on a desktop, or with no screen under Xvfb: "
-              f"xvfb-run {program.command()}", file=sys.stderr)  # fmt: skip
+        print(error_report.no_window(exc), file=sys.stderr)
         return 1
     with context:
         return run_window(context, tileset, settings, args, script, notice)

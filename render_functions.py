@@ -194,6 +194,19 @@ def draw_text_window(
         console.print(x + 1, y + 1 + i, line)
 
 
+# The rows and columns a menu leaves free at the console's edges: a window flush
+# with the edge looks cut off, and a replay's status line (row 0) covers no frame.
+MARGIN: Final = 1
+
+
+def side_x(console: tcod.console.Console, width: int, right: bool) -> int:
+    """The left column of a window `width` wide on the right half (else the left
+    side), `MARGIN` in from the console's edge."""
+    # Differs from the tutorial: a wide window moves left of x = 40 to fit, and
+    # no window touches the edge.
+    return max(MARGIN, min(40, console.width - width - MARGIN)) if right else MARGIN
+
+
 def draw_side_window(
     console: tcod.console.Console,
     away_from_x: int,
@@ -204,10 +217,8 @@ def draw_side_window(
     """Dim the map and draw a titled window of `lines` on the side away from `away_from_x`
     (the player, or what the window tells of), so that it stays in sight."""
     dim(console)
-    width = text_window_width(title, lines, min_width)
-    # Differs from the tutorial: a wide window moves left of x = 40 to fit.
-    x = max(0, min(40, console.width - width)) if away_from_x <= 30 else 0
-    draw_text_window(console, x, 0, title, list(lines), min_width)
+    x = side_x(console, text_window_width(title, lines, min_width), away_from_x <= 30)
+    draw_text_window(console, x, MARGIN, title, list(lines), min_width)
 
 
 def draw_game_over(
@@ -242,13 +253,13 @@ def draw_popup(
     centred, or at the top or bottom, whichever is further from `away_from_row`."""
     dim(console)
     # A space between the text and each side of the frame.
-    lines = wrap_lines(text, console.width - 4)
+    lines = wrap_lines(text, console.width - 4 - 2 * MARGIN)
     width = text_window_width(title, lines) + 2
     height = len(lines) + 2
     x = (console.width - width) // 2
     y = (console.height - height) // 2
     if away_from_row is not None:
-        y = 1 if away_from_row >= console.height // 2 else console.height - height - 1
+        y = MARGIN if away_from_row >= console.height // 2 else console.height - height - MARGIN
     draw_window(console, x, y, width, height, title)
     for i, line in enumerate(lines):
         console.print(x + 2, y + 1 + i, line, fg=color.white)

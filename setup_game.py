@@ -17,7 +17,7 @@ import tcod
 import color
 import entity_factories
 import input_handlers
-from controls import keys
+from controls import key_help, keys
 from engine import Engine
 
 # The tutorial's map settings, declared beside the world they make.
@@ -149,7 +149,7 @@ class MainMenu(input_handlers.BaseEventHandler):
             case keys.Command.HALL_OF_FAME:
                 return Push(HallOfFameScreen.from_file(self.settings, self.verifier))
             case keys.Command.HELP:
-                return Push(HelpScreen(self.settings))
+                return Push(HelpScreen(self.settings, opened_from=key_help.FROM_MENU))
             case keys.Command.OPTIONS:
                 return Push(OptionsScreen(self.settings))
         return None

@@ -69,6 +69,18 @@ class Level(BaseComponent):
         """The total experience (`total_xp`) at which the next level comes."""
         return self.total_xp - self.current_xp + self.experience_to_next_level
 
+    @property
+    def level_reached(self) -> int:
+        """The level the status bar names: while its growth is being chosen (the level-up
+        menu), the level gained, not `current_level`, which counts it once chosen."""
+        return self.current_level + 1 if self.requires_level_up else self.current_level
+
+    @property
+    def xp_to_go(self) -> int:
+        """The experience the level after `level_reached` still needs; 0 while it waits too."""
+        left = self.current_xp - (self.experience_to_next_level if self.requires_level_up else 0)
+        return max(0, self.level_up_base + self.level_reached * self.level_up_factor - left)
+
     def add_xp(self, xp: int) -> None:
         """Gain experience; only actors with a `level_up_base` (the player) collect it."""
         if xp == 0 or self.level_up_base == 0:

@@ -194,7 +194,28 @@ def _terminal_rows() -> list[tuple[str, str]]:
     return _keys_by_meaning({**pages, MORE_KEY: "Read on, with a screen reader"})
 
 
-def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
+# The sections' headings the places a help is opened from show first (`help_groups`).
+MAIN_MENU: Final = "Main menu"
+MOVING: Final = "Moving (also moves a cursor)"
+DUNGEON: Final = "In the dungeon"
+ITEMS: Final = "Items and screens"
+ASKING_KEYS: Final = "Asking, for play without sight"
+HISTORY: Final = "Message history"
+AFTER_DEATH: Final = "After a death"
+OPTIONS: Final = "Options"
+EVERYWHERE: Final = "Everywhere"
+
+# A place's own sections, in groups each begun on a page of its own, the help's first
+# pages when opened there: each short enough for a terminal of 24 rows to show whole.
+Place = tuple[tuple[str, ...], ...]
+FROM_MENU: Final[Place] = ((MAIN_MENU, OPTIONS, EVERYWHERE),)
+FROM_DUNGEON: Final[Place] = ((MOVING, ITEMS), (DUNGEON, ASKING_KEYS, EVERYWHERE))
+FROM_DEATH: Final[Place] = ((AFTER_DEATH, HISTORY, EVERYWHERE),)
+
+Sections = list[tuple[str, list[tuple[str, str]]]]
+
+
+def help_sections(tables: KeyTables) -> Sections:
     """Every binding as (section, [(keys, meaning)]); the dungeon's from `tables`.  A section
     whose every key a key file cleared (`clear map`, ...) is left out, not shown empty."""
     move = {key: f"Move {DIRECTION_NAMES[d]}" for key, d in tables.move.items()}
@@ -204,23 +225,32 @@ def help_sections(tables: KeyTables) -> list[tuple[str, list[tuple[str, str]]]]:
         for (key, modifier), command in GLOBAL_KEYS.items()
     ]
     sections = [
-        ("Main menu", command_rows(MENU_KEYS)),
+        (MAIN_MENU, command_rows(MENU_KEYS)),
         # Short enough to sit beside the menu's keys on the help screen.
-        ("Moving (also moves a cursor)", _keys_by_meaning(move)),
-        ("In the dungeon", _dungeon_rows(tables)),
-        ("Items and screens", _screen_rows(tables)),
-        ("Asking, for play without sight", _commands_rows(tables, ASKING)),
+        (MOVING, _keys_by_meaning(move)),
+        (DUNGEON, _dungeon_rows(tables)),
+        (ITEMS, _screen_rows(tables)),
+        (ASKING_KEYS, _commands_rows(tables, ASKING)),
         ("Choosing a tile", _tile_rows()),
-        ("Message history", _history_rows()),
-        ("After a death", command_rows(GAME_OVER_KEYS)),
+        (HISTORY, _history_rows()),
+        (AFTER_DEATH, command_rows(GAME_OVER_KEYS)),
         # A save that failed on quitting asks its question with these keys too.
         ("Answering a question", _keys_by_meaning(answers) + command_rows(SAVE_FAILED_KEYS)),
         ("Watching a replay", command_rows(PLAYBACK_KEYS)),
         ("In a terminal", _terminal_rows()),
-        ("Options", _option_rows()),
-        ("Everywhere", _merge_rows(everywhere)),
+        (OPTIONS, _option_rows()),
+        (EVERYWHERE, _merge_rows(everywhere)),
     ]
     return [(title, rows) for title, rows in sections if rows]
+
+
+def help_groups(tables: KeyTables, opened_from: Place) -> list[Sections]:
+    """The help's sections in groups, each begun on a page of its own: those of the place
+    the help was opened from (`FROM_MENU`, ...), in its order, then all the others."""
+    sections = dict(help_sections(tables))
+    groups = [[(title, sections[title]) for title in group if title in sections] for group in opened_from]
+    own = {title for group in opened_from for title in group}
+    return [*groups, [(title, rows) for title, rows in sections.items() if title not in own]]
 
 
 def layout_hint(key_at: Callable[[Scancode], KeySym] = lambda scancode: scancode.keysym) -> str | None:

@@ -58,5 +58,6 @@ class LookDescription(Overlay):
         content = self.content()
         title = content.title.removesuffix(":")  # A window's frame names it without the reader's colon.
         width = render_functions.text_window_width(title, content.lines)
-        x = console.width - width if self.x < console.width // 2 else 0
-        render_functions.draw_text_window(console, x, 0, title, content.lines)
+        margin = render_functions.MARGIN
+        x = console.width - width - margin if self.x < console.width // 2 else margin
+        render_functions.draw_text_window(console, x, render_functions.MARGIN, title, content.lines)

@@ -32,16 +32,18 @@ class HistoryViewer(Overlay):
 
     def on_render(self, console: tcod.console.Console) -> None:
         """The history in a window over the whole console."""
-        # Differs from the tutorial: no band of the map shows around the window.
-        render_functions.draw_window(
-            console, 0, 0, console.width, console.height, "Message history"
-        )
+        # Differs from the tutorial: no band of the map shows around the window,
+        # only the margin every menu keeps (`render_functions.MARGIN`).
+        console.clear()
+        margin = render_functions.MARGIN
+        width, height = console.width - 2 * margin, console.height - 2 * margin
+        render_functions.draw_window(console, margin, margin, width, height, "Message history")
         self.engine.message_log.render_messages(
             console,
-            1,
-            1,
-            console.width - 2,
-            console.height - 2,
+            margin + 1,
+            margin + 1,
+            width - 2,
+            height - 2,
             # Differs from the tutorial: marked with the floor and the turn.
             self.engine.message_log.marked(self.engine.message_log.messages[: self.cursor + 1]),
         )

@@ -19,7 +19,7 @@ import entity_factories
 import input_handlers
 import main
 import setup_game
-from controls import keys
+from controls import key_help, keys
 from controls.key_help import ASKING, GOING, HISTORY_JUMP_HELP, chord_name, help_sections, key_name
 from controls.keys import (
     ANSWER_KEYS,
@@ -364,7 +364,7 @@ def help_pages(screens: Screens) -> list[list[str]]:
     """The lines of each of the help's pages, opened over `screens` and turned with
     Space, until the Space after the last page goes back to the screen below."""
     below = list(screens.stack)
-    screens.apply(Push(HelpScreen(screens.settings)))
+    screens.press(key(KeySym.F1))
     shown: list[list[str]] = []
     while screens.stack != below:
         assert isinstance(screens.top, HelpScreen) and len(shown) < 10
@@ -376,11 +376,30 @@ def help_pages(screens: Screens) -> list[list[str]]:
     return shown
 
 
-@pytest.mark.parametrize("screen", [menu, game])
-def test_help_screen_fits_in_80x50(screen: Callable[[Engine], Screens], engine: Engine) -> None:
+def after_death(engine: Engine) -> Screens:
+    """The game-over screen, over the menu."""
+    return screens_of(input_handlers.GameOverEventHandler(engine))
+
+
+@pytest.mark.parametrize(
+    ("screen", "first"),
+    [(menu, key_help.FROM_MENU), (game, key_help.FROM_DUNGEON), (after_death, key_help.FROM_DEATH)],
+    ids=["menu", "game", "death"],
+)
+def test_help_screen_fits_in_80x50(
+    screen: Callable[[Engine], Screens], first: key_help.Place, engine: Engine
+) -> None:
+    """Opened with its key, the help shows the keys of the place it was opened from on
+    its first page, then the others; every section whole, inside a frame a row and a
+    column in from the edges."""
     every_page = help_pages(screen(engine))
     sections = help_sections(KeyTables())
-    assert sections[0][0] in every_page[0][1]
+    # The keys of the place it was opened from first, a group to a page, each page
+    # short enough for a terminal of 24 rows (and a margin) to show whole.
+    headings = [heading for heading, _ in sections]
+    for lines, group in zip(every_page, first, strict=False):
+        assert [heading for heading in headings if heading in "\n".join(lines)] == sorted(group, key=headings.index)
+        assert all(line[2:-2].isspace() for line in lines[24 - 2 : -2]), "taller than a terminal's 24 rows"
     # Each section's title, then its rows on the lines below it: alone on the
     # line, or in one of two columns the short sections flow down.
     places = []
@@ -395,12 +414,13 @@ def test_help_screen_fits_in_80x50(screen: Callable[[Engine], Screens], engine: 
         for i, (names, meaning) in enumerate(rows, start=1):
             row = every_page[page][y + i][x:]
             assert row.lstrip().startswith(names) and meaning in row, (y + i, row)
-        assert y + len(rows) < main.SCREEN_HEIGHT - 1  # Above the bottom frame.
+        assert y + len(rows) < main.SCREEN_HEIGHT - 2  # Above the bottom frame.
     assert len(set(places)) == len(places)
     for lines in every_page:
-        assert "any key" in lines[-1] or "Space for more" in lines[-1]
-        for line in lines[1:-1]:  # No text runs over the frame's sides, at the console's edges.
-            assert line[0] == "│" and line[-1] == "│", line
+        assert lines[0].isspace() and lines[-1].isspace()  # The margin.
+        assert "any key" in lines[-2] or "Space for more" in lines[-2]
+        for line in lines[2:-2]:  # No text runs over the frame's sides, a column in from the edges.
+            assert line[1] == "│" and line[-2] == "│", line
 
 
 def test_keys_that_outgrow_a_page_turn_to_a_second_with_space(
@@ -409,16 +429,15 @@ def test_keys_that_outgrow_a_page_turn_to_a_second_with_space(
     """A game that adds commands gets a second page, not rows over the frame:
     Space and Page Down turn forward, Page Up back, Space past the last page
     and any other key close it, as NetHack's and DCSS's long help."""
-    from screens import help_screen
 
     sections = help_sections(KeyTables())
     more = [(f"{title} again", rows) for title, rows in sections]
-    monkeypatch.setattr(help_screen, "help_sections", lambda tables: sections + more)
+    monkeypatch.setattr(key_help, "help_sections", lambda tables: sections + more)
     screens = game(engine)
     parent = screens.top
     every_page = help_pages(screens)
     assert len(every_page) >= 2
-    assert "Page 1 of" in every_page[0][-1] and "Space for more" in every_page[0][-1]
+    assert "Page 1 of" in every_page[0][-2] and "Space for more" in every_page[0][-2]
     for heading, _ in sections + more:
         assert sum(heading in line for lines in every_page for line in lines) >= 1, heading
     screen = HelpScreen(screens.settings)
@@ -442,14 +461,14 @@ def test_the_help_pages_keep_every_section_inside_the_frame() -> None:
     rows = [("k", "a meaning")] * 7
     wide = [("k", "a meaning " * 5)] * 3
     sections = [(f"narrow {n}", rows) for n in range(20)] + [(f"wide {n}", wide) for n in range(9)]
-    placed = pages(sections, 80, 50)
+    placed = pages([sections], 80, 50)
     assert len(placed) > 2
     assert sorted(title for page in placed for _, _, title, _ in page) == sorted(t for t, _ in sections)
     for page in placed:
         taken: set[tuple[int, int]] = set()
         for x, y, heading, section_rows in page:
-            assert y >= 1 and y + len(section_rows) < 50 - 1
-            columns = {x} if heading.startswith("narrow") else {2, 40}  # The wide span both.
+            assert y >= 2 and y + len(section_rows) < 50 - 2  # Inside the frame, a row in from the edge.
+            columns = {x} if heading.startswith("narrow") else {3, 41}  # The wide span both.
             lines = {(column, line) for column in columns for line in range(y, y + 1 + len(section_rows))}
             assert not lines & taken
             taken |= lines
@@ -461,22 +480,22 @@ def test_wide_sections_start_below_the_longer_of_the_two_columns() -> None:
 
     short, long = [("k", "a meaning")] * 2, [("k", "a meaning")] * 6
     wide = [("k", "a meaning " * 5)] * 2
-    [page] = pages([("short", short), ("long", long), ("wide", wide)], 80, 50)
-    assert [(x, y, title) for x, y, title, _ in page] == [(2, 1, "short"), (40, 1, "long"), (2, 8, "wide")]
+    [page] = pages([[("short", short), ("long", long), ("wide", wide)]], 80, 50)
+    assert [(x, y, title) for x, y, title, _ in page] == [(3, 2, "short"), (41, 2, "long"), (3, 9, "wide")]
 
 
 def test_a_help_of_two_pages_numbers_them() -> None:
     """On a console that holds the keys on two pages (as a smaller terminal's), not one."""
     from screens.help_screen import pages
 
-    sections = help_sections(KeyTables())
-    height = max(h for h in range(main.SCREEN_HEIGHT, 10, -1) if len(pages(sections, 80, h)) == 2)
+    groups = HelpScreen(setup_game.MainMenu().settings, opened_from=key_help.FROM_MENU).groups()
+    height = max(h for h in range(main.SCREEN_HEIGHT, 10, -1) if len(pages(groups, 80, h)) == 2)
     bottoms = []
     for page in (0, 1):
         console = tcod.console.Console(main.SCREEN_WIDTH, height, order="F")
         menu_screen = setup_game.MainMenu()
-        Screens(menu_screen, HelpScreen(menu_screen.settings, page)).draw(console)
-        bottoms.append(screen_lines(console)[-1])
+        Screens(menu_screen, HelpScreen(menu_screen.settings, page, key_help.FROM_MENU)).draw(console)
+        bottoms.append(screen_lines(console)[-2])
     assert "Page 1 of 2: Space for more" in bottoms[0]
     assert "Page 2 of 2: any key closes" in bottoms[1]
 
@@ -718,7 +737,9 @@ def test_no_window_exits_1_with_one_line(in_tmp: Path, env: dict[str, str | None
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     assert "cannot open a window" in lines[0]
-    assert "Xvfb" in lines[0]
+    # The ways to play all the same: the terminal's first, as a player over SSH wants.
+    for way in ("python main.py --terminal", "--screen-reader", "xvfb-run python main.py"):
+        assert way in lines[0], lines[0]
     assert result.stdout == ""
     assert list(in_tmp.iterdir()) == []
 

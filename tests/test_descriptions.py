@@ -51,6 +51,7 @@ def look_window(engine: Engine, x: int, y: int) -> list[str]:
     console = tcod.console.Console(80, 50, order="F")
     screens.draw(console)
     rows = ["".join(map(chr, console.rgb["ch"][:, row])) for row in range(50)]
+    rows = rows[next(y for y, row in enumerate(rows) if "┌" in row) :]  # From the window's top edge.
     left = rows[0].index("┌")
     right = rows[0].index("┐", left)
     inside: list[str] = []

@@ -377,8 +377,8 @@ def first_run(me: Player) -> Script:
         ([key(KeySym.D)], "Select an item to drop"),
         ([key(KeySym.C)], "Character Information"),
         ([key(KeySym.V)], "Message history"),
-        ([QUESTION], "Press any key to close"),
-        ([key(KeySym.F1)], "Press any key to close"),
+        ([QUESTION], "Space for more"),
+        ([key(KeySym.F1)], "Space for more"),
         ([typed("/")], None),
     ):
         yield opener
@@ -555,7 +555,7 @@ def open_screen(screen: str) -> Callable[[Player], Script]:
         if screen.startswith("menu"):
             if screen == "menu help":
                 yield [QUESTION]
-                assert "Play a new game" in me.screen() and "Press any key to close" in me.screen()
+                assert "Play a new game" in me.screen() and "Space for more" in me.screen()
             if screen == "menu popup":
                 yield [key(KeySym.C)]
                 assert "No saved game to load." in me.screen()
@@ -614,7 +614,7 @@ SCREEN_TEXT = {
     "character": "Character Information",
     "history": "Message history",
     "look": "Dungeon level: 1",
-    "help": "Press any key to close",
+    "help": "Space for more",
     "targeting": "Enter casts",
     "level up": "Congratulations! You level up!",
 }

@@ -111,12 +111,12 @@ def test_the_inventory_marks_worn_pieces_with_e(engine: Engine) -> None:
     rows = screen_rows(screens)
     assert dagger.equippable and armor.equippable and sword.equippable
 
-    # The player is on the left half, so the window is drawn from x = 40.
+    # The player is on the left half, so the window is drawn from x = 40, a row down.
     assert engine.player.x <= 30
-    assert rows[0][40] == "┌" and " Select an item to use " in rows[0]
-    right = rows[0].index("┐")
-    assert rows[4][40] == "└" and rows[4][right] == "┘"
-    assert [row[41:right].rstrip() for row in rows[1:4]] == [
+    assert rows[1][40] == "┌" and " Select an item to use " in rows[1]
+    right = rows[1].index("┐")
+    assert rows[5][40] == "└" and rows[5][right] == "┘"
+    assert [row[41:right].rstrip() for row in rows[2:5]] == [
         f"(a) {dagger.name} (E): {dagger.equippable.describe()}",
         f"(b) {armor.name} (E): {armor.equippable.describe()}",
         f"(c) {sword.name}: {sword.equippable.describe()}",

@@ -20,7 +20,7 @@ from input_handlers import (
     MainGameEventHandler,
 )
 from screens.stack import Screens
-from words import game_over
+from words import game_over, questions
 
 
 def lone_monster(engine: Engine, template: Actor) -> Actor:
@@ -50,6 +50,7 @@ def value_of(lines: list[str], label: str) -> str:
 def window_lines(shown: Screens | input_handlers.BaseEventHandler) -> list[str]:
     """Render the screens (or a screen); return the text inside its window, checking the frame is whole."""
     rows = screen_rows(shown)
+    rows = rows[next(y for y, row in enumerate(rows) if "┌" in row) :]  # From the window's top edge.
     x = rows[0].index("┌")
     right = rows[0].index("┐", x)
     lines: list[str] = []
@@ -242,6 +243,31 @@ def test_two_levels_earned_at_once_are_both_offered(engine: Engine) -> None:
     assert isinstance(screens.top, MainGameEventHandler)
     assert (level.current_level, level.current_xp) == (3, 65)
     assert (engine.player.fighter.max_hp, engine.player.fighter.power) == (50, 5)
+
+
+def status_bar(screens: Screens) -> list[str]:
+    """The character's level and the experience the next needs, as the bar under the map shows them."""
+    rows = screen_rows(screens)[45:]
+    return [row.split("  ")[0] for row in rows if row.startswith(("Character level:", "XP to next:"))]
+
+
+def test_while_a_level_is_chosen_the_status_bar_names_that_level(engine: Engine) -> None:
+    """The menu says "You level up!": the bar says so too, and does not change as the choice is made."""
+    orc = lone_monster(engine, entity_factories.orc)
+    orc.fighter.hp = 4
+    engine.player.level.current_xp = 880  # + 35 = 915 = 350 + 500 + 65: levels 2 and 3 at once.
+
+    screens = attack_east(engine, 1)
+    assert isinstance(screens.top, LevelUpEventHandler)
+    assert status_bar(screens) == ["Character level: 2", "XP to next: 0"]  # Level 3 waits too.
+    screens.press(key(KeySym.A))
+    assert isinstance(screens.top, LevelUpEventHandler)
+    choosing = status_bar(screens)
+    assert choosing == ["Character level: 3", "XP to next: 585"]
+    assert "Level 3, 585 XP to the next." in questions.status(engine)  # As a screen reader hears it.
+    screens.press(key(KeySym.B))
+    assert isinstance(screens.top, MainGameEventHandler)
+    assert status_bar(screens) == choosing
 
 
 def test_the_level_up_screen_lists_the_three_choices(engine: Engine) -> None:

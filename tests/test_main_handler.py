@@ -209,13 +209,14 @@ def test_history_viewer_scrolls(presses: list[KeySym], cursor: int) -> None:
 
 
 def test_history_viewer_shows_messages_up_to_the_cursor() -> None:
-    """The window's last line (x=1, y=48) is the message under the cursor."""
+    """The window's last line (x=2, y=47: inside the frame, a row and a column in from the
+    console's edges) is the message under the cursor."""
     screens = pressing(history_with(30), key(KeySym.UP))
     console = tcod.console.Console(80, 50, order="F")
     screens.draw(console)
     # After the column of turns (a turn's first message shows its number).
-    assert "".join(map(chr, console.rgb["ch"][1:30, 48])).strip() == "message 27"
-    assert "".join(map(chr, console.rgb["ch"][1:30, 47])).strip() == "message 26"
+    assert "".join(map(chr, console.rgb["ch"][2:30, 47])).strip() == "message 27"
+    assert "".join(map(chr, console.rgb["ch"][2:30, 46])).strip() == "message 26"
 
 
 @pytest.mark.parametrize("sym", [KeySym.A, KeySym.ESCAPE, KeySym.V])

@@ -85,6 +85,17 @@ def test_a_bad_line_costs_its_option_only(content: bytes, why: str) -> None:
     assert path.read_bytes() == path.with_name("options.txt.bad").read_bytes() == content
 
 
+def test_of_many_bad_lines_the_notice_names_the_first_three() -> None:
+    """So that the popup stays a few lines whatever the file holds."""
+    path = paths.options_path()
+    path.write_text("".join(f"volume{n} = 11\n" for n in range(1, 6)))
+    settings, notice = options.read()
+    assert settings == options.Options()
+    assert notice is not None
+    named = notice.split("(", 1)[1].split(")", 1)[0]
+    assert named == "line 1: not an option; line 2: not an option; line 3: not an option; ..."
+
+
 def test_a_byte_order_mark_is_read_as_nothing() -> None:
     paths.options_path().write_bytes(b"\xef\xbb\xbfwalk_speed = very fast\r\nfullscreen = on\r\n")
     assert options.read() == (options.Options(walk_speed=80, fullscreen=True), None)

@@ -163,3 +163,20 @@ def test_recolor_changes_only_the_colours_it_names() -> None:
     assert tuple(out["fg"][0]) == tuple(graphics["fg"][0])
     assert list(out["ch"]) == list(graphics["ch"])
     assert tuple(graphics["bg"][0]) == palettes.lit(tile_types.floor)  # The tiles keep theirs.
+
+
+def test_the_high_contrast_map_has_dark_floors_and_bright_walls() -> None:
+    """What docs/playing.md promises of it, and the very colours: a floor's or a wall's colour
+    is drawn under no glyph the contrast tests measure (walls) or passes them with room to
+    spare (floors), so only this test sees one change."""
+    palette = palettes.HIGH_CONTRAST
+    for state in (palettes.lit, palettes.dim):
+        wall, floor = (palette.background(state(tile)) for tile in (tile_types.wall, tile_types.floor))
+        assert palettes.luminance(wall) > palettes.luminance(floor), state.__name__
+    assert palette.backgrounds == {
+        palettes.lit(tile_types.floor): (46, 38, 12),
+        palettes.dim(tile_types.floor): (14, 14, 40),
+        palettes.lit(tile_types.wall): (170, 150, 90),
+        palettes.dim(tile_types.wall): (60, 60, 120),
+    }
+    assert palettes.COLOUR_BLIND.backgrounds.items() >= palette.backgrounds.items()

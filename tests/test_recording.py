@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import string
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -546,6 +547,42 @@ def test_a_window_replay_says_when_the_keys_are_the_players(
     assert told and tops[0].startswith("Replay 0/2")
     assert len(told) == 1 and told[0] == len(tops) - 2  # Until the player's key.
     assert replay.TAKEN_OVER not in tops[-1]
+
+
+@pytest.mark.parametrize(
+    "command", ["i", "d", "c", "v", "text ?"], ids=["inventory", "drop", "character", "history", "help"]
+)
+def test_a_window_replays_status_line_covers_no_menu(
+    in_tmp: Path, context: tcod.context.Context, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """The replay's line is printed over the top row: a menu the recording opens keeps
+    its frame and its title whole below it, whatever the line says."""
+    line = command if command.startswith("text ") else f"key {command}"
+    script = record_reader.parse(f"recording 3\nseed 10\n{line}\n", "menu.rec")
+    first = replay.start(script)
+    recording.start_file(first.engine)
+    frames: list[list[str]] = []
+    present = context.present
+
+    def watch(console: tcod.console.Console, **kwargs: object) -> None:
+        frames.append(["".join(chr(c) for c in console.rgb["ch"][:, y]) for y in range(console.height)])
+        present(console, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "present", watch)
+    console = tcod.console.Console(main.SCREEN_WIDTH, main.SCREEN_HEIGHT, order="F")
+    playback = replay.Playback(script.events, speed=replay.FASTEST)
+    loop.main_loop(context, console, screens_of(first), lambda: iter([tcod.event.Quit()]), playback)
+    with_menu = [rows for rows in frames if any("┘" in row for row in rows)]  # Its bottom edge.
+    assert with_menu, "the recording opened no menu"
+    for rows in with_menu:
+        assert rows[0].startswith(("Replay ", replay.TAKEN_OVER))
+        top = next((y for y, row in enumerate(rows) if "┌" in row), None)
+        assert top is not None, f"the menu's top edge is covered: {rows[0]!r}"
+        left, right = rows[top].index("┌"), rows[top].index("┐")
+        title = rows[top][left + 1 : right].strip("─")
+        assert top > 0 and title.strip() and set(title) <= set(" " + string.ascii_letters), rows[top]
+        bottom = next(y for y, row in enumerate(rows) if "└" in row)
+        assert all(rows[y][left] == "│" == rows[y][right] for y in range(top + 1, bottom)), "a side broken"
 
 
 def test_a_playback_walk_stops_where_its_steps_line_says_and_not_before() -> None:

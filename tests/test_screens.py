@@ -18,6 +18,7 @@ from tcod.event import KeySym
 import entity_factories
 import input_handlers
 import main
+import render_functions
 import setup_game
 from controls import key_help
 from controls.keys import KeyTables
@@ -114,10 +115,12 @@ def test_full_screen_windows_cover_every_cell(screen: Callable[[Engine], Screens
     console.rgb["bg"] = (1, 2, 3)
     screen(engine).draw(console)
     assert not (console.rgb["bg"] == (1, 2, 3)).all(axis=-1).any()
-    ch = console.rgb["ch"]
-    assert chr(ch[0, 0]) == "┌" and chr(ch[W - 1, 0]) == "┐"
-    assert chr(ch[0, H - 1]) == "└" and chr(ch[W - 1, H - 1]) == "┘"
-    assert all(chr(ch[0, y]) == "│" == chr(ch[W - 1, y]) for y in range(1, H - 1))
+    assert not (console.rgb["ch"] == ord("#")).any()
+    # The frame a row and a column in from the console's edges (`render_functions.MARGIN`).
+    ch, m = console.rgb["ch"], render_functions.MARGIN
+    assert chr(ch[m, m]) == "┌" and chr(ch[W - 1 - m, m]) == "┐"
+    assert chr(ch[m, H - 1 - m]) == "└" and chr(ch[W - 1 - m, H - 1 - m]) == "┘"
+    assert all(chr(ch[m, y]) == "│" == chr(ch[W - 1 - m, y]) for y in range(m + 1, H - 1 - m))
 
 
 def game_windows() -> dict[str, Callable[[Engine], input_handlers.BaseEventHandler]]:
@@ -135,8 +138,8 @@ def test_the_map_dims_behind_the_games_windows(screen: Callable[[Engine], input_
     give(engine, entity_factories.lightning_scroll)
     below = render(input_handlers.MainGameEventHandler(engine))
     shown = render(screen(engine))
-    left, _, right, _ = frame_of(shown)
-    assert left == 0 and right < 60  # On the side away from the player.
+    left, top, right, _ = frame_of(shown)
+    assert (left, top) == (render_functions.MARGIN, render_functions.MARGIN) and right < 60  # Away from the player.
     beside = (slice(right + 1, W), slice(0, 43))
     assert (shown.rgb["ch"][beside] == below.rgb["ch"][beside]).all()
     assert shown.rgb["bg"][beside].sum() < below.rgb["bg"][beside].sum() / 2

@@ -173,11 +173,11 @@ def test_in_80x24_the_hp_floor_and_log_stay_and_a_screen_taller_turns_its_pages_
     assert "@" in "\n".join(start[:18])
     pane.type("?")
     first = pane.wait_for("More below: PgDn (page 1 of 3)")
-    assert first[0].startswith("┌") and "Show this help" in "\n".join(first)
+    assert first[0].startswith(" ┌") and "Show this help" in "\n".join(first)
     pane.send("PageDown")
     pane.wait_for("More below: PgDn (page 2 of 3)")
     pane.send("PageDown")
-    last = pane.wait_for("Press any key to close")
+    last = pane.wait_for("Space for more")
     assert "More above: PgUp (page 3 of 3)" in last[0]
     pane.send("PageUp")
     pane.wait_for("More below: PgDn (page 2 of 3)")

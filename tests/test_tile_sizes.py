@@ -4,6 +4,7 @@ whole scales allow, and never a size the display can't hold at 1x."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -28,6 +29,28 @@ def test_every_tile_size_has_a_sheet_of_that_size() -> None:
     for size, path in assets.TILESET_PATHS.items():
         tileset = assets.load_tileset(path)
         assert (tileset.tile_width, tileset.tile_height) == (size, size), path
+
+
+def blank_sheet(path: Path, width: int, height: int) -> Path:
+    """A white PNG of `width` x `height` pixels: a tile sheet of 32x8 tiles, if it holds them."""
+    image = tcod.image.Image(width, height)
+    image.clear((255, 255, 255))
+    image.save_as(path)
+    return path
+
+
+def test_a_sheet_of_one_pixel_tiles_loads(in_tmp: Path) -> None:
+    """32x8 pixels hold 32x8 tiles: the least sheet that does."""
+    tileset = assets.load_tileset(blank_sheet(in_tmp / "tiny.png", 32, 8))
+    assert (tileset.tile_width, tileset.tile_height) == (1, 1)
+
+
+@pytest.mark.parametrize(("width", "height"), [(31, 8), (32, 7)])
+def test_a_sheet_too_small_for_32x8_tiles_is_refused(in_tmp: Path, width: int, height: int) -> None:
+    """tcod would make tiles of no pixels of it; the start stops with the sheet's name and why."""
+    path = blank_sheet(in_tmp / "small.png", width, height)
+    with pytest.raises(RuntimeError, match="too small to hold 32x8 tiles"):
+        assets.load_tileset(path)
 
 
 @pytest.mark.parametrize(
@@ -100,6 +123,18 @@ def test_the_usable_area_is_of_the_display_holding_the_point_else_the_primary(
     assert display_area.usable_area((100, 100)) == TwoDisplays.AREAS[1]
     assert display_area.usable_area() == TwoDisplays.AREAS[1]
     assert sdl.points_asked == [(2000, 100), (100, 100)]  # No point given, none asked of.
+
+
+def test_a_remembered_window_is_looked_for_on_the_display_under_its_centre(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A window left near the left edge of the first of two displays opens there again:
+    its centre is on the first, though its right edge reaches past half the desk."""
+    sdl = TwoDisplays()
+    monkeypatch.setattr(display_area, "lib", sdl)
+    left = Placement(1600, 1000, 100, 20)
+    assert display.first_placement((10, 10), left) == left
+    assert sdl.points_asked == [(900, 520)]
 
 
 def test_the_display_can_be_asked_any_number_of_times_with_the_window_open(

@@ -28,6 +28,16 @@ def reason(exc: Exception) -> str:
     return lines[-1].strip() if lines else type(exc).__name__
 
 
+def no_window(exc: Exception) -> str:
+    """The line said when no window opens: why, and the ways to play all the same, the
+    terminal's first, as a player over SSH wants; a virtual screen for the window's."""
+    return (
+        f"{program.name()}: cannot open a window ({reason(exc)}); run it on a desktop, or add "
+        f"--terminal to play in this terminal ({program.command('--terminal')}; --screen-reader "
+        f"for lines a screen reader reads), or run it on a virtual screen: xvfb-run {program.command()}"
+    )
+
+
 def report_error(screens: Screens, keep_recording: bool) -> None:
     """An unexpected error while handling an event: tell, and go on playing.
 

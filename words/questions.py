@@ -187,12 +187,11 @@ def status(engine: Engine) -> list[str]:
     """Hit points, level and experience, attack and defence, what is worn."""
     player = engine.player
     fighter, level, equipment = player.fighter, player.level, player.equipment
-    to_go = max(0, level.experience_to_next_level - level.current_xp)
     weapon = equipment.weapon.name if equipment.weapon else "nothing"
     armor = equipment.armor.name if equipment.armor else "nothing"
     return [
         f"HP {fighter.hp} of {fighter.max_hp}.",
-        f"Level {level.current_level}, {to_go} XP to the next.",
+        f"Level {level.level_reached}, {level.xp_to_go} XP to the next.",
         f"Attack {fighter.power}, defense {fighter.defense}.",
         f"Wielding {weapon}; wearing {armor}.",
     ]
