@@ -554,6 +554,9 @@ def test_the_lobby_is_kept_up_to_date_as_text(
         url + "/watch/%3Cb%3Ebo%3C%2Fb%3E",
     ]
     shot(driver, "lobby")
+    hub.send(json.dumps({"games": [{**GAME, "player": "vera"}]}))  # The signed-in player's own.
+    wait_for(lambda: rows() and rows()[0][0] == "vera")
+    assert rows()[0][-1] == "your game" and not driver.find_elements("css selector", "#lobby a.watch")
     hub.send(json.dumps({"games": []}))
     wait_for(lambda: driver.find_element("id", "no-games").is_displayed())
     assert not driver.find_element("id", "lobby").is_displayed()

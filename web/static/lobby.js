@@ -8,6 +8,7 @@
   const body = table.tBodies[0];
   const none = document.getElementById("no-games");
   const watch = table.dataset.watch === "yes";
+  const me = table.dataset.me;
 
   function idle(seconds) {
     if (seconds < 60) { return seconds + " s"; }
@@ -34,7 +35,10 @@
       cell(row, idle((Number(game.idle) || 0) + since));
       cell(row, game.watchers || 0);
       const last = row.insertCell();
-      if (watch) {
+      if (watch && game.player === me) {
+        last.textContent = "your game";
+        last.className = "muted";
+      } else if (watch) {
         const a = document.createElement("a");
         a.className = "watch";
         a.href = "/watch/" + encodeURIComponent(String(game.player));
