@@ -19,11 +19,16 @@
     row.insertCell().textContent = text === undefined || text === null ? "" : String(text);
   }
 
-  let games = [];
+  let idles = [];  // Each row's idle cell, and its seconds when pushed.
   let heardAt = 0;
 
-  function show() {
+  function tick() {
     const since = Math.floor((Date.now() - heardAt) / 1000);
+    for (const [cell, seconds] of idles) { cell.textContent = idle(seconds + since); }
+  }
+
+  function show(games) {
+    idles = [];
     body.replaceChildren();
     for (const game of games) {
       const row = body.insertRow();
@@ -32,7 +37,8 @@
       cell(row, game.level);
       cell(row, game.screen === "menu" ? "menu" : game.depth);
       cell(row, game.turns);
-      cell(row, idle((Number(game.idle) || 0) + since));
+      cell(row, idle(Number(game.idle) || 0));
+      idles.push([row.cells[row.cells.length - 1], Number(game.idle) || 0]);
       cell(row, game.watchers || 0);
       const last = row.insertCell();
       if (watch && game.player === me) {
@@ -60,12 +66,11 @@
     const message = JSON.parse(event.data);
     if (Array.isArray(message.games)) {
       heard = true;
-      games = message.games;
       heardAt = Date.now();
-      show();
+      show(message.games);
     }
   };
-  setInterval(function () { if (games.length) { show(); } }, 1000);
+  setInterval(tick, 1000);
   socket.onclose = function () {
     setTimeout(function () { location.reload(); }, heard ? 3000 : 10000);
   };
