@@ -112,8 +112,8 @@ class Player:
     def ask(self, key: str, title: str) -> list[str]:
         """The answer to a question: the lines after its title."""
         written = self.press(key)
-        assert f"{title}:" in written, (key, written)
-        return written[written.index(f"{title}:") + 1 :]
+        assert f"{title}." in written, (key, written)
+        return written[written.index(f"{title}.") + 1 :]
 
     def step(self, vi_key: str) -> str:
         """A step's key, by letter, arrow or numpad in turn, as many players mix them."""
@@ -136,7 +136,7 @@ def player(tmp_path: Path) -> Iterator[Player]:
     try:
         session.start()
         game = f"{sys.executable} {ROOT / 'main.py'} --screen-reader --data-dir={data} --seed={SEED}"
-        session.open_terminal(f"script -q -f -c '{game}' {transcript}", "[N] Play a new game")
+        session.open_terminal(f"script -q -f -c '{game}' {transcript}", "N, Play a new game")
         session.quiet(0)
         player = Player(session, transcript)
         player.written()  # The menu, written before any key: no key caused it.

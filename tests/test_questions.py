@@ -8,6 +8,8 @@ monster or item breaks none of these tests.
 
 from __future__ import annotations
 
+import re
+
 import conftest
 import pytest
 from conftest import dungeon, key, pressing, screen_rows, stroke
@@ -273,9 +275,9 @@ def test_the_map_is_heard_row_by_row_as_counts_and_names_the_same_as_the_map_in_
     assert isinstance(screens.top, input_handlers.AnswerScreen)
     rows: dict[str, str] = {}
     head = ""
-    for line in said[2:]:  # A row's line, and those it goes on to.
-        if ": " in line:
-            head, _, line = line.partition(": ")
+    for line in said[2:]:  # A row's line ("4 north, 7 wall"), and those it goes on to.
+        if starts := re.match(r"(Your row|\d+ (?:north|south)), ", line):
+            head, line = starts[1], line[starts.end() :]
         rows[head] = f"{rows.get(head, '')} {line}".strip().removesuffix(".")
     assert f"you, floor, {monster.name}, {item.name}, " in rows["Your row"]
     signs = questions.map_rows(engine)[1:]

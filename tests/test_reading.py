@@ -36,7 +36,7 @@ def menu() -> Screens:
 def test_the_main_menu_is_read_with_its_letters() -> None:
     said = Narrator().news(menu())
     assert said[0] == title.GAME_TITLE
-    assert "[N] Play a new game" in said and "[Q] Quit" in said
+    assert "N, Play a new game" in said and "Q, Quit" in said
 
 
 def test_the_inventory_is_read_with_its_letters() -> None:
@@ -89,16 +89,16 @@ def test_the_options_say_the_option_chosen_as_it_moves_and_changes() -> None:
     screens.press(stroke("="))
     first, second = list(options.choices().values())[:2]
     now = game.engine.settings.options
-    assert narrator.news(screens)[-1] == f"{first.label}: {first.format(now.tile_size)}"
+    assert narrator.news(screens)[-1] == spoken(f"{first.label}: {first.format(now.tile_size)}")
     screens.press(key(KeySym.DOWN))
-    assert narrator.news(screens) == [f"{second.label}: {second.format(now.palette)}"]
+    assert narrator.news(screens) == [spoken(f"{second.label}: {second.format(now.palette)}")]
 
 
 def test_the_help_reads_every_key_with_what_it_does() -> None:
     screens = screens_of(arena())
     screens.press(stroke("?"))
     said = Narrator().news(screens)
-    assert "semicolon: What is in view" in said and "Tab: Fight the nearest monster in view" in said
+    assert "semicolon. What is in view" in said and "Tab. Fight the nearest monster in view" in said
 
 
 def test_a_question_is_read_and_the_game_over_story_too() -> None:

@@ -28,6 +28,7 @@ from terminal import device
 from terminal.device import Input
 from terminal.screen_reader import ScreenReaderFrontEnd
 from window import command_line, options
+from words.spoken import spoken
 
 SEED = 8
 HEALTH = "(uninjured|lightly wounded|wounded|badly wounded|almost dead)"
@@ -113,13 +114,13 @@ class Reader:
         self.pane.type(key)
         deadline = time.monotonic() + PATIENCE
         heard: list[str] = []
-        while f"{title}:" not in heard:
+        while f"{title}." not in heard:
             assert time.monotonic() < deadline, f"no answer to {key}: {heard}"
             time.sleep(0.05)
             heard += self.new_lines()
         time.sleep(0.1)  # The answer is written at once: its last lines, if not yet read.
         heard += self.new_lines()
-        return heard[heard.index(f"{title}:") + 1 :]
+        return heard[heard.index(f"{title}.") + 1 :]
 
 
 def step_toward(offset: str) -> str:
@@ -162,7 +163,7 @@ def pane(tmp_path: Path) -> Iterator[Pane]:
 @pytest.mark.skipif(not have_tmux(), reason="tmux is not installed")
 def test_a_blind_player_reaches_floor_2_from_the_questions_alone(pane: Pane) -> None:
     pane.start(f"--data-dir={pane.folder / 'data'}", f"--seed={SEED}", front="--screen-reader")
-    pane.wait_for("[N] Play a new game")
+    pane.wait_for("N, Play a new game")
     reader = Reader(pane)
     reader.new_lines()
     heard = reader.press("n")
@@ -216,14 +217,15 @@ def test_following_a_game_is_told_as_it_is_played(pane: Pane, tmp_path: Path) ->
     half = len(recorded) // 2
     growing.write_text("".join(recorded[:half]))
     pane.start("--replay", str(growing), "--follow", f"--data-dir={pane.folder / 'data'}", front="--screen-reader")
-    pane.wait_for("Following growing.rec. Esc: stop watching")
+    following = spoken("Following growing.rec. Esc: stop watching")
+    pane.wait_for(following)
     assert "You died!" not in pane.text()
     with growing.open("a") as file:
         file.writelines(recorded[half:])
-    pane.wait_for("The game is over. Esc: leave")
+    pane.wait_for(spoken("The game is over. Esc: leave"))
     said = pane.history()
     assert "You died!" in said and any(line.startswith("HP 0 of ") for line in said)
-    assert said.count("Following growing.rec. Esc: stop watching") == 1
+    assert said.count(following) == 1
     pane.send("Escape")
     assert pane.exit_status() == 0
     assert growing.read_text() == "".join(recorded)

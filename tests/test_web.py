@@ -893,7 +893,7 @@ def test_the_screen_reader_page_reads_lines_and_sends_keys(
     driver.find_element(by("ID"), "read").click()
     region = wait_for(lambda: found(driver, "ID", "lines"))
     assert region.get_attribute("aria-live") == "polite"
-    wait_for(lambda: "[N] Play a new game" in region.text)
+    wait_for(lambda: "N, Play a new game" in region.text)
     keys = driver.find_element(by("ID"), "keys")
     keys.send_keys("n")
     wait_for(lambda: "Hello and welcome" in region.text)

@@ -35,6 +35,7 @@ HEALTH_WORDS: Final = (
 STAIRS: Final = str(tile_types.down_stairs["name"])
 CONFUSED: Final = "confused"
 EQUIPPED: Final = "(E)"  # After an inventory line's item that is worn or wielded.
+FILES_WIDTH: Final = 36  # The character screen's data folder, cut into lines this long.
 
 
 def health_words(fighter: Fighter) -> str:
@@ -182,7 +183,7 @@ def character_sheet(engine: Engine) -> list[str]:
         # A daily game's date (and try), under its seed.
         *([] if world.daily is None else [daily_name(world.daily, world.daily_try)]),
         "Files kept in:",
-        *(files[i : i + 36] for i in range(0, len(files), 36)),
+        *(files[i : i + FILES_WIDTH] for i in range(0, len(files), FILES_WIDTH)),
     ]
 
 

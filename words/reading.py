@@ -76,7 +76,8 @@ class Narrator:
             lines += [line for line in reading.lines if before is None or line not in before.lines]
             if reading.focus and (before is None or reading.focus != before.focus):
                 lines.append(reading.focus)
-        return wrapped([spoken(line) for line in lines])
+        # A line said as nothing (a piece of a path cut into lines) is left out.
+        return wrapped([said for line in lines if (said := spoken(line)) or not line])
 
     def game_news(self, engine: Engine, walking: bool = False) -> list[str]:
         """New messages, then what changed on the map (`words.news`); a walk's steps
