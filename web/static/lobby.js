@@ -15,10 +15,6 @@
     return seconds < 3600 ? Math.floor(seconds / 60) + " min" : Math.floor(seconds / 3600) + " h";
   }
 
-  function cell(row, text) {
-    row.insertCell().textContent = text === undefined || text === null ? "" : String(text);
-  }
-
   let idles = [];  // Each row's idle cell, and its seconds when pushed.
   let heardAt = 0;
 
@@ -27,34 +23,46 @@
     for (const [cell, seconds] of idles) { cell.textContent = idle(seconds + since); }
   }
 
+  function texts(game) {
+    const shown = [game.player, game.mode, game.level, game.screen === "menu" ? "menu" : game.depth,
+      game.turns, idle(Number(game.idle) || 0), game.watchers || 0];
+    return shown.map(function (value) { return value === undefined || value === null ? "" : String(value); });
+  }
+
+  function watchCell(cell, player) {
+    if (cell.dataset.player === player) { return; }  // Its link kept: a click on it is never lost.
+    cell.dataset.player = player;
+    cell.replaceChildren();
+    cell.className = "";
+    if (watch && player === me) {
+      cell.textContent = "your game";
+      cell.className = "muted";
+    } else if (watch) {
+      const a = document.createElement("a");
+      a.className = "watch";
+      a.href = "/watch/" + encodeURIComponent(player);
+      a.textContent = "Watch";
+      cell.append(a);
+    } else {
+      cell.textContent = "sign in to watch";
+      cell.className = "muted";
+    }
+  }
+
+  // The rows are changed in place, a cell's text only where it changed: a row rebuilt at
+  // each push would take the link from under the pointer of a player about to click it.
   function show(games) {
     idles = [];
-    body.replaceChildren();
-    for (const game of games) {
-      const row = body.insertRow();
-      cell(row, game.player);
-      cell(row, game.mode);
-      cell(row, game.level);
-      cell(row, game.screen === "menu" ? "menu" : game.depth);
-      cell(row, game.turns);
-      cell(row, idle(Number(game.idle) || 0));
-      idles.push([row.cells[row.cells.length - 1], Number(game.idle) || 0]);
-      cell(row, game.watchers || 0);
-      const last = row.insertCell();
-      if (watch && game.player === me) {
-        last.textContent = "your game";
-        last.className = "muted";
-      } else if (watch) {
-        const a = document.createElement("a");
-        a.className = "watch";
-        a.href = "/watch/" + encodeURIComponent(String(game.player));
-        a.textContent = "Watch";
-        last.append(a);
-      } else {
-        last.textContent = "sign in to watch";
-        last.className = "muted";
-      }
-    }
+    games.forEach(function (game, index) {
+      const row = body.rows[index] || body.insertRow();
+      while (row.cells.length < 8) { row.insertCell(); }
+      texts(game).forEach(function (text, column) {
+        if (row.cells[column].textContent !== text) { row.cells[column].textContent = text; }
+      });
+      idles.push([row.cells[5], Number(game.idle) || 0]);
+      watchCell(row.cells[7], String(game.player));
+    });
+    while (body.rows.length > games.length) { body.deleteRow(-1); }
     table.hidden = games.length === 0;
     none.hidden = games.length !== 0;
   }
