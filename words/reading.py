@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from screens.stack import Pressed
 from words import news
 from words.spoken import spoken
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 # Every line is shorter than 80 characters: a reader's terminal may be that narrow.
 WIDTH: Final = 79
+NO_PRESS: Final = Pressed()  # Before the first key.
 
 
 @dataclass
@@ -60,10 +62,12 @@ class Narrator:
     last_message: Message | None = None
     last_count: int = 0
     glance: news.Glance | None = None
+    pressed: Pressed = NO_PRESS  # The press last told.
 
     def news(self, screens: Screens) -> list[str]:
         """The lines to say now that `screens` show: that a screen over the game
-        closed, the game's news, then what changed of the top screen (all of it, if it is new)."""
+        closed, the game's news, then what changed of the top screen (all of it, if it is new);
+        or, after a key that changed none of that, what it said (`Screens.note`)."""
         engine = screens.engine
         same_game = engine is not None and engine is self.engine
         lines = [] if engine is None else self.game_news(engine, screens.walking)
@@ -76,6 +80,10 @@ class Narrator:
             lines += [line for line in reading.lines if before is None or line not in before.lines]
             if reading.focus and (before is None or reading.focus != before.focus):
                 lines.append(reading.focus)
+        note = screens.note
+        if not lines and note is not None and note.press > self.pressed.number:
+            lines = [note.words]
+        self.pressed = screens.pressed
         return wrapped([spoken(line) for line in lines])
 
     def game_news(self, engine: Engine, walking: bool = False) -> list[str]:
