@@ -1,9 +1,10 @@
-"""`--screen-reader`: every key answers, and nothing but text written from start to exit.
+"""`--screen-reader`: every key answers, repeat counts that count one key's presses,
+and nothing but text written from start to exit.
 
 A key that changes nothing still says so in a line (a question names its answers
-again, a list says it is at its end, the dungeon that nothing is done); and a real
-run under a pseudo-terminal writes no escape sequence, not even to set a mode at
-start or exit.
+again, a list says it is at its end, the dungeon that nothing is done); a message
+said "twice" was caused twice in a row by the same key; and a real run under a
+pseudo-terminal writes no escape sequence, not even to set a mode at start or exit.
 """
 
 from __future__ import annotations
@@ -155,6 +156,20 @@ def test_a_history_of_one_message_says_which_end_each_key_goes_to() -> None:
     listener = Listener(screens)
     for sym, said in ((KeySym.DOWN, "Bottom"), (KeySym.UP, "Top"), (KeySym.END, "Bottom"), (KeySym.PAGEUP, "Top")):
         assert listener.press(key(sym)) == [f"{said} of the list."]
+
+
+def test_a_repeat_is_counted_over_one_keys_presses_in_a_row_only() -> None:
+    engine = conftest.arena(at=(1, 1))  # Walls north and west.
+    listener = Listener(conftest.dungeon(engine))
+    blocked = "That way is blocked."
+    assert listener.press(key(KeySym.KP_9)) == [blocked]
+    assert listener.press(conftest.typed(";"))  # Questions asked between: their answers.
+    assert listener.press(key(KeySym.A))
+    assert listener.press(key(KeySym.LEFT)) == ["Back to the dungeon.", blocked]
+    assert listener.press(key(KeySym.UP)) == [blocked]
+    assert listener.press(key(KeySym.UP)) == ["That way is blocked, twice."]
+    assert listener.press(key(KeySym.UP)) == ["That way is blocked, 3 times."]
+    assert engine.message_log.messages[-1].full_text == "That way is blocked. (x5)"  # The log stacks them all.
 
 
 def test_a_real_run_writes_no_escape_from_start_to_exit(tmp_path: Path) -> None:
