@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 class Question(Overlay):
     """`text` over the screen that asked it: `y` does what `on_yes()` returns, `n` or
     Escape what `on_no()` returns (by default, back); Enter takes the `default`, if the
-    question has one (shown in capitals, "(Y/n)", as shells and DCSS show it).  Any
+    question has one (shown in capitals, "(Y/n)", as a shell's prompts show it).  Any
     other key answers nothing, and names the answers again (`Unchanged`)."""
 
     # No game's: what answers it is not recorded.
