@@ -23,8 +23,8 @@ from controls.key_help import FROM_DEATH, aligned_rows
 from controls.keys import Command, Key
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
+from screens.base import NOTHING_TO_DO, BackToMenu, Content, Play, Push, Quit, Transition, Unchanged
 from screens.base import ActionOrHandler as ActionOrHandler
-from screens.base import BackToMenu, Content, Play, Push, Quit, Transition
 from screens.base import BaseEventHandler as BaseEventHandler
 from screens.base import Overlay as Overlay
 from screens.base import PopupMessage as PopupMessage
@@ -464,9 +464,9 @@ class MainGameEventHandler(EventHandler):
                 return PickupAction(player)
             case Command.QUIT:
                 # Escape is what DCSS and Brogue players press to cancel: ask.
-                return Push(ConfirmHandler(self, SAVE_AND_QUIT, Quit))
+                return Push(ConfirmHandler(self, SAVE_AND_QUIT, Quit, default=keys.Answer.YES))
             case None:
-                return None
+                return Unchanged(NOTHING_TO_DO)
         screen = self.screen_of(command)
         return None if screen is None else Push(screen)
 
@@ -546,7 +546,7 @@ class MainGameEventHandler(EventHandler):
         self.walk = None
 
 
-SAVE_AND_QUIT: Final = "Save and quit? (y/n)"
+SAVE_AND_QUIT: Final = "Save and quit? (Y/n)"  # Enter says yes, as Y in capitals shows.
 
 
 class GameOverEventHandler(EventHandler):

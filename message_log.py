@@ -71,8 +71,12 @@ class Message:
     @property
     def full_text(self) -> str:
         """The full text of this message, including the count if necessary."""
-        if self.count > 1:
-            return f"{self.plain_text} (x{self.count})"
+        return self.counted(self.count)
+
+    def counted(self, count: int) -> str:
+        """The text with `count` after it, as the log shows a repeat: "Hit. (x2)"."""
+        if count > 1:
+            return f"{self.plain_text} (x{count})"
         return self.plain_text
 
 

@@ -24,7 +24,16 @@ from engine import Engine
 from game_map import MAP_HEIGHT, MAP_WIDTH, MAX_ROOMS, ROOM_MAX_SIZE, ROOM_MIN_SIZE, GameWorld
 from replays import daily, record_format, recording, rules
 from saving import paths, save_data, savefile
-from screens.base import Content, PopupMessage, Push, Quit, Reset, Transition
+from screens.base import (
+    CHOOSE_BY_LETTER,
+    Content,
+    PopupMessage,
+    Push,
+    Quit,
+    Reset,
+    Transition,
+    Unchanged,
+)
 from screens.hall_of_fame_screen import HallOfFameScreen, Verifier
 from screens.help_screen import HelpScreen
 from screens.options_screen import OptionsScreen
@@ -152,7 +161,7 @@ class MainMenu(input_handlers.BaseEventHandler):
                 return Push(HelpScreen(self.settings, opened_from=key_help.FROM_MENU))
             case keys.Command.OPTIONS:
                 return Push(OptionsScreen(self.settings))
-        return None
+        return Unchanged(CHOOSE_BY_LETTER)  # No cursor to move: its letters choose.
 
     def abandoning(self, start: Callable[[], Transition]) -> Transition:
         """Start a game; over a saved one, only once the player says yes (no keeps it)."""

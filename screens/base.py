@@ -1,5 +1,5 @@
 """The base of every screen: what a screen shows (`Content`), what it asks for next
-(a transition: `Push`, `Replace`, `Pop`, `PassOn`, `Reset`, `Play`, `Quit`, `BackToMenu`, which
+(a transition: `Push`, `Replace`, `Pop`, `PassOn`, `Reset`, `Play`, `Unchanged`, `Quit`, `BackToMenu`, which
 the stack of screens applies: `screens.stack`), and screens shown over another (`Overlay`).
 
 Apart from `input_handlers` so that every screen can build on it with no import cycle.
@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from window.options import Settings
 
 ANY_KEY_CLOSES = "Any key closes."
+# What a key that changes nothing says (`Unchanged`): plain words, no symbol to spell.
+NOTHING_TO_DO = "Nothing to do here."
+TOP_OF_LIST = "Top of the list."
+BOTTOM_OF_LIST = "Bottom of the list."
+CHOOSE_BY_LETTER = "Choose with a letter."
 
 
 Row = tuple[str, str]
@@ -97,6 +102,13 @@ class Play(NamedTuple):
     walk: Walk | None = None
 
 
+class Unchanged(NamedTuple):
+    """Nothing changes, and `why` says so: the screen reader says it (`Screens.note`)
+    where the key would otherwise pass in silence; the window shows the same screen."""
+
+    why: str
+
+
 class Quit(NamedTuple):
     """Leave the program; the main loop saves the game in play first, unless `save` is False."""
 
@@ -107,7 +119,7 @@ class BackToMenu:
     """Leave a finished game for the main menu at the bottom of the screens."""
 
 
-Transition = Push | Replace | Pop | PassOn | Reset | Play | Quit | BackToMenu
+Transition = Push | Replace | Pop | PassOn | Reset | Play | Unchanged | Quit | BackToMenu
 
 ActionOrHandler = Action | Transition
 """What a screen's event handling returns: an action to attempt, or what happens to the

@@ -8,7 +8,15 @@ import tcod
 
 import render_functions
 from controls import keys
-from screens.base import ActionOrHandler, Content, Overlay, Pop
+from screens.base import (
+    BOTTOM_OF_LIST,
+    TOP_OF_LIST,
+    ActionOrHandler,
+    Content,
+    Overlay,
+    Pop,
+    Unchanged,
+)
 
 if TYPE_CHECKING:
     from engine import Engine
@@ -49,13 +57,17 @@ class HistoryViewer(Overlay):
         )
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        last = max(0, self.log_length - 1)
+        last, was = max(0, self.log_length - 1), self.cursor
         if event.sym in keys.CURSOR_Y_KEYS:
-            self.cursor = scrolled(self.cursor, keys.CURSOR_Y_KEYS[event.sym], last)
+            adjust = keys.CURSOR_Y_KEYS[event.sym]
+            self.cursor = scrolled(self.cursor, adjust, last)
         elif event.sym in keys.HISTORY_JUMP_KEYS:
-            self.cursor = 0 if keys.HISTORY_JUMP_KEYS[event.sym] is keys.HistoryJump.TOP else last
+            adjust = -1 if keys.HISTORY_JUMP_KEYS[event.sym] is keys.HistoryJump.TOP else 1
+            self.cursor = 0 if adjust < 0 else last
         else:
             return Pop()
+        if self.cursor == was:  # At the end it goes to: said, as the same line is not read again.
+            return Unchanged(TOP_OF_LIST if adjust < 0 else BOTTOM_OF_LIST)
         return None
 
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:

@@ -11,7 +11,7 @@ import tcod
 
 import render_functions
 from actions import Action
-from controls.keys import ANSWER_KEYS, Answer
+from controls.keys import ANSWER_KEYS, CONFIRM_KEYS, Answer
 from screens.base import (
     ActionOrHandler,
     Content,
@@ -20,6 +20,7 @@ from screens.base import (
     Pop,
     PopupMessage,
     Transition,
+    Unchanged,
 )
 
 if TYPE_CHECKING:
@@ -28,7 +29,9 @@ if TYPE_CHECKING:
 
 class Question(Overlay):
     """`text` over the screen that asked it: `y` does what `on_yes()` returns, `n` or
-    Escape what `on_no()` returns (by default, back); nothing else answers."""
+    Escape what `on_no()` returns (by default, back); Enter takes the `default`, if the
+    question has one (shown in capitals, "(Y/n)", as a shell's prompts show it).  Any
+    other key answers nothing, and names the answers again (`Unchanged`)."""
 
     # No game's: what answers it is not recorded.
     keys_belong_to_game = False
@@ -38,13 +41,20 @@ class Question(Overlay):
         text: str,
         on_yes: Callable[[], ActionOrHandler | None],
         on_no: Callable[[], ActionOrHandler | None] = Pop,
+        default: Answer | None = None,
     ):
         self.text = text
         self.on_yes = on_yes
         self.on_no = on_no
+        self.default = default
 
     def content(self) -> Content:
-        return Content(lines=[self.text])
+        """The question, and what Enter does: a capital letter is not heard."""
+        return Content(lines=[self.text], keys=enter_says(self.default))
+
+    def answers(self) -> Unchanged:
+        """For a key that answers nothing: the answers named again."""
+        return Unchanged(" ".join(["Answer y or n.", enter_says(self.default)]).strip())
 
     # A map row the question's window keeps away from (the blast's centre), if any.
     clear_of_row: int | None = None
@@ -54,15 +64,17 @@ class Question(Overlay):
         render_functions.draw_popup(console, text, away_from_row=self.clear_of_row)
 
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
-        match ANSWER_KEYS.get(event.sym):
+        answer = self.default if event.sym in CONFIRM_KEYS else ANSWER_KEYS.get(event.sym)
+        match answer:
             case Answer.YES:
                 return self.on_yes() or Pop()
             case Answer.NO:
                 return self.on_no() or Pop()
-        return None
+        return self.answers()
 
-    def ev_textinput(self, event: tcod.event.TextInput) -> None:
-        """Only the answers' keys answer."""
+    def ev_textinput(self, event: tcod.event.TextInput) -> Unchanged:
+        """Only the answers' keys answer: a symbol names them again."""
+        return self.answers()
 
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
         """Nor does a click."""
@@ -80,8 +92,9 @@ class ConfirmHandler(Question):
         asker: EventHandler,
         text: str,
         on_yes: Callable[[], ActionOrHandler | None],
+        default: Answer | None = None,
     ):
-        super().__init__(text, on_yes)
+        super().__init__(text, on_yes, default=default)
         self.asker = asker
 
     def on_event(self, event: tcod.event.Event) -> Transition | None:
@@ -89,6 +102,16 @@ class ConfirmHandler(Question):
         if isinstance(result, Action):
             return Play() if self.asker.handle_action(result) else Pop()
         return result
+
+
+def enter_says(default: Answer | None) -> str:
+    """What Enter answers, said with the question: nothing where it answers nothing."""
+    match default:
+        case Answer.YES:
+            return "Enter says yes."
+        case Answer.NO:
+            return "Enter says no."
+    return ""
 
 
 class Notice(PopupMessage):

@@ -11,7 +11,7 @@ is under it.  A walk under way and autofight are the dungeon screen's (`walking`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import tcod
 
@@ -39,12 +39,27 @@ from screens.base import (
     Replace,
     Reset,
     Transition,
+    Unchanged,
 )
 from screens.save_failed import SaveFailedPopup
 
 if TYPE_CHECKING:
     from engine import Engine
     from window.options import Settings
+
+
+class Pressed(NamedTuple):
+    """A press (a key, a symbol typed, a click) handled, counted from the first, and its event."""
+
+    number: int = 0
+    event: tcod.event.Event | None = None
+
+
+class Note(NamedTuple):
+    """What a key that changed nothing said (`Unchanged`), and the press that said it."""
+
+    words: str
+    press: int
 
 
 class Screens:
@@ -54,12 +69,16 @@ class Screens:
     `engine` is the game they show, in play or over (None on the menus): it comes
     with the screens above the menu, and changes only with them (`reset`).
     `quitting` is what a `Quit` asked for, until the main loop has done it.
+    `pressed` is the last press, `note` what the last key that changed nothing said:
+    the screen reader tells each press once, and a key that changed nothing by its note.
     """
 
     def __init__(self, menu: BaseEventHandler, *above: BaseEventHandler) -> None:
         self.stack: list[BaseEventHandler] = [menu]
         self.engine: Engine | None = None
         self.quitting: Quit | None = None
+        self.pressed = Pressed()
+        self.note: Note | None = None
         self.reset(above)
 
     @property
@@ -135,14 +154,14 @@ class Screens:
         """One key press, click or pointer move: the top screen's handler, what it asks
         for applied, and the event recorded if it belongs to the game in play.
 
-        Recorded: keys and symbols typed (what means something: `keys.does_nothing`), clicks, and
-        pointer moves that changed the game's mouse location; a key that stops a walk
-        as the steps the walk took; not an event that quits, since the save ends
-        there.  An event that raises is recorded too, so that the recording replays
-        the error.
+        Recorded: keys and symbols typed (what means something: `keys.does_nothing`), clicks,
+        pointer moves that changed the game's mouse location; a key that stops a walk as the
+        steps it took; not an event that quits (the save ends there).  An event that raises
+        is recorded too, so that the recording replays the error.
         """
         if does_nothing(event):
             return  # Means nothing on any screen, as half of a key press (`keys.does_nothing`).
+        self.count(event)
         engine = self.recorded_game()
         walked = self.walk_steps()
         line = None if engine is None else record_format.line_of(event)
@@ -172,6 +191,11 @@ class Screens:
         ):
             recording.record(engine, line)
 
+    def count(self, event: tcod.event.Event) -> None:
+        """A press counted (`pressed`): a key, a symbol or a click; a pointer's move is none."""
+        if not isinstance(event, tcod.event.MouseMotion):
+            self.pressed = Pressed(self.pressed.number + 1, event)
+
     def apply(self, result: Transition | None, event: tcod.event.Event | None = None) -> None:
         """Change the screens as `result` asks: the one place they change.
 
@@ -193,6 +217,8 @@ class Screens:
                     self.apply(self.top.on_event(event))
             case Reset(screens):
                 self.reset(screens)
+            case Unchanged(why):
+                self.note = Note(why, self.pressed.number)
             case Play(walk):
                 self.play()
                 if walk is not None and (dungeon := self.dungeon) is not None:

@@ -27,9 +27,13 @@ ESC: Final = "\x1b"
 ENTER: Final = f"{ESC}[?1049h{ESC}[?25l{ESC}[?7l{ESC}={ESC}[0m{ESC}[2J"
 # Given back: colours, wrapping, the numpad, the cursor, the shell's screen.
 LEAVE: Final = f"{ESC}[0m{ESC}[?7h{ESC}>{ESC}[?25h{ESC}[?1049l"
-# For lines a screen reader reads (`screen_reader`): only the numpad's own keys, and back.
-LINES_ENTER: Final = f"{ESC}="
-LINES_LEAVE: Final = f"{ESC}>\r\n"
+# For lines a screen reader reads (`screen_reader`): no mode at all, only text, and the
+# shell's prompt on a line of its own after the game.  The numpad is read without its
+# application mode: its digits are taken as its keys (`screen_reader.numpad`), and
+# without NumLock its arrows, Home, End, Page Up and Down and middle key (ESC [ E)
+# move and wait as its own keys do (`key_parser`, `keys.MOVE_KEYS`).
+LINES_ENTER: Final = ""
+LINES_LEAVE: Final = "\r\n"
 # A clear screen, for a frame sent whole.
 CLEAR: Final = f"{ESC}[0m{ESC}[2J"
 

@@ -51,7 +51,7 @@ from controls.keys import (
     types_symbol,
 )
 from engine import Engine
-from screens.base import Push
+from screens.base import Push, Unchanged
 from screens.help_screen import HelpScreen
 from screens.save_failed import SaveFailedPopup
 from screens.stack import Screens, next_screen
@@ -226,13 +226,14 @@ def test_every_key_in_the_help_does_something_there(engine: Engine) -> None:
 
     def answer_to(handler: input_handlers.BaseEventHandler, name: str) -> object:
         """What the screen makes of the key `name` (an action, or a transition: `Quit`,
-        `BackToMenu`...); None if it ignores it."""
+        `BackToMenu`...); None if it ignores it, whatever it says of that (`Unchanged`)."""
         x, y = engine.player.x, engine.player.y
         events = {  # The rows that name no single key.
             f"{(RUN_MODIFIER.name or '').title()}+direction": key(KeySym.RIGHT, RUN_MODIFIER),
             "Left click": click(x + 1, y),
         }
-        return handler.dispatch(events.get(name) or stroke(keysym_by_name()[name]))
+        done = handler.dispatch(events.get(name) or stroke(keysym_by_name()[name]))
+        return None if isinstance(done, Unchanged) else done
 
     for name, _ in listed["Main menu"]:
         assert answer_to(setup_game.MainMenu(), name) is not None, name

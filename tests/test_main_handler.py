@@ -109,8 +109,8 @@ def test_escape_asks_before_saving_and_quitting() -> None:
         question = screens.top
         assert isinstance(question, input_handlers.ConfirmHandler)
         assert screens.stack[-2] is game
-        assert question.text == "Save and quit? (y/n)"
-        assert "Save and quit? (y/n)" in "".join(screen_rows(screens))
+        assert question.text == "Save and quit? (Y/n)"
+        assert "Save and quit? (Y/n)" in "".join(screen_rows(screens))
         # n or Escape goes back, and costs no turn.
         screens.press(key(answer))
         assert screens.top is game

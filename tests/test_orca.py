@@ -33,6 +33,8 @@ from terminal_pane import ROOT, STEP_KEYS
 from test_screen_reader import SEED, blind_key
 
 import input_handlers
+from controls.keys import Answer
+from screens.question import enter_says
 from window import options
 from words.spoken import spoken
 
@@ -158,7 +160,7 @@ def report(presses: list[Press]) -> str:
 
 def test_orca_speaks_every_keys_news_whole_once_in_order(player: Player) -> None:
     assert any("welcome" in line for line in player.press("n"))
-    assert player.press("Escape") == [spoken(input_handlers.SAVE_AND_QUIT)]
+    assert player.press("Escape") == [spoken(input_handlers.SAVE_AND_QUIT), enter_says(Answer.YES)]
     player.press("n")
     player.press("=")
     player.press("Down")

@@ -11,8 +11,9 @@ from tcod.event import KeySym
 
 import input_handlers
 import setup_game
-from controls.keys import MAIN_KEYS, Command, Key
+from controls.keys import MAIN_KEYS, Answer, Command, Key
 from screens.base import Reset
+from screens.question import enter_says
 from screens.stack import Screens, next_screen
 from window import options, title
 from words.news import BACK
@@ -107,7 +108,7 @@ def test_a_question_is_read_and_the_game_over_story_too() -> None:
     narrator = Narrator()
     narrator.news(screens)
     screens.press(key(KeySym.ESCAPE))
-    assert narrator.news(screens) == [spoken(input_handlers.SAVE_AND_QUIT)]
+    assert narrator.news(screens) == [spoken(input_handlers.SAVE_AND_QUIT), enter_says(Answer.YES)]
     game.engine.player.fighter.hp = 0
     screens.apply(Reset.to(next_screen(game.engine)))
     said = narrator.news(screens)
@@ -162,7 +163,7 @@ def test_closing_any_screen_over_the_game_says_so_and_a_new_game_does_not() -> N
     assert isinstance(screens.top, input_handlers.MainGameEventHandler)
     assert narrator.news(screens) == [BACK]
     screens.press(key(KeySym.ESCAPE))
-    assert narrator.news(screens) == [spoken(input_handlers.SAVE_AND_QUIT)]
+    assert narrator.news(screens) == [spoken(input_handlers.SAVE_AND_QUIT), enter_says(Answer.YES)]
     screens.press(key(KeySym.N))
     assert isinstance(screens.top, input_handlers.MainGameEventHandler)
     assert narrator.news(screens) == [BACK]
