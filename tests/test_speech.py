@@ -31,7 +31,7 @@ from saving import paths
 from screens.stack import Screens
 from terminal.device import Input
 from terminal.screen_reader import ScreenReaderFrontEnd
-from window import loop, options, speech
+from window import command_line, loop, options, speech
 
 LOG = logging.getLogger(__name__)
 SEED = 8
@@ -213,3 +213,13 @@ def test_no_speech_is_one_line_in_the_log_and_a_notice_never_a_crash(
     front.present(console, settings.options, screens)
     assert [record.getMessage() for record in caplog.records] == ["No speech: no speech engine answered."]
     assert screens.top.content().text() == [speech.SILENT.format("no speech engine answered")]  # type: ignore[union-attr]
+
+
+def test_speak_turns_the_option_on_and_goes_without_the_screen_reader(capsys: pytest.CaptureFixture[str]) -> None:
+    args = command_line.parse_args(["--speak"])
+    settings, _ = main.read_settings(args.fullscreen, False, args.speak)
+    assert settings.options.speech
+    assert not main.read_settings(False, False, False)[0].options.speech
+    with pytest.raises(SystemExit):
+        command_line.parse_args(["--speak", "--screen-reader"])
+    assert "--speak goes without --screen-reader" in capsys.readouterr().err
