@@ -87,7 +87,7 @@ def play(args: argparse.Namespace) -> int:
         paths.use_served()
     # Verifying, following and a headless replay only read the player's folder.
     read_only = args.verify is not None or (args.replay is not None and (args.follow or args.headless))
-    settings, notice = read_settings(args.fullscreen, keep_aside=not read_only)
+    settings, notice = read_settings(args.fullscreen, not read_only, args.speak)
     if read_only:
         return watch_only(args, settings)
     script = None
@@ -210,13 +210,14 @@ def fitting_tiles(settings: options.Settings, notice: str | None) -> str | None:
     return "\n\n".join(text for text in (notice, f"{too_big} Using {default}x{default}.") if text)
 
 
-def read_settings(fullscreen: bool, keep_aside: bool = True) -> tuple[options.Settings, str | None]:
+def read_settings(fullscreen: bool, keep_aside: bool = True, speak: bool = False) -> tuple[options.Settings, str | None]:
     """The player's options and keys, as their files say; and None, or what is wrong in those
-    files (a bad options file kept aside, where the player plays: `keep_aside`)."""
+    files (a bad options file kept aside, where the player plays: `keep_aside`); `--fullscreen`
+    and `--speak` turn their options on."""
     chosen, notice = options.read(keep_aside)
     # The player's keys (replays read them too: a recording holds the keys pressed).
     tables, key_notice = key_file.load()
-    chosen = dataclasses.replace(chosen, fullscreen=chosen.fullscreen or fullscreen)
+    chosen = dataclasses.replace(chosen, fullscreen=chosen.fullscreen or fullscreen, speech=chosen.speech or speak)
     notices = "\n\n".join(text for text in (notice, key_notice) if text) or None
     return options.Settings(chosen, tables), notices
 

@@ -17,6 +17,7 @@ from controls import keys
 from terminal import drawing, key_parser, view
 from terminal.device import Device
 from window.display_area import COLUMNS, ROWS
+from window.speech import Speech
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -114,6 +115,7 @@ class TerminalFrontEnd(TerminalKeys):
     window: view.Span | None = None  # The rows of the windows drawn in the last frame.
     page: int | None = None  # The page shown of a window taller than the terminal; None: its first written.
     pages: int = 1
+    speech: Speech = field(default_factory=Speech)  # Each key's news said aloud, when the options want it.
 
     def present(
         self,
@@ -130,6 +132,9 @@ class TerminalFrontEnd(TerminalKeys):
         if window != self.window:  # Another window: from its first page written.
             self.window, self.page = window, None
         self.draw()
+        notice = None if options is None else self.speech.follow(options, screens)
+        if notice is not None and screens is not None:
+            screens.show(notice)
 
     def draw(self) -> None:
         size = self.device.size()

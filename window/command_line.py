@@ -36,6 +36,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--terminal goes without --headless")
     if args.screen_reader and args.headless:
         parser.error("--screen-reader goes without --headless")
+    if args.speak and (args.screen_reader or args.headless or args.browser):
+        parser.error("--speak goes without --screen-reader (your reader speaks it), --headless and --browser")
     if args.screen and not args.headless:
         parser.error("--screen goes with --headless")
     if args.follow and args.replay is None:
@@ -89,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_game_options(parser: argparse.ArgumentParser, data_dir: Path) -> None:
-    """`--seed`, `--daily`, `--fullscreen` and `--data-dir`, in the order `--help` lists them."""
+    """`--seed`, `--daily`, `--fullscreen`, `--speak` and `--data-dir`, in the order `--help` lists them."""
     parser.add_argument(
         "--seed",
         type=seed_value,
@@ -102,6 +104,12 @@ def _add_game_options(parser: argparse.ArgumentParser, data_dir: Path) -> None:
     )
     parser.add_argument(
         "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"
+    )
+    parser.add_argument(
+        "--speak",
+        action="store_true",
+        help="say each key's news through your screen reader or the system's speech, in the "
+        "window or with --terminal; also an option (=, Up, Right)",
     )
     parser.add_argument(
         "--data-dir",

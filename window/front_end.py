@@ -13,6 +13,7 @@ import tcod
 
 from window import display
 from window.options import Options
+from window.speech import Speech
 
 if TYPE_CHECKING:
     from screens.stack import Screens
@@ -44,12 +45,16 @@ class WindowFrontEnd:
 
     def __init__(self, context: tcod.context.Context) -> None:
         self.context = context
+        self.speech = Speech()  # Each key's news said aloud, when the options want it.
 
     def present(
         self, console: tcod.console.Console, options: Options, screens: Screens | None = None
     ) -> None:
         display.follow(self.context, options)
         self.context.present(console, keep_aspect=True, integer_scaling=True)
+        notice = self.speech.follow(options, screens)
+        if notice is not None and screens is not None:
+            screens.show(notice)
 
     def events(self, timeout: float | None = None) -> Iterable[tcod.event.Event]:
         # Looked up at each call, so that tests can replace it.

@@ -119,6 +119,10 @@ WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 8
 # by default would refuse from floor 1 on here, where HP never come back but by a potion (4 HP).
 AUTOFIGHT_STOPS: Final[Mapping[int, str]] = {0: "never", 25: "25% HP", 50: "50% HP", 75: "75% HP"}
 
+# How a player turns speech on with the keyboard alone, before anything is spoken: = opens the
+# options (in the menu and the dungeon) on their first row; Up from there wraps to Speech, the last.
+SPEECH_KEYS: Final = "=, then Up, then Right"
+
 
 @dataclass(frozen=True)
 class Options:
@@ -139,6 +143,9 @@ class Options:
     )
     # Read at start-up: started from a terminal, the game plays as text (`--screen-reader`).
     screen_reader: bool = field(default=False, metadata=option("Screen reader", {False: "off", True: "on"}))
+    # The window and the terminal speak each key's news (`window.speech`); the last row,
+    # reached by Up from the first, as the help says (`SPEECH_KEYS`).
+    speech: bool = field(default=False, metadata=option("Speech", {False: "off", True: "on"}))
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata=declaration(Remembered()))
 
