@@ -34,7 +34,6 @@ from controls.keys import (
     Key,
     KeyTables,
 )
-from window import options
 
 # A table's keys: keys, symbols, or both.
 K = TypeVar("K", bound=Key)
@@ -185,8 +184,7 @@ def _option_rows() -> list[tuple[str, str]]:
     """The options screen's keys."""
     option_keys = dict.fromkeys(OPTION_ROW_KEYS, "Choose an option")
     option_keys |= dict.fromkeys(OPTION_VALUE_KEYS, "Change its value")
-    speech = (options.SPEECH_KEYS, "Turn speech on, from the main menu or the dungeon")
-    return [*_keys_by_meaning(option_keys), *command_rows(OPTIONS_CLOSE_KEYS), speech]
+    return [*_keys_by_meaning(option_keys), *command_rows(OPTIONS_CLOSE_KEYS)]
 
 
 def _terminal_rows() -> list[tuple[str, str]]:

@@ -144,7 +144,7 @@ class Options:
     # Read at start-up: started from a terminal, the game plays as text (`--screen-reader`).
     screen_reader: bool = field(default=False, metadata=option("Screen reader", {False: "off", True: "on"}))
     # The window and the terminal speak each key's news (`window.speech`); the last row,
-    # reached by Up from the first, as the help says (`SPEECH_KEYS`).
+    # reached by Up from the first, as the options screen says (`SPEECH_KEYS`).
     speech: bool = field(default=False, metadata=option("Speech", {False: "off", True: "on"}))
     # Not on the screen: where the window was when the game last closed.
     window: Placement | None = field(default=None, metadata=declaration(Remembered()))
