@@ -68,7 +68,8 @@ def test_the_readmes_test_command_installs_what_every_test_needs_and_ci_runs_it(
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     said = " ".join(readme[readme.index(TEST_COMMAND) :].split("bash .ci/run")[0].split())
     for package in ("Xvfb", "xdotool", "ImageMagick", "x11-utils", "tmux", "Chromium", "chromium-driver",
-                    "Orca", "speech-dispatcher", "espeak-ng", "at-spi2-core", "dbus-x11", "xfce4-terminal"):
+                    "Orca", "speech-dispatcher", "espeak-ng", "at-spi2-core", "dbus-x11", "xfce4-terminal",
+                    "PostgreSQL", "Redis", "nginx"):
         assert package in said, package  # Beside the command, not only in .ci/run.
 
 
