@@ -8,6 +8,9 @@ pipes for the canvas page (`pipe_process`, its events checked by `events`), or i
 pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`).  Every game
 writes what it draws as `frames` (`stream` in the game, its page's events read by `browser`),
 which one `hub` a game fans out to the player's canvas and every watcher's; `tiles` is the
-window's tile sheet for the canvas.  It lists the games being played (the lobby) and the
-verified finished ones (`scores`).  docs/browser.md says how, and what it trusts.
+window's tile sheet for the canvas.  The nodes of a cluster talk on a `bus` (Redis's pub/sub,
+or in-process for one server): a game played on another node is watched through a `relay` of
+its frames, and `chat` carries the lines said beside a game.  It lists the games being played
+(the lobby) and the verified finished ones (`scores`).  docs/browser.md says how, and what it
+trusts.
 """

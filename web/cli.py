@@ -46,6 +46,9 @@ def parser() -> argparse.ArgumentParser:
                         help="how long a game with no page waits for one before it is hung up")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="redis://host:port/db: the bus between the nodes of a cluster "
+                        "(absent: this process's own)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
     return parser  # fmt: skip
@@ -68,6 +71,7 @@ def parse_args(argv: list[str] | None) -> Config:
         sign_ups=args.sign_ups,
         idle_seconds=args.idle_seconds,
         game=args.game.resolve(),
+        redis=args.redis,
     )
 
 
@@ -101,6 +105,7 @@ async def serve(config: Config) -> None:
             break
         await asyncio.sleep(0.1)
     state.store.close()
+    await state.bus.close()
 
 
 def main(argv: list[str] | None = None) -> int:

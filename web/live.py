@@ -135,6 +135,7 @@ class Live:
         self.games: dict[str, Game] = {}
         self.watchers: dict[object, str] = {}  # Each watcher or replay, and whose page.
         self.listeners: set[Callable[[list[dict[str, object]]], None]] = set()
+        self.started: Callable[[Game], None] = lambda game: None  # Told of each game started.
         self._pushed = 0.0
         self._push: object | None = None
 
@@ -191,6 +192,7 @@ class Live:
         game = Game(player, mode, folder, process, Hub(player, self.changed), now, now)
         game.hub.read_from(read)
         self.games[player] = game
+        self.started(game)
         LOG.info("%s plays (%s), pid %d", player, mode, process.pid)
         self.changed()
         return game
@@ -294,6 +296,13 @@ class Live:
         game.watchers.add(subscriber)
         game.hub.subscribe(subscriber)
         self.changed()
+        return None
+
+    def count_watcher(self, viewer: str, subscriber: Subscriber) -> Refusal | None:
+        """Count `viewer`'s watcher of a game played on another node (`relay`), within the caps."""
+        if (full := self._room(viewer)) is not None:
+            return full
+        self.watchers[subscriber] = viewer
         return None
 
     def unwatch(self, player: str, subscriber: Subscriber) -> None:

@@ -7,7 +7,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from web import accounts, children, live, scores, store
+from web import accounts, chat, children, live, relay, scores, store
+from web.bus import open_bus
 from web.limits import new_counts
 
 
@@ -28,6 +29,7 @@ class Config:
     sign_ups: int = 20
     idle_seconds: float = 300.0
     game: Path = children.MAIN
+    redis: str | None = None  # Redis's URL: the bus between nodes; None: this process's own.
 
 
 class State:
@@ -52,9 +54,18 @@ class State:
             config.idle_seconds,
             config.game,
         )
+        self.bus = open_bus(config.redis)
+        self.relays = relay.Relays(self.bus)
+        self.chat = chat.Chat(self.bus)
+        self.live.started = self.started
         # Sign-in failures by address (and by address and name), and sign-ups by address.
         self.failures = new_counts()
         self.sign_ups = new_counts()
+
+    def started(self, game: live.Game) -> None:
+        """A game started here: offered to the other nodes' watchers, its chat kept here."""
+        self.relays.publish(game.player, game.hub)
+        self.chat.hold(game.player, game.hub)
 
     def scan_all(self) -> None:
         """Look for finished games in every player's folder (at start)."""
