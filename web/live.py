@@ -28,6 +28,7 @@ from tornado.ioloop import IOLoop
 
 from web import accounts, children, scores
 from web.hub import Hub, Subscriber
+from web.lobby import row
 from web.pipe_process import PipeProcess
 from web.pty_process import PtyProcess
 
@@ -37,8 +38,6 @@ Mode = Literal["canvas", "terminal", "screen reader"]
 WAIT_FOR_END_SECONDS: Final = 20.0
 # Games one player may watch or replay at once.
 WATCHERS_EACH: Final = 3
-# What the lobby says of a game's screen, from its STATUS (anything else: "playing").
-SCREENS: Final = frozenset({"menu", "playing", "dead"})
 LOBBY_SECONDS: Final = 1.0  # The lobby is pushed at most this often.
 # The game's option that runs each kind of page's front end.
 FRONT_ENDS: Final = {"canvas": "--browser", "terminal": "--terminal", "screen reader": "--screen-reader"}
@@ -342,28 +341,15 @@ class Live:
 
     # The lobby.
     def lobby(self) -> list[dict[str, object]]:
-        """The games in play, as the lobby lists them: from each game's STATUS and the
+        """The games in play here, as the lobby lists them: from each game's STATUS and the
         server's counts."""
         now = time.time()
-        rows: list[dict[str, object]] = []
-        for game in sorted(self.games.values(), key=lambda game: game.started):
-            if game.process.ended:
-                continue
-            status = game.hub.status or {}
-            screen = status.get("screen", "menu")
-            rows.append(
-                {
-                    "player": game.player,
-                    "mode": game.mode,
-                    "level": _count(status.get("level")),
-                    "depth": _count(status.get("depth")),
-                    "turns": _count(status.get("turns")),
-                    "screen": screen if screen in SCREENS else "playing",
-                    "idle": int(now - game.last_input),
-                    "watchers": len(game.watchers),
-                }
-            )
-        return rows
+        games = sorted(self.games.values(), key=lambda game: game.started)
+        return [
+            row(game.player, game.mode, game.hub.status or {}, game.last_input, len(game.watchers), now)
+            for game in games
+            if not game.process.ended
+        ]
 
     def changed(self) -> None:
         """The lobby changed: push it to its sockets, at once or a second after the last."""
@@ -392,7 +378,3 @@ class Live:
         replays = sum(isinstance(process, PtyProcess) for process in self.watchers)
         return sum(not game.process.ended for game in self.games.values()) + replays
 
-
-def _count(value: object) -> int | str:
-    """A count from a game's STATUS, or "" if it gave none (or not a count)."""
-    return value if type(value) is int and 0 <= value < 1 << 31 else ""
