@@ -81,7 +81,9 @@ def running(nodes: Mapping[str, str]) -> Iterator[Nginx]:
     try:
         deadline = time.monotonic() + 20
         while not _answers(port):
-            assert process.poll() is None, (prefix / "logs" / "error.log").read_text(errors="replace")
+            assert process.poll() is None, (prefix / "logs" / "error.log").read_text(
+                errors="replace"
+            )
             assert time.monotonic() < deadline, "nginx did not answer in 20 s"
             time.sleep(0.05)
         yield Nginx(f"http://127.0.0.1:{port}", port, prefix, process)

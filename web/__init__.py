@@ -9,5 +9,9 @@ pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`
 writes what it draws as `frames` (`stream` in the game, its page's events read by `browser`),
 which one `hub` a game fans out to the player's canvas and every watcher's; `tiles` is the
 window's tile sheet for the canvas.  It lists the games being played (the lobby) and the
-verified finished ones (`scores`).  docs/browser.md says how, and what it trusts.
+verified finished ones (`scores`).  Several servers make a cluster: each is one of the `nodes`
+(its name, its heartbeat, which node runs a player's game), a game's files reach the shared
+store as they are written and come back from it on another node (`game_files`), and `nginx`
+writes the configuration of the one address in front.  docs/browser.md says how, and what it
+trusts.
 """

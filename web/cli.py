@@ -12,7 +12,7 @@ from pathlib import Path
 import tornado.httpserver
 from tornado.ioloop import PeriodicCallback
 
-from web import children
+from web import children, nodes
 from web.limits import MAX_BODY
 from web.server import application
 from web.state import Config, State
@@ -48,6 +48,15 @@ def parser() -> argparse.ArgumentParser:
                         help="the game's main.py (this one's; the tests run a stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
+    parser.add_argument("--node", type=node_name, default=nodes.SOLO, metavar="NAME",
+                        help="this server's name in a cluster (a letter, then up to 15 letters "
+                        "or digits): its games' files go to the database, for another node to "
+                        "take them over (docs/browser.md, Nodes)")
+    parser.add_argument("--heartbeat-seconds", type=float, default=nodes.HEARTBEAT_SECONDS,
+                        help="how often the node says it is alive; silent for three, it is "
+                        "taken for dead and its games go to the next node a page reaches")
+    parser.add_argument("--behind-proxy", action="store_true",
+                        help="take the client's address from X-Real-IP (behind nginx: web.nginx)")
     return parser  # fmt: skip
 
 
@@ -68,7 +77,18 @@ def parse_args(argv: list[str] | None) -> Config:
         sign_ups=args.sign_ups,
         idle_seconds=args.idle_seconds,
         game=args.game.resolve(),
+        node=args.node,
+        heartbeat_seconds=args.heartbeat_seconds,
+        behind_proxy=args.behind_proxy,
     )
+
+
+def node_name(text: str) -> str:
+    """`--node`'s name, checked."""
+    try:
+        return nodes.checked_name(text)
+    except nodes.BadNodeName as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 async def serve(config: Config) -> None:
@@ -77,9 +97,15 @@ async def serve(config: Config) -> None:
     state.scores.start()
     state.scan_all()
     server = tornado.httpserver.HTTPServer(
-        application(state), max_body_size=MAX_BODY, max_buffer_size=MAX_BODY * 4, xheaders=False
+        application(state),
+        max_body_size=MAX_BODY,
+        max_buffer_size=MAX_BODY * 4,
+        xheaders=config.behind_proxy,
     )
     server.listen(config.port, address=config.host)
+    node = nodes.Node(state.store, config.node, f"{config.host}:{config.port}", config.heartbeat_seconds)
+    await node.start()
+    state.live.node = node
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()
     state.store.forget_expired(time.time())
@@ -100,6 +126,8 @@ async def serve(config: Config) -> None:
         if state.live.running() == 0:
             break
         await asyncio.sleep(0.1)
+    await node.settle()
+    node.stop()
     state.store.close()
 
 

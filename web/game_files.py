@@ -127,11 +127,15 @@ class Shipper:
             except Exception:  # The store away a moment: the next frame tries again.
                 LOG.exception("%s's files were not shipped", self.player)
 
-    async def finish(self) -> None:
-        """The game has ended: what it wrote last; a game over forgets its files."""
+    def stop(self) -> None:
+        """Look no more (a look due is called off)."""
         if self._due is not None:
             IOLoop.current().remove_timeout(self._due)
             self._due = None
+
+    async def finish(self) -> None:
+        """The game has ended: what it wrote last; a game over forgets its files."""
+        self.stop()
         await self.ship()
         if not (self.folder / paths.SAVE_NAME).exists():
             await self.store.forget_files(self.player)

@@ -66,6 +66,7 @@ class Hub:
     def __init__(self, name: str, on_status: Callable[[], None] = lambda: None) -> None:
         self.name = name
         self.on_status = on_status
+        self.on_read: Callable[[], None] = lambda: None  # After each read of the pipe.
         self.frame: frames.Frame | None = None
         self.status: dict[str, object] | None = None
         self.status_message: bytes | None = None
@@ -90,6 +91,7 @@ class Hub:
             data = b""
         if data:
             self.feed(data)
+            self.on_read()
         else:
             self._stop_reading()
 

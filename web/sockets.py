@@ -28,6 +28,7 @@ from web.limits import (
     MOVES_PER_SECOND,
     Bucket,
 )
+from web.nodes import socket_on
 from web.pty_process import PtyProcess
 from web.sessions import session_player
 from web.state import State
@@ -81,6 +82,11 @@ class Socket(tornado.websocket.WebSocketHandler):
             self.close()
 
     def refused(self, refusal: live.Refusal) -> None:
+        """Say why not; a game run by another node: the same socket there (`nodes`)."""
+        if refusal.node is not None:
+            self.status(refusal.status, refusal.message, socket=socket_on(refusal.node, self.request.path))
+            self.close()
+            return
         self.told(refusal.status, refusal.message)
 
     def on_close(self) -> None:

@@ -28,6 +28,9 @@ class Config:
     sign_ups: int = 20
     idle_seconds: float = 300.0
     game: Path = children.MAIN
+    node: str = "solo"  # `nodes.SOLO`: the embedded default, no other node.
+    heartbeat_seconds: float = 2.0  # `nodes.HEARTBEAT_SECONDS`
+    behind_proxy: bool = False
 
 
 class State:
