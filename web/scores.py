@@ -99,7 +99,8 @@ class Scores:
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def scan(self, player: str, folder: Path) -> None:
-        """Queue each finished game in `folder`'s recordings not verified yet."""
+        """Queue each finished game in `folder`'s recordings not queued yet (one verified
+        already is passed over as its turn comes: the store is asked then)."""
         for path in newest_recordings(folder):
             found = self._finished(player, path)
             if found is not None and found.sha256 not in self.queued:
@@ -120,8 +121,6 @@ class Scores:
         if claim is None:
             return None
         sha256 = hashlib.sha256(data).hexdigest()
-        if self.store.was_checked(sha256):
-            return None
         return Finished(player, text, sha256, claim, info.st_mtime)
 
     async def idle(self) -> None:
@@ -132,14 +131,16 @@ class Scores:
         while True:
             found = await self.queue.get()
             try:
-                await self.verify(found)
+                if not await self.store.was_checked(found.sha256):
+                    await self.verify(found)
             except Exception:
                 LOG.exception("verifying a recording of %s", found.player)
             finally:
                 self.queue.task_done()
 
     async def verify(self, found: Finished) -> bool:
-        """Verify one finished game from a copy of its text; store it if it is verified."""
+        """Verify one finished game from a copy of its text; list it if it is verified (and
+        not listed yet).  Whether it was listed."""
         folder = Path(tempfile.mkdtemp(prefix="verify-", dir=self.work))
         try:
             copy = folder / "game.rec"
@@ -156,13 +157,18 @@ class Scores:
             return False
         verified = answer.status == 0
         said = "timed out" if answer.status is None else answer.output.strip()[-500:]
-        self.store.add_checked(found.sha256, verified, said)
-        if verified:
-            claim = found.claim
-            game = Game(
-                0, found.player, claim.depth, claim.level, claim.xp, claim.turns, claim.cause,
-                claim.daily, found.finished,
-            )  # fmt: skip
-            self.store.add_game(game, found.sha256, found.text)
+        await self.store.add_checked(found.sha256, verified, said)
         LOG.info("%s's game %s: %s", found.player, found.sha256[:12], said)
-        return verified
+        return verified and await self.list(found)
+
+    async def list(self, found: Finished) -> bool:
+        """Put a verified game on the scoreboard, unless that game is there already."""
+        claim = found.claim
+        game = Game(
+            0, found.player, claim.depth, claim.level, claim.xp, claim.turns, claim.cause,
+            claim.daily, found.finished,
+        )  # fmt: skip
+        listed = await self.store.add_game(game, found.sha256, found.text)
+        if not listed:
+            LOG.info("%s's game %s: listed already", found.player, found.sha256[:12])
+        return listed
