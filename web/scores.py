@@ -3,7 +3,9 @@
 A recording whose last line claims an ending (`# ending depth=... cause=...`, written at the
 death) is copied out of the player's folder, verified from that copy in a process of its own
 with a time and memory limit, one at a time, and, if it reaches the ending it claims, stored
-with its text in the database: the scoreboard lists it and serves that text by id.
+with its text in the database: the scoreboard lists it and serves that text by id.  A game is
+listed once, by its identity (`identity_of`: the game it replays, not the file's bytes), so a
+copy padded with comments, blank lines, other line ends or another claim is not a new entry.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from replays import record_format, record_reader
 from web import children
 from web.store import Game, Store
 from words.game_over import Claim
@@ -65,6 +68,21 @@ def claim_of(text: str) -> Claim | None:
     """The ending a recording's last line claims, if any."""
     lines = [line for line in text.splitlines() if line.strip()]
     return Claim.parse(lines[-1]) if lines else None
+
+
+def identity_of(text: str) -> str:
+    """The game a recording holds: the SHA-256 of the lines the game would write again for
+    what a replay reads of it (its format, seed, daily date, rules and every event), so that
+    comments (a claimed ending among them), blank lines, spaces and line ends count for nothing.
+    RecordingError if it is no recording."""
+    reader = record_reader.Reader(text.splitlines(), "a recording")
+    script = reader.script
+    digest = hashlib.sha256()
+    for line in record_format.header(script.seed, script.version, script.rules, script.daily):
+        digest.update(f"{line}\n".encode())
+    for event in reader.events():
+        digest.update(f"{record_format.line_of(event)}\n".encode())
+    return digest.hexdigest()
 
 
 def newest_recordings(folder: Path) -> list[Path]:
@@ -163,12 +181,13 @@ class Scores:
 
     async def list(self, found: Finished) -> bool:
         """Put a verified game on the scoreboard, unless that game is there already."""
+        identity = await asyncio.to_thread(identity_of, found.text)  # Off the loop: a long parse.
         claim = found.claim
         game = Game(
             0, found.player, claim.depth, claim.level, claim.xp, claim.turns, claim.cause,
             claim.daily, found.finished,
         )  # fmt: skip
-        listed = await self.store.add_game(game, found.sha256, found.text)
+        listed = await self.store.add_game(game, identity, found.text)
         if not listed:
             LOG.info("%s's game %s: listed already", found.player, found.sha256[:12])
         return listed
