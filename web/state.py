@@ -1,5 +1,4 @@
-"""The server's settings and what every handler shares: the database, the programs running and
-the counts its limits keep."""
+"""The server's settings and what every handler shares: the store and the programs running."""
 
 from __future__ import annotations
 
@@ -7,8 +6,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from web import accounts, children, live, scores, store
-from web.limits import new_counts
+from web import accounts, children, live, scores
+from web.store import Store
 
 
 @dataclass(frozen=True)
@@ -28,18 +27,19 @@ class Config:
     sign_ups: int = 20
     idle_seconds: float = 300.0
     game: Path = children.MAIN
+    database: str | None = None  # PostgreSQL's URL; None: SQLite in `root`.
     node: str = "solo"  # `nodes.SOLO`: the embedded default, no other node.
     heartbeat_seconds: float = 2.0  # `nodes.HEARTBEAT_SECONDS`
     behind_proxy: bool = False
 
 
 class State:
-    """What every handler shares: the settings, the database, the programs running."""
+    """What every handler shares: the settings, the store (`web.store.open_store`), the
+    programs running."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, store: Store) -> None:
         self.config = config
-        config.root.mkdir(parents=True, exist_ok=True)
-        self.store = store.Store(config.root)
+        self.store = store
         limits = children.Limits(config.memory_bytes, config.answer_seconds)
         self.work = config.root / "tmp"
         shutil.rmtree(self.work, ignore_errors=True)  # Left by a server stopped mid-run.
@@ -55,9 +55,6 @@ class State:
             config.idle_seconds,
             config.game,
         )
-        # Sign-in failures by address (and by address and name), and sign-ups by address.
-        self.failures = new_counts()
-        self.sign_ups = new_counts()
 
     def scan_all(self) -> None:
         """Look for finished games in every player's folder (at start)."""
