@@ -28,7 +28,13 @@ def make_bus(request: pytest.FixtureRequest) -> Iterator[Makes]:
 
 
 def run(test: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(asyncio.wait_for(test(), 30))  # A bound on waiting, not a measure.
+    """Run `test` on a loop of its own (asyncio.run would leave the thread with no current
+    loop, which other modules' tests use)."""
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(asyncio.wait_for(test(), 30))  # A bound on waiting, not a measure.
+    finally:
+        loop.close()
 
 
 async def heard(got: list[bytes], count: int) -> list[bytes]:

@@ -104,8 +104,8 @@ def cluster(redis_url: str) -> Iterator[Cluster]:
     stand_in(folder)
     nodes: list[Server] = []
     try:
-        nodes.append(start_node(folder, "a", "--redis", redis_url))
-        nodes.append(start_node(folder, "b", "--redis", redis_url))
+        nodes.append(start_node(folder, "a", "--redis", redis_url, "--node", "a"))
+        nodes.append(start_node(folder, "b", "--redis", redis_url, "--node", "b"))
         yield Cluster(*nodes)
     finally:
         stop_nodes(folder, nodes)
@@ -180,6 +180,39 @@ def test_a_watcher_of_a_game_played_nowhere_is_told_so(cluster: Cluster, loop: a
     told = said(read_until(loop, watcher, lambda got: "<closed>" in got))
     assert told == [{"status": "ended", "message": "nobody is not playing now."}]
     close(loop, watcher)
+
+
+def test_the_lobby_on_another_node_lists_the_game_as_it_changes(
+    cluster: Cluster, loop: asyncio.AbstractEventLoop
+) -> None:
+    lobby = socket_to(loop, Client(cluster.b), "/lobby/socket")  # Public: no session.
+
+    def listed(turns: object) -> Callable[[list[str | bytes]], bool]:
+        def done(got: list[str | bytes]) -> bool:
+            return any(
+                game["player"] == "lara" and game["turns"] == turns
+                for message in said(got)
+                for game in message["games"]  # type: ignore[attr-defined]
+            )
+
+        return done
+
+    page = playing(loop, signed_up(cluster.a, "lara"))
+    send(loop, page, key("t"))
+    send(loop, page, key("t"))
+    got = said(read_until(loop, lobby, listed(2)))
+    row = next(g for m in got for g in m["games"] if g["player"] == "lara" and g["turns"] == 2)  # type: ignore[attr-defined]
+    assert row == {**row, "mode": "canvas", "level": 1, "depth": 2, "screen": "playing", "watchers": 0}
+    assert "<td>lara</td>" in Client(cluster.b).request("/lobby").body
+    send(loop, page, key("q"))  # Its end: gone from B's lobby too.
+
+    def gone(got: list[str | bytes]) -> bool:
+        return any(all(g["player"] != "lara" for g in m["games"]) for m in said(got))  # type: ignore[attr-defined]
+
+    read_until(loop, lobby, gone)
+    assert "<td>lara</td>" not in Client(cluster.b).request("/lobby").body
+    close(loop, page)
+    close(loop, lobby)
 
 
 def chatting(loop: asyncio.AbstractEventLoop, client: Client, player: str) -> Socket:

@@ -12,10 +12,11 @@ from pathlib import Path
 import tornado.httpserver
 from tornado.ioloop import PeriodicCallback
 
-from web import children
-from web.limits import MAX_BODY
+from web import children, nodes
+from web.limits import MAX_BODY, WINDOW_SECONDS
 from web.server import application
 from web.state import Config, State
+from web.store import open_store
 
 
 def parser() -> argparse.ArgumentParser:
@@ -46,11 +47,23 @@ def parser() -> argparse.ArgumentParser:
                         help="how long a game with no page waits for one before it is hung up")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="PostgreSQL shared by a cluster's nodes (postgresql://...); "
+                             "without it, SQLite in DIR")
     parser.add_argument("--redis", default=None, metavar="URL",
                         help="redis://host:port/db: the bus between the nodes of a cluster "
                         "(absent: this process's own)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
+    parser.add_argument("--node", type=node_name, default=nodes.SOLO, metavar="NAME",
+                        help="this server's name in a cluster (a letter, then up to 15 letters "
+                        "or digits): its games' files go to the database, for another node to "
+                        "take them over (docs/browser.md, Nodes)")
+    parser.add_argument("--heartbeat-seconds", type=float, default=nodes.HEARTBEAT_SECONDS,
+                        help="how often the node says it is alive; silent for three, it is "
+                        "taken for dead and its games go to the next node a page reaches")
+    parser.add_argument("--behind-proxy", action="store_true",
+                        help="take the client's address from X-Real-IP (behind nginx: web.nginx)")
     return parser  # fmt: skip
 
 
@@ -71,23 +84,43 @@ def parse_args(argv: list[str] | None) -> Config:
         sign_ups=args.sign_ups,
         idle_seconds=args.idle_seconds,
         game=args.game.resolve(),
+        database=args.database,
         redis=args.redis,
+        node=args.node,
+        heartbeat_seconds=args.heartbeat_seconds,
+        behind_proxy=args.behind_proxy,
     )
+
+
+def node_name(text: str) -> str:
+    """`--node`'s name, checked."""
+    try:
+        return nodes.checked_name(text)
+    except nodes.BadNodeName as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 async def serve(config: Config) -> None:
     """Serve until SIGTERM or SIGINT; then hang up every game and wait for them to save."""
-    state = State(config)
+    config.root.mkdir(parents=True, exist_ok=True)
+    state = State(config, await open_store(config))
     state.scores.start()
     state.scan_all()
     server = tornado.httpserver.HTTPServer(
-        application(state), max_body_size=MAX_BODY, max_buffer_size=MAX_BODY * 4, xheaders=False
+        application(state),
+        max_body_size=MAX_BODY,
+        max_buffer_size=MAX_BODY * 4,
+        xheaders=config.behind_proxy,
     )
     server.listen(config.port, address=config.host)
+    node = nodes.Node(state.store, config.node, f"{config.host}:{config.port}", config.heartbeat_seconds)
+    await node.start()
+    state.live.node = node
+    await state.lobby.start()
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()
-    state.store.forget_expired(time.time())
-    sweeper = PeriodicCallback(lambda: state.store.forget_expired(time.time()), 3600 * 1000)
+    await sweep(state)
+    sweeper = PeriodicCallback(lambda: sweep(state), WINDOW_SECONDS * 1000)
     sweeper.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -104,8 +137,18 @@ async def serve(config: Config) -> None:
         if state.live.running() == 0:
             break
         await asyncio.sleep(0.1)
-    state.store.close()
+    await node.settle()
+    node.stop()
+    await state.lobby.stop()
     await state.bus.close()
+    await state.store.close()
+
+
+async def sweep(state: State) -> None:
+    """Forget the sessions expired and the attempts out of every limit's window."""
+    now = time.time()
+    await state.store.forget_expired(now)
+    await state.store.forget_attempts(now, WINDOW_SECONDS)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -124,6 +124,7 @@ class Hub(Fan):
 
     def __init__(self, name: str, on_status: Callable[[], None] = lambda: None) -> None:
         super().__init__(name, on_status)
+        self.on_read: Callable[[], None] = lambda: None  # After each read of the pipe.
         self.unframer = frames.Unframer()
         self.fd: int | None = None
         self.loop = IOLoop.current()
@@ -143,6 +144,7 @@ class Hub(Fan):
             data = b""
         if data:
             self.feed(data)
+            self.on_read()
         else:
             self._stop_reading()
 

@@ -29,6 +29,7 @@ from tornado.ioloop import IOLoop
 from web import accounts, children, scores
 from web.hub import Hub, Subscriber
 from web.lobby import row
+from web.nodes import Node
 from web.pipe_process import PipeProcess
 from web.pty_process import PtyProcess
 
@@ -105,6 +106,7 @@ class Refusal:
 
     status: str
     message: str
+    node: str | None = None  # "moved": the node that runs the game.
 
 
 class Live:
@@ -137,6 +139,7 @@ class Live:
         self.started: Callable[[Game], None] = lambda game: None  # Told of each game started.
         self._pushed = 0.0
         self._push: object | None = None
+        self.node: Node | None = None  # In a cluster (`nodes`): where games run, their files.
 
     # Players' games.
     async def play(self, player: str, mode: Mode, page: Page) -> Game | Refusal:
@@ -153,6 +156,12 @@ class Live:
         refusal = await self.refusal(player)
         if refusal is not None:
             return refusal
+        if self.node is not None:
+            folder = accounts.player_folder(self.root, player)
+            if (holder := await self.node.take(player, mode, folder)) is not None:
+                return Refusal("moved", f"Your game runs on {holder}.", holder)
+            if player in self.games:  # Started by another page meanwhile.
+                return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
         game = self._start(player, mode)
         self.attach(game, page)
         return game
@@ -190,6 +199,8 @@ class Live:
         now = time.time()
         game = Game(player, mode, folder, process, Hub(player, self.changed), now, now)
         game.hub.read_from(read)
+        if self.node is not None:
+            game.hub.on_read = self.node.started(player)
         self.games[player] = game
         self.started(game)
         LOG.info("%s plays (%s), pid %d", player, mode, process.pid)
@@ -204,6 +215,8 @@ class Live:
         game.finished.set()
         self.scores.scan(game.player, game.folder)
         game.hub.finish()  # The last frames, then every watcher is told.
+        if self.node is not None:
+            self.node.ended(game.player)
         for subscriber in game.watchers:
             self.watchers.pop(subscriber, None)
         game.watchers.clear()

@@ -13,7 +13,7 @@ In the embedded default the bus and the store are this process's: the same path,
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, Protocol
 
 from tornado.ioloop import IOLoop, PeriodicCallback
@@ -59,7 +59,7 @@ class Listing(Protocol):
         self, player: str, node: str, status: dict[str, object], watchers: int, last_input: float, now: float
     ) -> None: ...
 
-    async def playing(self, now: float, stale: float) -> list[Playing]: ...
+    async def playing(self, now: float, stale: float) -> Sequence[Playing]: ...
 
 
 def row(player: str, mode: str, status: dict[str, object], last_input: float, watchers: int, now: float) -> Row:

@@ -28,6 +28,7 @@ from web.limits import (
     MOVES_PER_SECOND,
     Bucket,
 )
+from web.nodes import socket_on
 from web.pty_process import PtyProcess
 from web.sessions import session_player
 from web.state import State
@@ -45,10 +46,8 @@ class Socket(tornado.websocket.WebSocketHandler):
         self.rate = Bucket(INPUT_BYTES_PER_SECOND, INPUT_BURST)
         self.closed = False
 
-    def get_current_user(self) -> str | None:
-        return session_player(self, self.state)
-
     async def get(self, *args: Any, **kwargs: Any) -> None:
+        self.current_user = await session_player(self, self.state)
         if self.current_user is None:
             raise tornado.web.HTTPError(403)
         await super().get(*args, **kwargs)
@@ -81,6 +80,11 @@ class Socket(tornado.websocket.WebSocketHandler):
             self.close()
 
     def refused(self, refusal: live.Refusal) -> None:
+        """Say why not; a game run by another node: the same socket there (`nodes`)."""
+        if refusal.node is not None:
+            self.status(refusal.status, refusal.message, socket=socket_on(refusal.node, self.request.path))
+            self.close()
+            return
         self.told(refusal.status, refusal.message)
 
     def on_close(self) -> None:
@@ -250,10 +254,12 @@ class ReplaySocket(Socket):
 
     process: PtyProcess | None = None
 
-    def open(self, game_id: str) -> None:
-        text = self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
+    async def open(self, game_id: str) -> None:
+        text = await self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
         if text is None:
             return self.refused(live.Refusal("ended", "No such game."))
+        if self.closed:  # The page left while the recording was read.
+            return
         viewer = self.current_user
         assert isinstance(viewer, str)
         sink = live.Sink(self.send_output, lambda status: self.told("ended", "The game has ended."))
@@ -275,20 +281,20 @@ class ReplaySocket(Socket):
 
 
 class LobbySocket(tornado.websocket.WebSocketHandler):
-    """The lobby, pushed (public, read-only): `{"games": [...]}` at once, then whenever it
-    changes, at most once a second (`live.Live.changed`)."""
+    """The lobby of every node, pushed (public, read-only): `{"games": [...]}` at once, then
+    whenever it changes, at most once a second (`lobby.Lobby.changed`)."""
 
     def initialize(self, state: State) -> None:
         self.state = state
         self.listening = False
 
-    def open(self, *args: str, **kwargs: str) -> None:
-        if len(self.state.live.listeners) >= MAX_LOBBY_SOCKETS:
+    async def open(self, *args: str, **kwargs: str) -> None:
+        if len(self.state.lobby.listeners) >= MAX_LOBBY_SOCKETS:
             self.close()
             return
-        self.state.live.listeners.add(self.push)
+        self.state.lobby.listeners.add(self.push)
         self.listening = True
-        self.push(self.state.live.lobby())
+        self.push(await self.state.lobby.rows())
 
     def push(self, games: list[dict[str, object]]) -> None:
         if self.ws_connection is None:
@@ -304,4 +310,4 @@ class LobbySocket(tornado.websocket.WebSocketHandler):
 
     def on_close(self) -> None:
         if self.listening:
-            self.state.live.listeners.discard(self.push)
+            self.state.lobby.listeners.discard(self.push)

@@ -1,5 +1,4 @@
-"""The server's settings and what every handler shares: the database, the programs running and
-the counts its limits keep."""
+"""The server's settings and what every handler shares: the store and the programs running."""
 
 from __future__ import annotations
 
@@ -7,9 +6,11 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from web import accounts, chat, children, live, relay, scores, store
+from web import accounts, chat, children, live, relay, scores
 from web.bus import open_bus
-from web.limits import new_counts
+from web.lobby import Lobby
+from web.nodes import STALE_BEATS
+from web.store import Store
 
 
 @dataclass(frozen=True)
@@ -29,16 +30,20 @@ class Config:
     sign_ups: int = 20
     idle_seconds: float = 300.0
     game: Path = children.MAIN
+    database: str | None = None  # PostgreSQL's URL; None: SQLite in `root`.
     redis: str | None = None  # Redis's URL: the bus between nodes; None: this process's own.
+    node: str = "solo"  # `nodes.SOLO`: the embedded default, no other node.
+    heartbeat_seconds: float = 2.0  # `nodes.HEARTBEAT_SECONDS`
+    behind_proxy: bool = False
 
 
 class State:
-    """What every handler shares: the settings, the database, the programs running."""
+    """What every handler shares: the settings, the store (`web.store.open_store`), the
+    programs running."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, store: Store) -> None:
         self.config = config
-        config.root.mkdir(parents=True, exist_ok=True)
-        self.store = store.Store(config.root)
+        self.store = store
         limits = children.Limits(config.memory_bytes, config.answer_seconds)
         self.work = config.root / "tmp"
         shutil.rmtree(self.work, ignore_errors=True)  # Left by a server stopped mid-run.
@@ -58,9 +63,8 @@ class State:
         self.relays = relay.Relays(self.bus)
         self.chat = chat.Chat(self.bus)
         self.live.started = self.started
-        # Sign-in failures by address (and by address and name), and sign-ups by address.
-        self.failures = new_counts()
-        self.sign_ups = new_counts()
+        stale = config.heartbeat_seconds * STALE_BEATS
+        self.lobby = Lobby(store, self.bus, self.live, config.node, stale)
 
     def started(self, game: live.Game) -> None:
         """A game started here: offered to the other nodes' watchers, its chat kept here."""

@@ -185,26 +185,55 @@
     return [Math.max(0, Math.min(frame.columns - 1, x)), Math.max(0, Math.min(frame.rows - 1, y))];
   }
 
+  // The socket: data-socket on whichever node nginx picks; a node that does not run the game
+  // answers "moved" with the socket of the one that does (/node/NAME/...), opened at once.  A
+  // connection lost without a word (the node gone) is opened again, after 1, 2, 3... seconds,
+  // at data-socket: another node then takes the game over (docs/browser.md, "Nodes").
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(scheme + location.host + canvas.dataset.socket);
-  socket.binaryType = "arraybuffer";
+  const RETRIES = 30;
+  let socket = null;
+  let tries = 0;
   let order = Promise.resolve();
-  socket.onmessage = function (event) {
-    order = order.then(function () { return received(event.data); }).catch(function (error) {
-      status.textContent = "The game's picture could not be read (" + error.message + "): reload the page.";
-      status.dataset.status = "broken";
-    });
-  };
-  socket.onopen = function () {
-    if (input) { status.textContent = "Connected: type to play."; }
-  };
-  socket.onclose = function () {
-    if (said) { return; }
-    status.dataset.status = "closed";
-    status.textContent = input
-      ? "The connection closed. Your game saves itself: reload the page to continue."
-      : "The connection closed.";
-  };
+  function connect(path) {
+    const opened = new WebSocket(scheme + location.host + path);
+    let movedTo = null;
+    socket = opened;
+    opened.binaryType = "arraybuffer";
+    opened.onmessage = function (event) {
+      if (typeof event.data === "string") {
+        const message = JSON.parse(event.data);
+        if (message.status === "moved" && typeof message.socket === "string" && message.socket.startsWith("/node/")) {
+          movedTo = message.socket;
+          return;
+        }
+      } else {
+        tries = 0;  // The game answers: a later loss may try again as many times.
+      }
+      order = order.then(function () { return received(event.data); }).catch(function (error) {
+        status.textContent = "The game's picture could not be read (" + error.message + "): reload the page.";
+        status.dataset.status = "broken";
+      });
+    };
+    opened.onopen = function () {
+      if (input) { status.textContent = "Connected: type to play."; }
+    };
+    opened.onclose = function () {
+      if (said) { return; }
+      if (movedTo !== null) { return connect(movedTo); }
+      if (tries < RETRIES) {
+        tries += 1;
+        status.dataset.status = "reconnecting";
+        status.textContent = "The connection was lost: connecting again…";
+        setTimeout(function () { connect(canvas.dataset.socket); }, Math.min(tries, 5) * 1000);
+        return;
+      }
+      status.dataset.status = "closed";
+      status.textContent = input
+        ? "The connection closed. Your game saves itself: reload the page to continue."
+        : "The connection closed.";
+    };
+  }
+  connect(canvas.dataset.socket);
 
   function send(event) {
     if (socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify(event)); }
