@@ -4,7 +4,10 @@ The game's node publishes what its hub reads on `frames:<player>` while some oth
 (`Publisher`); a node with a watcher of a game played elsewhere subscribes there and feeds a
 `Relay`, a `hub.Fan` like the game's own hub, so that its watchers get the same bytes, with the
 same backlog rule.  A relay starts by asking on `whole:<player>`: the game's node answers
-with the frame whole.  No node answering means the game is played nowhere.
+with the frame whole.  No node answering means the game is played nowhere.  A relay that has
+heard nothing for `RECHECK_SECONDS` asks again (a node that dies says nothing): answered by
+none, its watchers are told the game ended; answered by the node the game was taken over by,
+it follows the game there (its watchers sent the frame only if it differs).
 
 `frames:<player>` messages are a kind byte and its body:
 
@@ -23,14 +26,17 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+from tornado.ioloop import IOLoop, PeriodicCallback
+
 from web import frames
 from web.bus import Bus, Unsubscribe
-from web.hub import Fan, Hub, Subscriber
+from web.hub import Fan, Subscriber
 
 LOG: Final = logging.getLogger("web.relay")
 STREAM: Final = b"s"
 WHOLE: Final = b"w"
 ENDED: Final = b"e"
+RECHECK_SECONDS: Final = 10.0
 
 
 def frames_channel(player: str) -> str:
@@ -62,7 +68,7 @@ class Publisher:
     """A game played on this node, published for the others: a subscriber of its hub whose
     messages go on the bus while some node listens, and the answer to `whole:<player>`."""
 
-    def __init__(self, bus: Bus, player: str, hub: Hub, tasks: Tasks) -> None:
+    def __init__(self, bus: Bus, player: str, hub: Fan, tasks: Tasks) -> None:
         self.bus = bus
         self.hub = hub
         self.channel = frames_channel(player)
@@ -119,21 +125,31 @@ class Relay(Fan):
         self.gone = gone
         self.synced = False
         self.stop: Unsubscribe | None = None
+        self.heard_at = IOLoop.current().time()
 
     def heard(self, data: bytes) -> None:
+        self.heard_at = IOLoop.current().time()
         kind, body = data[:1], data[1:]
         try:
             if kind == ENDED:
                 self.end()
             elif kind == WHOLE and not self.synced:
                 self.synced = True
-                for message in frames.Unframer().feed(body):
-                    self.take(message)
+                self._whole(frames.Unframer().feed(body))
             elif kind == STREAM and self.synced:
                 self.take(body)
         except frames.FrameError as exc:
             LOG.warning("%s's frames from the bus stopped: %s", self.name, exc)
             self.end()
+
+    def _whole(self, messages: list[bytes]) -> None:
+        """The frame whole and the status: sent on, unless they are what the watchers have."""
+        kept = [frames.encode_full(self.frame)] if self.frame is not None else []
+        if self.status_message is not None:
+            kept.append(self.status_message)
+        if messages != kept:
+            for message in messages:
+                self.take(message)
 
     def end(self) -> None:
         super().end()
@@ -144,12 +160,14 @@ class Relays:
     """This node's relays of games played elsewhere, one a game, while someone here watches,
     and the publishers of the games played here."""
 
-    def __init__(self, bus: Bus) -> None:
+    def __init__(self, bus: Bus, recheck_seconds: float = RECHECK_SECONDS) -> None:
         self.bus = bus
         self.relays: dict[str, Relay] = {}
         self.tasks = Tasks()
+        self.recheck_seconds = recheck_seconds
+        self.checker: PeriodicCallback | None = None
 
-    def publish(self, player: str, hub: Hub) -> None:
+    def publish(self, player: str, hub: Fan) -> None:
         """Offer a game played here to the other nodes."""
         Publisher(self.bus, player, hub, self.tasks)
 
@@ -157,6 +175,9 @@ class Relays:
         """Send `subscriber` `player`'s game played on another node; False if none plays it."""
         relay = self.relays.get(player)
         if relay is None:
+            if self.checker is None:
+                self.checker = PeriodicCallback(self._check, self.recheck_seconds * 500)
+                self.checker.start()
             relay = self.relays[player] = Relay(player, self._gone)
             relay.subscribe(subscriber)
             if not await self._start(relay):
@@ -180,6 +201,20 @@ class Relays:
         relay.stop = stop
         return await self.bus.publish(whole_channel(relay.name), b"") > 0
 
+    def _check(self) -> None:
+        """Ask again for the games whose relays have heard nothing for a while."""
+        now = IOLoop.current().time()
+        for relay in list(self.relays.values()):
+            if relay.synced and relay.stop is not None and now - relay.heard_at >= self.recheck_seconds:
+                relay.heard_at = now
+                relay.synced = False
+                self.tasks.start(self._ask_again(relay))
+
+    async def _ask_again(self, relay: Relay) -> None:
+        heard = await self.bus.publish(whole_channel(relay.name), b"")
+        if heard == 0 and self.relays.get(relay.name) is relay:
+            relay.end()  # Played nowhere now: its node ended it, or died.
+
     def unwatch(self, player: str, subscriber: Subscriber) -> None:
         relay = self.relays.get(player)
         if relay is not None and subscriber in relay.subscribers:
@@ -193,3 +228,6 @@ class Relays:
         if relay.stop is not None:
             stop, relay.stop = relay.stop, None
             self.tasks.start(stop())
+        if not self.relays and self.checker is not None:
+            self.checker.stop()
+            self.checker = None
