@@ -273,6 +273,16 @@ def test_stores_opened_at_once_make_the_schema_once(config: Config) -> None:
     in_a_loop(body())
 
 
+def test_the_command_line_takes_a_postgresql_url_only(tmp_path: Path) -> None:
+    from web.cli import parse_args
+
+    assert parse_args(["--data-dir", str(tmp_path)]).database is None  # SQLite in the folder.
+    url = "postgresql://web@127.0.0.1:5432/tombs"
+    assert parse_args(["--data-dir", str(tmp_path), "--database", url]).database == url
+    with pytest.raises(SystemExit):
+        parse_args(["--data-dir", str(tmp_path), "--database", str(tmp_path / "web.sqlite3")])
+
+
 def test_a_sqlite_database_from_before_identities_is_opened(tmp_path: Path) -> None:
     """A server's folder from before this store: its games kept, under their files' hashes."""
     db = sqlite3.connect(tmp_path / "web.sqlite3")
