@@ -122,21 +122,27 @@ def test_forgotten_attempts_count_no_more(config: Config) -> None:
     run(config, body)
 
 
-def test_takes_sent_at_once_never_pass_the_limit(config: Config) -> None:
-    """The red team's case: 120 sign-in guesses on one name at once, from two nodes (two
-    stores on one database): only the limit's worth counted."""
+@pytest.mark.parametrize(
+    ("kind", "key", "limit", "sent"),
+    [("sign-in", "ada", 10, 120), ("sign-up", "127.0.0.7", 20, 60)],
+)
+def test_takes_sent_at_once_never_pass_the_limit(
+    config: Config, kind: str, key: str, limit: int, sent: int
+) -> None:
+    """The red team's cases: 120 sign-in guesses on one name, 60 sign-ups from one address,
+    all at once from two nodes (two stores on one database): only the limit's worth counted."""
 
     async def body(store: Store) -> None:
         other = await open_store(config)
         try:
-            stores = [store, other] * 60
+            stores = [store, other] * (sent // 2)
             taken = await asyncio.gather(
-                *(each.take("sign-in", "ada", 10, WINDOW, NOW) for each in stores)
+                *(each.take(kind, key, limit, WINDOW, NOW) for each in stores)
             )
         finally:
             await other.close()
-        assert sum(slot is not None for slot in taken) == 10
-        assert await store.take("sign-in", "ada", 10, WINDOW, NOW) is None
+        assert sum(slot is not None for slot in taken) == limit
+        assert await store.take(kind, key, limit, WINDOW, NOW) is None
 
     run(config, body)
 
