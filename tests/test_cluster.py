@@ -38,8 +38,10 @@ from test_web import (
     Client,
     Server,
     assert_no_traceback,
+    by,
     free_port,
     programs_in,
+    shot,
     sign_up_in_page,
     wait_for,
 )
@@ -247,12 +249,16 @@ def test_a_dead_nodes_game_goes_on_on_the_other_node(
     host.process.kill()  # kill -9 of the node, and of its game: the machine gone.
     os.kill(game, signal.SIGKILL)
     host.process.wait()
+    status = driver.find_element(by("ID"), "status")
+    wait_for(lambda: status.get_attribute("data-status") == "reconnecting", 20)
+    shot(driver, "cluster-reconnecting")
     other = cluster.nodes["b" if host.name == "a" else "a"]
     # The page connects again through nginx on its own; the other node takes the game.
     showing(driver, lambda page: page.status.get("screen") == "menu" and other.pids("kim"), 60)
     assert re.search(r"kim: [1-9]\d* of the game's files written back", other.log.read_text())
     press(driver, "c")  # Continue: the save, then what the recording holds after it.
     after = showing(driver, lambda page: page.turns() > 0, 30)
+    shot(driver, "cluster-continued")
     assert before.turns() - 1 <= after.turns() <= before.turns(), (before.status, after.status)
     if after.turns() == before.turns():
         assert player_at(after) == player_at(before)
