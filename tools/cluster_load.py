@@ -65,6 +65,19 @@ PAGE = ROOT / "docs" / "browser.md"
 START = "<!-- cluster figures: made by tools/cluster_load.py; do not edit -->\n"
 END = "<!-- end cluster figures -->"
 IDLE_SECONDS = 5.0
+SPLIT_FURTHER = (
+    "How it is split further: the game files' appends, nearly all of the database's writes, go "
+    "to a database chosen by a hash of the player's name (accounts, sessions, limits and scores "
+    "stay in one), or each node gathers its games' appends into one transaction every 20 ms "
+    "(a node's transactions a second then stay 50 however many games it runs); the frames' "
+    "channels go to a Redis chosen by a hash of the player's name (a watcher's node subscribes "
+    "there), or to a Redis Cluster's sharded pub/sub (SPUBLISH), so that no one Redis carries "
+    "every game; and the nodes, machines of their own, are as many as memory asks."
+)
+# Redis's commands that this tool's own reading of it makes: not counted.
+OURS = frozenset(
+    f"cmdstat_{name}" for name in ("info", "hello", "client|setinfo", "client", "ping", "select")
+)
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -499,6 +512,12 @@ def sizing_lines(m: Measured, keys: float, watchers: float) -> list[str]:
     table = ["| | 1,000 games | 10,000 games |", "| --- | --- | --- |"]
     table += [f"| {label} | " + " | ".join(form.format(getattr(row, name)) for row in rows) + " |"
               for label, form, name in cells]  # fmt: skip
+    table += [
+        "| PostgreSQLs like the one here | "
+        + " | ".join(f"{row.commits / m.appends_per_second:,.1f}" for row in rows) + " |",
+        "| Redis servers like the one here | "
+        + " | ".join(f"{row.redis / m.publishes_per_second:,.2f}" for row in rows) + " |",
+    ]  # fmt: skip
     return [
         f"Each game's player pressing {keys:g} keys a second and {watchers:g} watcher a game (an "
         "assumption, not a measure: nothing here measures a player), from the costs above:",
@@ -512,13 +531,7 @@ def sizing_lines(m: Measured, keys: float, watchers: float) -> list[str]:
         "added behind nginx (its `/` in turn, `/node/NAME/` each), and memory, the games' processes "
         "above all, decides how many machines.",
         "",
-        "How it is split further: the game files' appends, nearly all of the database's writes, go "
-        "to a database chosen by a hash of the player's name (accounts, sessions, limits and scores "
-        "stay in one), or each node gathers its games' appends into one transaction every 20 ms "
-        "(a node's transactions a second then stay 50 however many games it runs); the frames' "
-        "channels go to a Redis chosen by a hash of the player's name (a watcher's node subscribes "
-        "there), or to a Redis Cluster's sharded pub/sub (SPUBLISH), so that no one Redis carries "
-        "every game; and the nodes, machines of their own, are as many as memory asks.",
+        SPLIT_FURTHER,
     ]
 
 
