@@ -42,9 +42,9 @@ class Opened:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def files(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opened]:
-    """The store of each kind, empty, opened on a loop of the test's own."""
+    """The store of each kind, empty, opened on a loop of the test's own (never the thread's:
+    the tests after these find the thread as they left it)."""
     loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
     if request.param == "sqlite":
         from web.store_sqlite import SqliteStore
 
@@ -57,7 +57,6 @@ def files(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opened]:
         opened = Opened(loop.run_until_complete(PostgresStore.open(url)), loop)
     yield opened
     opened.run(opened.store.close())
-    asyncio.set_event_loop(None)
     loop.close()
 
 

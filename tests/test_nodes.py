@@ -4,8 +4,10 @@ The two-node cluster is tests/test_cluster.py."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -70,3 +72,27 @@ def test_a_node_serves_its_pages_at_the_front_and_at_its_own_location(tmp_path: 
             with urllib.request.urlopen(front.url + path, timeout=20) as answer:
                 assert answer.status == 200 and b"Tombs" in answer.read()
     assert next(served, None) is None  # The server stopped cleanly, no traceback in its log.
+
+
+def test_a_node_starting_lets_go_of_the_games_a_killed_run_of_it_left(tmp_path: Path) -> None:
+    from web.store_sqlite import SqliteStore
+
+    async def started_again() -> list[str]:
+        store = SqliteStore(tmp_path)
+        now = time.time()
+        for name in ("a", "b"):
+            await store.heartbeat(name, "127.0.0.1:1", now)
+        assert await store.claim("kim", "a", "canvas", now, 6) == "a"  # Then a was killed.
+        assert await store.claim("lee", "b", "canvas", now, 6) == "b"
+        node = nodes.Node(store, "a", "127.0.0.1:1")
+        await node.start()
+        node.stop()
+        playing = [game.player for game in await store.playing(time.time(), 6)]
+        await store.close()
+        return playing
+
+    loop = asyncio.new_event_loop()  # Never the thread's: the tests after find it as it was.
+    try:
+        assert loop.run_until_complete(started_again()) == ["lee"]
+    finally:
+        loop.close()

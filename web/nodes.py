@@ -25,6 +25,7 @@ from typing import Final, Protocol
 from tornado.ioloop import PeriodicCallback
 
 from web import game_files
+from web.store import Playing
 
 LOG: Final = logging.getLogger("web.nodes")
 NODE_NAME: Final = re.compile(r"[a-z][a-z0-9]{0,15}")
@@ -54,6 +55,8 @@ class Claims(game_files.Files, Protocol):
 
     async def release(self, player: str, node: str) -> None: ...
 
+    async def playing(self, now: float, stale: float) -> list[Playing]: ...
+
 
 class Node:
     """This server's name in the cluster, kept alive in the store."""
@@ -80,8 +83,12 @@ class Node:
         return self.heartbeat * STALE_BEATS
 
     async def start(self) -> None:
-        """Say this node is alive, now and every `heartbeat` seconds."""
+        """Say this node is alive, now and every `heartbeat` seconds; a node starting runs no
+        game, so the claims a run of it killed left behind are let go."""
         await self.beat()
+        for game in await self.store.playing(time.time(), self.stale):
+            if game.node == self.name:
+                await self.store.release(game.player, self.name)
         self._beat = PeriodicCallback(self.beat, self.heartbeat * 1000)
         self._beat.start()
 

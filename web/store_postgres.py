@@ -306,10 +306,12 @@ class PostgresStore:
 
     # A game's files (`game_files`): pieces appended, in order of their offsets.
     async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None:
-        async with self.pool.connection() as conn:
-            key = (player, name)
+        """One transaction, its three statements sent at once (a pipeline: one round trip)."""
+        key = (player, name)
+        async with self.pool.connection() as conn, conn.pipeline():
             await conn.execute(
-                "DELETE FROM game_files WHERE player = %s AND name = %s AND start >= %s", (*key, offset)
+                "DELETE FROM game_files WHERE player = %s AND name = %s AND start >= %s",
+                (*key, offset),
             )
             await conn.execute(
                 "UPDATE game_files SET data = substring(data FROM 1 FOR (%s - start)::integer) "
