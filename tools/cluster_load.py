@@ -262,7 +262,7 @@ def start_nodes(where: Services, games: int) -> dict[str, Node]:
             process = subprocess.Popen(
                 [sys.executable, "-m", "web", "--node", name, "--port", str(port),
                  "--data-dir", str(where.folder / name), "--database", where.database,
-                 *redis_option(where.redis_url), "--behind-proxy", "--seed", "3",
+                 "--redis", where.redis_url, "--behind-proxy", "--seed", "3",
                  "--max-games", str(games), "--max-watchers", str(games * 4),
                  "--sign-ups", str(games * 3), "--idle-seconds", "600"],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
@@ -278,14 +278,6 @@ def start_nodes(where: Services, games: int) -> dict[str, Node]:
             )
             time.sleep(0.1)
     return nodes
-
-
-def redis_option(url: str) -> list[str]:
-    """`--redis URL`, if the server takes it (the bus's branch)."""
-    from web.cli import parser
-
-    takes = any("--redis" in action.option_strings for action in parser()._actions)
-    return ["--redis", url] if takes else []
 
 
 def stop_nodes(nodes: dict[str, Node]) -> None:
