@@ -67,7 +67,8 @@ START = "<!-- cluster figures: made by tools/cluster_load.py; do not edit -->\n"
 END = "<!-- end cluster figures -->"
 IDLE_SECONDS = 5.0
 SPLIT_FURTHER = (
-    "How it is split further: the game files' appends, nearly all of the database's writes, go "
+    "How it is split further: the game files' appends, {share:.0%} of a key's database "
+    "transactions here, go "
     "to a database chosen by a hash of the player's name (accounts, sessions, limits and scores "
     "stay in one), or each node gathers its games' appends into one transaction every 20 ms "
     "(a node's transactions a second then stay 50 however many games it runs); the frames' "
@@ -131,6 +132,7 @@ class Counters:
 
     commits: int
     statements: int
+    appends: int  # The game files' appends (their INSERT).
     redis_commands: int
     redis_bytes: int
     cpu: dict[str, float]
@@ -141,6 +143,7 @@ class Counters:
         return {
             "commits": self.commits - earlier.commits,
             "statements": self.statements - earlier.statements,
+            "appends": self.appends - earlier.appends,
             "redis commands": self.redis_commands - earlier.redis_commands,
             "redis bytes": self.redis_bytes - earlier.redis_bytes,
             "seconds": self.at - earlier.at,
@@ -160,18 +163,21 @@ def counters(database: str, redis_url: str, parts: Parts) -> Counters:
             "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
         ).fetchone()
         calls = conn.execute("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements").fetchone()
+        appends = conn.execute(
+            "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements "
+            "WHERE query LIKE 'INSERT INTO game_files%'"
+        ).fetchone()
     client = redis.Redis.from_url(redis_url)
     stats = client.info("commandstats")
     bytes_out = client.info("stats")["total_net_output_bytes"]
     client.close()
-    assert commits is not None and calls is not None
-    redis_calls = sum(
-        int(value["calls"]) for name, value in stats.items() if name != "cmdstat_info"
-    )
-    # Our own queries here are one commit and two statements: taken off.
+    assert commits is not None and calls is not None and appends is not None
+    redis_calls = sum(int(value["calls"]) for name, value in stats.items() if name not in OURS)
+    # This reading's own few statements are in the counts: nothing beside a run's thousands.
     return Counters(
-        int(commits[0]) - 1,
-        int(calls[0]) - 2,
+        int(commits[0]),
+        int(calls[0]),
+        int(appends[0]),
         redis_calls,
         int(bytes_out),
         parts.cpu(),
@@ -463,7 +469,7 @@ def figure_lines(m: Measured) -> list[str]:
         f"the machine's load average {m.load:.1f} as it began (other work on its {m.cores} cores)",
         f"key to frame through nginx: {spread(m.key_to_frame)}",
         f"a key (over the steps, less what the idle games did meanwhile): {k['commits']:.2f} database "
-        f"transactions and {k['statements']:.2f} statements; {k['redis commands']:.2f} Redis commands, "
+        f"transactions (of which {k['appends']:.2f} the game files' appends) and {k['statements']:.2f} statements; {k['redis commands']:.2f} Redis commands, "
         f"{k['redis bytes']:.0f} bytes sent by Redis",
         f"a key's CPU: nodes {ms(k['cpu nodes'])}, the game {ms(k['cpu games'])}, PostgreSQL "
         f"{ms(k['cpu PostgreSQL'])}, Redis {ms(k['cpu Redis'])}, nginx {ms(k['cpu nginx'])}",
@@ -546,7 +552,7 @@ def sizing_lines(m: Measured, keys: float, watchers: float) -> list[str]:
         "added behind nginx (its `/` in turn, `/node/NAME/` each), and memory, the games' processes "
         "above all, decides how many machines.",
         "",
-        SPLIT_FURTHER,
+        SPLIT_FURTHER.format(share=m.busy["appends"] / m.busy["commits"]),
     ]
 
 
