@@ -96,7 +96,7 @@ def start_node(name: str, folder: Path, database: str, redis: str) -> Node:
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--node", name, "--port", str(port),
-             "--data-dir", str(folder / "site"), "--database", database, *redis_option(redis),
+             "--data-dir", str(folder / "site"), "--database", database, "--redis", redis,
              "--behind-proxy", "--heartbeat-seconds", str(HEARTBEAT), "--seed", "3",
              "--sign-ups", "200", "--scan-seconds", "1", "--idle-seconds", "60"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
@@ -104,14 +104,6 @@ def start_node(name: str, folder: Path, database: str, redis: str) -> Node:
     node = Node(name, port, folder / "site", process, log)
     wait_for(lambda: _answers(node), 30)
     return node
-
-
-def redis_option(url: str) -> list[str]:
-    """`--redis URL`, once the server takes it (the bus's branch)."""
-    from web.cli import parser
-
-    takes = any("--redis" in action.option_strings for action in parser()._actions)
-    return ["--redis", url] if takes else []
 
 
 def _answers(node: Node) -> bool:
@@ -209,7 +201,6 @@ def running_node(cluster: Cluster, player: str) -> Node:
 def test_a_watcher_on_one_node_follows_a_game_on_the_other(
     cluster: Cluster, browsers: Callable[..., Any]
 ) -> None:
-    pytest.importorskip("web.relay", reason="the relay of another node's game (the bus's branch)")
     player, watcher = browsers(), browsers()
     front = cluster.server()
     sign_up_in_page(player, front, "pat")

@@ -11,7 +11,8 @@ It starts a throwaway PostgreSQL (with pg_stat_statements), a Redis, two nodes (
 tests/redis_server.py, tests/nginx_server.py), signs the players up through nginx and opens
 each one's `/play/socket` there as the page does (following a "moved" answer to
 `/node/NAME/play/socket`); each starts a new game; one watcher a game opens `/watch/NAME/socket`
-through nginx (on either node, so about half watch a game of the other node, through Redis).
+through nginx's `/node/NAME/`, every other one on the node that does not run the game (its frames
+through Redis).
 Then every player steps west and east in turn four times a second, each answer waited for
 (tools/web_load.py's `play`), and the tool counts, between the start and the end of the steps:
 
@@ -262,7 +263,7 @@ def start_nodes(where: Services, games: int) -> dict[str, Node]:
             process = subprocess.Popen(
                 [sys.executable, "-m", "web", "--node", name, "--port", str(port),
                  "--data-dir", str(where.folder / name), "--database", where.database,
-                 *redis_option(where.redis_url), "--behind-proxy", "--seed", "3",
+                 "--redis", where.redis_url, "--behind-proxy", "--seed", "3",
                  "--max-games", str(games), "--max-watchers", str(games * 4),
                  "--sign-ups", str(games * 3), "--idle-seconds", "600"],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
@@ -278,14 +279,6 @@ def start_nodes(where: Services, games: int) -> dict[str, Node]:
             )
             time.sleep(0.1)
     return nodes
-
-
-def redis_option(url: str) -> list[str]:
-    """`--redis URL`, if the server takes it (the bus's branch)."""
-    from web.cli import parser
-
-    takes = any("--redis" in action.option_strings for action in parser()._actions)
-    return ["--redis", url] if takes else []
 
 
 def stop_nodes(nodes: dict[str, Node]) -> None:
@@ -307,6 +300,25 @@ async def opened(account: Account, path: str) -> Page:
     if isinstance(first, str) and json.loads(first).get("status") == "moved":
         return await account.open(json.loads(first)["socket"])
     return page
+
+
+def played_on(folder: Path) -> dict[str, str]:
+    """The node each player's game runs on, as the nodes' logs say."""
+    return {
+        player: name
+        for name in "ab"
+        for player in re.findall(
+            r"\b(player\d+) plays \(canvas\)", (folder / f"{name}.log").read_text(errors="replace")
+        )
+    }
+
+
+def watch_path(number: int, games: int, placed: dict[str, str]) -> str:
+    """Watcher `number`'s socket: of game `number % games`, on the node that runs it for every
+    other watcher and on the other node (its frames through Redis) for the rest."""
+    player = f"player{number % games}"
+    node = placed[player] if number % 2 else {"a": "b", "b": "a"}[placed[player]]
+    return f"/node/{node}/watch/{player}/socket"
 
 
 def games_on(folder: Path) -> dict[str, int]:
@@ -346,8 +358,11 @@ async def measure(
     await asyncio.sleep(IDLE_SECONDS)
     figures.idle = per(counters(where.database, where.redis_url, parts).minus(quiet), "seconds")
     before = node_kib(nodes)
-    watching = [await opened(viewers[n // 3], f"/watch/player{n % figures.games}/socket")
-                for n in range(figures.watchers)]  # fmt: skip
+    placed = played_on(where.folder)
+    watching = [
+        await viewers[n // 3].open(watch_path(n, figures.games, placed))
+        for n in range(figures.watchers)
+    ]
     for page in watching:
         await page.until(page.has_frame)
     await asyncio.sleep(1.0)
@@ -443,8 +458,8 @@ def figure_lines(m: Measured) -> list[str]:
     k, i, g = m.busy, m.idle, m.games
     on = ", ".join(f"{name}: {count}" for name, count in sorted(m.on.items()))
     return [
-        f"2 nodes behind nginx, {g} games ({on}), {m.watchers} watchers through nginx (on either "
-        f"node), {m.presses} steps a game: {m.keys} keys ({m.unanswered} changed nothing on screen in 2 s); "
+        f"2 nodes behind nginx, {g} games ({on}), {m.watchers} watchers through nginx (half on the "
+        f"node that does not run the game, its frames through Redis), {m.presses} steps a game: {m.keys} keys ({m.unanswered} changed nothing on screen in 2 s); "
         f"the machine's load average {m.load:.1f} as it began (other work on its {m.cores} cores)",
         f"key to frame through nginx: {spread(m.key_to_frame)}",
         f"a key (over the steps, less what the idle games did meanwhile): {k['commits']:.2f} database "
