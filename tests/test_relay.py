@@ -100,3 +100,27 @@ def test_a_relay_follows_the_game_to_the_node_that_took_it_over(redis_url: str) 
         await b.close()
 
     run(test)
+
+
+def test_a_game_nobody_relays_puts_nothing_on_the_bus(redis_url: str) -> None:
+    """Its node publishes its frames only once a node has asked for them whole."""
+
+    async def test() -> None:
+        a, b, spy = RedisBus(redis_url), RedisBus(redis_url), RedisBus(redis_url)
+        hub = await game_on(a, "ines", 1)  # Asked whole once, to know its node listens.
+        hub.take(frames.encode_status({"screen": "menu", "turns": 0}))  # Heard by none: A stops.
+        await asyncio.sleep(0.3)
+        heard: list[bytes] = []
+        await spy.subscribe("frames:ines", heard.append)
+        hub.take(frames.encode_status({"screen": "playing", "turns": 1}))
+        await asyncio.sleep(0.5)
+        assert heard == []
+        watcher = Watcher()
+        assert await Relays(b, RECHECK).watch("ines", watcher.subscriber)
+        hub.take(frames.encode_status({"screen": "playing", "turns": 2}))
+        await until(lambda: len(heard) == 2)
+        assert [m[:1] for m in heard] == [b"w", b"s"]
+        for bus in (a, b, spy):
+            await bus.close()
+
+    run(test)

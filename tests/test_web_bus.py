@@ -323,6 +323,13 @@ def test_the_chat_panel_shows_what_a_watcher_said_as_text_beside_the_game(
     driver.get(solo.url + "/play")
     text = driver.find_element(by("ID"), "chat-text")
     wait_for(lambda: driver.execute_script("return window.game.frame !== null && document.getElementById('chat').dataset.open === 'yes'"))
+    # 80x50 tiles of 16 pixels, with the chat beside them, would be shrunk: the chat goes under
+    # the game where the game keeps whole pixels there, and stays beside it where it would not.
+    layout = "return [window.game.step, document.querySelector('.beside').className]"
+    driver.set_window_size(1400, 1200)
+    assert wait_for(lambda: driver.execute_script(layout) == [1, "beside stacked"])
+    driver.set_window_size(1400, 1000)
+    assert wait_for(lambda: driver.execute_script(layout) == [0, "beside"])
     watcher = chatting(loop, signed_up(solo, "walt"), "uma")
     hostile = '<img src=x onerror="document.title=1">'
     say(loop, watcher, hostile)

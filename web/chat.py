@@ -146,6 +146,8 @@ class Chat:
         """Turn `room`'s chat on or off: only its player may."""
         if speaker != room.player:
             return "Only the player whose game it is turns its chat on or off."
+        if not self._rate(speaker).take(1):  # A switch flicked is a line's worth of the bus.
+            return "Too many lines at once: wait a moment."
         self.tasks.start(self._publish(room.player, {"open": open_, "recent": list(room.recent)}))
         return None
 

@@ -47,14 +47,20 @@ def parser() -> argparse.ArgumentParser:
                         help="how long a game with no page waits for one before it is hung up")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
+    parser.add_argument("--secure-cookies", action="store_true",
+                        help="mark cookies Secure (when served over HTTPS by a proxy)")
+    cluster_options(parser)
+    return parser  # fmt: skip
+
+
+def cluster_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a server that is one node of several (docs/browser.md, Nodes)."""
     parser.add_argument("--database", type=database_url, default=None, metavar="URL",
                         help="PostgreSQL shared by a cluster's nodes (postgresql://...); "
                              "without it, SQLite in DIR")
     parser.add_argument("--redis", default=None, metavar="URL",
                         help="redis://host:port/db: the bus between the nodes of a cluster "
                         "(absent: this process's own)")
-    parser.add_argument("--secure-cookies", action="store_true",
-                        help="mark cookies Secure (when served over HTTPS by a proxy)")
     parser.add_argument("--node", type=node_name, default=nodes.SOLO, metavar="NAME",
                         help="this server's name in a cluster (a letter, then up to 15 letters "
                         "or digits): its games' files go to the database, for another node to "
@@ -63,8 +69,7 @@ def parser() -> argparse.ArgumentParser:
                         help="how often the node says it is alive; silent for three, it is "
                         "taken for dead and its games go to the next node a page reaches")
     parser.add_argument("--behind-proxy", action="store_true",
-                        help="take the client's address from X-Real-IP (behind nginx: web.nginx)")
-    return parser  # fmt: skip
+                        help="take the client's address from X-Real-IP (behind nginx: web.nginx)")  # fmt: skip
 
 
 def database_url(text: str) -> str:
@@ -139,6 +144,11 @@ async def serve(config: Config) -> None:
     server.stop()
     scanner.stop()
     sweeper.stop()
+    await shut_down(state, node)
+
+
+async def shut_down(state: State, node: nodes.Node) -> None:
+    """Hang up every game, wait for them to save, then let go of the node, bus and store."""
     state.live.hang_up_all()
     children.stop_all()
     for _ in range(200):  # What the hang-up's grace allows, and a little more.
@@ -148,7 +158,7 @@ async def serve(config: Config) -> None:
     await node.settle()
     node.stop()
     await state.lobby.stop()
-    await state.bus.close()
+    await state.bus.close()  # After the games' ends, which it tells the other nodes.
     await state.store.close()
 
 

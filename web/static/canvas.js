@@ -9,6 +9,7 @@
   const stage = document.getElementById("stage");
   const status = document.getElementById("status");
   const bar = document.getElementById("touch");
+  const beside = stage.closest(".beside");  // The game with its chat beside it.
   const input = canvas.dataset.input === "on";
   const context = canvas.getContext("2d", {alpha: false});
   const TILES = 288;  // len(frames.CODEPOINTS): tcod's charmap, then U+2580..U+259F.
@@ -163,17 +164,29 @@
   // the canvas is shrunk to fit, smoothly, as no whole step can be crisp there.
   function fit() {
     if (!canvas.width) { return; }
-    const ratio = window.devicePixelRatio || 1;
-    const barHeight = bar && !bar.hidden ? bar.getBoundingClientRect().height + 8 : 0;
-    const wide = stage.clientWidth;
-    const high = window.innerHeight - (stage.getBoundingClientRect().top + window.scrollY) - barHeight - 8;
-    const step = Math.floor(Math.min(wide * ratio / canvas.width, high * ratio / canvas.height));
+    if (beside) { beside.classList.remove("stacked"); }
+    let room = measured();
+    if (room.step < 1 && beside) {  // The chat goes under the game, if the game need not shrink there.
+      beside.classList.add("stacked");
+      const under = measured();
+      if (under.step >= 1) { room = under; } else { beside.classList.remove("stacked"); }
+    }
+    const ratio = window.devicePixelRatio || 1, step = room.step;
     let scale = step / ratio;
-    if (step < 1) { scale = Math.min(wide / canvas.width, Math.max(high, 1) / canvas.height); }
+    if (step < 1) { scale = Math.min(room.wide / canvas.width, Math.max(room.high, 1) / canvas.height); }
     canvas.classList.toggle("shrunk", step < 1);
     canvas.style.width = canvas.width * scale + "px";
     canvas.style.height = canvas.height * scale + "px";
     game.step = step;
+  }
+
+  // The stage's room, and the whole device pixels per canvas pixel that fit in it.
+  function measured() {
+    const ratio = window.devicePixelRatio || 1;
+    const barHeight = bar && !bar.hidden ? bar.getBoundingClientRect().height + 8 : 0;
+    const wide = stage.clientWidth;
+    const high = window.innerHeight - (stage.getBoundingClientRect().top + window.scrollY) - barHeight - 8;
+    return {wide: wide, high: high, step: Math.floor(Math.min(wide * ratio / canvas.width, high * ratio / canvas.height))};
   }
   window.addEventListener("resize", fit);
 
