@@ -34,6 +34,7 @@ from nginx_server import Nginx, running
 from postgres_server import Postgres, postgres  # noqa: F401
 from redis_server import redis_url  # noqa: F401
 from test_web import (
+    PASSWORD,
     RECORDINGS,
     Client,
     Server,
@@ -220,6 +221,45 @@ def test_a_watcher_on_one_node_follows_a_game_on_the_other(
     assert watched.status == played.status
     player.get(front.url + "/")
     watcher.get(other.url + "/")
+
+
+def sign_in_in_page(driver: Any, node: Node, name: str) -> None:
+    driver.get(node.url + "/")
+    form = driver.find_element(by("ID"), "signin")
+    form.find_element(by("NAME"), "name").send_keys(name)
+    form.find_element(by("NAME"), "password").send_keys(PASSWORD)
+    form.find_element(by("CSS_SELECTOR"), "button").click()
+    wait_for(lambda: driver.find_elements(by("ID"), "signed-in"), 20)
+
+
+def test_a_node_taken_for_dead_that_comes_back_gives_the_game_up(
+    cluster: Cluster, browsers: Callable[..., Any]
+) -> None:
+    first, second = browsers(), browsers()
+    front = cluster.server()
+    sign_up_in_page(first, front, "moe")
+    first.get(front.url + "/play")
+    showing(first, lambda page: page.status.get("screen") == "menu")
+    press(first, "n")
+    showing(first, lambda page: "HP:" in page.text() and page.turns() == 0)
+    host = running_node(cluster, "moe")
+    other = cluster.nodes["b" if host.name == "a" else "a"]
+    host.process.send_signal(signal.SIGSTOP)  # Stalled: its heartbeat stops, its game runs on.
+    try:
+        sign_in_in_page(second, other, "moe")
+        second.get(other.url + "/play")  # Straight to the other node, which takes the game.
+        showing(second, lambda page: page.status.get("screen") == "menu", 30)
+        press(second, "c")
+        showing(second, lambda page: "HP:" in page.text(), 30)
+    finally:
+        host.process.send_signal(signal.SIGCONT)
+    kept = wait_for(lambda: other.pids("moe"), 10)
+    press(first, numpad("5"))  # The stalled node's copy plays a turn, and learns it lost the game.
+    status = first.find_element(by("ID"), "status")
+    wait_for(lambda: status.get_attribute("data-status") == "taken over", 30)
+    assert "another server" in status.text
+    assert other.pids("moe") == kept and all(Path(f"/proc/{pid}").exists() for pid in kept)
+    second.get(front.url + "/")
 
 
 def test_a_dead_nodes_game_goes_on_on_the_other_node(

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,17 @@ def files(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opened]:
     loop.close()
 
 
+NODE = "a"
+
+
+def claimed(files: Opened, *players: str) -> None:
+    """`players`' games held by the node NODE (only it writes their files)."""
+    now = time.time()
+    files.run(files.store.heartbeat(NODE, "127.0.0.1:1", now))
+    for player in players:
+        assert files.run(files.store.claim(player, NODE, "canvas", now, 6)) == NODE
+
+
 def folder_of(tmp_path: Path, name: str) -> Path:
     folder = tmp_path / name
     (folder / "recordings").mkdir(parents=True)
@@ -69,8 +81,9 @@ def folder_of(tmp_path: Path, name: str) -> Path:
 def test_a_recording_goes_to_the_store_a_whole_line_at_a_time(
     files: Opened, tmp_path: Path
 ) -> None:
+    claimed(files, "ann")
     folder = folder_of(tmp_path, "a")
-    shipper = Shipper(files.store, "ann", folder, {})
+    shipper = Shipper(files.store, "ann", folder, {}, NODE)
     (folder / REC).write_bytes(b"v 12\nseed 3\nkey n")  # The last line half written.
     files.run(shipper.ship())
     assert files.run(files.store.files_of("ann")) == {REC: b"v 12\nseed 3\n"}
@@ -85,8 +98,9 @@ def test_a_recording_goes_to_the_store_a_whole_line_at_a_time(
 def test_a_recording_written_anew_or_cut_goes_again_from_its_start(
     files: Opened, tmp_path: Path
 ) -> None:
+    claimed(files, "ann")
     folder = folder_of(tmp_path, "a")
-    shipper = Shipper(files.store, "ann", folder, {})
+    shipper = Shipper(files.store, "ann", folder, {}, NODE)
     (folder / REC).write_bytes(b"one\ntwo\nthree\n")
     files.run(shipper.ship())
     os.truncate(folder / REC, 8)  # Recovery cut a line off.
@@ -100,13 +114,14 @@ def test_a_recording_written_anew_or_cut_goes_again_from_its_start(
 
 
 def test_the_store_cuts_a_file_at_an_offset_inside_a_piece(files: Opened) -> None:
-    files.run(files.store.append_file("bo", REC, 0, b"abc\n"))
-    files.run(files.store.append_file("bo", REC, 4, b"def\nghi\n"))
+    claimed(files, "bo")
+    files.run(files.store.append_file("bo", NODE, REC, 0, b"abc\n"))
+    files.run(files.store.append_file("bo", NODE, REC, 4, b"def\nghi\n"))
     files.run(
-        files.store.append_file("bo", REC, 6, b"X\n")
+        files.store.append_file("bo", NODE, REC, 6, b"X\n")
     )  # Inside the second piece: the rest goes.
     assert files.run(files.store.files_of("bo")) == {REC: b"abc\ndeX\n"}
-    files.run(files.store.append_file("bo", REC, 0, b"new\n"))
+    files.run(files.store.append_file("bo", NODE, REC, 0, b"new\n"))
     assert files.run(files.store.files_of("bo")) == {REC: b"new\n"}
     assert files.run(files.store.files_of("nobody")) == {}
 
@@ -114,8 +129,9 @@ def test_the_store_cuts_a_file_at_an_offset_inside_a_piece(files: Opened) -> Non
 def test_a_save_goes_whole_when_it_changes_and_empty_once_gone(
     files: Opened, tmp_path: Path
 ) -> None:
+    claimed(files, "cy")
     folder = folder_of(tmp_path, "a")
-    shipper = Shipper(files.store, "cy", folder, {})
+    shipper = Shipper(files.store, "cy", folder, {}, NODE)
     (folder / "savegame.sav").write_bytes(b"first save")
     files.run(shipper.ship())
     (folder / "savegame.sav").write_bytes(b"second save, longer")
@@ -129,10 +145,11 @@ def test_a_save_goes_whole_when_it_changes_and_empty_once_gone(
 def test_files_written_back_replace_an_older_copy_and_drop_a_save_gone(
     files: Opened, tmp_path: Path
 ) -> None:
-    files.run(files.store.append_file("di", REC, 0, b"v 12\nseed 3\n"))
-    files.run(files.store.append_file("di", "savegame.sav", 0, b""))
-    files.run(files.store.append_file("di", "../../escape", 0, b"never written"))
-    files.run(files.store.append_file("di", "recordings/../../x.rec", 0, b"never written"))
+    claimed(files, "di")
+    files.run(files.store.append_file("di", NODE, REC, 0, b"v 12\nseed 3\n"))
+    files.run(files.store.append_file("di", NODE, "savegame.sav", 0, b""))
+    files.run(files.store.append_file("di", NODE, "../../escape", 0, b"never written"))
+    files.run(files.store.append_file("di", NODE, "recordings/../../x.rec", 0, b"never written"))
     folder = folder_of(tmp_path, "b")
     (folder / "savegame.sav").write_bytes(b"an older game's save")
     (folder / REC).write_bytes(b"v 12\n")
@@ -147,15 +164,37 @@ def test_files_written_back_replace_an_older_copy_and_drop_a_save_gone(
 def test_a_game_over_forgets_its_files_but_says_its_save_is_gone(
     files: Opened, tmp_path: Path
 ) -> None:
+    claimed(files, "ed", "fay")
     folder = folder_of(tmp_path, "a")
-    shipper = Shipper(files.store, "ed", folder, {})
+    shipper = Shipper(files.store, "ed", folder, {}, NODE)
     (folder / REC).write_bytes(b"v 12\n")
     files.run(shipper.ship())
     files.run(shipper.finish())
     assert files.run(files.store.files_of("ed")) == {"savegame.sav": b""}
     (folder / "savegame.sav").write_bytes(b"a save")
-    files.run(Shipper(files.store, "fay", folder, {}).finish())  # Saved and quit: kept.
+    files.run(Shipper(files.store, "fay", folder, {}, NODE).finish())  # Saved and quit: kept.
     assert files.run(files.store.files_of("fay")) == {REC: b"v 12\n", "savegame.sav": b"a save"}
+
+
+def test_a_node_taken_for_dead_writes_over_none_of_the_game_files(
+    files: Opened, tmp_path: Path
+) -> None:
+    claimed(files, "gil")
+    folder = folder_of(tmp_path, "a")
+    told: list[str] = []
+    shipper = Shipper(files.store, "gil", folder, {}, NODE, lambda: told.append("lost"))
+    (folder / REC).write_bytes(b"v 12\n")
+    files.run(shipper.ship())
+    later = time.time() + 100  # Node a not seen for 100 s: node b takes the game.
+    files.run(files.store.heartbeat("b", "127.0.0.1:2", later))
+    assert files.run(files.store.claim("gil", "b", "canvas", later, 6)) == "b"
+    with (folder / REC).open("ab") as file:
+        file.write(b"seed 3\n")  # Node a's copy plays on, a moment, and is not heard.
+    files.run(shipper.ship())
+    files.run(shipper.finish())
+    assert told == ["lost"] and not shipper.held
+    assert files.run(files.store.files_of("gil")) == {REC: b"v 12\n"}
+    assert not files.run(files.store.append_file("gil", NODE, REC, 0, b""))
 
 
 # The real game, killed in mid-play and rebuilt elsewhere.
@@ -216,9 +255,11 @@ def turns_are(turns: int, status: dict[str, object]) -> bool:
 def test_a_game_killed_in_mid_play_goes_on_in_another_folder_from_the_store(
     files: Opened, tmp_path: Path
 ) -> None:
+    claimed(files, "kim")
+
     async def played() -> None:
         first = Game(folder_of(tmp_path, "a"))
-        shipper = Shipper(files.store, "kim", tmp_path / "a", {})
+        shipper = Shipper(files.store, "kim", tmp_path / "a", {}, NODE)
         await first.until(lambda status: status.get("screen") == "menu", shipper)
         first.key("n", "KeyN")
         for turn in range(5):
@@ -230,7 +271,7 @@ def test_a_game_killed_in_mid_play_goes_on_in_another_folder_from_the_store(
         shipper.stop()
         folder = folder_of(tmp_path, "b")
         second = Game(folder)
-        again = Shipper(files.store, "kim", folder, await restore(files.store, "kim", folder))
+        again = Shipper(files.store, "kim", folder, await restore(files.store, "kim", folder), NODE)
         await second.until(lambda status: status.get("screen") == "menu", again)
         second.key("c", "KeyC")  # Continue: the save, and what the recording holds after it.
         after = await second.until(lambda status: status.get("turns", 0) != 0, again)

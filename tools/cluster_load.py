@@ -402,6 +402,9 @@ async def appends_per_second(database: str, tasks: int = 32, seconds: float = 3.
     from web.store_postgres import PostgresStore
 
     store = await PostgresStore.open(database)
+    await store.heartbeat("bench", "127.0.0.1:1", time.time())
+    for number in range(tasks):  # Each game held by the node "bench", as a node holds its own.
+        await store.claim(f"bench{number}", "bench", "canvas", time.time(), 60)
     done = 0
     end = time.monotonic() + seconds
 
@@ -409,13 +412,16 @@ async def appends_per_second(database: str, tasks: int = 32, seconds: float = 3.
         nonlocal done
         offset, line = 0, b"key kp_4\n"
         while time.monotonic() < end:
-            await store.append_file(f"bench{number}", "recordings/game-1.rec", offset, line)
+            assert await store.append_file(
+                f"bench{number}", "bench", "recordings/game-1.rec", offset, line
+            )
             offset += len(line)
             done += 1
 
     await asyncio.gather(*(appending(number) for number in range(tasks)))
     for number in range(tasks):
-        await store.forget_files(f"bench{number}")
+        await store.forget_files(f"bench{number}", "bench")
+        await store.release(f"bench{number}", "bench")
     await store.close()
     return done / seconds
 

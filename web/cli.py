@@ -129,6 +129,7 @@ async def serve(config: Config) -> None:
     node = nodes.Node(state.store, config.node, f"{config.host}:{config.port}", config.heartbeat_seconds)
     await node.start()
     state.live.node = node
+    node.taken = state.live.taken_elsewhere
     await state.lobby.start()
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()

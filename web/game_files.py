@@ -27,7 +27,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
@@ -57,11 +57,13 @@ AFTER_FRAME_SECONDS: Final = 0.02
 class Files(Protocol):
     """What the shipping asks of the store (`web.store.Store` has it)."""
 
-    async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None: ...
+    async def append_file(
+        self, player: str, node: str, name: str, offset: int, data: bytes
+    ) -> bool: ...
 
     async def files_of(self, player: str) -> dict[str, bytes]: ...
 
-    async def forget_files(self, player: str) -> None: ...
+    async def forget_files(self, player: str, node: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -94,13 +96,26 @@ def _read(path: Path, start: int) -> tuple[os.stat_result, bytes] | None:
 
 
 class Shipper:
-    """Sends one player's game files to the store as the game writes them."""
+    """Sends one player's game files to the store as the game writes them, while `node` holds
+    the game: once the store says another node does (this one was taken for dead), it sends
+    nothing more and calls `lost`."""
 
-    def __init__(self, store: Files, player: str, folder: Path, sent: dict[str, Sent]) -> None:
+    def __init__(
+        self,
+        store: Files,
+        player: str,
+        folder: Path,
+        sent: dict[str, Sent],
+        node: str,
+        lost: Callable[[], None] = lambda: None,
+    ) -> None:
         self.store = store
         self.player = player
         self.folder = folder
         self.sent = sent
+        self.node = node
+        self.lost = lost
+        self.held = True  # Until the store says another node holds the game.
         # Files changed since (a second early: a file's time is the kernel's coarser clock).
         self.started = time.time_ns() - 1_000_000_000
         self._due: object | None = None
@@ -119,11 +134,15 @@ class Shipper:
     async def ship(self) -> None:
         """Send what changed in the folder since the last look."""
         async with self._lock:
+            if not self.held:
+                return
             try:
                 for name in WHOLE:
                     await self._whole(name)
                 for name in self._recordings():
                     await self._appended(name)
+            except Taken:
+                pass
             except Exception:  # The store away a moment: the next frame tries again.
                 LOG.exception("%s's files were not shipped", self.player)
 
@@ -137,9 +156,9 @@ class Shipper:
         """The game has ended: what it wrote last; a game over forgets its files."""
         self.stop()
         await self.ship()
-        if not (self.folder / paths.SAVE_NAME).exists():
-            await self.store.forget_files(self.player)
-            await self.store.append_file(self.player, paths.SAVE_NAME, 0, b"")
+        if self.held and not (self.folder / paths.SAVE_NAME).exists():
+            await self.store.forget_files(self.player, self.node)
+            await self.store.append_file(self.player, self.node, paths.SAVE_NAME, 0, b"")
 
     def _recordings(self) -> Iterator[str]:
         """The recordings written since the game started, and those the store holds."""
@@ -200,9 +219,22 @@ class Shipper:
             )
 
     async def _send(self, name: str, offset: int, data: bytes, sent: Sent) -> None:
-        await self.store.append_file(self.player, name, offset, data)
+        if not await self.store.append_file(self.player, self.node, name, offset, data):
+            LOG.warning(
+                "%s's game is another node's now: %s sends none of its files",
+                self.player,
+                self.node,
+            )
+            self.held = False
+            self.stop()
+            self.lost()
+            raise Taken()
         self.sent[name] = sent
         self.writes += 1
+
+
+class Taken(Exception):
+    """Another node holds the game now: nothing more is sent."""
 
 
 async def restore(store: Files, player: str, folder: Path) -> dict[str, Sent]:

@@ -225,6 +225,18 @@ class Live:
             page.told("ended", "The game has ended.")
         self.changed()
 
+    def taken_elsewhere(self, player: str) -> None:
+        """Another node runs `player`'s game now (this one was taken for dead): this copy is
+        hung up, its page told to load again (it reaches the game where it runs)."""
+        game = self.games.get(player)
+        if game is None or game.process.ended:
+            return
+        LOG.warning("%s's game is run by another node now: this copy hung up", player)
+        page, game.page = game.page, None
+        if page is not None:
+            page.told("taken over", "Your game went on on another server: reload the page.")
+        game.process.hangup()
+
     def attach(self, game: Game, page: Page) -> None:
         """Show `game` in `page`; an older page showing it is told it was taken over."""
         if game.idle is not None:

@@ -15,6 +15,7 @@ file and restores none, so a server of one node runs as it always has.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import time
@@ -70,6 +71,8 @@ class Node:
         self.heartbeat = heartbeat
         self._beat: PeriodicCallback | None = None
         self.shippers: dict[str, game_files.Shipper] = {}
+        # Told when another node holds a game this one runs (this one was taken for dead).
+        self.taken: Callable[[str], None] = lambda player: None
         self._ending: set[asyncio.Task[None]] = set()
 
     @property
@@ -110,13 +113,19 @@ class Node:
             return holder
         if self.shared:
             sent = await game_files.restore(self.store, player, folder)
-            self.shippers[player] = game_files.Shipper(self.store, player, folder, sent)
+            lost = functools.partial(self._taken, player)
+            self.shippers[player] = game_files.Shipper(
+                self.store, player, folder, sent, self.name, lost
+            )
         return None
 
     def started(self, player: str) -> Callable[[], None]:
         """What the game's hub calls after each read of frames: its files looked at soon."""
         shipper = self.shippers.get(player)
         return shipper.soon if shipper is not None else lambda: None
+
+    def _taken(self, player: str) -> None:
+        self.taken(player)
 
     def ended(self, player: str) -> None:
         """`player`'s game ended here: its last files shipped, then its claim let go."""

@@ -127,14 +127,16 @@ class Store(Protocol):
         """Every game held by a node seen in the last `stale` seconds, the earliest first."""
 
     # A game's files, as the game writes them (`game_files`), for another node to take it over.
-    async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None:
+    async def append_file(self, player: str, node: str, name: str, offset: int, data: bytes) -> bool:
         """`player`'s file `name` becomes its first `offset` bytes, then `data` (offset 0 and no
-        data: the file stands for none)."""
+        data: the file stands for none); only if `node` holds `player`'s game (`claim`), else
+        nothing is written and False says so: a node taken for dead writes over no other's."""
 
     async def files_of(self, player: str) -> dict[str, bytes]:
         """Every file of `player`'s kept, by name."""
 
-    async def forget_files(self, player: str) -> None: ...
+    async def forget_files(self, player: str, node: str) -> None:
+        """Forget `player`'s files, if `node` holds `player`'s game."""
 
 
 class Where(Protocol):

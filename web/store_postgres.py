@@ -19,6 +19,8 @@ from psycopg_pool import AsyncConnectionPool
 from web.store import Game, Playing
 
 Row = tuple[Any, ...]
+# A condition: the node named holds the player's game (only it writes the game's files).
+HELD: Final = "EXISTS (SELECT 1 FROM playing WHERE player = %s AND node = %s)"
 """A row as psycopg gives it."""
 
 # The advisory lock held while the schema is made: any number, the same on every node.
@@ -305,29 +307,37 @@ class PostgresStore:
         ]
 
     # A game's files (`game_files`): pieces appended, in order of their offsets.
-    async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None:
-        """One transaction, its three statements sent at once (a pipeline: one round trip)."""
-        key = (player, name)
+    async def append_file(
+        self, player: str, node: str, name: str, offset: int, data: bytes
+    ) -> bool:
+        """One transaction, its statements sent at once (a pipeline: one round trip); the
+        claim's row held (FOR SHARE) so that no claim moves the game meanwhile."""
+        key, holds = (player, name), (player, node)
         async with self.pool.connection() as conn, conn.pipeline():
+            held = await conn.execute(
+                "SELECT 1 FROM playing WHERE player = %s AND node = %s FOR SHARE", holds
+            )
             await conn.execute(
-                "DELETE FROM game_files WHERE player = %s AND name = %s AND start >= %s",
-                (*key, offset),
+                f"DELETE FROM game_files WHERE player = %s AND name = %s AND start >= %s AND {HELD}",
+                (*key, offset, *holds),
             )
             await conn.execute(
                 "UPDATE game_files SET data = substring(data FROM 1 FOR (%s - start)::integer) "
-                "WHERE player = %s AND name = %s AND start < %s AND start + length(data) > %s",
-                (offset, *key, offset, offset),
+                f"WHERE player = %s AND name = %s AND start < %s AND start + length(data) > %s AND {HELD}",
+                (offset, *key, offset, offset, *holds),
             )
             if data or offset == 0:
                 await conn.execute(
-                    "INSERT INTO game_files (player, name, start, data) VALUES (%s, %s, %s, %s)",
-                    (*key, offset, data),
+                    f"INSERT INTO game_files (player, name, start, data) SELECT %s, %s, %s, %s WHERE {HELD}",
+                    (*key, offset, data, *holds),
                 )
+            return await held.fetchone() is not None
 
     async def files_of(self, player: str) -> dict[str, bytes]:
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
-                "SELECT name, data FROM game_files WHERE player = %s ORDER BY name, start", (player,)
+                "SELECT name, data FROM game_files WHERE player = %s ORDER BY name, start",
+                (player,),
             )
             rows = await cursor.fetchall()
         files: dict[str, bytes] = {}
@@ -335,5 +345,7 @@ class PostgresStore:
             files[str(name)] = files.get(str(name), b"") + bytes(data)
         return files
 
-    async def forget_files(self, player: str) -> None:
-        await self._run("DELETE FROM game_files WHERE player = %s", (player,))
+    async def forget_files(self, player: str, node: str) -> None:
+        await self._run(
+            f"DELETE FROM game_files WHERE player = %s AND {HELD}", (player, player, node)
+        )

@@ -269,10 +269,17 @@ class SqliteStore:
         ]
 
     # A game's files (`game_files`): pieces appended, in order of their offsets.
-    async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None:
+    async def append_file(
+        self, player: str, node: str, name: str, offset: int, data: bytes
+    ) -> bool:
         with self._transaction() as db:
+            if not _holds(db, player, node):
+                return False
             key = (player, name)
-            db.execute("DELETE FROM game_files WHERE player = ? AND name = ? AND start >= ?", (*key, offset))
+            db.execute(
+                "DELETE FROM game_files WHERE player = ? AND name = ? AND start >= ?",
+                (*key, offset),
+            )
             db.execute(
                 "UPDATE game_files SET data = substr(data, 1, ? - start) "
                 "WHERE player = ? AND name = ? AND start < ? AND start + length(data) > ?",
@@ -283,6 +290,7 @@ class SqliteStore:
                     "INSERT INTO game_files (player, name, start, data) VALUES (?, ?, ?, ?)",
                     (*key, offset, data),
                 )
+        return True
 
     async def files_of(self, player: str) -> dict[str, bytes]:
         rows = self.db.execute(
@@ -293,8 +301,16 @@ class SqliteStore:
             files[str(name)] = files.get(str(name), b"") + bytes(data)
         return files
 
-    async def forget_files(self, player: str) -> None:
-        self.db.execute("DELETE FROM game_files WHERE player = ?", (player,))
+    async def forget_files(self, player: str, node: str) -> None:
+        with self._transaction() as db:
+            if _holds(db, player, node):
+                db.execute("DELETE FROM game_files WHERE player = ?", (player,))
+
+
+def _holds(db: sqlite3.Connection, player: str, node: str) -> bool:
+    """Whether `node` holds `player`'s game (its claim): only it writes the game's files."""
+    found = db.execute("SELECT 1 FROM playing WHERE player = ? AND node = ?", (player, node))
+    return found.fetchone() is not None
 
 
 def _upgrade(db: sqlite3.Connection) -> None:
