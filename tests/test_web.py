@@ -406,6 +406,14 @@ def test_short_passwords_and_taken_names_are_refused(server: Server) -> None:
     assert Client(server).sign_up("TAKEN").status == 409
 
 
+def test_a_password_is_kept_exactly_as_typed_spaces_and_all(server: Server) -> None:
+    """Ten characters, two spaces at each end: long enough, and the spaces are part of it."""
+    padded = "  padded  "
+    assert Client(server).sign_up("padder", padded).status == 302
+    assert Client(server).sign_in("padder", "padded").status == 403
+    assert Client(server).sign_in("padder", padded).status == 302
+
+
 def test_sign_in_takes_the_right_password_only_and_caps_failures(server: Server) -> None:
     signed_up(server, "grace")
     client = Client(server)

@@ -78,7 +78,8 @@ class Form(Base):
     def fields(self) -> tuple[str, str]:
         """The checked name and password posted; BadName or ValueError saying why not."""
         name = accounts.checked_name(self.get_body_argument("name", "")[: accounts.MAX_NAME + 10])
-        password = self.get_body_argument("password", "")
+        # As typed: tornado strips an argument's surrounding spaces unless told not to.
+        password = self.get_body_argument("password", "", strip=False)
         if len(password) > accounts.MAX_PASSWORD:
             raise ValueError("That password is too long.")
         return name, password
