@@ -2,7 +2,8 @@
 
 `cli` reads the command line and serves `server`'s tornado application: its `pages`, the
 `sessions` that sign players up and in (`accounts`, kept in `store`'s SQLite database), the
-`limits` on what a browser may cost, and the `sockets` each page talks to its game through.
+`limits` on what a browser may cost, `guard`'s security headers on every answer and the host
+names it answers to, and the `sockets` each page talks to its game through.
 `live` keeps the games (`main.py` itself, `children`; `state` is what the handlers share): on
 pipes for the canvas page (`pipe_process`, its events checked by `events`), or in a
 pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`).  Every game

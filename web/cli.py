@@ -12,7 +12,7 @@ from pathlib import Path
 import tornado.httpserver
 from tornado.ioloop import PeriodicCallback
 
-from web import children
+from web import children, guard
 from web.limits import MAX_BODY
 from web.server import application
 from web.state import Config, State
@@ -48,6 +48,9 @@ def parser() -> argparse.ArgumentParser:
                         help="the game's main.py (this one's; the tests run a stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a host name the server answers to, besides 127.0.0.1, localhost "
+                        "and --host (repeatable): any other Host is refused")
     return parser  # fmt: skip
 
 
@@ -68,6 +71,7 @@ def parse_args(argv: list[str] | None) -> Config:
         sign_ups=args.sign_ups,
         idle_seconds=args.idle_seconds,
         game=args.game.resolve(),
+        allowed_hosts=guard.allowed_hosts(args.host, args.allowed_host),
     )
 
 

@@ -7,6 +7,7 @@ from typing import Final
 
 import tornado.web
 
+from web.guard import Guarded, NotFound, Static
 from web.limits import MAX_MESSAGE
 from web.pages import Download, Front, Icon, Lobby, Play, Replay, Scoreboard, Tiles, Watch
 from web.sessions import SignIn, SignOut, SignUp
@@ -26,7 +27,7 @@ STATIC: Final = Path(__file__).resolve().parent / "static"
 def application(state: State) -> tornado.web.Application:
     """The routes."""
     s = {"state": state}
-    app = tornado.web.Application(
+    app = Guarded(
         [
             (r"/", Front, s),
             (r"/signup", SignUp, s),
@@ -49,6 +50,9 @@ def application(state: State) -> tornado.web.Application:
             (r"/replay/([0-9]{1,11})/socket", ReplaySocket, s),
         ],
         static_path=str(STATIC),
+        static_handler_class=Static,
+        default_handler_class=NotFound,
+        allowed_hosts=state.config.allowed_hosts,
         xsrf_cookies=True,
         xsrf_cookie_kwargs={"httponly": True, "samesite": "Strict"},
         login_url="/",

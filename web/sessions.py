@@ -15,6 +15,7 @@ from typing import Any, Final
 import tornado.web
 
 from web import accounts
+from web.guard import Secured
 from web.limits import MAX_TRACKED, SIGN_IN_FAILURES, forget_quiet, too_many
 from web.state import State
 
@@ -32,26 +33,14 @@ def session_player(handler: tornado.web.RequestHandler, state: State) -> str | N
     return state.store.session_player(accounts.token_hash(token), time.time())
 
 
-def content_policy(host: str) -> str:
-    """Scripts, styles, images and sockets from this server only; no frames, no forms elsewhere."""
-    return (
-        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        f"img-src 'self'; font-src 'self'; connect-src 'self' ws://{host} wss://{host}; "
-        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-    )
-
-
-class Base(tornado.web.RequestHandler):
+class Base(Secured):
     """Every page: its player from the session cookie, and headers that trust no other host."""
 
     def initialize(self, state: State) -> None:
         self.state = state
 
     def set_default_headers(self) -> None:
-        self.set_header("Content-Security-Policy", content_policy(self.request.host))
-        self.set_header("X-Content-Type-Options", "nosniff")
-        self.set_header("X-Frame-Options", "DENY")
-        self.set_header("Referrer-Policy", "no-referrer")
+        super().set_default_headers()
         self.set_header("Cache-Control", "no-store")
 
     def get_current_user(self) -> str | None:
@@ -67,9 +56,6 @@ class Base(tornado.web.RequestHandler):
 
     def page(self, template: str, **values: Any) -> None:
         self.render(template, player=self.player, **values)
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        self.finish(f"{status_code}: {self._reason}\n")
 
 
 class Form(Base):

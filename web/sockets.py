@@ -17,6 +17,7 @@ import tornado.web
 import tornado.websocket
 
 from web import accounts, events, lines, live
+from web.guard import Secured
 from web.hub import Subscriber
 from web.limits import (
     EVENTS_BURST,
@@ -36,7 +37,7 @@ from web.state import State
 REPLAY_KEYS: Final = frozenset(" +=-")
 
 
-class Socket(tornado.websocket.WebSocketHandler):
+class Socket(Secured, tornado.websocket.WebSocketHandler):
     """A page's socket; only for a signed-in player.  Frames and a terminal's bytes go to the
     page as binary messages; what becomes of its game goes as JSON `{"status", "message"}`."""
 
@@ -216,7 +217,7 @@ class ReplaySocket(Socket):
             self.process.hangup()
 
 
-class LobbySocket(tornado.websocket.WebSocketHandler):
+class LobbySocket(Secured, tornado.websocket.WebSocketHandler):
     """The lobby, pushed (public, read-only): `{"games": [...]}` at once, then whenever it
     changes, at most once a second (`live.Live.changed`)."""
 

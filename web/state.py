@@ -28,6 +28,7 @@ class Config:
     sign_ups: int = 20
     idle_seconds: float = 300.0
     game: Path = children.MAIN
+    allowed_hosts: frozenset[str] = frozenset({"127.0.0.1", "localhost"})
 
 
 class State:
