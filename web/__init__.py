@@ -1,6 +1,7 @@
 """The browser front end (`python -m web`): the game played, watched and scored in a web page.
 
-`cli` reads the command line and serves `server`'s tornado application: its `pages`, the
+`cli` reads the command line and serves `server`'s tornado application (`connections` takes
+connections in, capped, and waits out accept's failures): its `pages`, the
 `sessions` that sign players up and in (`accounts`, kept in `store`'s SQLite database), the
 `limits` on what a browser may cost, `guard`'s security headers on every answer and the host
 names it answers to, and the `sockets` each page talks to its game through.

@@ -12,7 +12,7 @@ from pathlib import Path
 import tornado.httpserver
 from tornado.ioloop import PeriodicCallback
 
-from web import children, guard
+from web import children, connections, guard
 from web.limits import MAX_BODY
 from web.server import application
 from web.state import Config, State
@@ -48,6 +48,13 @@ def parser() -> argparse.ArgumentParser:
                         help="the game's main.py (this one's; the tests run a stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
+    parser.add_argument("--header-seconds", type=float, default=20.0,
+                        help="time to send a request's headers, or between requests on one connection")
+    parser.add_argument("--body-seconds", type=float, default=20.0,
+                        help="time to send a request's body")
+    parser.add_argument("--max-connections", type=int, default=None, metavar="N",
+                        help="connections open at once, at most (default: what the file limit "
+                        f"leaves, up to {connections.DEFAULT_MAX})")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a host name the server answers to, besides 127.0.0.1, localhost "
                         "and --host (repeatable): any other Host is refused")
@@ -72,6 +79,9 @@ def parse_args(argv: list[str] | None) -> Config:
         idle_seconds=args.idle_seconds,
         game=args.game.resolve(),
         allowed_hosts=guard.allowed_hosts(args.host, args.allowed_host),
+        header_seconds=args.header_seconds,
+        body_seconds=args.body_seconds,
+        max_connections=args.max_connections,
     )
 
 
@@ -80,10 +90,7 @@ async def serve(config: Config) -> None:
     state = State(config)
     state.scores.start()
     state.scan_all()
-    server = tornado.httpserver.HTTPServer(
-        application(state), max_body_size=MAX_BODY, max_buffer_size=MAX_BODY * 4, xheaders=False
-    )
-    server.listen(config.port, address=config.host)
+    doors = listening(state)
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()
     state.store.forget_expired(time.time())
@@ -95,7 +102,7 @@ async def serve(config: Config) -> None:
         loop.add_signal_handler(number, stop.set)
     print(f"Serving on http://{config.host}:{config.port}/ from {config.root}", flush=True)
     await stop.wait()
-    server.stop()
+    doors.close()
     scanner.stop()
     sweeper.stop()
     state.live.hang_up_all()
@@ -107,9 +114,28 @@ async def serve(config: Config) -> None:
     state.store.close()
 
 
+def listening(state: State) -> connections.Doors:
+    """The server, listening: half-sent requests timed out, connections capped."""
+    config = state.config
+    server = tornado.httpserver.HTTPServer(
+        application(state),
+        max_body_size=MAX_BODY,
+        max_buffer_size=MAX_BODY * 4,
+        xheaders=False,
+        idle_connection_timeout=config.header_seconds,
+        body_timeout=config.body_seconds,
+    )
+    cap = connections.connection_cap(config.max_connections, config.max_games + config.max_watchers)
+    doors = connections.Doors(server, cap, MAX_BODY * 4)
+    doors.listen(config.port, config.host)
+    return doors
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m web`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # A line for each request timed out or malformed would let anyone write the log.
+    logging.getLogger("tornado.general").setLevel(logging.WARNING)
     config = parse_args(argv)
     asyncio.run(serve(config))
     return 0

@@ -29,6 +29,9 @@ class Config:
     idle_seconds: float = 300.0
     game: Path = children.MAIN
     allowed_hosts: frozenset[str] = frozenset({"127.0.0.1", "localhost"})
+    header_seconds: float = 20.0
+    body_seconds: float = 20.0
+    max_connections: int | None = None
 
 
 class State:
