@@ -93,7 +93,8 @@ def server() -> Iterator[Server]:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder),
              "--seed", "3", "--scan-seconds", "1", "--max-games", "4", "--sign-ups", "40",
-             "--idle-seconds", "1", "--allowed-host", "games.example"],
+             "--idle-seconds", "1", "--allowed-host", "games.example",
+             "--games-per-address", "20"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

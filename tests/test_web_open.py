@@ -9,6 +9,7 @@ child (RLIMIT_NOFILE) before it starts.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import resource
 import signal
@@ -26,14 +27,22 @@ pytest.importorskip("tornado", reason="the web requirements (requirements-web.tx
 
 from test_web import (
     ROOT,
+    Client,
     Server,
+    Socket,
     _answers,
+    _connect,
     assert_no_traceback,
+    close,
     free_port,
     programs_in,
+    read_until,
+    send,
+    signed_up,
     wait_for,
 )
-from test_web_stream import stand_in
+from test_web_stream import binary, key, said, stand_in
+from tornado.httpclient import HTTPRequest
 
 FILE_LIMIT = 160
 HALF_SENT = 400  # More than the server's file limit.
@@ -141,3 +150,78 @@ def test_half_sent_requests_beyond_the_file_limit_neither_stop_nor_spin_the_serv
         server_log = stopped(server)
     lines = server_log.splitlines()
     assert len(lines) < 20, server_log[:5000]
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    running = asyncio.new_event_loop()
+    yield running
+    running.run_until_complete(asyncio.sleep(0.1))
+    running.close()
+
+
+def page_from(loop: asyncio.AbstractEventLoop, client: Client, source: str) -> Socket:
+    """The player's canvas socket, opened from the loopback address `source`, once the server
+    has sent it a frame or said why not."""
+    url = client.server.url.replace("http://", "ws://") + "/play/socket"
+    headers = {"Cookie": client.cookie(), "Origin": client.server.url}
+    messages: list[str | bytes] = []
+
+    def got(message: str | bytes | None) -> None:
+        messages.append("<closed>" if message is None else message)
+
+    request = HTTPRequest(url, headers=headers, network_interface=source)
+    page = Socket(loop.run_until_complete(_connect(request, got)), messages)
+    read_until(loop, page, lambda got: bool(binary(got)) or bool(said(got)))
+    return page
+
+
+def statuses(page: Socket) -> list[str]:
+    return [str(message["status"]) for message in said(page.messages)]
+
+
+def test_one_address_with_many_accounts_cannot_hold_every_game(
+    folder: Path, loop: asyncio.AbstractEventLoop
+) -> None:
+    """Four games at most; from 127.0.0.1, two (the default cap per address) whatever the
+    accounts; the other two from other addresses."""
+    server = started(folder, "--max-games", "4")
+    pages: list[Socket] = []
+    try:
+        players = [signed_up(server, f"hoarder{number}") for number in range(4)]
+        pages = [page_from(loop, player, "127.0.0.1") for player in players[:3]]
+        assert [statuses(page) for page in pages[:2]] == [[], []]
+        assert statuses(pages[2]) == ["full"]
+        assert "from one address" in str(said(pages[2].messages)[0]["message"])
+        for number, source in enumerate(("127.0.0.2", "127.0.0.3")):
+            other = page_from(loop, signed_up(server, f"neighbour{number}"), source)
+            pages.append(other)
+            assert statuses(other) == [] and binary(other.messages)
+        # Four games run: the server is full for everyone now, as it should be.
+        pages.append(page_from(loop, players[3], "127.0.0.4"))
+        assert statuses(pages[-1]) == ["full"]
+    finally:
+        for page in pages:
+            close(loop, page)
+        stopped(server)
+
+
+def test_a_game_with_no_input_is_saved_and_closed_and_its_page_told_why(
+    folder: Path, loop: asyncio.AbstractEventLoop
+) -> None:
+    """The page stays open; the player types nothing more."""
+    server = started(folder, "--no-input-seconds", "3", "--idle-seconds", "60")
+    try:
+        client = signed_up(server, "dozer")
+        page = page_from(loop, client, "127.0.0.1")
+        send(loop, page, key("t"))
+        told = said(read_until(loop, page, lambda got: "<closed>" in got, 30))
+        assert [message["status"] for message in told] == ["idle"], told
+        assert "saved and closed" in str(told[0]["message"])
+        saved = server.player("dozer") / "saved"
+        wait_for(saved.exists, 20)  # The stand-in's input ended: it saved, as the game does.
+        assert '"key":"t"' in (server.player("dozer") / "events.txt").read_text()
+        wait_for(lambda: not programs_in(server.player("dozer")), 20)
+        close(loop, page)
+    finally:
+        stopped(server)

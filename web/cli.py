@@ -44,6 +44,10 @@ def parser() -> argparse.ArgumentParser:
                         help="sign-ups from one address every 10 minutes, at most")
     parser.add_argument("--idle-seconds", type=float, default=300.0,
                         help="how long a game with no page waits for one before it is hung up")
+    parser.add_argument("--no-input-seconds", type=float, default=900.0,
+                        help="how long a game may go without a key before it is saved and closed")
+    parser.add_argument("--games-per-address", type=int, default=2,
+                        help="games played at once from one address, at most")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
@@ -82,6 +86,8 @@ def parse_args(argv: list[str] | None) -> Config:
         header_seconds=args.header_seconds,
         body_seconds=args.body_seconds,
         max_connections=args.max_connections,
+        no_input_seconds=args.no_input_seconds,
+        games_per_address=args.games_per_address,
     )
 
 

@@ -103,7 +103,8 @@ class PlaySocket(Socket):
         self.events = Bucket(EVENTS_PER_SECOND, EVENTS_BURST)
         self.moves = Bucket(MOVES_PER_SECOND, MOVES_BURST)
         self.shown = self.page()
-        started = await self.state.live.play(player, self.mode, self.shown)
+        address = self.request.remote_ip or ""
+        started = await self.state.live.play(player, self.mode, self.shown, address)
         if isinstance(started, live.Refusal):
             return self.refused(started)
         self.game = started

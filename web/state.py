@@ -32,6 +32,8 @@ class Config:
     header_seconds: float = 20.0
     body_seconds: float = 20.0
     max_connections: int | None = None
+    no_input_seconds: float = 900.0
+    games_per_address: int = 2
 
 
 class State:
@@ -55,6 +57,8 @@ class State:
             config.seed,
             config.idle_seconds,
             config.game,
+            no_input_seconds=config.no_input_seconds,
+            per_address=config.games_per_address,
         )
         # Sign-in failures by address (and by address and name), and sign-ups by address.
         self.failures = new_counts()
