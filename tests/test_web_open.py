@@ -160,11 +160,15 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     running.close()
 
 
-def page_from(loop: asyncio.AbstractEventLoop, client: Client, source: str) -> Socket:
-    """The player's canvas socket, opened from the loopback address `source`, once the server
-    has sent it a frame or said why not."""
+def page_from(
+    loop: asyncio.AbstractEventLoop, client: Client, source: str, real_ip: str | None = None
+) -> Socket:
+    """The player's canvas socket, opened from the loopback address `source` (saying the client
+    is `real_ip`, as a proxy does), once the server has sent it a frame or said why not."""
     url = client.server.url.replace("http://", "ws://") + "/play/socket"
     headers = {"Cookie": client.cookie(), "Origin": client.server.url}
+    if real_ip is not None:
+        headers["X-Real-IP"] = real_ip
     messages: list[str | bytes] = []
 
     def got(message: str | bytes | None) -> None:
@@ -224,4 +228,26 @@ def test_a_game_with_no_input_is_saved_and_closed_and_its_page_told_why(
         wait_for(lambda: not programs_in(server.player("dozer")), 20)
         close(loop, page)
     finally:
+        stopped(server)
+
+
+def test_a_trusted_proxy_names_the_client_and_no_one_else_does(
+    folder: Path, loop: asyncio.AbstractEventLoop
+) -> None:
+    """Behind a proxy every connection comes from the proxy: its X-Real-IP is the player's
+    address, for the caps per address.  The same header from anyone else is not believed."""
+    server = started(folder, "--max-games", "6", "--trusted-proxy", "127.0.0.5")
+    pages: list[Socket] = []
+    try:
+        for number in range(3):  # Three players behind the proxy, from three addresses.
+            client = signed_up(server, f"proxied{number}")
+            pages.append(page_from(loop, client, "127.0.0.5", f"203.0.113.{number + 1}"))
+            assert statuses(pages[-1]) == [], said(pages[-1].messages)
+        for number in range(3):  # Three from one address, each claiming another.
+            client = signed_up(server, f"forger{number}")
+            pages.append(page_from(loop, client, "127.0.0.1", f"198.51.100.{number + 1}"))
+        assert [statuses(page) for page in pages[3:]] == [[], [], ["full"]]
+    finally:
+        for page in pages:
+            close(loop, page)
         stopped(server)

@@ -48,6 +48,9 @@ def parser() -> argparse.ArgumentParser:
                         help="how long a game may go without a key before it is saved and closed")
     parser.add_argument("--games-per-address", type=int, default=2,
                         help="games played at once from one address, at most")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                        type=guard.checked_address,
+                        help="a proxy's address whose X-Real-IP names the client (repeatable)")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
@@ -88,6 +91,7 @@ def parse_args(argv: list[str] | None) -> Config:
         max_connections=args.max_connections,
         no_input_seconds=args.no_input_seconds,
         games_per_address=args.games_per_address,
+        trusted_proxies=frozenset(args.trusted_proxy),
     )
 
 

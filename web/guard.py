@@ -6,11 +6,15 @@ from another host, no framing, no sniffing, no referrer.  A request, or a socket
 host the server was not told it is (`--allowed-host`, besides 127.0.0.1, localhost and the
 `--host`) is refused with 421 before any handler sees it: a DNS-rebinding page, whose host name
 points at this server, gets neither a page nor a socket, even with Host and Origin agreeing.
-A socket whose Origin is not its Host is refused by tornado (403).
+A socket whose Origin is not its Host is refused by tornado (403).  A request's address is its
+connection's, but for a connection from a proxy the server was told to trust (`--trusted-proxy`):
+then the address that proxy gives in X-Real-IP, so that limits per address count the players,
+not the proxy.  No one else's X-Real-IP is read.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -77,12 +81,29 @@ class Misdirected(Secured):
         raise tornado.web.HTTPError(MISDIRECTED, reason="Misdirected Request")
 
 
+def checked_address(text: str) -> str:
+    """An IP address as tornado writes a connection's; ValueError if `text` is none."""
+    return str(ipaddress.ip_address(text.strip()))
+
+
+def forwarded_address(request: tornado.httputil.HTTPServerRequest) -> str | None:
+    """The client's address in the X-Real-IP a proxy set, if it is one."""
+    given = request.headers.get("X-Real-IP", "").strip()
+    try:
+        return str(ipaddress.ip_address(given))
+    except ValueError:
+        return None
+
+
 class Guarded(tornado.web.Application):
-    """The application, answering only for the host names in its `allowed_hosts` setting."""
+    """The application, answering only for the host names in its `allowed_hosts` setting, and
+    taking the address a proxy in its `trusted_proxies` setting gives."""
 
     def find_handler(
         self, request: tornado.httputil.HTTPServerRequest, **kwargs: Any
     ) -> tornado.web._HandlerDelegate:
+        if request.remote_ip in self.settings["trusted_proxies"]:
+            request.remote_ip = forwarded_address(request) or request.remote_ip
         if host_name(request.host) not in self.settings["allowed_hosts"]:
             return self.get_handler_delegate(request, Misdirected)
         return super().find_handler(request, **kwargs)

@@ -53,6 +53,7 @@ def application(state: State) -> tornado.web.Application:
         static_handler_class=Static,
         default_handler_class=NotFound,
         allowed_hosts=state.config.allowed_hosts,
+        trusted_proxies=state.config.trusted_proxies,
         xsrf_cookies=True,
         xsrf_cookie_kwargs={"httponly": True, "samesite": "Strict"},
         login_url="/",

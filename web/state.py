@@ -34,6 +34,7 @@ class Config:
     max_connections: int | None = None
     no_input_seconds: float = 900.0
     games_per_address: int = 2
+    trusted_proxies: frozenset[str] = frozenset()
 
 
 class State:
