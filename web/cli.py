@@ -44,17 +44,17 @@ def parser() -> argparse.ArgumentParser:
                         help="sign-ups from one address every 10 minutes, at most")
     parser.add_argument("--idle-seconds", type=float, default=300.0,
                         help="how long a game with no page waits for one before it is hung up")
-    parser.add_argument("--no-input-seconds", type=float, default=900.0,
-                        help="how long a game may go without a key before it is saved and closed")
-    parser.add_argument("--games-per-address", type=int, default=2,
-                        help="games played at once from one address, at most")
-    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
-                        type=guard.checked_address,
-                        help="a proxy's address whose X-Real-IP names the client (repeatable)")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
+    open_options(parser)
+    return parser  # fmt: skip
+
+
+def open_options(parser: argparse.ArgumentParser) -> None:
+    """What the server allows anyone on the internet: its timeouts, caps and trusted names."""
+    # fmt: off
     parser.add_argument("--header-seconds", type=float, default=20.0,
                         help="time to send a request's headers, or between requests on one connection")
     parser.add_argument("--body-seconds", type=float, default=20.0,
@@ -65,7 +65,14 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a host name the server answers to, besides 127.0.0.1, localhost "
                         "and --host (repeatable): any other Host is refused")
-    return parser  # fmt: skip
+    parser.add_argument("--no-input-seconds", type=float, default=900.0,
+                        help="how long a game may go without a key before it is saved and closed")
+    parser.add_argument("--games-per-address", type=int, default=2,
+                        help="games played at once from one address, at most")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                        type=guard.checked_address,
+                        help="a proxy's address whose X-Real-IP names the client (repeatable)")
+    # fmt: on
 
 
 def parse_args(argv: list[str] | None) -> Config:
