@@ -251,3 +251,24 @@ def test_a_trusted_proxy_names_the_client_and_no_one_else_does(
         for page in pages:
             close(loop, page)
         stopped(server)
+
+
+@pytest.mark.parametrize(
+    "limits, expected",
+    [((1024, 4096), "2000 2424 4096"), ((1024, 1024), "600 1024 1024")],
+    ids=["a hard limit with room", "no room"],
+)
+def test_the_connection_cap_raises_the_soft_file_limit_where_the_hard_one_allows(
+    limits: tuple[int, int], expected: str
+) -> None:
+    """A common soft limit of 1,024: the default cap of 2,000 connections and the descriptors
+    of 20 games and 40 watchers (6 each, and 64) need 2,424; else the cap is what is left."""
+    code = (
+        "import resource; from web.connections import connection_cap; "
+        "print(connection_cap(None, 60), *resource.getrlimit(resource.RLIMIT_NOFILE))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limits),
+    )  # fmt: skip
+    assert ran.stdout.split() == expected.split()

@@ -273,8 +273,8 @@ class Live:
         if page is not None:
             if page.subscriber is not None:
                 game.hub.unsubscribe(page.subscriber)
-            minutes = f"{self.no_input_seconds / 60:g} minutes"
-            page.told("idle", f"Your game had no key for {minutes}: it was saved and closed.")
+            page.told("idle", f"Your game had no key for {_span(self.no_input_seconds)}: it was "
+                      "saved and closed. Reload the page to continue it.")  # fmt: skip
         game.process.hangup()
 
     def _crowded(self, player: str, address: str) -> Refusal | None:
@@ -420,6 +420,12 @@ class Live:
     def running(self) -> int:
         replays = sum(isinstance(process, PtyProcess) for process in self.watchers)
         return sum(not game.process.ended for game in self.games.values()) + replays
+
+
+def _span(seconds: float) -> str:
+    """A time as a page says it: "15 minutes", "1 minute", "30 seconds"."""
+    count, unit = (seconds / 60, "minute") if seconds >= 60 else (seconds, "second")
+    return f"{count:g} {unit}{'s' * (count != 1)}"
 
 
 def _count(value: object) -> int | str:
