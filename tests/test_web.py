@@ -80,13 +80,17 @@ class Server:
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
     folder = Path(tempfile.mkdtemp(prefix="web-test-"))
-    # A finished game already in a player's folder, and the same one with its ending changed:
-    # the server verifies both when it starts, and lists only the true one.
+    # A finished game already in a player's folder, the same one with its ending changed, and
+    # the same one padded: the server verifies all three when it starts, and lists the true
+    # one once.
     recordings = folder / "players" / "vera" / "recordings"
     recordings.mkdir(parents=True)
     shutil.copy(RECORDINGS / "death.rec", recordings / "game-1.rec")
     text = (RECORDINGS / "death.rec").read_text(encoding="utf-8")
     (recordings / "game-2.rec").write_text(text.replace("turns=17", "turns=99"), encoding="utf-8")
+    (recordings / "game-3.rec").write_bytes(padded(text).encode("utf-8"))
+    older = (recordings / "game-1.rec").stat().st_mtime - 60  # Verified after the true one.
+    os.utime(recordings / "game-3.rec", (older, older))
     port = free_port()
     log = folder / "server.log"
     with log.open("wb") as out:
@@ -115,6 +119,15 @@ def server() -> Iterator[Server]:
     assert process.returncode == 0, server_log
     assert not left, f"still running after the server stopped: {left}"
     assert_no_traceback(server_log)
+
+
+def padded(text: str) -> str:
+    """A recording's game padded as the red team did: comments, blank lines, spaces, CRLF, and
+    a false claim of a deeper death among its lines (a comment to a replay)."""
+    lines = text.splitlines()
+    false_claim = "# ending depth=9 level=5 xp=900 turns=17 cause=Killed by an Orc"
+    body = [f"  {line}  " for line in lines[2:-1]]
+    return "\r\n".join([*lines[:2], "", "# padding", *body, false_claim, "", lines[-1], ""])
 
 
 TRACEBACK = "Traceback (most recent call last)"
@@ -344,6 +357,15 @@ def test_a_rate_bucket_lets_a_burst_through_then_its_rate() -> None:
     assert bucket.take(50) and not bucket.take(1)
     now[0] = 100.0
     assert bucket.take(300) and not bucket.take(1)  # Never more than the burst.
+
+
+def test_a_games_identity_is_the_game_not_its_file() -> None:
+    from web.scores import identity_of
+
+    text = (RECORDINGS / "death.rec").read_text(encoding="utf-8")
+    assert identity_of(padded(text)) == identity_of(text)
+    assert identity_of(text.replace("seed 1", "seed 2")) != identity_of(text)
+    assert identity_of(text.replace("text .\n", "text .\ntext .\n", 1)) != identity_of(text)
 
 
 def test_a_players_folder_comes_from_a_checked_name_and_stays_inside(tmp_path: Path) -> None:
@@ -629,9 +651,11 @@ def test_the_scoreboard_lists_only_verified_games_and_serves_them_by_id(server: 
         page = client.request("/scores").body
         return page if "Killed by an Orc" in page else None
 
+    wait_for(lambda: server.log.read_text().count("vera's game ") >= 3, 120)  # All verified.
     page = wait_for(listed, 60)
     rows = re.findall(r"<tr><td>vera</td>.*?</tr>", page, re.S)
-    assert len(rows) == 1, rows  # The game whose claim was changed to 99 turns is not listed.
+    # The game whose claim was changed to 99 turns is not listed; its padded copy is the same game.
+    assert len(rows) == 1, rows
     assert "<td>17</td>" in rows[0] and "<td>no</td>" in rows[0]
     game_id = re.search(r'href="/scores/(\d+)\.rec"', rows[0])
     assert game_id

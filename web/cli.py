@@ -13,9 +13,10 @@ import tornado.httpserver
 from tornado.ioloop import PeriodicCallback
 
 from web import children, connections, guard
-from web.limits import MAX_BODY
+from web.limits import MAX_BODY, WINDOW_SECONDS
 from web.server import application
 from web.state import Config, State
+from web.store import open_store
 
 
 def parser() -> argparse.ArgumentParser:
@@ -46,6 +47,9 @@ def parser() -> argparse.ArgumentParser:
                         help="how long a game with no page waits for one before it is hung up")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="PostgreSQL shared by a cluster's nodes (postgresql://...); "
+                             "without it, SQLite in DIR")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
     open_options(parser)
@@ -99,19 +103,21 @@ def parse_args(argv: list[str] | None) -> Config:
         no_input_seconds=args.no_input_seconds,
         games_per_address=args.games_per_address,
         trusted_proxies=frozenset(args.trusted_proxy),
+        database=args.database,
     )
 
 
 async def serve(config: Config) -> None:
     """Serve until SIGTERM or SIGINT; then hang up every game and wait for them to save."""
-    state = State(config)
+    config.root.mkdir(parents=True, exist_ok=True)
+    state = State(config, await open_store(config))
     state.scores.start()
     state.scan_all()
     doors = listening(state)
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()
-    state.store.forget_expired(time.time())
-    sweeper = PeriodicCallback(lambda: state.store.forget_expired(time.time()), 3600 * 1000)
+    await sweep(state)
+    sweeper = PeriodicCallback(lambda: sweep(state), WINDOW_SECONDS * 1000)
     sweeper.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -128,7 +134,14 @@ async def serve(config: Config) -> None:
         if state.live.running() == 0:
             break
         await asyncio.sleep(0.1)
-    state.store.close()
+    await state.store.close()
+
+
+async def sweep(state: State) -> None:
+    """Forget the sessions expired and the attempts out of every limit's window."""
+    now = time.time()
+    await state.store.forget_expired(now)
+    await state.store.forget_attempts(now, WINDOW_SECONDS)
 
 
 def listening(state: State) -> connections.Doors:

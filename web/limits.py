@@ -1,11 +1,11 @@
 """What one browser may cost the server: sizes of what it sends, and rates of what it does.
 
-The counts are per server process and forgotten when it restarts (docs/browser.md).
+The rates of a socket's messages are counted in the process; the sign-in and sign-up limits
+are counted in the store (`web.store.Store.take`), shared by every node (docs/browser.md).
 """
 
 from __future__ import annotations
 
-import collections
 import time
 from collections.abc import Callable
 from typing import Final
@@ -22,32 +22,11 @@ EVENTS_BURST: Final = 100.0
 MOVES_PER_SECOND: Final = 30.0
 MOVES_BURST: Final = 60.0
 MAX_LOBBY_SOCKETS: Final = 1000  # The lobby's public sockets open at once, at most.
-# Sign-in failures an address may make for one name in a window before it is refused for
-# that window (and five times as many for all names).
+# Sign-in failures one name may have in a window, from any address, before every sign-in as
+# it is refused for the rest of the window; and failures one address may make for any names.
 SIGN_IN_FAILURES: Final = 10
-MAX_TRACKED: Final = 10000  # Addresses and names whose failures are counted, before a sweep.
-WINDOW_SECONDS: Final = 600.0
-
-Counts = dict[str, collections.deque[float]]
-"""The moments of each address's (or address and name's) recent events."""
-
-
-def new_counts() -> Counts:
-    """Counts that start empty for any key."""
-    return collections.defaultdict(collections.deque)
-
-
-def too_many(events: collections.deque[float], limit: int, now: float) -> bool:
-    """Whether `limit` events fall in the window before `now` (older ones forgotten)."""
-    while events and events[0] < now - WINDOW_SECONDS:
-        events.popleft()
-    return len(events) >= limit
-
-
-def forget_quiet(counts: Counts, now: float) -> None:
-    """Forget the counts with no event left in the window."""
-    for key in [key for key, events in counts.items() if not too_many(events, 1, now)]:
-        del counts[key]
+SIGN_IN_FAILURES_FROM: Final = 5 * SIGN_IN_FAILURES
+WINDOW_SECONDS: Final = 600.0  # The window of the sign-in and sign-up limits.
 
 
 class Bucket:

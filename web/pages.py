@@ -59,8 +59,8 @@ class Watch(Base):
 class Scoreboard(Base):
     """The verified finished games (public)."""
 
-    def get(self) -> None:
-        self.page("scores.html", games=self.state.store.games(), date=date_of)
+    async def get(self) -> None:
+        self.page("scores.html", games=await self.state.store.games(), date=date_of)
 
 
 def date_of(when: float) -> str:
@@ -71,8 +71,8 @@ def date_of(when: float) -> str:
 class Download(Base):
     """A verified game's recording, by its id only, from the database (public)."""
 
-    def get(self, game_id: str) -> None:
-        text = self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
+    async def get(self, game_id: str) -> None:
+        text = await self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
         if text is None:
             raise tornado.web.HTTPError(404)
         self.set_header("Content-Type", "text/plain; charset=utf-8")
@@ -84,8 +84,8 @@ class Replay(Base):
     """The page that replays a verified game."""
 
     @tornado.web.authenticated
-    def get(self, game_id: str) -> None:
-        game = self.state.store.game(int(game_id)) if len(game_id) < 12 else None
+    async def get(self, game_id: str) -> None:
+        game = await self.state.store.game(int(game_id)) if len(game_id) < 12 else None
         if game is None:
             raise tornado.web.HTTPError(404)
         self.page("replay.html", game=game)

@@ -3,7 +3,9 @@
 A recording whose last line claims an ending (`# ending depth=... cause=...`, written at the
 death) is copied out of the player's folder, verified from that copy in a process of its own
 with a time and memory limit, one at a time, and, if it reaches the ending it claims, stored
-with its text in the database: the scoreboard lists it and serves that text by id.
+with its text in the database: the scoreboard lists it and serves that text by id.  A game is
+listed once, by its identity (`identity_of`: the game it replays, not the file's bytes), so a
+copy padded with comments, blank lines, other line ends or another claim is not a new entry.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from replays import record_format, record_reader
 from web import children
 from web.store import Game, Store
 from words.game_over import Claim
@@ -67,6 +70,21 @@ def claim_of(text: str) -> Claim | None:
     return Claim.parse(lines[-1]) if lines else None
 
 
+def identity_of(text: str) -> str:
+    """The game a recording holds: the SHA-256 of the lines the game would write again for
+    what a replay reads of it (its format, seed, daily date, rules and every event), so that
+    comments (a claimed ending among them), blank lines, spaces and line ends count for nothing.
+    RecordingError if it is no recording."""
+    reader = record_reader.Reader(text.splitlines(), "a recording")
+    script = reader.script
+    digest = hashlib.sha256()
+    for line in record_format.header(script.seed, script.version, script.rules, script.daily):
+        digest.update(f"{line}\n".encode())
+    for event in reader.events():
+        digest.update(f"{record_format.line_of(event)}\n".encode())
+    return digest.hexdigest()
+
+
 def newest_recordings(folder: Path) -> list[Path]:
     """The recordings in a player's folder, newest first (links and odd names left out)."""
     found: list[tuple[int, Path]] = []
@@ -99,7 +117,8 @@ class Scores:
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def scan(self, player: str, folder: Path) -> None:
-        """Queue each finished game in `folder`'s recordings not verified yet."""
+        """Queue each finished game in `folder`'s recordings not queued yet (one verified
+        already is passed over as its turn comes: the store is asked then)."""
         for path in newest_recordings(folder):
             found = self._finished(player, path)
             if found is not None and found.sha256 not in self.queued:
@@ -120,8 +139,6 @@ class Scores:
         if claim is None:
             return None
         sha256 = hashlib.sha256(data).hexdigest()
-        if self.store.was_checked(sha256):
-            return None
         return Finished(player, text, sha256, claim, info.st_mtime)
 
     async def idle(self) -> None:
@@ -132,14 +149,16 @@ class Scores:
         while True:
             found = await self.queue.get()
             try:
-                await self.verify(found)
+                if not await self.store.was_checked(found.sha256):
+                    await self.verify(found)
             except Exception:
                 LOG.exception("verifying a recording of %s", found.player)
             finally:
                 self.queue.task_done()
 
     async def verify(self, found: Finished) -> bool:
-        """Verify one finished game from a copy of its text; store it if it is verified."""
+        """Verify one finished game from a copy of its text; list it if it is verified (and
+        not listed yet).  Whether it was listed."""
         folder = Path(tempfile.mkdtemp(prefix="verify-", dir=self.work))
         try:
             copy = folder / "game.rec"
@@ -156,13 +175,19 @@ class Scores:
             return False
         verified = answer.status == 0
         said = "timed out" if answer.status is None else answer.output.strip()[-500:]
-        self.store.add_checked(found.sha256, verified, said)
-        if verified:
-            claim = found.claim
-            game = Game(
-                0, found.player, claim.depth, claim.level, claim.xp, claim.turns, claim.cause,
-                claim.daily, found.finished,
-            )  # fmt: skip
-            self.store.add_game(game, found.sha256, found.text)
+        await self.store.add_checked(found.sha256, verified, said)
         LOG.info("%s's game %s: %s", found.player, found.sha256[:12], said)
-        return verified
+        return verified and await self.list(found)
+
+    async def list(self, found: Finished) -> bool:
+        """Put a verified game on the scoreboard, unless that game is there already."""
+        identity = await asyncio.to_thread(identity_of, found.text)  # Off the loop: a long parse.
+        claim = found.claim
+        game = Game(
+            0, found.player, claim.depth, claim.level, claim.xp, claim.turns, claim.cause,
+            claim.daily, found.finished,
+        )  # fmt: skip
+        listed = await self.store.add_game(game, identity, found.text)
+        if not listed:
+            LOG.info("%s's game %s: listed already", found.player, found.sha256[:12])
+        return listed

@@ -1,5 +1,9 @@
 """Who a request comes from: signing up, in and out, the session cookie that says so, checked
 on every page and socket, and the headers every page carries so that no other host is trusted.
+
+The limits on signing up and in are taken from the store (`take`) before the password is
+hashed, each in one step: requests sent at once can't all pass a check made before any of them
+is counted, and every node of a cluster counts in the same place.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import tornado.web
 
 from web import accounts
 from web.guard import Secured
-from web.limits import MAX_TRACKED, SIGN_IN_FAILURES, forget_quiet, too_many
+from web.limits import SIGN_IN_FAILURES, SIGN_IN_FAILURES_FROM, WINDOW_SECONDS
 from web.state import State
 
 TEMPLATES: Final = Path(__file__).resolve().parent / "templates"
@@ -25,12 +29,12 @@ SESSION_DAYS: Final = 30
 LOG: Final = logging.getLogger("web")
 
 
-def session_player(handler: tornado.web.RequestHandler, state: State) -> str | None:
+async def session_player(handler: tornado.web.RequestHandler, state: State) -> str | None:
     """The signed-in player a request's session cookie names, if any."""
     token = handler.get_cookie(COOKIE)
     if not token or len(token) > 100:
         return None
-    return state.store.session_player(accounts.token_hash(token), time.time())
+    return await state.store.session_player(accounts.token_hash(token), time.time())
 
 
 class Base(Secured):
@@ -43,8 +47,9 @@ class Base(Secured):
         super().set_default_headers()
         self.set_header("Cache-Control", "no-store")
 
-    def get_current_user(self) -> str | None:
-        return session_player(self, self.state)
+    async def prepare(self) -> None:
+        """The player, from the store (so not in `get_current_user`, which can't wait)."""
+        self.current_user = await session_player(self, self.state)
 
     @property
     def player(self) -> str | None:
@@ -74,10 +79,10 @@ class Form(Base):
         self.set_status(status)
         self.page("index.html", error=error, games=len(self.state.live.games))
 
-    def sign_in_as(self, name: str) -> None:
+    async def sign_in_as(self, name: str) -> None:
         token = accounts.new_token()
         expires = time.time() + SESSION_DAYS * 86400
-        self.state.store.add_session(accounts.token_hash(token), name, expires)
+        await self.state.store.add_session(accounts.token_hash(token), name, expires)
         self.set_cookie(
             COOKIE,
             token,
@@ -96,62 +101,78 @@ class Form(Base):
 
 
 class SignUp(Form):
-    """A new player: a free, checked name and a password; signed in at once."""
+    """A new player: a free, checked name and a password; signed in at once.  Sign-ups from
+    one address are capped (`--sign-ups` in the window); one whose name is taken is given back."""
 
     async def post(self) -> None:
-        now = time.time()
-        sign_ups = self.state.sign_ups[self.request.remote_ip or ""]
-        if too_many(sign_ups, self.state.config.sign_ups, now):
-            return self.refuse(429, "Too many sign-ups from here: try later.")
         try:
             name, password = self.fields()
             accounts.checked_password(password)
         except ValueError as exc:
             return self.refuse(400, str(exc))
+        store = self.state.store
+        address = self.request.remote_ip or ""
+        slot = await store.take(
+            "sign-up", address, self.state.config.sign_ups, WINDOW_SECONDS, time.time()
+        )
+        if slot is None:
+            return self.refuse(429, "Too many sign-ups from here: try later.")
         salt = accounts.new_salt()
         hashed = await self.hashed(password, salt)
-        if not self.state.store.add_player(name, salt, hashed):
+        if not await store.add_player(name, salt, hashed):
+            await store.give_back(slot)
             return self.refuse(409, "That name is taken.")
-        sign_ups.append(now)
         accounts.player_folder(self.state.config.root, name)
         LOG.info("%s signed up", name)
-        self.sign_in_as(name)
+        await self.sign_in_as(name)
 
 
 class SignIn(Form):
-    """A player's name and password, checked; failures counted."""
+    """A player's name and password, checked.  Each try takes a slot of the name's (from any
+    address) and of the address's (for any name) before the hash is made; a failure keeps
+    them, a success gives them back."""
 
     async def post(self) -> None:
-        now = time.time()
         try:
             name, password = self.fields()
         except ValueError:
             name, password = "", ""
-        address = self.request.remote_ip or ""
-        if len(self.state.failures) > MAX_TRACKED:
-            forget_quiet(self.state.failures, now)
-        failures = self.state.failures[address]
-        tries = self.state.failures[f"{address} {name}"]
-        if too_many(tries, SIGN_IN_FAILURES, now) or too_many(failures, 5 * SIGN_IN_FAILURES, now):
+        slots = await self.take_slots(name, self.request.remote_ip or "")
+        if slots is None:
             return self.refuse(429, "Too many failed sign-ins: try later.")
-        kept = self.state.store.password_of(name) if name else None
+        kept = await self.state.store.password_of(name) if name else None
         # A name with no player costs the same hash, so that it can't be told by the time taken.
         salt, expected = kept if kept is not None else (accounts.new_salt(), b"")
         hashed = await self.hashed(password, salt)
         if kept is None or not hmac.compare_digest(hashed, expected):
-            failures.append(now)
-            tries.append(now)
             return self.refuse(403, "That name and password do not match.")
-        self.sign_in_as(name)
+        for slot in slots:
+            await self.state.store.give_back(slot)
+        await self.sign_in_as(name)
+
+    async def take_slots(self, name: str, address: str) -> list[int] | None:
+        """A slot of the name's and one of the address's; None (and neither kept) if either
+        limit is reached."""
+        store, now = self.state.store, time.time()
+        by_name = await store.take("sign-in", name, SIGN_IN_FAILURES, WINDOW_SECONDS, now)
+        if by_name is None:
+            return None
+        by_address = await store.take(
+            "sign-in-from", address, SIGN_IN_FAILURES_FROM, WINDOW_SECONDS, now
+        )
+        if by_address is None:
+            await store.give_back(by_name)
+            return None
+        return [by_name, by_address]
 
 
 class SignOut(Base):
     """The session ended, in the database and in the browser."""
 
     @tornado.web.authenticated
-    def post(self) -> None:
+    async def post(self) -> None:
         token = self.get_cookie(COOKIE)
         if token:
-            self.state.store.end_session(accounts.token_hash(token))
+            await self.state.store.end_session(accounts.token_hash(token))
         self.clear_cookie(COOKIE)
         self.redirect("/")

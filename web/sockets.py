@@ -46,10 +46,8 @@ class Socket(Secured, tornado.websocket.WebSocketHandler):
         self.rate = Bucket(INPUT_BYTES_PER_SECOND, INPUT_BURST)
         self.closed = False
 
-    def get_current_user(self) -> str | None:
-        return session_player(self, self.state)
-
     async def get(self, *args: Any, **kwargs: Any) -> None:
+        self.current_user = await session_player(self, self.state)
         if self.current_user is None:
             raise tornado.web.HTTPError(403)
         await super().get(*args, **kwargs)
@@ -194,10 +192,12 @@ class ReplaySocket(Socket):
 
     process: PtyProcess | None = None
 
-    def open(self, game_id: str) -> None:
-        text = self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
+    async def open(self, game_id: str) -> None:
+        text = await self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
         if text is None:
             return self.refused(live.Refusal("ended", "No such game."))
+        if self.closed:  # The page left while the recording was read.
+            return
         viewer = self.current_user
         assert isinstance(viewer, str)
         sink = live.Sink(self.send_output, lambda status: self.told("ended", "The game has ended."))

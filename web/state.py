@@ -1,5 +1,4 @@
-"""The server's settings and what every handler shares: the database, the programs running and
-the counts its limits keep."""
+"""The server's settings and what every handler shares: the store and the programs running."""
 
 from __future__ import annotations
 
@@ -7,8 +6,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from web import accounts, children, live, scores, store
-from web.limits import new_counts
+from web import accounts, children, live, scores
+from web.store import Store
 
 
 @dataclass(frozen=True)
@@ -35,15 +34,16 @@ class Config:
     no_input_seconds: float = 900.0
     games_per_address: int = 2
     trusted_proxies: frozenset[str] = frozenset()
+    database: str | None = None  # PostgreSQL's URL; None: SQLite in `root`.
 
 
 class State:
-    """What every handler shares: the settings, the database, the programs running."""
+    """What every handler shares: the settings, the store (`web.store.open_store`), the
+    programs running."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, store: Store) -> None:
         self.config = config
-        config.root.mkdir(parents=True, exist_ok=True)
-        self.store = store.Store(config.root)
+        self.store = store
         limits = children.Limits(config.memory_bytes, config.answer_seconds)
         self.work = config.root / "tmp"
         shutil.rmtree(self.work, ignore_errors=True)  # Left by a server stopped mid-run.
@@ -61,9 +61,6 @@ class State:
             no_input_seconds=config.no_input_seconds,
             per_address=config.games_per_address,
         )
-        # Sign-in failures by address (and by address and name), and sign-ups by address.
-        self.failures = new_counts()
-        self.sign_ups = new_counts()
 
     def scan_all(self) -> None:
         """Look for finished games in every player's folder (at start)."""

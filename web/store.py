@@ -1,49 +1,20 @@
-"""The server's SQLite database, `web.sqlite3` in DIR: players, sessions and verified games.
+"""What the server keeps: players, sessions, the limits' counts, verified games and the games in
+play on every node, behind one interface with two implementations.
 
-One connection, used from the server's event loop only.  Every query is parameterised.
+`open_store(config)` opens SQLite in the server's folder (`web.sqlite3`, the embedded default:
+one process, nothing else to start) or, given `--database postgresql://...`, PostgreSQL shared
+by every node of a cluster.  Every method is async so that PostgreSQL never blocks the event
+loop; the SQLite one runs its statements on the loop's thread, one connection.  Both keep the
+same promises: a limit is checked and taken in one step (`take`), a game is listed once
+whatever its file holds besides the game (`add_game` by its identity), and a player's game is
+claimed by one node at a time (`claim`).
 """
 
 from __future__ import annotations
 
-import sqlite3
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
-
-FILE_NAME: Final = "web.sqlite3"
-
-SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS players (
-    name TEXT PRIMARY KEY,          -- validated by accounts.NAME, lower case
-    salt BLOB NOT NULL,
-    hash BLOB NOT NULL,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    token_hash TEXT PRIMARY KEY,    -- SHA-256 of the cookie's token: a stolen database holds no cookie
-    name TEXT NOT NULL REFERENCES players(name),
-    expires REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    player TEXT NOT NULL,
-    depth INTEGER NOT NULL,
-    level INTEGER NOT NULL,
-    xp INTEGER NOT NULL,
-    turns INTEGER NOT NULL,
-    cause TEXT NOT NULL,
-    daily TEXT,                     -- the date of a daily game, else NULL
-    finished REAL NOT NULL,         -- when its recording was last written: the death
-    sha256 TEXT NOT NULL UNIQUE,
-    recording TEXT NOT NULL         -- the verified text itself, served by id
-);
-CREATE TABLE IF NOT EXISTS checked (
-    sha256 TEXT PRIMARY KEY,        -- every finished recording verified, passed or not
-    verified INTEGER NOT NULL,
-    said TEXT NOT NULL              -- what --verify said
-);
-"""
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -61,96 +32,117 @@ class Game:
     finished: float
 
 
-class Store:
-    """The database, opened (and made) in a folder."""
+@dataclass(frozen=True)
+class Playing:
+    """A game in play on some node, as the lobby lists it."""
 
-    def __init__(self, folder: Path) -> None:
-        self.db = sqlite3.connect(folder / FILE_NAME, isolation_level=None)
-        self.db.executescript(SCHEMA)
+    player: str
+    node: str
+    mode: str
+    started: float
+    status: dict[str, object]
+    watchers: int
+    last_input: float
 
-    def close(self) -> None:
-        self.db.close()
+
+class Store(Protocol):
+    """The server's database, SQLite or PostgreSQL."""
+
+    async def close(self) -> None: ...
 
     # Players.
-    def add_player(self, name: str, salt: bytes, hashed: bytes) -> bool:
+    async def add_player(self, name: str, salt: bytes, hashed: bytes) -> bool:
         """Sign a player up; False if the name is taken."""
-        try:
-            self.db.execute(
-                "INSERT INTO players (name, salt, hash, created) VALUES (?, ?, ?, ?)",
-                (name, salt, hashed, time.time()),
-            )
-        except sqlite3.IntegrityError:
-            return False
-        return True
 
-    def password_of(self, name: str) -> tuple[bytes, bytes] | None:
+    async def password_of(self, name: str) -> tuple[bytes, bytes] | None:
         """A player's salt and password hash, or None for no such player."""
-        row = self.db.execute("SELECT salt, hash FROM players WHERE name = ?", (name,)).fetchone()
-        return None if row is None else (bytes(row[0]), bytes(row[1]))
 
-    def player_count(self) -> int:
-        count: int = self.db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
-        return count
+    async def player_count(self) -> int: ...
 
-    # Sessions.
-    def add_session(self, token_hash: str, name: str, expires: float) -> None:
-        self.db.execute(
-            "INSERT INTO sessions (token_hash, name, expires) VALUES (?, ?, ?)",
-            (token_hash, name, expires),
-        )
+    # Sessions: only the SHA-256 of a cookie's token is kept.
+    async def add_session(self, token_hash: str, name: str, expires: float) -> None: ...
 
-    def session_player(self, token_hash: str, now: float) -> str | None:
+    async def session_player(self, token_hash: str, now: float) -> str | None:
         """The player a session is of, if it has not expired."""
-        row = self.db.execute(
-            "SELECT name FROM sessions WHERE token_hash = ? AND expires > ?", (token_hash, now)
-        ).fetchone()
-        return None if row is None else str(row[0])
 
-    def end_session(self, token_hash: str) -> None:
-        self.db.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
+    async def end_session(self, token_hash: str) -> None: ...
 
-    def forget_expired(self, now: float) -> None:
-        self.db.execute("DELETE FROM sessions WHERE expires <= ?", (now,))
+    async def forget_expired(self, now: float) -> None: ...
 
-    # Finished games.
-    def was_checked(self, sha256: str) -> bool:
-        row = self.db.execute("SELECT 1 FROM checked WHERE sha256 = ?", (sha256,)).fetchone()
-        return row is not None
+    # Limits: what happened of a kind for a key (a name, an address) in a window.
+    async def take(self, kind: str, key: str, limit: int, window: float, now: float) -> int | None:
+        """Count one attempt of `kind` for `key` and return its id, if fewer than `limit` fall
+        in the `window` seconds before `now`; else None and nothing counted.  One step, so that
+        attempts sent at once can't all pass a check made before any is counted."""
 
-    def add_checked(self, sha256: str, verified: bool, said: str) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO checked (sha256, verified, said) VALUES (?, ?, ?)",
-            (sha256, int(verified), said),
-        )
+    async def give_back(self, attempt_id: int) -> None:
+        """Uncount an attempt (a sign-in that succeeded, a sign-up whose name was taken)."""
 
-    def add_game(self, game: Game, sha256: str, text: str) -> None:
-        self.db.execute(
-            "INSERT OR IGNORE INTO games (player, depth, level, xp, turns, cause, daily, "
-            "finished, sha256, recording) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game.player, game.depth, game.level, game.xp, game.turns, game.cause,
-                game.daily, game.finished, sha256, text,
-            ),
-        )  # fmt: skip
+    async def forget_attempts(self, now: float, window: float) -> None: ...
 
-    def games(self, limit: int = 100) -> list[Game]:
+    # Verified games.
+    async def was_checked(self, sha256: str) -> bool:
+        """Whether a file with this SHA-256 was verified already, passed or not."""
+
+    async def add_checked(self, sha256: str, verified: bool, said: str) -> None: ...
+
+    async def add_game(self, game: Game, identity: str, text: str) -> bool:
+        """List a verified game under its identity (the game's own, not its file's); False if
+        that game is listed already."""
+
+    async def games(self, limit: int = 100) -> list[Game]:
         """The verified games, deepest first, then by experience, then the earliest."""
-        rows = self.db.execute(
-            "SELECT id, player, depth, level, xp, turns, cause, daily, finished FROM games "
-            "ORDER BY depth DESC, xp DESC, turns ASC, finished ASC LIMIT ?",
-            (limit,),
-        ).fetchall()
-        return [Game(*row) for row in rows]
 
-    def game(self, game_id: int) -> Game | None:
-        row = self.db.execute(
-            "SELECT id, player, depth, level, xp, turns, cause, daily, finished FROM games "
-            "WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        return None if row is None else Game(*row)
+    async def game(self, game_id: int) -> Game | None: ...
 
-    def recording(self, game_id: int) -> str | None:
+    async def recording(self, game_id: int) -> str | None:
         """A verified game's recording, by its id only."""
-        row = self.db.execute("SELECT recording FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else str(row[0])
+
+    # Nodes and the games in play on them.
+    async def heartbeat(self, node: str, address: str, now: float) -> None:
+        """`node` is alive, and serves at `address`."""
+
+    async def nodes(self, now: float, within: float) -> dict[str, str]:
+        """The nodes seen in the last `within` seconds, and their addresses."""
+
+    async def claim(self, player: str, node: str, mode: str, now: float, stale: float) -> str:
+        """The node whose game `player`'s is after the call: `node` if none held it, it held
+        it already, or its holder was not seen for `stale` seconds; else the holder."""
+
+    async def release(self, player: str, node: str) -> None:
+        """`player`'s game ended on `node` (nothing if another node holds it)."""
+
+    async def set_status(
+        self,
+        player: str,
+        node: str,
+        status: dict[str, object],
+        watchers: int,
+        last_input: float,
+        now: float,
+    ) -> None:
+        """What `player`'s game on `node` shows, for the lobby."""
+
+    async def playing(self, now: float, stale: float) -> list[Playing]:
+        """Every game held by a node seen in the last `stale` seconds, the earliest first."""
+
+
+class Where(Protocol):
+    """Where the store is: what `open_store` reads of the server's settings (`state.Config`)."""
+
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def database(self) -> str | None: ...
+
+
+async def open_store(config: Where) -> Store:
+    """The store `config` names: PostgreSQL at `config.database`, else SQLite in its folder."""
+    if config.database:
+        from web.store_postgres import PostgresStore
+
+        return await PostgresStore.open(config.database)
+    from web.store_sqlite import SqliteStore
+
+    return SqliteStore(config.root)
