@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import TypeVar
 
@@ -47,7 +47,19 @@ def run(config: Config, body: Callable[[Store], Awaitable[T]]) -> T:
         finally:
             await store.close()
 
-    return asyncio.run(opened())
+    return in_a_loop(opened())
+
+
+def in_a_loop(work: Coroutine[object, object, T]) -> T:
+    """Run `work` in a new event loop, never made the thread's current one: `asyncio.run`
+    would leave the thread with none (`set_event_loop(None)`), which later tests' tornado
+    clients, made outside a running loop, don't expect."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(work)
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
 
 
 def a_game(player: str = "ada", depth: int = 3, xp: int = 50, turns: int = 400) -> Game:
@@ -258,7 +270,17 @@ def test_stores_opened_at_once_make_the_schema_once(config: Config) -> None:
             for store in stores:
                 await store.close()
 
-    asyncio.run(body())
+    in_a_loop(body())
+
+
+def test_the_command_line_takes_a_postgresql_url_only(tmp_path: Path) -> None:
+    from web.cli import parse_args
+
+    assert parse_args(["--data-dir", str(tmp_path)]).database is None  # SQLite in the folder.
+    url = "postgresql://web@127.0.0.1:5432/tombs"
+    assert parse_args(["--data-dir", str(tmp_path), "--database", url]).database == url
+    with pytest.raises(SystemExit):
+        parse_args(["--data-dir", str(tmp_path), "--database", str(tmp_path / "web.sqlite3")])
 
 
 def test_a_sqlite_database_from_before_identities_is_opened(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def parser() -> argparse.ArgumentParser:
                         help="how long a game with no page waits for one before it is hung up")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
-    parser.add_argument("--database", default=None, metavar="URL",
+    parser.add_argument("--database", type=database_url, default=None, metavar="URL",
                         help="PostgreSQL shared by a cluster's nodes (postgresql://...); "
                              "without it, SQLite in DIR")
     parser.add_argument("--secure-cookies", action="store_true",
@@ -77,6 +77,14 @@ def open_options(parser: argparse.ArgumentParser) -> None:
                         type=guard.checked_address,
                         help="a proxy's address whose X-Real-IP names the client (repeatable)")
     # fmt: on
+
+
+def database_url(text: str) -> str:
+    """A PostgreSQL URL, as `--database` takes (a path would otherwise reach psycopg, which
+    reads it as a connection string and fails far from the mistake)."""
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError("a PostgreSQL URL, postgresql://USER@HOST:PORT/NAME")
+    return text
 
 
 def parse_args(argv: list[str] | None) -> Config:

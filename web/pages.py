@@ -71,6 +71,8 @@ def date_of(when: float) -> str:
 class Download(Base):
     """A verified game's recording, by its id only, from the database (public)."""
 
+    asks_who = False
+
     async def get(self, game_id: str) -> None:
         text = await self.state.store.recording(int(game_id)) if len(game_id) < 12 else None
         if text is None:
@@ -94,6 +96,8 @@ class Replay(Base):
 class Icon(Base):
     """The game's own icon (icons/icon.png), as the site's."""
 
+    asks_who = False
+
     def get(self) -> None:
         self.set_header("Content-Type", "image/png")
         self.set_header("Cache-Control", "max-age=86400")
@@ -103,6 +107,8 @@ class Icon(Base):
 class Tiles(Base):
     """The window's tiles at one size, in the order the frames name them (`web.tiles`), for
     the canvas."""
+
+    asks_who = False
 
     def get(self, size: str) -> None:
         from web import tiles  # tcod and the window's sheets: loaded when a page first asks.

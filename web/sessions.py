@@ -40,6 +40,8 @@ async def session_player(handler: tornado.web.RequestHandler, state: State) -> s
 class Base(Secured):
     """Every page: its player from the session cookie, and headers that trust no other host."""
 
+    asks_who = True  # False for a public file that names no player: no store asked.
+
     def initialize(self, state: State) -> None:
         self.state = state
 
@@ -49,7 +51,8 @@ class Base(Secured):
 
     async def prepare(self) -> None:
         """The player, from the store (so not in `get_current_user`, which can't wait)."""
-        self.current_user = await session_player(self, self.state)
+        if self.asks_who:
+            self.current_user = await session_player(self, self.state)
 
     @property
     def player(self) -> str | None:

@@ -100,9 +100,13 @@ class PostgresStore:
             url, min_size=1, max_size=POOL_SIZE, open=False, name="web"
         )
         await pool.open(wait=True)
-        async with pool.connection() as conn:
-            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            await conn.execute(SCHEMA)
+        try:
+            async with pool.connection() as conn:
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                await conn.execute(SCHEMA)
+        except BaseException:
+            await pool.close()
+            raise
         return cls(pool)
 
     async def close(self) -> None:
