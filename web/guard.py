@@ -88,9 +88,8 @@ def checked_address(text: str) -> str:
 
 def forwarded_address(request: tornado.httputil.HTTPServerRequest) -> str | None:
     """The client's address in the X-Real-IP a proxy set, if it is one."""
-    given = request.headers.get("X-Real-IP", "").strip()
     try:
-        return str(ipaddress.ip_address(given))
+        return checked_address(request.headers.get("X-Real-IP", ""))
     except ValueError:
         return None
 
