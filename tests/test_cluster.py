@@ -98,7 +98,8 @@ def start_node(name: str, folder: Path, database: str, redis: str) -> Node:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--node", name, "--port", str(port),
              "--data-dir", str(folder / "site"), "--database", database, "--redis", redis,
-             "--behind-proxy", "--heartbeat-seconds", str(HEARTBEAT), "--seed", "3",
+             "--trusted-proxy", "127.0.0.1", "--games-per-address", "20",
+             "--heartbeat-seconds", str(HEARTBEAT), "--seed", "3",
              "--sign-ups", "200", "--scan-seconds", "1", "--idle-seconds", "60"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip

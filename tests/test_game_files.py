@@ -176,6 +176,25 @@ def test_a_game_over_forgets_its_files_but_says_its_save_is_gone(
     assert files.run(files.store.files_of("fay")) == {REC: b"v 12\n", "savegame.sav": b"a save"}
 
 
+def test_a_save_written_a_while_after_the_last_frame_is_shipped_too(
+    files: Opened, tmp_path: Path
+) -> None:
+    claimed(files, "hal")
+    folder = folder_of(tmp_path, "a")
+    shipper = Shipper(files.store, "hal", folder, {}, NODE)
+
+    async def framed_then_saved() -> None:
+        shipper.soon()  # A frame was read; its lines are appended at once.
+        (folder / REC).write_bytes(b"v 12\n")
+        await asyncio.sleep(0.2)  # The save comes later (a loaded machine), and no frame after.
+        (folder / "savegame.sav").write_bytes(b"a save")
+        await asyncio.sleep(1.0)
+
+    files.run(framed_then_saved())
+    shipper.stop()
+    assert files.run(files.store.files_of("hal")) == {REC: b"v 12\n", "savegame.sav": b"a save"}
+
+
 def test_a_node_taken_for_dead_writes_over_none_of_the_game_files(
     files: Opened, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import http.cookiejar
 import json
 import os
@@ -96,7 +97,8 @@ def server() -> Iterator[Server]:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder),
              "--seed", "3", "--scan-seconds", "1", "--max-games", "4", "--sign-ups", "40",
-             "--idle-seconds", "1"],
+             "--idle-seconds", "1", "--allowed-host", "games.example",
+             "--games-per-address", "20"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -428,6 +430,14 @@ def test_short_passwords_and_taken_names_are_refused(server: Server) -> None:
     assert Client(server).sign_up("TAKEN").status == 409
 
 
+def test_a_password_is_kept_exactly_as_typed_spaces_and_all(server: Server) -> None:
+    """Ten characters, two spaces at each end: long enough, and the spaces are part of it."""
+    padded = "  padded  "
+    assert Client(server).sign_up("padder", padded).status == 302
+    assert Client(server).sign_in("padder", "padded").status == 403
+    assert Client(server).sign_in("padder", padded).status == 302
+
+
 def test_sign_in_takes_the_right_password_only_and_caps_failures(server: Server) -> None:
     signed_up(server, "grace")
     client = Client(server)
@@ -504,6 +514,95 @@ def test_public_pages_are_read_only_and_trust_no_other_host(server: Server) -> N
         assert "script-src 'self'" in policy and "default-src 'none'" in policy
         # No page names another host for anything it loads.
         assert not re.search(r'(src|href)="(https?:)?//', answer.body), path
+
+
+SECURITY_HEADERS = ("content-security-policy", "x-frame-options", "x-content-type-options", "referrer-policy")
+UPGRADE = {
+    "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+    "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+}  # fmt: skip
+
+
+def raw_get(server: Server, path: str, host: str | None = None, **headers: str) -> Response:
+    """A GET by http.client, with the Host (and other headers) as given."""
+    port = int(server.url.rsplit(":", 1)[1])
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        connection.request("GET", path, headers={"Host": host or f"127.0.0.1:{port}", **headers})
+        answer = connection.getresponse()
+        return Response(answer.status, answer.read().decode(errors="replace"), _headers(answer.headers))
+    finally:
+        connection.close()
+
+
+def assert_secured(answer: Response) -> None:
+    for name in SECURITY_HEADERS:
+        assert name in answer.headers, (answer.status, name, answer.headers)
+    assert answer.headers["x-frame-options"] == ["DENY"]
+    assert answer.headers["x-content-type-options"] == ["nosniff"]
+    assert "default-src 'none'" in answer.headers["content-security-policy"][0]
+
+
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("/static/site.css", 200), ("/static/nothing.js", 404), ("/no/such/page", 404),
+        ("/favicon.ico", 200), ("/tiles/10.png", 200), ("/scores/99999.rec", 404),
+        ("/signout", 405), ("/play", 302),
+    ],
+)  # fmt: skip
+def test_every_answer_carries_the_security_headers(server: Server, path: str, status: int) -> None:
+    answer = raw_get(server, path)
+    assert answer.status == status, answer
+    assert_secured(answer)
+
+
+@pytest.mark.parametrize("path", ["/play/socket", "/lobby/socket"])
+def test_a_sockets_refusal_carries_the_security_headers(server: Server, path: str) -> None:
+    """No session (the player's socket), or another site's page (the public lobby's)."""
+    answer = raw_get(server, path, Origin="http://evil.example", **UPGRADE)
+    assert answer.status == 403, answer
+    assert_secured(answer)
+
+
+@pytest.mark.parametrize("path", ["/", "/static/site.css", "/favicon.ico", "/no/such/page"])
+def test_a_request_for_another_host_is_refused(server: Server, path: str) -> None:
+    """A DNS-rebinding page: its name points at the server, its requests name its host."""
+    port = server.url.rsplit(":", 1)[1]
+    answer = raw_get(server, path, f"evil.example:{port}")
+    assert answer.status == 421, answer
+    assert_secured(answer)
+    for host in (f"games.example:{port}", f"LocalHost:{port}", "127.0.0.1"):
+        assert raw_get(server, "/", host).status == 200, host
+
+
+def test_a_socket_for_another_host_is_refused_even_from_its_own_origin(
+    server: Server, loop: asyncio.AbstractEventLoop
+) -> None:
+    client = signed_up(server, "rebound")
+    port = server.url.rsplit(":", 1)[1]
+    for path in ("/terminal/socket", "/lobby/socket"):
+        url = f"ws://127.0.0.1:{port}{path}"
+        forged = {"Cookie": client.cookie(), "Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}
+        with pytest.raises(HTTPClientError) as refused:
+            loop.run_until_complete(_connect(HTTPRequest(url, headers=forged)))
+        assert refused.value.code == 421
+        # Another site's page, to the right host: refused by the origin.
+        crossed = {**forged, "Host": f"127.0.0.1:{port}"}
+        with pytest.raises(HTTPClientError) as refused:
+            loop.run_until_complete(_connect(HTTPRequest(url, headers=crossed)))
+        assert refused.value.code == 403
+    # A host the server was told it is (--allowed-host), from its own pages: the lobby's socket opens.
+    named = {"Host": f"games.example:{port}", "Origin": f"http://games.example:{port}"}
+    messages: list[str | bytes] = []
+
+    def got(message: str | bytes | None) -> None:
+        messages.append("<closed>" if message is None else message)
+
+    request = HTTPRequest(f"ws://127.0.0.1:{port}/lobby/socket", headers=named)
+    lobby = Socket(loop.run_until_complete(_connect(request, got)), messages)
+    assert any(isinstance(m, str) and '"games"' in m for m in read_until(loop, lobby, bool))
+    close(loop, lobby)
 
 
 def test_the_page_scripts_are_served_from_the_repository(server: Server) -> None:

@@ -38,7 +38,7 @@ pytest.importorskip("tornado", reason="the web requirements (requirements-web.tx
 import tornado.web
 import tornado.websocket
 
-from web.sessions import content_policy
+from web.guard import content_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

@@ -133,7 +133,8 @@ def serve(folder: Path, *more: str, real: bool = False) -> Generator[Server, Non
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder / "site"),
-             *game, "--sign-ups", "200", "--max-watchers", "200", "--scan-seconds", "60", *more],
+             *game, "--sign-ups", "200", "--max-watchers", "200", "--scan-seconds", "60",
+             "--games-per-address", "200", *more],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

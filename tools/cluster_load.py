@@ -269,7 +269,8 @@ def start_nodes(where: Services, games: int) -> dict[str, Node]:
             process = subprocess.Popen(
                 [sys.executable, "-m", "web", "--node", name, "--port", str(port),
                  "--data-dir", str(where.folder / name), "--database", where.database,
-                 "--redis", where.redis_url, "--behind-proxy", "--seed", "3",
+                 "--redis", where.redis_url, "--trusted-proxy", "127.0.0.1", "--seed", "3",
+                 "--games-per-address", str(games),
                  "--max-games", str(games), "--max-watchers", str(games * 4),
                  "--sign-ups", str(games * 3), "--idle-seconds", "600"],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,

@@ -337,7 +337,7 @@ def measured(games: int, watchers: int, presses: int) -> Figures:
         server = subprocess.Popen(
             [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder / "data"),
              "--seed", "3", "--max-games", str(games), "--max-watchers", str(watchers),
-             "--sign-ups", str(games + viewers + 5)],
+             "--sign-ups", str(games + viewers + 5), "--games-per-address", str(games)],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

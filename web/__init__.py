@@ -1,10 +1,12 @@
 """The browser front end (`python -m web`): the game played, watched and scored in a web page.
 
-`cli` reads the command line and serves `server`'s tornado application: its `pages`, the
-`sessions` that sign players up and in (`accounts`), the `limits` on what a browser may cost,
-and the `sockets` each page talks to its game through.  What the server keeps is in its
-`store`: an interface, SQLite in the server's folder by default (`store_sqlite`) or PostgreSQL
-shared by a cluster's nodes (`store_postgres`).
+`cli` reads the command line and serves `server`'s tornado application (`connections` takes
+connections in, capped, and waits out accept's failures): its `pages`, the `sessions` that sign
+players up and in (`accounts`), the `limits` on what a browser may cost, `guard`'s security
+headers on every answer and the host names it answers to, and the `sockets` each page talks
+to its game through.  What the server keeps is in its `store`: an interface, SQLite in the
+server's folder by default (`store_sqlite`) or PostgreSQL shared by a cluster's nodes
+(`store_postgres`).
 `live` keeps the games (`main.py` itself, `children`; `state` is what the handlers share): on
 pipes for the canvas page (`pipe_process`, its events checked by `events`), or in a
 pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`).  Every game

@@ -12,7 +12,7 @@ from pathlib import Path
 import tornado.httpserver
 from tornado.ioloop import PeriodicCallback
 
-from web import children, nodes
+from web import children, connections, guard, nodes
 from web.limits import MAX_BODY, WINDOW_SECONDS
 from web.server import application
 from web.state import Config, State
@@ -50,6 +50,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--secure-cookies", action="store_true",
                         help="mark cookies Secure (when served over HTTPS by a proxy)")
     cluster_options(parser)
+    open_options(parser)
     return parser  # fmt: skip
 
 
@@ -67,9 +68,30 @@ def cluster_options(parser: argparse.ArgumentParser) -> None:
                         "take them over (docs/browser.md, Nodes)")
     parser.add_argument("--heartbeat-seconds", type=float, default=nodes.HEARTBEAT_SECONDS,
                         help="how often the node says it is alive; silent for three, it is "
-                        "taken for dead and its games go to the next node a page reaches")
-    parser.add_argument("--behind-proxy", action="store_true",
-                        help="take the client's address from X-Real-IP (behind nginx: web.nginx)")  # fmt: skip
+                        "taken for dead and its games go to the next node a page reaches")  # fmt: skip
+
+
+def open_options(parser: argparse.ArgumentParser) -> None:
+    """What the server allows anyone on the internet: its timeouts, caps and trusted names."""
+    # fmt: off
+    parser.add_argument("--header-seconds", type=float, default=20.0,
+                        help="time to send a request's headers, or between requests on one connection")
+    parser.add_argument("--body-seconds", type=float, default=20.0,
+                        help="time to send a request's body")
+    parser.add_argument("--max-connections", type=int, default=None, metavar="N",
+                        help="connections open at once, at most (default: what the file limit "
+                        f"leaves, up to {connections.DEFAULT_MAX})")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a host name the server answers to, besides 127.0.0.1, localhost "
+                        "and --host (repeatable): any other Host is refused")
+    parser.add_argument("--no-input-seconds", type=float, default=900.0,
+                        help="how long a game may go without a key before it is saved and closed")
+    parser.add_argument("--games-per-address", type=int, default=2,
+                        help="games played at once from one address, at most")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                        type=guard.checked_address,
+                        help="a proxy's address whose X-Real-IP names the client (repeatable)")
+    # fmt: on
 
 
 def database_url(text: str) -> str:
@@ -97,11 +119,17 @@ def parse_args(argv: list[str] | None) -> Config:
         sign_ups=args.sign_ups,
         idle_seconds=args.idle_seconds,
         game=args.game.resolve(),
+        allowed_hosts=guard.allowed_hosts(args.host, args.allowed_host),
+        header_seconds=args.header_seconds,
+        body_seconds=args.body_seconds,
+        max_connections=args.max_connections,
+        no_input_seconds=args.no_input_seconds,
+        games_per_address=args.games_per_address,
+        trusted_proxies=frozenset(args.trusted_proxy),
         database=args.database,
         redis=args.redis,
         node=args.node,
         heartbeat_seconds=args.heartbeat_seconds,
-        behind_proxy=args.behind_proxy,
     )
 
 
@@ -119,18 +147,8 @@ async def serve(config: Config) -> None:
     state = State(config, await open_store(config))
     state.scores.start()
     state.scan_all()
-    server = tornado.httpserver.HTTPServer(
-        application(state),
-        max_body_size=MAX_BODY,
-        max_buffer_size=MAX_BODY * 4,
-        xheaders=config.behind_proxy,
-    )
-    server.listen(config.port, address=config.host)
-    node = nodes.Node(state.store, config.node, f"{config.host}:{config.port}", config.heartbeat_seconds)
-    await node.start()
-    state.live.node = node
-    node.taken = state.live.taken_elsewhere
-    await state.lobby.start()
+    doors = listening(state)
+    node = await joined(state)
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()
     await sweep(state)
@@ -142,10 +160,22 @@ async def serve(config: Config) -> None:
         loop.add_signal_handler(number, stop.set)
     print(f"Serving on http://{config.host}:{config.port}/ from {config.root}", flush=True)
     await stop.wait()
-    server.stop()
+    doors.close()
     scanner.stop()
     sweeper.stop()
     await shut_down(state, node)
+
+
+async def joined(state: State) -> nodes.Node:
+    """This server as a node of its cluster: alive in the store, running the games it claims,
+    its lobby listening to every node's."""
+    config = state.config
+    node = nodes.Node(state.store, config.node, f"{config.host}:{config.port}", config.heartbeat_seconds)
+    await node.start()
+    state.live.node = node
+    node.taken = state.live.taken_elsewhere
+    await state.lobby.start()
+    return node
 
 
 async def shut_down(state: State, node: nodes.Node) -> None:
@@ -170,9 +200,28 @@ async def sweep(state: State) -> None:
     await state.store.forget_attempts(now, WINDOW_SECONDS)
 
 
+def listening(state: State) -> connections.Doors:
+    """The server, listening: half-sent requests timed out, connections capped."""
+    config = state.config
+    server = tornado.httpserver.HTTPServer(
+        application(state),
+        max_body_size=MAX_BODY,
+        max_buffer_size=MAX_BODY * 4,
+        xheaders=False,
+        idle_connection_timeout=config.header_seconds,
+        body_timeout=config.body_seconds,
+    )
+    cap = connections.connection_cap(config.max_connections, config.max_games + config.max_watchers)
+    doors = connections.Doors(server, cap, MAX_BODY * 4)
+    doors.listen(config.port, config.host)
+    return doors
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m web`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    # A line for each request timed out or malformed would let anyone write the log.
+    logging.getLogger("tornado.general").setLevel(logging.WARNING)
     config = parse_args(argv)
     asyncio.run(serve(config))
     return 0

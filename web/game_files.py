@@ -52,6 +52,8 @@ RECORDING: Final = re.compile(rf"{paths.RECORDINGS_FOLDER}/[A-Za-z0-9_.-]{{1,100
 MOST_BYTES: Final = record_reader.MAX_BYTES
 # How long after a frame the folder is looked at: the game appends its lines just after.
 AFTER_FRAME_SECONDS: Final = 0.02
+# And once more this long after the last frames (a save may take longer, under load).
+LATE_SECONDS: Final = 0.5
 
 
 class Files(Protocol):
@@ -119,17 +121,27 @@ class Shipper:
         # Files changed since (a second early: a file's time is the kernel's coarser clock).
         self.started = time.time_ns() - 1_000_000_000
         self._due: object | None = None
+        self._late: object | None = None
         self._lock = asyncio.Lock()
         self.writes = 0  # Appends sent to the store, for measuring.
 
     def soon(self) -> None:
-        """Look at the folder a moment from now (frames were read)."""
+        """Look at the folder a moment from now (frames were read), and once more a while
+        after the last frames: a save is written after the frame it follows, later under load."""
+        loop = IOLoop.current()
         if self._due is None:
-            self._due = IOLoop.current().call_later(AFTER_FRAME_SECONDS, self._look)
+            self._due = loop.call_later(AFTER_FRAME_SECONDS, self._look)
+        if self._late is not None:
+            loop.remove_timeout(self._late)
+        self._late = loop.call_later(LATE_SECONDS, self._look_late)
 
     def _look(self) -> None:
         self._due = None
         IOLoop.current().add_future(asyncio.ensure_future(self.ship()), lambda done: done.result())
+
+    def _look_late(self) -> None:
+        self._late = None
+        self._look()
 
     async def ship(self) -> None:
         """Send what changed in the folder since the last look."""
@@ -147,10 +159,11 @@ class Shipper:
                 LOG.exception("%s's files were not shipped", self.player)
 
     def stop(self) -> None:
-        """Look no more (a look due is called off)."""
-        if self._due is not None:
-            IOLoop.current().remove_timeout(self._due)
-            self._due = None
+        """Look no more (the looks due are called off)."""
+        for due in (self._due, self._late):
+            if due is not None:
+                IOLoop.current().remove_timeout(due)
+        self._due = self._late = None
 
     async def finish(self) -> None:
         """The game has ended: what it wrote last; a game over forgets its files."""

@@ -5,10 +5,11 @@ and the screen reader's in a pseudo-terminal (`pty_process`); every one writes i
 a pipe that its `hub.Hub` reads once for the player's canvas and every watcher.  A page that
 closes leaves its game running for `idle_seconds`: the same player's next page of the same kind
 takes it back (the newer page takes over from an older one still open); with none, the game is
-hung up and saves.  The lobby is made from the games' own STATUS and the server's counts, and
-pushed to its sockets when it changes, at most once a second.  The number of games, and of
-watchers and replays, is capped.  A player's folder is found by the server from a checked name,
-never from a path the browser sent.
+hung up and saves.  A game with no input for `no_input_seconds` is hung up too, its page told
+why.  The lobby is made from the games' own STATUS and the server's counts, and pushed to its
+sockets when it changes, at most once a second.  The number of games, and of watchers and
+replays, is capped, and so are the games played from one address at once.  A player's folder
+is found by the server from a checked name, never from a path the browser sent.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class Game:
     last_input: float
     page: Page | None = None
     idle: object | None = None  # The hang-up due while no page shows it.
+    address: str = ""  # Where its latest page connected from.
+    quiet: object | None = None  # The next look at how long it has had no input.
     watchers: set[Subscriber] = field(default_factory=set)
     finished: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -122,6 +125,8 @@ class Live:
         seed: int | None,
         idle_seconds: float = 300.0,
         main: Path = children.MAIN,
+        no_input_seconds: float = 900.0,
+        per_address: int = 2,
     ) -> None:
         self.root = root
         self.work = root / "tmp"
@@ -133,6 +138,8 @@ class Live:
         self.seed = seed
         self.idle_seconds = idle_seconds
         self.main = main
+        self.no_input_seconds = no_input_seconds
+        self.per_address = per_address
         self.games: dict[str, Game] = {}
         self.watchers: dict[object, str] = {}  # Each watcher or replay, and whose page.
         self.listeners: set[Callable[[list[dict[str, object]]], None]] = set()
@@ -142,18 +149,19 @@ class Live:
         self.node: Node | None = None  # In a cluster (`nodes`): where games run, their files.
 
     # Players' games.
-    async def play(self, player: str, mode: Mode, page: Page) -> Game | Refusal:
-        """Show `player`'s game in `page`: the one running if it is of the same kind (this
-        page takes over), else a new one; or say why not."""
+    async def play(self, player: str, mode: Mode, page: Page, address: str = "") -> Game | Refusal:
+        """Show `player`'s game in `page`, opened from `address`: the one running if it is of
+        the same kind (this page takes over), else a new one; or say why not."""
         old = self.games.get(player)
         if old is not None and not old.process.ended and not old.process.hung_up:
             if old.mode != mode or mode == "screen reader":
                 return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
             self.attach(old, page)
+            old.address = address
             if isinstance(old.process, PtyProcess):  # Drawn whole, for the new page's xterm.
                 old.process.redraw()
             return old
-        refusal = await self.refusal(player)
+        refusal = await self.refusal(player) or self._crowded(player, address)
         if refusal is not None:
             return refusal
         if self.node is not None:
@@ -163,15 +171,20 @@ class Live:
             if player in self.games:  # Started by another page meanwhile.
                 return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
         game = self._start(player, mode)
+        game.address = address
         self.attach(game, page)
         return game
 
-    def _start(self, player: str, mode: Mode) -> Game:
-        folder = accounts.player_folder(self.root, player)
+    def _command(self, mode: Mode, folder: Path) -> list[str]:
+        """The game's command line for a page of `mode`, its files in `folder`."""
         arguments = [FRONT_ENDS[mode], *FRAMES_OPTIONS, "--data-dir", str(folder)]
         if self.seed is not None:
             arguments += ["--seed", str(self.seed)]
-        argv = children.game_argv(*arguments, main=self.main)
+        return children.game_argv(*arguments, main=self.main)
+
+    def _start(self, player: str, mode: Mode) -> Game:
+        folder = accounts.player_folder(self.root, player)
+        argv = self._command(mode, folder)
         env = children.environment(folder)
         game: Game | None = None
 
@@ -203,6 +216,7 @@ class Live:
             game.hub.on_read = self.node.started(player)
         self.games[player] = game
         self.started(game)
+        self._quiet(game)
         LOG.info("%s plays (%s), pid %d", player, mode, process.pid)
         self.changed()
         return game
@@ -210,8 +224,9 @@ class Live:
     def _ended(self, game: Game) -> None:
         if self.games.get(game.player) is game:
             del self.games[game.player]
-        if game.idle is not None:
-            IOLoop.current().remove_timeout(game.idle)
+        for timeout in (game.idle, game.quiet):
+            if timeout is not None:
+                IOLoop.current().remove_timeout(timeout)
         game.finished.set()
         self.scores.scan(game.player, game.folder)
         game.hub.finish()  # The last frames, then every watcher is told.
@@ -226,12 +241,10 @@ class Live:
         self.changed()
 
     def taken_elsewhere(self, player: str) -> None:
-        """Another node runs `player`'s game now (this one was taken for dead): this copy is
-        hung up, its page told to load again (it reaches the game where it runs)."""
+        """Another node runs `player`'s game now (this one was taken for dead): hung up here."""
         game = self.games.get(player)
         if game is None or game.process.ended:
             return
-        LOG.warning("%s's game is run by another node now: this copy hung up", player)
         page, game.page = game.page, None
         if page is not None:
             page.told("taken over", "Your game went on on another server: reload the page.")
@@ -272,6 +285,33 @@ class Live:
         if game.page is None:
             LOG.info("%s's game: no page for %g s, hung up", game.player, self.idle_seconds)
             game.process.hangup()
+
+    def _quiet(self, game: Game) -> None:
+        """Hang `game` up, telling its page why, once it has had no input for
+        `no_input_seconds`; else look again when it would have."""
+        game.quiet = None
+        if game.process.ended or game.process.hung_up or self.no_input_seconds <= 0:
+            return
+        left = game.last_input + self.no_input_seconds - time.time()
+        if left > 0:
+            game.quiet = IOLoop.current().call_later(left, self._quiet, game)
+            return
+        LOG.info("%s's game: no input for %g s, hung up", game.player, self.no_input_seconds)
+        page, game.page = game.page, None
+        if page is not None:
+            if page.subscriber is not None:
+                game.hub.unsubscribe(page.subscriber)
+            page.told("idle", f"Your game had no key for {_span(self.no_input_seconds)}: it was "
+                      "saved and closed. Reload the page to continue it.")  # fmt: skip
+        game.process.hangup()
+
+    def _crowded(self, player: str, address: str) -> Refusal | None:
+        """Why no other game may start from `address` now, if so."""
+        playing = [g for g in self.games.values() if g.address == address and not g.process.ended]
+        if sum(game.player != player for game in playing) >= self.per_address:
+            count = f"{self.per_address} game{'s' * (self.per_address != 1)}"
+            return Refusal("full", f"{count} at most are played from one address: try later.")
+        return None
 
     def typed(self, game: Game, data: bytes) -> bool:
         """Send what the player's page typed (keys, or an event's line) to its game."""
@@ -403,3 +443,8 @@ class Live:
         replays = sum(isinstance(process, PtyProcess) for process in self.watchers)
         return sum(not game.process.ended for game in self.games.values()) + replays
 
+
+def _span(seconds: float) -> str:
+    """A time as a page says it: "15 minutes", "1 minute", "30 seconds"."""
+    count, unit = (seconds / 60, "minute") if seconds >= 60 else (seconds, "second")
+    return f"{count:g} {unit}{'s' * (count != 1)}"

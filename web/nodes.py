@@ -70,6 +70,7 @@ class Node:
         self.address = address
         self.heartbeat = heartbeat
         self._beat: PeriodicCallback | None = None
+        self.failing = False  # Whether the last heartbeat failed (said once).
         self.shippers: dict[str, game_files.Shipper] = {}
         # Told when another node holds a game this one runs (this one was taken for dead).
         self.taken: Callable[[str], None] = lambda player: None
@@ -100,10 +101,16 @@ class Node:
             self._beat.stop()
 
     async def beat(self) -> None:
+        """One heartbeat; one that fails (the database away, or out of file descriptors) is
+        said once, in a line, until one succeeds again: the next tries again."""
         try:
             await self.store.heartbeat(self.name, self.address, time.time())
-        except Exception:  # The database away a moment: the next beat tries again.
-            LOG.exception("heartbeat of %s failed", self.name)
+        except Exception as exc:
+            if not self.failing:
+                LOG.warning("%s's heartbeat failed (%s): trying again", self.name, exc)
+            self.failing = True
+        else:
+            self.failing = False
 
     async def take(self, player: str, mode: str, folder: Path) -> str | None:
         """Claim `player`'s game for this node, its files written back from the store into

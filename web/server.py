@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import tornado.web
 
+from web.guard import Guarded, NotFound, Static
 from web.limits import MAX_MESSAGE
 from web.pages import Download, Front, Icon, Lobby, Play, Replay, Scoreboard, Tiles, Watch
 from web.sessions import SignIn, SignOut, SignUp
@@ -24,10 +25,28 @@ from web.state import State
 STATIC: Final = Path(__file__).resolve().parent / "static"
 
 
+def settings(state: State) -> dict[str, Any]:
+    """The application's settings."""
+    return dict(
+        static_path=str(STATIC),
+        static_handler_class=Static,
+        default_handler_class=NotFound,
+        allowed_hosts=state.config.allowed_hosts,
+        trusted_proxies=state.config.trusted_proxies,
+        xsrf_cookies=True,
+        xsrf_cookie_kwargs={"httponly": True, "samesite": "Strict"},
+        login_url="/",
+        websocket_max_message_size=MAX_MESSAGE,
+        websocket_ping_interval=10,
+        websocket_ping_timeout=10,
+        compiled_template_cache=True,
+    )
+
+
 def application(state: State) -> tornado.web.Application:
     """The routes."""
     s = {"state": state}
-    app = tornado.web.Application(
+    app = Guarded(
         [
             (r"/", Front, s),
             (r"/signup", SignUp, s),
@@ -50,14 +69,7 @@ def application(state: State) -> tornado.web.Application:
             (r"/replay/([0-9]{1,11})", Replay, s),
             (r"/replay/([0-9]{1,11})/socket", ReplaySocket, s),
         ],
-        static_path=str(STATIC),
-        xsrf_cookies=True,
-        xsrf_cookie_kwargs={"httponly": True, "samesite": "Strict"},
-        login_url="/",
-        websocket_max_message_size=MAX_MESSAGE,
-        websocket_ping_interval=10,
-        websocket_ping_timeout=10,
-        compiled_template_cache=True,
+        **settings(state),
     )
     # Tornado puts its own static route for /favicon.ico before every route given above
     # (a file in static/, which there is not); a host's routes come before those.

@@ -19,6 +19,7 @@ from typing import Any, Final
 import tornado.web
 
 from web import accounts
+from web.guard import Secured
 from web.limits import SIGN_IN_FAILURES, SIGN_IN_FAILURES_FROM, WINDOW_SECONDS
 from web.state import State
 
@@ -36,16 +37,7 @@ async def session_player(handler: tornado.web.RequestHandler, state: State) -> s
     return await state.store.session_player(accounts.token_hash(token), time.time())
 
 
-def content_policy(host: str) -> str:
-    """Scripts, styles, images and sockets from this server only; no frames, no forms elsewhere."""
-    return (
-        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        f"img-src 'self'; font-src 'self'; connect-src 'self' ws://{host} wss://{host}; "
-        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-    )
-
-
-class Base(tornado.web.RequestHandler):
+class Base(Secured):
     """Every page: its player from the session cookie, and headers that trust no other host."""
 
     asks_who = True  # False for a public file that names no player: no store asked.
@@ -54,10 +46,7 @@ class Base(tornado.web.RequestHandler):
         self.state = state
 
     def set_default_headers(self) -> None:
-        self.set_header("Content-Security-Policy", content_policy(self.request.host))
-        self.set_header("X-Content-Type-Options", "nosniff")
-        self.set_header("X-Frame-Options", "DENY")
-        self.set_header("Referrer-Policy", "no-referrer")
+        super().set_default_headers()
         self.set_header("Cache-Control", "no-store")
 
     async def prepare(self) -> None:
@@ -76,9 +65,6 @@ class Base(tornado.web.RequestHandler):
     def page(self, template: str, **values: Any) -> None:
         self.render(template, player=self.player, **values)
 
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        self.finish(f"{status_code}: {self._reason}\n")
-
 
 class Form(Base):
     """The sign-up and sign-in forms' common part."""
@@ -86,7 +72,8 @@ class Form(Base):
     def fields(self) -> tuple[str, str]:
         """The checked name and password posted; BadName or ValueError saying why not."""
         name = accounts.checked_name(self.get_body_argument("name", "")[: accounts.MAX_NAME + 10])
-        password = self.get_body_argument("password", "")
+        # As typed: tornado strips an argument's surrounding spaces unless told not to.
+        password = self.get_body_argument("password", "", strip=False)
         if len(password) > accounts.MAX_PASSWORD:
             raise ValueError("That password is too long.")
         return name, password

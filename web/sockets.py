@@ -17,6 +17,7 @@ import tornado.web
 import tornado.websocket
 
 from web import accounts, chat, events, lines, live
+from web.guard import Secured
 from web.hub import Subscriber
 from web.limits import (
     EVENTS_BURST,
@@ -37,7 +38,7 @@ from web.state import State
 REPLAY_KEYS: Final = frozenset(" +=-")
 
 
-class Socket(tornado.websocket.WebSocketHandler):
+class Socket(Secured, tornado.websocket.WebSocketHandler):
     """A page's socket; only for a signed-in player.  Frames and a terminal's bytes go to the
     page as binary messages; what becomes of its game goes as JSON `{"status", "message"}`."""
 
@@ -106,7 +107,8 @@ class PlaySocket(Socket):
         self.events = Bucket(EVENTS_PER_SECOND, EVENTS_BURST)
         self.moves = Bucket(MOVES_PER_SECOND, MOVES_BURST)
         self.shown = self.page()
-        started = await self.state.live.play(player, self.mode, self.shown)
+        address = self.request.remote_ip or ""
+        started = await self.state.live.play(player, self.mode, self.shown, address)
         if isinstance(started, live.Refusal):
             return self.refused(started)
         self.game = started
@@ -280,7 +282,7 @@ class ReplaySocket(Socket):
             self.process.hangup()
 
 
-class LobbySocket(tornado.websocket.WebSocketHandler):
+class LobbySocket(Secured, tornado.websocket.WebSocketHandler):
     """The lobby of every node, pushed (public, read-only): `{"games": [...]}` at once, then
     whenever it changes, at most once a second (`lobby.Lobby.changed`)."""
 

@@ -30,11 +30,17 @@ class Config:
     sign_ups: int = 20
     idle_seconds: float = 300.0
     game: Path = children.MAIN
+    allowed_hosts: frozenset[str] = frozenset({"127.0.0.1", "localhost"})
+    header_seconds: float = 20.0
+    body_seconds: float = 20.0
+    max_connections: int | None = None
+    no_input_seconds: float = 900.0
+    games_per_address: int = 2
+    trusted_proxies: frozenset[str] = frozenset()
     database: str | None = None  # PostgreSQL's URL; None: SQLite in `root`.
     redis: str | None = None  # Redis's URL: the bus between nodes; None: this process's own.
     node: str = "solo"  # `nodes.SOLO`: the embedded default, no other node.
     heartbeat_seconds: float = 2.0  # `nodes.HEARTBEAT_SECONDS`
-    behind_proxy: bool = False
 
 
 class State:
@@ -58,6 +64,8 @@ class State:
             config.seed,
             config.idle_seconds,
             config.game,
+            no_input_seconds=config.no_input_seconds,
+            per_address=config.games_per_address,
         )
         self.bus = open_bus(config.redis)
         self.relays = relay.Relays(self.bus)
