@@ -471,7 +471,8 @@ def test_every_page_that_runs_a_program_needs_a_session(server: Server, path: st
 
 @pytest.mark.parametrize(
     "path",
-    ["/play/socket", "/terminal/socket", "/read/socket", "/watch/ada/socket", "/replay/1/socket"],
+    ["/play/socket", "/terminal/socket", "/read/socket", "/watch/ada/socket", "/replay/1/socket",
+     "/chat/ada/socket"],
 )
 def test_every_socket_needs_a_session(
     server: Server, loop: asyncio.AbstractEventLoop, path: str

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Make docs/browser.md's pictures: the play page, a watcher's page and the lobby, as
+"""Make docs/browser.md's pictures: the play page, a watcher's page, the chat and the lobby, as
 Debian's Chromium shows them at 1400x1000 and on a phone (390x844, three device pixels a
 CSS pixel, touch).
 
@@ -120,6 +120,11 @@ def playing(driver: Any, url: str) -> None:
         time.sleep(0.3)
 
 
+def said(driver: Any, line: str) -> None:
+    """A line said in the page's chat (Enter sends it)."""
+    driver.find_element(By.ID, "chat-text").send_keys(line, Keys.ENTER)
+
+
 def press(driver: Any, key: str) -> None:
     """A key typed into the page (the canvas page listens on the whole document)."""
     ActionChains(driver).send_keys(key).perform()
@@ -138,6 +143,12 @@ def main() -> int:
         until(lambda: watcher.execute_script("return window.game && window.game.drawn > 0"))
         press(player, Keys.NUMPAD5)
         time.sleep(1.0)
+        said(watcher, "Nice start! Mind the orc to the east.")
+        ActionChains(player).key_down(Keys.ALT).send_keys("c").key_up(Keys.ALT).perform()
+        said(player, "Thanks, I see it.")
+        press(player, Keys.ESCAPE)
+        until(lambda: len(watcher.find_elements(By.CSS_SELECTOR, "#chat-lines li")) == 2)
+        player.save_screenshot(str(folder / "browser-chat.png"))
         watcher.save_screenshot(str(folder / "browser-watch.png"))
         watcher.get(url + "/lobby")
         time.sleep(1.0)
@@ -151,7 +162,7 @@ def main() -> int:
         phone.get(url + "/lobby")
         time.sleep(1.0)
         phone.save_screenshot(str(folder / "browser-lobby-phone.png"))
-    print(f"made browser-play, -watch, -lobby, -phone and -lobby-phone .png in {folder}")
+    print(f"made browser-play, -chat, -watch, -lobby, -phone and -lobby-phone .png in {folder}")
     return 0
 
 

@@ -12,6 +12,13 @@ pipes for the canvas page (`pipe_process`, its events checked by `events`), or i
 pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`).  Every game
 writes what it draws as `frames` (`stream` in the game, its page's events read by `browser`),
 which one `hub` a game fans out to the player's canvas and every watcher's; `tiles` is the
-window's tile sheet for the canvas.  It lists the games being played (the lobby) and the
-verified finished ones (`scores`).  docs/browser.md says how, and what it trusts.
+window's tile sheet for the canvas.  It lists the games being played (the lobby, every node's:
+`lobby`) and the verified finished ones (`scores`).  Several servers make a cluster: each is
+one of the `nodes` (its name, its heartbeat, which node runs a player's game), a game's files
+reach the shared store as they are written and come back from it on another node
+(`game_files`), and `nginx` writes the configuration of the one address in front.  The nodes
+talk on a `bus` (Redis's pub/sub, or in-process for one server): a game played on another node
+is watched through a `relay` of its frames, and `chat` carries the lines said beside a game.
+docs/browser.md says how, and what it
+trusts.
 """

@@ -12,7 +12,7 @@ from pathlib import Path
 import tornado.httpserver
 from tornado.ioloop import PeriodicCallback
 
-from web import children, connections, guard
+from web import children, connections, guard, nodes
 from web.limits import MAX_BODY, WINDOW_SECONDS
 from web.server import application
 from web.state import Config, State
@@ -47,13 +47,28 @@ def parser() -> argparse.ArgumentParser:
                         help="how long a game with no page waits for one before it is hung up")
     parser.add_argument("--game", type=Path, default=children.MAIN, metavar="FILE",
                         help="the game's main.py (this one's; the tests run a stand-in)")
+    parser.add_argument("--secure-cookies", action="store_true",
+                        help="mark cookies Secure (when served over HTTPS by a proxy)")
+    cluster_options(parser)
+    open_options(parser)
+    return parser  # fmt: skip
+
+
+def cluster_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a server that is one node of several (docs/browser.md, Nodes)."""
     parser.add_argument("--database", type=database_url, default=None, metavar="URL",
                         help="PostgreSQL shared by a cluster's nodes (postgresql://...); "
                              "without it, SQLite in DIR")
-    parser.add_argument("--secure-cookies", action="store_true",
-                        help="mark cookies Secure (when served over HTTPS by a proxy)")
-    open_options(parser)
-    return parser  # fmt: skip
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="redis://host:port/db: the bus between the nodes of a cluster "
+                        "(absent: this process's own)")
+    parser.add_argument("--node", type=node_name, default=nodes.SOLO, metavar="NAME",
+                        help="this server's name in a cluster (a letter, then up to 15 letters "
+                        "or digits): its games' files go to the database, for another node to "
+                        "take them over (docs/browser.md, Nodes)")
+    parser.add_argument("--heartbeat-seconds", type=float, default=nodes.HEARTBEAT_SECONDS,
+                        help="how often the node says it is alive; silent for three, it is "
+                        "taken for dead and its games go to the next node a page reaches")  # fmt: skip
 
 
 def open_options(parser: argparse.ArgumentParser) -> None:
@@ -112,7 +127,18 @@ def parse_args(argv: list[str] | None) -> Config:
         games_per_address=args.games_per_address,
         trusted_proxies=frozenset(args.trusted_proxy),
         database=args.database,
+        redis=args.redis,
+        node=args.node,
+        heartbeat_seconds=args.heartbeat_seconds,
     )
+
+
+def node_name(text: str) -> str:
+    """`--node`'s name, checked."""
+    try:
+        return nodes.checked_name(text)
+    except nodes.BadNodeName as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 async def serve(config: Config) -> None:
@@ -122,6 +148,10 @@ async def serve(config: Config) -> None:
     state.scores.start()
     state.scan_all()
     doors = listening(state)
+    node = nodes.Node(state.store, config.node, f"{config.host}:{config.port}", config.heartbeat_seconds)
+    await node.start()
+    state.live.node = node
+    await state.lobby.start()
     scanner = PeriodicCallback(state.live.scan_finished, config.scan_seconds * 1000)
     scanner.start()
     await sweep(state)
@@ -136,12 +166,21 @@ async def serve(config: Config) -> None:
     doors.close()
     scanner.stop()
     sweeper.stop()
+    await shut_down(state, node)
+
+
+async def shut_down(state: State, node: nodes.Node) -> None:
+    """Hang up every game, wait for them to save, then let go of the node, bus and store."""
     state.live.hang_up_all()
     children.stop_all()
     for _ in range(200):  # What the hang-up's grace allows, and a little more.
         if state.live.running() == 0:
             break
         await asyncio.sleep(0.1)
+    await node.settle()
+    node.stop()
+    await state.lobby.stop()
+    await state.bus.close()  # After the games' ends, which it tells the other nodes.
     await state.store.close()
 
 

@@ -29,6 +29,8 @@ from tornado.ioloop import IOLoop
 
 from web import accounts, children, scores
 from web.hub import Hub, Subscriber
+from web.lobby import row
+from web.nodes import Node
 from web.pipe_process import PipeProcess
 from web.pty_process import PtyProcess
 
@@ -38,8 +40,6 @@ Mode = Literal["canvas", "terminal", "screen reader"]
 WAIT_FOR_END_SECONDS: Final = 20.0
 # Games one player may watch or replay at once.
 WATCHERS_EACH: Final = 3
-# What the lobby says of a game's screen, from its STATUS (anything else: "playing").
-SCREENS: Final = frozenset({"menu", "playing", "dead"})
 LOBBY_SECONDS: Final = 1.0  # The lobby is pushed at most this often.
 # The game's option that runs each kind of page's front end.
 FRONT_ENDS: Final = {"canvas": "--browser", "terminal": "--terminal", "screen reader": "--screen-reader"}
@@ -109,6 +109,7 @@ class Refusal:
 
     status: str
     message: str
+    node: str | None = None  # "moved": the node that runs the game.
 
 
 class Live:
@@ -142,8 +143,10 @@ class Live:
         self.games: dict[str, Game] = {}
         self.watchers: dict[object, str] = {}  # Each watcher or replay, and whose page.
         self.listeners: set[Callable[[list[dict[str, object]]], None]] = set()
+        self.started: Callable[[Game], None] = lambda game: None  # Told of each game started.
         self._pushed = 0.0
         self._push: object | None = None
+        self.node: Node | None = None  # In a cluster (`nodes`): where games run, their files.
 
     # Players' games.
     async def play(self, player: str, mode: Mode, page: Page, address: str = "") -> Game | Refusal:
@@ -161,6 +164,12 @@ class Live:
         refusal = await self.refusal(player) or self._crowded(player, address)
         if refusal is not None:
             return refusal
+        if self.node is not None:
+            folder = accounts.player_folder(self.root, player)
+            if (holder := await self.node.take(player, mode, folder)) is not None:
+                return Refusal("moved", f"Your game runs on {holder}.", holder)
+            if player in self.games:  # Started by another page meanwhile.
+                return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
         game = self._start(player, mode)
         game.address = address
         self.attach(game, page)
@@ -199,8 +208,11 @@ class Live:
         now = time.time()
         game = Game(player, mode, folder, process, Hub(player, self.changed), now, now)
         game.hub.read_from(read)
+        if self.node is not None:
+            game.hub.on_read = self.node.started(player)
         self.games[player] = game
         self._quiet(game)
+        self.started(game)
         LOG.info("%s plays (%s), pid %d", player, mode, process.pid)
         self.changed()
         return game
@@ -214,6 +226,8 @@ class Live:
         game.finished.set()
         self.scores.scan(game.player, game.folder)
         game.hub.finish()  # The last frames, then every watcher is told.
+        if self.node is not None:
+            self.node.ended(game.player)
         for subscriber in game.watchers:
             self.watchers.pop(subscriber, None)
         game.watchers.clear()
@@ -334,6 +348,13 @@ class Live:
         self.changed()
         return None
 
+    def count_watcher(self, viewer: str, subscriber: Subscriber) -> Refusal | None:
+        """Count `viewer`'s watcher of a game played on another node (`relay`), within the caps."""
+        if (full := self._room(viewer)) is not None:
+            return full
+        self.watchers[subscriber] = viewer
+        return None
+
     def unwatch(self, player: str, subscriber: Subscriber) -> None:
         """A watcher's page closed."""
         self.watchers.pop(subscriber, None)
@@ -371,28 +392,15 @@ class Live:
 
     # The lobby.
     def lobby(self) -> list[dict[str, object]]:
-        """The games in play, as the lobby lists them: from each game's STATUS and the
+        """The games in play here, as the lobby lists them: from each game's STATUS and the
         server's counts."""
         now = time.time()
-        rows: list[dict[str, object]] = []
-        for game in sorted(self.games.values(), key=lambda game: game.started):
-            if game.process.ended:
-                continue
-            status = game.hub.status or {}
-            screen = status.get("screen", "menu")
-            rows.append(
-                {
-                    "player": game.player,
-                    "mode": game.mode,
-                    "level": _count(status.get("level")),
-                    "depth": _count(status.get("depth")),
-                    "turns": _count(status.get("turns")),
-                    "screen": screen if screen in SCREENS else "playing",
-                    "idle": int(now - game.last_input),
-                    "watchers": len(game.watchers),
-                }
-            )
-        return rows
+        games = sorted(self.games.values(), key=lambda game: game.started)
+        return [
+            row(game.player, game.mode, game.hub.status or {}, game.last_input, len(game.watchers), now)
+            for game in games
+            if not game.process.ended
+        ]
 
     def changed(self) -> None:
         """The lobby changed: push it to its sockets, at once or a second after the last."""
@@ -426,8 +434,3 @@ def _span(seconds: float) -> str:
     """A time as a page says it: "15 minutes", "1 minute", "30 seconds"."""
     count, unit = (seconds / 60, "minute") if seconds >= 60 else (seconds, "second")
     return f"{count:g} {unit}{'s' * (count != 1)}"
-
-
-def _count(value: object) -> int | str:
-    """A count from a game's STATUS, or "" if it gave none (or not a count)."""
-    return value if type(value) is int and 0 <= value < 1 << 31 else ""

@@ -40,8 +40,8 @@ class Lobby(Base):
     """The games being played (public); the page's script keeps it as `/lobby/socket` pushes
     it."""
 
-    def get(self) -> None:
-        self.page("lobby.html", games=self.state.live.lobby())
+    async def get(self) -> None:
+        self.page("lobby.html", games=await self.state.lobby.rows())
 
 
 class Watch(Base):

@@ -12,6 +12,7 @@ from web.limits import MAX_MESSAGE
 from web.pages import Download, Front, Icon, Lobby, Play, Replay, Scoreboard, Tiles, Watch
 from web.sessions import SignIn, SignOut, SignUp
 from web.sockets import (
+    ChatSocket,
     LobbySocket,
     PlaySocket,
     ReaderSocket,
@@ -62,6 +63,7 @@ def application(state: State) -> tornado.web.Application:
             (r"/tiles/(10|16|24)\.png", Tiles, s),
             (r"/watch/([a-z][a-z0-9_]{1,19})", Watch, s),
             (r"/watch/([a-z][a-z0-9_]{1,19})/socket", WatchSocket, s),
+            (r"/chat/([a-z][a-z0-9_]{1,19})/socket", ChatSocket, s),
             (r"/scores", Scoreboard, s),
             (r"/scores/([0-9]{1,11})\.rec", Download, s),
             (r"/replay/([0-9]{1,11})", Replay, s),

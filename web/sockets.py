@@ -1,6 +1,6 @@
 """The sockets a page talks to the server through: the player's own game (its frames on the
 canvas page, in a terminal, or as lines for a screen reader), a game watched, a verified game
-replayed, and the lobby.
+replayed, a game's chat, and the lobby.
 
 Only a signed-in player's session opens one, but the lobby's (public, read-only).  What a page
 sends is cut to what its socket takes (the canvas page's events, checked by `events`; the
@@ -16,7 +16,7 @@ from typing import Any, Final
 import tornado.web
 import tornado.websocket
 
-from web import accounts, events, lines, live
+from web import accounts, chat, events, lines, live
 from web.guard import Secured
 from web.hub import Subscriber
 from web.limits import (
@@ -29,6 +29,7 @@ from web.limits import (
     MOVES_PER_SECOND,
     Bucket,
 )
+from web.nodes import socket_on
 from web.pty_process import PtyProcess
 from web.sessions import session_player
 from web.state import State
@@ -80,6 +81,11 @@ class Socket(Secured, tornado.websocket.WebSocketHandler):
             self.close()
 
     def refused(self, refusal: live.Refusal) -> None:
+        """Say why not; a game run by another node: the same socket there (`nodes`)."""
+        if refusal.node is not None:
+            self.status(refusal.status, refusal.message, socket=socket_on(refusal.node, self.request.path))
+            self.close()
+            return
         self.told(refusal.status, refusal.message)
 
     def on_close(self) -> None:
@@ -154,11 +160,12 @@ class ReaderSocket(TerminalSocket):
 
 
 class WatchSocket(Socket):
-    """Another player's game: its hub's frames; nothing the page sends goes anywhere."""
+    """Another player's game: its hub's frames, or its relay's where another node runs it;
+    nothing the page sends goes anywhere."""
 
     subscriber: Subscriber | None = None
 
-    def open(self, name: str) -> None:
+    async def open(self, name: str) -> None:
         try:
             self.watched = accounts.checked_name(name)
         except accounts.BadName:
@@ -167,9 +174,23 @@ class WatchSocket(Socket):
         assert isinstance(viewer, str)
         subscriber = Subscriber(self.send_frame, self.game_ended)
         refusal = self.state.live.watch(self.watched, viewer, subscriber)
+        if refusal is not None and refusal.status == "ended":  # Not here: on another node?
+            refusal = await self.watch_elsewhere(viewer, subscriber)
         if refusal is not None:
             return self.refused(refusal)
         self.subscriber = subscriber  # Only once watching: a refused socket's close lets go of nothing.
+        if self.closed:  # The page left while the game was looked for.
+            self.let_go()
+
+    async def watch_elsewhere(self, viewer: str, subscriber: Subscriber) -> live.Refusal | None:
+        """Watch the game through a relay of its node's frames, if a node runs it."""
+        refusal = self.state.live.count_watcher(viewer, subscriber)
+        if refusal is not None:
+            return refusal
+        if await self.state.relays.watch(self.watched, subscriber):
+            return None
+        self.state.live.unwatch(self.watched, subscriber)
+        return live.Refusal("ended", f"{self.watched} is not playing now.")
 
     def game_ended(self) -> None:
         watched = self.watched
@@ -182,8 +203,51 @@ class WatchSocket(Socket):
 
     def on_close(self) -> None:
         super().on_close()
+        self.let_go()
+
+    def let_go(self) -> None:
         if self.subscriber is not None:
             self.state.live.unwatch(self.watched, self.subscriber)
+            self.state.relays.unwatch(self.watched, self.subscriber)
+
+
+class ChatSocket(Socket):
+    """A game's chat (`chat`): its state and lines out; in, `{"say": text}`, or from the
+    player whose game it is `{"open": bool}`.  What is refused is said: `{"refused": why}`."""
+
+    room: chat.Room | None = None
+
+    def open(self, name: str) -> None:
+        try:
+            player = accounts.checked_name(name)
+        except accounts.BadName:
+            return self.refused(live.Refusal("ended", "No such player."))
+        self.room = self.state.chat.join(player, self.tell)
+
+    def tell(self, message: dict[str, object]) -> None:
+        self.send(json.dumps(message))
+
+    def on_message(self, message: str | bytes) -> None:
+        try:
+            asked = json.loads(message) if isinstance(message, str) else None
+        except ValueError:
+            asked = None
+        if self.room is None or not isinstance(asked, dict):
+            return
+        speaker = self.current_user
+        assert isinstance(speaker, str)
+        refusal = None
+        if isinstance(asked.get("say"), str):
+            refusal = self.state.chat.say(self.room, speaker, asked["say"])
+        elif isinstance(asked.get("open"), bool):
+            refusal = self.state.chat.turn(self.room, speaker, asked["open"])
+        if refusal is not None:
+            self.tell({"refused": refusal})
+
+    def on_close(self) -> None:
+        super().on_close()
+        if self.room is not None:
+            self.state.chat.leave(self.room, self.tell)
 
 
 class ReplaySocket(Socket):
@@ -219,20 +283,20 @@ class ReplaySocket(Socket):
 
 
 class LobbySocket(Secured, tornado.websocket.WebSocketHandler):
-    """The lobby, pushed (public, read-only): `{"games": [...]}` at once, then whenever it
-    changes, at most once a second (`live.Live.changed`)."""
+    """The lobby of every node, pushed (public, read-only): `{"games": [...]}` at once, then
+    whenever it changes, at most once a second (`lobby.Lobby.changed`)."""
 
     def initialize(self, state: State) -> None:
         self.state = state
         self.listening = False
 
-    def open(self, *args: str, **kwargs: str) -> None:
-        if len(self.state.live.listeners) >= MAX_LOBBY_SOCKETS:
+    async def open(self, *args: str, **kwargs: str) -> None:
+        if len(self.state.lobby.listeners) >= MAX_LOBBY_SOCKETS:
             self.close()
             return
-        self.state.live.listeners.add(self.push)
+        self.state.lobby.listeners.add(self.push)
         self.listening = True
-        self.push(self.state.live.lobby())
+        self.push(await self.state.lobby.rows())
 
     def push(self, games: list[dict[str, object]]) -> None:
         if self.ws_connection is None:
@@ -248,4 +312,4 @@ class LobbySocket(Secured, tornado.websocket.WebSocketHandler):
 
     def on_close(self) -> None:
         if self.listening:
-            self.state.live.listeners.discard(self.push)
+            self.state.lobby.listeners.discard(self.push)

@@ -6,7 +6,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from web import accounts, children, live, scores
+from web import accounts, chat, children, live, relay, scores
+from web.bus import open_bus
+from web.lobby import Lobby
+from web.nodes import STALE_BEATS
 from web.store import Store
 
 
@@ -35,6 +38,9 @@ class Config:
     games_per_address: int = 2
     trusted_proxies: frozenset[str] = frozenset()
     database: str | None = None  # PostgreSQL's URL; None: SQLite in `root`.
+    redis: str | None = None  # Redis's URL: the bus between nodes; None: this process's own.
+    node: str = "solo"  # `nodes.SOLO`: the embedded default, no other node.
+    heartbeat_seconds: float = 2.0  # `nodes.HEARTBEAT_SECONDS`
 
 
 class State:
@@ -61,6 +67,17 @@ class State:
             no_input_seconds=config.no_input_seconds,
             per_address=config.games_per_address,
         )
+        self.bus = open_bus(config.redis)
+        self.relays = relay.Relays(self.bus)
+        self.chat = chat.Chat(self.bus)
+        self.live.started = self.started
+        stale = config.heartbeat_seconds * STALE_BEATS
+        self.lobby = Lobby(store, self.bus, self.live, config.node, stale)
+
+    def started(self, game: live.Game) -> None:
+        """A game started here: offered to the other nodes' watchers, its chat kept here."""
+        self.relays.publish(game.player, game.hub)
+        self.chat.hold(game.player, game.hub)
 
     def scan_all(self) -> None:
         """Look for finished games in every player's folder (at start)."""

@@ -126,6 +126,16 @@ class Store(Protocol):
     async def playing(self, now: float, stale: float) -> list[Playing]:
         """Every game held by a node seen in the last `stale` seconds, the earliest first."""
 
+    # A game's files, as the game writes them (`game_files`), for another node to take it over.
+    async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None:
+        """`player`'s file `name` becomes its first `offset` bytes, then `data` (offset 0 and no
+        data: the file stands for none)."""
+
+    async def files_of(self, player: str) -> dict[str, bytes]:
+        """Every file of `player`'s kept, by name."""
+
+    async def forget_files(self, player: str) -> None: ...
+
 
 class Where(Protocol):
     """Where the store is: what `open_store` reads of the server's settings (`state.Config`)."""

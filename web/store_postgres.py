@@ -76,6 +76,13 @@ CREATE TABLE IF NOT EXISTS playing (
     last_input DOUBLE PRECISION NOT NULL,
     updated DOUBLE PRECISION NOT NULL
 );
+CREATE TABLE IF NOT EXISTS game_files (
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    start BIGINT NOT NULL,
+    data BYTEA NOT NULL,
+    PRIMARY KEY (player, name, start)
+);
 """
 
 GAME_COLUMNS: Final = "id, player, depth, level, xp, turns, cause, daily, finished"
@@ -296,3 +303,37 @@ class PostgresStore:
             Playing(player, node, mode, started, json.loads(status), watchers, last_input)
             for player, node, mode, started, status, watchers, last_input in rows
         ]
+
+    # A game's files (`game_files`): pieces appended, in order of their offsets.
+    async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None:
+        """One transaction, its three statements sent at once (a pipeline: one round trip)."""
+        key = (player, name)
+        async with self.pool.connection() as conn, conn.pipeline():
+            await conn.execute(
+                "DELETE FROM game_files WHERE player = %s AND name = %s AND start >= %s",
+                (*key, offset),
+            )
+            await conn.execute(
+                "UPDATE game_files SET data = substring(data FROM 1 FOR (%s - start)::integer) "
+                "WHERE player = %s AND name = %s AND start < %s AND start + length(data) > %s",
+                (offset, *key, offset, offset),
+            )
+            if data or offset == 0:
+                await conn.execute(
+                    "INSERT INTO game_files (player, name, start, data) VALUES (%s, %s, %s, %s)",
+                    (*key, offset, data),
+                )
+
+    async def files_of(self, player: str) -> dict[str, bytes]:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT name, data FROM game_files WHERE player = %s ORDER BY name, start", (player,)
+            )
+            rows = await cursor.fetchall()
+        files: dict[str, bytes] = {}
+        for name, data in rows:
+            files[str(name)] = files.get(str(name), b"") + bytes(data)
+        return files
+
+    async def forget_files(self, player: str) -> None:
+        await self._run("DELETE FROM game_files WHERE player = %s", (player,))

@@ -73,6 +73,13 @@ CREATE TABLE IF NOT EXISTS playing (
     last_input REAL NOT NULL,
     updated REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS game_files (
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,             -- inside the player's folder (game_files.is_game_file)
+    start INTEGER NOT NULL,         -- this piece's offset in the file
+    data BLOB NOT NULL,
+    PRIMARY KEY (player, name, start)
+);
 """
 
 GAME_COLUMNS: Final = "id, player, depth, level, xp, turns, cause, daily, finished"
@@ -260,6 +267,34 @@ class SqliteStore:
             Playing(player, node, mode, started, json.loads(status), watchers, last_input)
             for player, node, mode, started, status, watchers, last_input in rows
         ]
+
+    # A game's files (`game_files`): pieces appended, in order of their offsets.
+    async def append_file(self, player: str, name: str, offset: int, data: bytes) -> None:
+        with self._transaction() as db:
+            key = (player, name)
+            db.execute("DELETE FROM game_files WHERE player = ? AND name = ? AND start >= ?", (*key, offset))
+            db.execute(
+                "UPDATE game_files SET data = substr(data, 1, ? - start) "
+                "WHERE player = ? AND name = ? AND start < ? AND start + length(data) > ?",
+                (offset, *key, offset, offset),
+            )
+            if data or offset == 0:
+                db.execute(
+                    "INSERT INTO game_files (player, name, start, data) VALUES (?, ?, ?, ?)",
+                    (*key, offset, data),
+                )
+
+    async def files_of(self, player: str) -> dict[str, bytes]:
+        rows = self.db.execute(
+            "SELECT name, data FROM game_files WHERE player = ? ORDER BY name, start", (player,)
+        ).fetchall()
+        files: dict[str, bytes] = {}
+        for name, data in rows:
+            files[str(name)] = files.get(str(name), b"") + bytes(data)
+        return files
+
+    async def forget_files(self, player: str) -> None:
+        self.db.execute("DELETE FROM game_files WHERE player = ?", (player,))
 
 
 def _upgrade(db: sqlite3.Connection) -> None:

@@ -9,6 +9,7 @@
   const stage = document.getElementById("stage");
   const status = document.getElementById("status");
   const bar = document.getElementById("touch");
+  const beside = stage.closest(".beside");  // The game with its chat beside it.
   const input = canvas.dataset.input === "on";
   const context = canvas.getContext("2d", {alpha: false});
   const TILES = 288;  // len(frames.CODEPOINTS): tcod's charmap, then U+2580..U+259F.
@@ -163,17 +164,29 @@
   // the canvas is shrunk to fit, smoothly, as no whole step can be crisp there.
   function fit() {
     if (!canvas.width) { return; }
-    const ratio = window.devicePixelRatio || 1;
-    const barHeight = bar && !bar.hidden ? bar.getBoundingClientRect().height + 8 : 0;
-    const wide = stage.clientWidth;
-    const high = window.innerHeight - (stage.getBoundingClientRect().top + window.scrollY) - barHeight - 8;
-    const step = Math.floor(Math.min(wide * ratio / canvas.width, high * ratio / canvas.height));
+    if (beside) { beside.classList.remove("stacked"); }
+    let room = measured();
+    if (room.step < 1 && beside) {  // The chat goes under the game, if the game need not shrink there.
+      beside.classList.add("stacked");
+      const under = measured();
+      if (under.step >= 1) { room = under; } else { beside.classList.remove("stacked"); }
+    }
+    const ratio = window.devicePixelRatio || 1, step = room.step;
     let scale = step / ratio;
-    if (step < 1) { scale = Math.min(wide / canvas.width, Math.max(high, 1) / canvas.height); }
+    if (step < 1) { scale = Math.min(room.wide / canvas.width, Math.max(room.high, 1) / canvas.height); }
     canvas.classList.toggle("shrunk", step < 1);
     canvas.style.width = canvas.width * scale + "px";
     canvas.style.height = canvas.height * scale + "px";
     game.step = step;
+  }
+
+  // The stage's room, and the whole device pixels per canvas pixel that fit in it.
+  function measured() {
+    const ratio = window.devicePixelRatio || 1;
+    const barHeight = bar && !bar.hidden ? bar.getBoundingClientRect().height + 8 : 0;
+    const wide = stage.clientWidth;
+    const high = window.innerHeight - (stage.getBoundingClientRect().top + window.scrollY) - barHeight - 8;
+    return {wide: wide, high: high, step: Math.floor(Math.min(wide * ratio / canvas.width, high * ratio / canvas.height))};
   }
   window.addEventListener("resize", fit);
 
@@ -185,26 +198,55 @@
     return [Math.max(0, Math.min(frame.columns - 1, x)), Math.max(0, Math.min(frame.rows - 1, y))];
   }
 
+  // The socket: data-socket on whichever node nginx picks; a node that does not run the game
+  // answers "moved" with the socket of the one that does (/node/NAME/...), opened at once.  A
+  // connection lost without a word (the node gone) is opened again, after 1, 2, 3... seconds,
+  // at data-socket: another node then takes the game over (docs/browser.md, "Nodes").
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(scheme + location.host + canvas.dataset.socket);
-  socket.binaryType = "arraybuffer";
+  const RETRIES = 30;
+  let socket = null;
+  let tries = 0;
   let order = Promise.resolve();
-  socket.onmessage = function (event) {
-    order = order.then(function () { return received(event.data); }).catch(function (error) {
-      status.textContent = "The game's picture could not be read (" + error.message + "): reload the page.";
-      status.dataset.status = "broken";
-    });
-  };
-  socket.onopen = function () {
-    if (input) { status.textContent = "Connected: type to play."; }
-  };
-  socket.onclose = function () {
-    if (said) { return; }
-    status.dataset.status = "closed";
-    status.textContent = input
-      ? "The connection closed. Your game saves itself: reload the page to continue."
-      : "The connection closed.";
-  };
+  function connect(path) {
+    const opened = new WebSocket(scheme + location.host + path);
+    let movedTo = null;
+    socket = opened;
+    opened.binaryType = "arraybuffer";
+    opened.onmessage = function (event) {
+      if (typeof event.data === "string") {
+        const message = JSON.parse(event.data);
+        if (message.status === "moved" && typeof message.socket === "string" && message.socket.startsWith("/node/")) {
+          movedTo = message.socket;
+          return;
+        }
+      } else {
+        tries = 0;  // The game answers: a later loss may try again as many times.
+      }
+      order = order.then(function () { return received(event.data); }).catch(function (error) {
+        status.textContent = "The game's picture could not be read (" + error.message + "): reload the page.";
+        status.dataset.status = "broken";
+      });
+    };
+    opened.onopen = function () {
+      if (input) { status.textContent = "Connected: type to play."; }
+    };
+    opened.onclose = function () {
+      if (said) { return; }
+      if (movedTo !== null) { return connect(movedTo); }
+      if (tries < RETRIES) {
+        tries += 1;
+        status.dataset.status = "reconnecting";
+        status.textContent = "The connection was lost: connecting again…";
+        setTimeout(function () { connect(canvas.dataset.socket); }, Math.min(tries, 5) * 1000);
+        return;
+      }
+      status.dataset.status = "closed";
+      status.textContent = input
+        ? "The connection closed. Your game saves itself: reload the page to continue."
+        : "The connection closed.";
+    };
+  }
+  connect(canvas.dataset.socket);
 
   function send(event) {
     if (socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify(event)); }

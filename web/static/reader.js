@@ -11,31 +11,42 @@
     ArrowUp: "\x1b[A", ArrowDown: "\x1b[B", ArrowRight: "\x1b[C", ArrowLeft: "\x1b[D",
     Home: "\x1b[H", End: "\x1b[F", PageUp: "\x1b[5~", PageDown: "\x1b[6~", F1: "\x1bOP",
   };
+  // A node that does not run the game answers "moved" with the socket of the one that does
+  // (/node/NAME/...): opened at once (docs/browser.md, "Nodes").
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(scheme + location.host + input.dataset.socket);
+  let socket = null;
   let said = false;
-  socket.onopen = function () { status.textContent = "Connected."; input.focus(); };
-  socket.onmessage = function (event) {
-    const message = JSON.parse(event.data);
-    if (message.lines) {
-      for (const line of message.lines) {
-        const p = document.createElement("p");
-        p.textContent = line;  // Text, never markup.
-        log.appendChild(p);
+  function connect(path) {
+    const opened = new WebSocket(scheme + location.host + path);
+    let movedTo = null;
+    socket = opened;
+    opened.onopen = function () { status.textContent = "Connected."; input.focus(); };
+    opened.onmessage = function (event) {
+      const message = JSON.parse(event.data);
+      if (message.lines) {
+        for (const line of message.lines) {
+          const p = document.createElement("p");
+          p.textContent = line;  // Text, never markup.
+          log.appendChild(p);
+        }
+        while (log.childElementCount > KEEP) { log.removeChild(log.firstElementChild); }
+      } else if (message.status === "moved" && typeof message.socket === "string" && message.socket.startsWith("/node/")) {
+        movedTo = message.socket;
+      } else {
+        status.textContent = message.message;
+        status.dataset.status = message.status;
+        said = true;
       }
-      while (log.childElementCount > KEEP) { log.removeChild(log.firstElementChild); }
-    } else {
-      status.textContent = message.message;
-      status.dataset.status = message.status;
-      said = true;
-    }
-  };
-  socket.onclose = function () {
-    if (!said) {
-      status.textContent = "The connection closed. Your game saves itself: reload the page to continue.";
-      status.dataset.status = "closed";
-    }
-  };
+    };
+    opened.onclose = function () {
+      if (movedTo !== null) { return connect(movedTo); }
+      if (!said) {
+        status.textContent = "The connection closed. Your game saves itself: reload the page to continue.";
+        status.dataset.status = "closed";
+      }
+    };
+  }
+  connect(input.dataset.socket);
   input.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) { return; }
     let data = NAMED[event.key];

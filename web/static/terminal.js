@@ -14,30 +14,43 @@
   });
   window.term = term;  // For the tests, which read term.buffer.
   term.open(box);
+  // A node that does not run the game answers "moved" with the socket of the one that does
+  // (/node/NAME/...): opened at once (docs/browser.md, "Nodes").
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(scheme + location.host + box.dataset.socket);
-  socket.binaryType = "arraybuffer";
+  let socket = null;
   let said = false;
-  socket.onopen = function () {
-    if (keys === "all") { status.textContent = "Connected: type to play."; }
-    term.focus();
-  };
-  socket.onmessage = function (event) {
-    if (typeof event.data === "string") {
-      const message = JSON.parse(event.data);
-      status.textContent = message.message;
-      status.dataset.status = message.status;
-      said = true;
-    } else {
-      term.write(new Uint8Array(event.data));
-    }
-  };
-  socket.onclose = function () {
-    if (!said) {
-      status.textContent = "The connection closed. Your game saves itself: reload the page to continue.";
-      status.dataset.status = "closed";
-    }
-  };
+  function connect(path) {
+    const opened = new WebSocket(scheme + location.host + path);
+    let movedTo = null;
+    socket = opened;
+    opened.binaryType = "arraybuffer";
+    opened.onopen = function () {
+      if (keys === "all") { status.textContent = "Connected: type to play."; }
+      term.focus();
+    };
+    opened.onmessage = function (event) {
+      if (typeof event.data === "string") {
+        const message = JSON.parse(event.data);
+        if (message.status === "moved" && typeof message.socket === "string" && message.socket.startsWith("/node/")) {
+          movedTo = message.socket;
+          return;
+        }
+        status.textContent = message.message;
+        status.dataset.status = message.status;
+        said = true;
+      } else {
+        term.write(new Uint8Array(event.data));
+      }
+    };
+    opened.onclose = function () {
+      if (movedTo !== null) { return connect(movedTo); }
+      if (!said) {
+        status.textContent = "The connection closed. Your game saves itself: reload the page to continue.";
+        status.dataset.status = "closed";
+      }
+    };
+  }
+  connect(box.dataset.socket);
   term.onData(function (data) {
     if (keys === "none" || socket.readyState !== WebSocket.OPEN) { return; }
     if (keys === "replay") { data = data.replace(/[^ +=-]/g, ""); }
