@@ -565,7 +565,7 @@ class Window:
     def press(self, screens: Screens, event: tcod.event.KeyDown | tcod.event.TextInput) -> None:
         """The screens after `event`, its frame presented, then saved if due (`autosave`)."""
         from replays import record_format
-        from saving import autosave, safe_io
+        from saving import autosave, effects, safe_io
         from window import loop
         before = screens.top
         floor = self.floor(screens)
@@ -589,7 +589,7 @@ class Window:
         saving = autosave.due(screens) is not None
         start = time.perf_counter()
         safe_io.sync_pending()  # As the main loop does once the frame is presented.
-        autosave.after_frame(screens)
+        effects.save_or_get_ready(screens)  # As the main loop does (`effects.after_frame`).
         self.after_samples.append(time.perf_counter() - start)
         if saving:
             self.save_samples.append(time.perf_counter() - start)
