@@ -345,11 +345,13 @@ def record_save(engine: Engine) -> Callable[[], None]:
     lines = engine.recording
     if (lines.held[-1] if lines.held else lines.last) == line:
         return lambda: None
+    last = lines.last
     record(engine, line)
 
     def take_back() -> None:
         if lines.keep and lines.held and lines.held[-1] == line:
             lines.pop()
+            lines.last = last  # Or a retry would take the line for recorded, and record none.
 
     return take_back
 

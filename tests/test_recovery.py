@@ -598,3 +598,9 @@ def test_a_save_that_fails_takes_its_line_back(in_tmp: Path) -> None:
     with pytest.raises(OSError):
         engine.save_as(paths.save_path())
     assert all_lines(engine) == before
+    paths.save_path().rmdir()  # The player makes room, and quits again: saved, with its line.
+    engine.save_as(paths.save_path())
+    assert all_lines(engine) == [*before, recording.save_line(engine)]
+    screens = continued()
+    assert not isinstance(screens.top, input_handlers.PopupMessage)  # Nothing refused, nothing to recover.
+    assert recording.save_line(the_game(screens)) == recording.save_line(engine)
