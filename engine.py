@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -110,6 +111,12 @@ class Engine:
         save_fields.save(self, filename)
         recording.sync(self)
         self.mark_saved()
+
+    def before_save(self) -> Callable[[], None]:
+        """Record which game the save about to be made holds (`recording.save_line`), at
+        the end of the stretch of the recording it names: Continue checks the two agree.
+        Returns what takes the line back, should the save fail."""
+        return recording.record_save(self)
 
     def check_loaded(self, what: str) -> None:
         if not isinstance(self.player, Actor) or not self.player.is_alive:

@@ -26,6 +26,8 @@ LETTERS_BY_KIND_SINCE: Final = 3
 # The comment after the seed that says a game is the daily game of a date
 # (`replays.daily`): a comment, so every format reads it.
 DAILY_PREFIX: Final = "# daily "
+# The comment a save adds to its recording, saying which game it holds (`recording.save_line`).
+SAVED_PREFIX: Final = "# saved "
 
 # Each modifier word, and what a replayed event holds: the left key, as SDL
 # reports a real press.

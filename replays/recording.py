@@ -5,8 +5,10 @@ All of the game's randomness comes from the seed, so the same lines replay the s
 Play only adds lines (`record`) to the game's `Lines`; the main loop appends them to the
 file after each frame (`write_new`), and the game keeps none of them after: its memory
 does not grow with its length.  A save names the file and how far it was written (lines,
-bytes and their SHA-256), so Continue reads only what comes after.  A replay, `--verify`
-and `--follow` write none (`record_reader` reads a recording).
+bytes and their SHA-256), so Continue reads only what comes after; from save format 12 that
+stretch ends on the save's own line (`save_line`: `# saved ...`, a comment a replay skips),
+which says which game the save holds, so a save naming another stretch is told apart.  A
+replay, `--verify` and `--follow` write none (`record_reader` reads a recording).
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, overload
 
 import color
 from replays import record_format, record_reader, rules
-from replays.record_format import DAILY_PREFIX, HEAD_LINES, RULE_WORDS, Recorded
+from replays.record_format import DAILY_PREFIX, HEAD_LINES, RULE_WORDS, SAVED_PREFIX, Recorded
 from saving import paths, safe_io
 from words import program
 
@@ -83,6 +85,10 @@ class Lines:
     full: bool = dataclasses.field(default=False, init=False, compare=False)
     # False for a replay's own, which no one writes: nothing held.
     keep: bool = dataclasses.field(default=True, init=False, compare=False)
+    # Whether its save ends what it names on its own `save_line` (saves of format 12 on).
+    ends_on_save: bool = dataclasses.field(default=True, init=False, compare=False)
+    # The last line added this session, if any.
+    last: str | None = dataclasses.field(default=None, init=False, compare=False)
 
     @classmethod
     def of(cls, lines: Iterable[str]) -> Lines:
@@ -99,6 +105,7 @@ class Lines:
             self.head.append(line)
         if line.startswith(RULE_WORDS):
             self.rules.append(line)
+        self.last = line
         if self.keep:
             self.held.append(line)
         else:
@@ -314,6 +321,39 @@ def record(engine: Engine, line: str) -> None:
     if len(lines) == record_reader.MAX_LINES - WARN_BEFORE:
         engine.message_log.add_message(NEARLY_FULL.format(lines=len(lines), most=record_reader.MAX_LINES), color.error)
     lines.append(line)
+
+
+def save_line(engine: Engine) -> str:
+    """The line a save adds to its recording (`# saved ...`): which game it holds, as the
+    saved game itself says (turns, floor, the player's place, hit points, level and
+    experience, and the random generator's state, which every draw moves on), so that Continue can
+    tell the stretch a save names from another stretch of the same file.  A comment:
+    replays, `--verify` and `--follow` skip it."""
+    player = engine.player
+    state = int(engine.rng.bit_generator.state["state"]["state"])
+    return (
+        f"{SAVED_PREFIX}turn {engine.turns} floor {engine.game_world.current_floor} at {player.x} {player.y} "
+        f"hp {player.fighter.hp} level {player.level.current_level} xp {player.level.current_xp} rng {state:032x}"
+    )
+
+
+def record_save(engine: Engine) -> Callable[[], None]:
+    """Record the game's `save_line`, as a save of it is made (once: a game saved again
+    as it was, quitting right after an autosave, says so once); what takes it back,
+    should that save fail (a full disk: the player may try again)."""
+    line = save_line(engine)
+    lines = engine.recording
+    if (lines.held[-1] if lines.held else lines.last) == line:
+        return lambda: None
+    last = lines.last
+    record(engine, line)
+
+    def take_back() -> None:
+        if lines.keep and lines.held and lines.held[-1] == line:
+            lines.pop()
+            lines.last = last  # Or a retry would take the line for recorded, and record none.
+
+    return take_back
 
 
 def record_unrecorded(engine: Engine) -> None:

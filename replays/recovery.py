@@ -1,10 +1,11 @@
 """Recovery: Continue plays what the recording holds after the last save.
 
 Each line reaches the recording's file after the frame it was played in, while the save
-names how far the file went when it was made (lines, bytes and their SHA-256).  After a
+names how far the file went when it was made (lines, bytes and their SHA-256), a stretch
+that ends on the save's own line (`recording.save_line`, from save format 12).  After a
 kill or a crash, Continue loads the save, checks that the file still begins with what
-the save wrote (one pass of SHA-256 over it: 10 MB, a million events, in under 10 ms),
-and plays the lines after it through the real handlers, so the game is the one a
+the save wrote (one pass of SHA-256 over it: 10 MB, a million events, in under 10 ms)
+and that it ends on the line of the game loaded (not another save's stretch), and plays the lines after it through the real handlers, so the game is the one a
 headless replay of the whole file gives, only faster.  A line cut short ends them (the
 last, after a power cut); a bad line stops them and is named, and the file is left as
 it is, every line kept: the game goes on in a new file made of what was good.
@@ -96,15 +97,22 @@ def unsaved(engine: Engine) -> Unsaved:
     """
     lines = engine.recording
     if engine.recording_file is None:
-        return Unsaved(left_out=UNWRITTEN, lost=True) if lines.written else Unsaved()
+        if lines.written:
+            return Unsaved(left_out=UNWRITTEN, lost=True)
+        if not _ends_as_saved(engine, None):
+            return Unsaved(left_out=ELSEWHERE.format(recording="its recording"), lost=True)
+        return Unsaved()
     path = paths.recordings_dir() / engine.recording_file
     try:
         with open_recording(path) as file:
-            if lines.written and not _begins_as_saved(file, lines):
+            last = _begins_as_saved(file, lines) if lines.written else None
+            if last is None and lines.written:
                 return Unsaved(left_out=LOST.format(name=path.name), lost=True)
+            if not _ends_as_saved(engine, last):
+                return Unsaved(left_out=ELSEWHERE.format(recording=f"the recording {path.name}"), lost=True)
             if not lines.written and not all(_next_line(file) == line for line in lines.held):
                 return Unsaved(left_out=OTHER_GAMES.format(name=path.name), foreign=True)
-            return _events_after(file, cap(engine), len(lines), path.name)
+            return _events_after(file, cap(engine), lines.written or len(lines.held), path.name)
     except LinkedRecording:
         goes_on = UNRECORDED if lines.written else IN_A_NEW_FILE
         return Unsaved(left_out=LINKED.format(name=path.name, goes_on=goes_on), foreign=True, lost=bool(lines.written))
@@ -114,18 +122,36 @@ def unsaved(engine: Engine) -> Unsaved:
         return Unsaved()  # Gone or unreadable: written anew from the save's lines.
 
 
-def _begins_as_saved(file: BinaryIO, lines: recording.Lines) -> bool:
-    """Whether `file` begins with the bytes the save names (their SHA-256); the
-    hash then goes on from there as the game writes on."""
+def _begins_as_saved(file: BinaryIO, lines: recording.Lines) -> str | None:
+    """The last line of what the save names of `file`, if the file begins with those
+    bytes (their SHA-256), else None; the hash then goes on from there as the game
+    writes on.  ("" for a last line longer than any recording's.)"""
     hasher = recording.new_hash()
     left = lines.size
+    tail = b""
     while left and (chunk := file.read(min(left, CHUNK))):
         hasher.update(chunk)
         left -= len(chunk)
+        tail = (tail + chunk if len(chunk) < TAIL else chunk)[-TAIL:]
     if left or hasher.hexdigest() != lines.sha256:
-        return False
+        return None
     lines.hasher = hasher
-    return True
+    _, found, last = tail[:-1].rpartition(b"\n")
+    whole = bool(found) or len(tail) < TAIL
+    return last.decode("utf-8", errors="replace") if whole else ""
+
+
+def _ends_as_saved(engine: Engine, last_in_file: str | None) -> bool:
+    """Whether the stretch of the recording the save names (the file's part, whose last
+    line is `last_in_file`, then the lines the save holds) ends on the line the save
+    made of the game it holds (`recording.save_line`): not a stretch that ends earlier
+    or later, each part of which agrees with itself.  Saves of format 11 and before
+    made no such line, and a full recording takes none: those are not asked."""
+    lines = engine.recording
+    if not lines.ends_on_save or len(lines) >= record_reader.MAX_LINES:
+        return True
+    last = lines.held[-1] if lines.held else last_in_file
+    return last == recording.save_line(engine)
 
 
 def cap(engine: Engine) -> int:
@@ -135,22 +161,24 @@ def cap(engine: Engine) -> int:
 
 
 def _events_after(file: BinaryIO, most: int, before: int, name: str) -> Unsaved:
-    """The events of the lines left in `file`, up to the first that is not one, or `most`."""
+    """The events of the lines left in `file` (the `before`th line of the recording the
+    last before them), up to the first that is not one, or `most`."""
     events: list[record_format.Recorded] = []
     lines: list[str] = []
     data = bytearray()
+
+    def stopped(why: str) -> Unsaved:
+        return Unsaved([event for event in events if event is not COMMENT], why, lines=lines, data=bytes(data), stopped=True)
+
     while (line := _next_line(file)) is not None:
         if line == TOO_LONG:
-            why = BAD_LINE.format(name=name, number=before + len(lines) + 1, why=f"longer than {record_reader.MAX_LINE} characters")
-            return Unsaved(events, why, lines=lines, data=bytes(data), stopped=True)
+            return stopped(BAD_LINE.format(name=name, number=before + len(lines) + 1, why=f"longer than {record_reader.MAX_LINE} characters"))
         if len(events) == most:
-            return Unsaved(events, TOO_MANY.format(most=most, name=name), lines=lines, data=bytes(data), stopped=True)
+            return stopped(TOO_MANY.format(most=most, name=name))
         try:
             events.append(record_format.event_of(line) if line.strip() and not line.startswith("#") else COMMENT)
         except ValueError as exc:
-            number = before + len(lines) + 1
-            why = BAD_LINE.format(name=name, number=number, why=exc)
-            return Unsaved(events, why, lines=lines, data=bytes(data), stopped=True)
+            return stopped(BAD_LINE.format(name=name, number=before + len(lines) + 1, why=exc))
         lines.append(line)
         data += line.encode("utf-8") + b"\n"
     return Unsaved([event for event in events if event is not COMMENT], lines=lines, data=bytes(data))
@@ -172,6 +200,7 @@ TOO_LONG: Final = "\n"  # No line read holds a line break: this one stands for a
 # A comment after the save (a claim, say): played as nothing.
 COMMENT: Final = record_format.Resume()
 CHUNK: Final = 1 << 18
+TAIL: Final = record_reader.MAX_LINE + 2  # A line's longest, with the line break before and after.
 LINKED: Final = (
     "The recording {name} is a link, not a file: it was left as it is, nothing after the "
     "last save was recovered, and {goes_on}."
@@ -185,6 +214,11 @@ OTHER_GAMES: Final = (
 LOST: Final = (
     "The recording {name} is gone, or changed since the last save: nothing after the save "
     "was recovered, and the game goes on unrecorded (it can't be replayed or verified)."
+)
+ELSEWHERE: Final = (
+    "The save names a part of {recording} that does not end with the game it holds (another "
+    "save's part, or none): nothing after the save was recovered, the file is left as it is, "
+    "and the game goes on unrecorded (it can't be replayed or verified)."
 )
 UNWRITTEN: Final = (
     "The recording could not be written before the last save: the game goes on "
@@ -257,9 +291,9 @@ def settle(engine: Engine, found: Unsaved) -> None:
         lines.held.clear()
     elif found.foreign:
         engine.recording_file = None  # Left as it is: this game is recorded in a new file.
-    elif lines.written and not found.stopped and lines.held[: len(found.lines)] == found.lines:
-        rest = lines.held[len(found.lines) :]
-        del lines.held[len(found.lines) :]
+    elif lines.written and not found.stopped and (played := _accounted(lines.held, found.lines)) is not None:
+        rest = lines.held[played:]
+        lines.held[:] = found.lines
         lines.wrote(found.data)  # Those the file holds already.
         lines.held += rest
         _cut_to(paths.recordings_dir() / str(engine.recording_file), lines.size)
@@ -267,6 +301,27 @@ def settle(engine: Engine, found: Unsaved) -> None:
         lines.fork_from = engine.recording_file  # Left as it is, every line kept.
     elif found.stopped:
         engine.recording_file = None  # An older save's: its lines go to a new file.
+
+
+def _accounted(held: list[str], in_file: list[str]) -> int | None:
+    """How many of the lines `held` (the save's, then those the recovery recorded) the
+    lines the file holds after the save are, in order; None if those differ.  Save
+    lines (comments) need not be in both: a later save's in the file (a game continued
+    from the save before) is no line a recovery records, and stays where it is; the
+    save's own, held, may not have reached the file before the kill."""
+    played = 0
+    for line in in_file:
+        while played < len(held) and held[played] != line and _is_save_line(held[played]):
+            played += 1
+        if played < len(held) and held[played] == line:
+            played += 1
+        elif not _is_save_line(line):
+            return None
+    return played
+
+
+def _is_save_line(line: str) -> bool:
+    return line.startswith(record_format.SAVED_PREFIX)
 
 
 def _cut_to(path: Path, size: int) -> None:

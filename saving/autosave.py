@@ -76,15 +76,16 @@ def due(screens: Screens) -> Engine | None:
     return engine if len(engine.recording) - lines >= CHECKPOINT_LINES else None
 
 
-def after_frame(screens: Screens) -> None:
+def after_frame(screens: Screens) -> bool:
     """Save the game on screen if it is due: the main loop calls this after presenting.
+    Whether it was due (tried).
 
     A save that fails is said in the message log, and the game goes on; the
     next descent tries again.  Nothing is lost meanwhile: the recording holds it.
     """
     engine = due(screens)
     if engine is None:
-        return
+        return False
     try:
         engine.save_as(paths.save_path())
     except Exception as exc:
@@ -97,6 +98,7 @@ def after_frame(screens: Screens) -> None:
         engine.message_log.add_message(
             f"The game could not be saved ({reason}); play on: {kept}.", color.error
         )
+    return True
 
 
 def save_beside(screens: Screens) -> None:

@@ -11,7 +11,7 @@ Both walk the fields each saved class declares in its `saved_fields`
 (from format 9 a message as a row of them, from format 10 each tile with its
 name); formats 3 to 9 are read through one step each (`UPGRADES`) into the
 format after them (format 11 names how far its recording's file goes, where
-format 10 held its lines).
+format 10 held its lines; format 12 ends that stretch on the save's own line).
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from saving.save_fields import from_data as read_game
 from saving.save_fields import save as save
 from saving.savefile import UnsaveableGameError
 
+# The first format whose saves end the stretch of the recording they name on their own line.
+SAVE_LINES_SINCE: Final = 12
+
 Data = dict[str, object]
 
 
@@ -57,7 +60,9 @@ def load(path: str | os.PathLike[str]) -> Engine:
     this game can load.  Anything else raised is a bug in the game.
     """
     version, data = savefile.loads_any(savefile.read_file(path), range(min(UPGRADES), FORMAT_VERSION + 1))
-    return from_data(upgraded(data, version))
+    engine = from_data(upgraded(data, version))
+    engine.recording.ends_on_save = version >= SAVE_LINES_SINCE
+    return engine
 
 
 # --- Older formats -----------------------------------------------------------------
@@ -238,8 +243,15 @@ def upgrade_10_to_11(data: object) -> object:
     return data
 
 
+def upgrade_11_to_12(data: object) -> object:
+    """Format 12 holds format 11's data; its recording's stretch ends on the save's own
+    line (`recording.save_line`), which Continue looks for.  A save of format 11 has
+    none: it loads as before, told by its format (`load`), not by its data."""
+    return data
+
+
 # The step that reads each older format the game still loads into the next.
 UPGRADES: Final = {
     3: upgrade_3_to_4, 4: upgrade_4_to_5, 5: upgrade_5_to_6, 6: upgrade_6_to_7, 7: upgrade_7_to_8, 8: upgrade_8_to_9,
-    9: upgrade_9_to_10, 10: upgrade_10_to_11,
+    9: upgrade_9_to_10, 10: upgrade_10_to_11, 11: upgrade_11_to_12,
 }

@@ -12,7 +12,9 @@ makes an object of the class without calling its constructor, each field read
 from its record and checked, a record refused for a field missing (unless
 declared with a default), unknown, or out of bounds; then it calls the
 object's `check_loaded(what)`, if its class has one, for what one field can't
-say alone (hit points within the maximum).  Fields that are not saved are
+say alone (hit points within the maximum).  `save` calls the game's
+`before_save()` first, if its class has one (the game records its save).
+Fields that are not saved are
 declared too: `Link` (the object holding this one) and `Fresh`, `New`.
 An object of many alike, of plain values (a message), is saved as a `Row`:
 a tuple of the same fields, by the same declaration, in its order.
@@ -40,8 +42,9 @@ from saving.savefile import DamagedSaveError, UnsaveableGameError, all_of_type
 # default, removed, or changes meaning, with a step in `save_data.UPGRADES`.
 # (Format 8 is format 7's data, compressed by zlib: see `savefile`; format 9
 # saves each message as a `Row`; format 10 each tile with its name and sign;
-# format 11 names how far its recording's file goes instead of holding its lines.)
-FORMAT_VERSION: Final = 11
+# format 11 names how far its recording's file goes instead of holding its lines;
+# format 12's recording ends that stretch on the save's own line, `recording.save_line`.)
+FORMAT_VERSION: Final = 12
 
 # Bounds generous for any game played, tight enough that no value can make
 # the game allocate, loop or draw without bound.
@@ -126,15 +129,22 @@ def save(game: object, path: str | os.PathLike[str], *, keep_backup: bool = True
 
     The data is read as a load reads it, from memory: the pickle and its
     compression give back what they were given, so reading the file back
-    would check nothing more, at twice the cost."""
-    data = write(game)
+    would check nothing more, at twice the cost.  The game's `before_save()`, if
+    it has one, comes first; what it returns takes it back if the save fails."""
+    take_back = game.before_save() if hasattr(game, "before_save") else None
     try:
-        savefile.check_plain(data)
-        from_data(type(game), _cut_for_check(type(game), data))
-    except savefile.SaveError as exc:
-        raise UnsaveableGameError(str(exc)) from exc
-    blob = savefile.dumps_loadable(data, FORMAT_VERSION)
-    savefile.write(blob, path, FORMAT_VERSION, keep_backup=keep_backup)
+        data = write(game)
+        try:
+            savefile.check_plain(data)
+            from_data(type(game), _cut_for_check(type(game), data))
+        except savefile.SaveError as exc:
+            raise UnsaveableGameError(str(exc)) from exc
+        blob = savefile.dumps_loadable(data, FORMAT_VERSION)
+        savefile.write(blob, path, FORMAT_VERSION, keep_backup=keep_backup)
+    except BaseException:
+        if take_back is not None:
+            take_back()
+        raise
 
 
 def _cut_for_check(cls: type, data: dict[str, object]) -> dict[str, object]:

@@ -256,6 +256,17 @@ def after_header(lines: list[str]) -> list[str]:
     return rest
 
 
+def first_save(seed: int) -> str:
+    """The line a new game of `seed` records as it is first saved, after its first frame
+    (`recording.save_line`: which game the save holds)."""
+    return recording.save_line(setup_game.new_game(seed))
+
+
+def played_lines(lines: Iterable[str]) -> list[str]:
+    """`lines` but those the game's saves recorded (`recording.save_line`)."""
+    return [line for line in lines if not line.startswith(record_format.SAVED_PREFIX)]
+
+
 def new_header(seed: int) -> list[str]:
     """The header a new game of `seed` starts its recording with, at the default keys and options."""
     return record_format.header(seed, in_force=rules.rules_for(options.Settings()))

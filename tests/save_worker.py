@@ -499,6 +499,8 @@ def run_kills(seed: int, count: int) -> dict[str, Any]:
     """Kill a saving process `count` times; check the save each time."""
     rng = random.Random(seed)
     old, new = new_game(1), played_game()
+    for game in (old, new):  # Each game's save line recorded, as its first save records it.
+        save_data.save(game, paths.save_path())
     blobs = {savefile.dumps(save_data.to_data(game), VERSION): name
              for name, game in (("old", old), ("new", new))}
     path = paths.save_path()

@@ -8,7 +8,18 @@ from pathlib import Path
 
 import pytest
 import tcod
-from conftest import after_frame, all_lines, dungeon, key, new_header, pressing, stroke, typed
+from conftest import (
+    after_frame,
+    all_lines,
+    dungeon,
+    first_save,
+    key,
+    new_header,
+    played_lines,
+    pressing,
+    stroke,
+    typed,
+)
 from tcod.event import KeySym
 from test_main_loop import Script
 
@@ -66,7 +77,7 @@ def test_a_new_game_is_saved_after_its_first_frame(
         context, root_console, Screens(setup_game.MainMenu(seed=7)), Script([key(KeySym.N)], look, fail)
     )
     assert seen == [True]
-    assert all_lines(saved()) == all_lines(started[0]) == new_header(7)
+    assert all_lines(saved()) == all_lines(started[0]) == [*new_header(7), first_save(7)]
 
 
 def fail() -> list[tcod.event.Event]:
@@ -112,9 +123,13 @@ def test_taking_the_stairs_saves_after_the_frame_is_presented(
     assert order == ["present", "save", "present", "present", "save", "present"]
     game = saved()
     assert game.game_world.current_floor == 2
-    assert all_lines(game) == all_lines(engine) == [*new_header(3), "text >"]
+    assert all_lines(game) == all_lines(engine) and played_lines(all_lines(game)) == [*new_header(3), "text >"]
     assert lines_on_disk(engine) == all_lines(engine)
-    assert game.recording.held == [] and game.recording.size == len("".join(f"{line}\n" for line in all_lines(engine)))
+    # Each save's line ends what it names: the save of the descent holds its own, not yet written.
+    descent = recording.save_line(engine)
+    assert all_lines(engine)[len(new_header(3))].startswith("# saved turn 0 floor 1 ") and all_lines(engine)[-1] == descent
+    assert game.recording.held == [descent]
+    assert game.recording.size == len("".join(f"{line}\n" for line in all_lines(engine)[:-1]))
 
 
 @pytest.mark.usefixtures("kill")
@@ -127,7 +142,7 @@ def test_no_save_on_a_menu_nor_mid_walk_only_back_on_the_game(
     # Down the stairs, then the inventory at once, in one batch: not saved on it.
     script = Script([STAIRS, key(KeySym.I)], [], [key(KeySym.ESCAPE)], [], fail)
     loop.main_loop(context, root_console, dungeon(engine), script)
-    assert all_lines(saved()) == [*new_header(3), "text >", "key i", "key escape"]
+    assert all_lines(saved()) == [*new_header(3), "text >", "key i", "key escape", recording.save_line(engine)]
 
 
 def test_a_long_stay_on_one_floor_saves_every_so_many_events(
@@ -140,7 +155,7 @@ def test_a_long_stay_on_one_floor_saves_every_so_many_events(
         screens.press(typed("."))
         autosave.after_frame(screens)
         assert paths.save_path().exists() == (count >= 3)
-    assert len(saved().recording) == len(new_header(1234)) + 6
+    assert len(saved().recording) == len(new_header(1234)) + 6 + 2  # And the lines of its two saves.
 
 
 def test_a_save_that_fails_is_said_and_play_goes_on(
@@ -172,7 +187,7 @@ def test_a_failed_save_says_whether_the_recording_keeps_the_game(
 
 def test_each_recorded_line_reaches_the_file_after_its_frame(engine: Engine) -> None:
     """Play records in memory; the main loop writes the file after each frame."""
-    screens = after_frame(dungeon(engine))  # The new game's file.
+    screens = after_frame(after_frame(dungeon(engine)))  # The new game's file, its first save's line.
     for sym in (".", KeySym.C, KeySym.ESCAPE, "."):
         pressing(screens, stroke(sym))
         assert lines_on_disk(engine) == all_lines(engine)[:-1]

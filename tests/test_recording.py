@@ -15,6 +15,7 @@ from conftest import (
     all_lines,
     click,
     engine_of,
+    first_save,
     key,
     motion,
     new_header,
@@ -287,6 +288,7 @@ def test_play_is_recorded_in_its_own_file(in_tmp: Path, context: tcod.context.Co
         handled(context, screens, event)
     expected = [
         *new_header(SEED),
+        first_save(SEED),  # Saved after its first frame.
         "text >",
         f"move {x + 1} {y}",
         "key f2",
@@ -324,7 +326,8 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     screens = handled(context, menu(), key(KeySym.C))
     for sym in (KeySym.K, KeySym.K):
         handled(context, screens, key(sym))
-    assert path.read_text() == saved_text + "key k\nkey k\n"
+    assert path.read_text() == saved_text + f"{recording.save_line(engine)}\nkey k\nkey k\n"
+    saved_text = path.read_text().removesuffix("key k\nkey k\n")  # With the line of the save quitting made.
 
     # Continue recovers those from the file (`recovery`), and goes on from there.
     screens = handled(context, menu(), key(KeySym.C))
@@ -334,8 +337,9 @@ def test_continue_carries_on_the_same_recording(in_tmp: Path, context: tcod.cont
     assert continued.recording_file == engine.recording_file
     assert path.read_text() == saved_text + "key k\nkey k\n"
     screens.apply(Pop())  # Back to the dungeon under the popup.
+    resaved = recording.save_line(continued)  # Saved after the frame it was recovered on.
     handled(context, screens, key(KeySym.H))
-    assert path.read_text() == saved_text + "key k\nkey k\nkey h\n"
+    assert path.read_text() == saved_text + f"key k\nkey k\n{resaved}\nkey h\n"
     assert list((in_tmp / "recordings").iterdir()) == [path]
 
     # The recording of both sittings replays to the game being played.
@@ -360,7 +364,7 @@ def test_an_unwritable_recording_is_said_and_the_game_goes_on_unrecorded(
     assert [text for text in said if text.startswith("The recording could not be written (")] == [
         recording.NOT_WRITTEN.format(reason="Is a directory")
     ]
-    assert engine.recording.held == ["key l", "key l"]  # Kept with the game, and saved with it.
+    assert engine.recording.held == [first_save(SEED), "key l", "key l"]  # Kept with the game, and saved with it.
     autosave.save_game(screens)
     # What the file held is out of reach: Continue says so, and the game goes on unrecorded.
     shown = handled(context, menu(), key(KeySym.C))
@@ -392,8 +396,9 @@ def test_a_crash_leaves_its_recording(
     err = capsys.readouterr().err
     assert "RuntimeError: a bug in waiting" in err
     first, second = in_tmp / "crash-001.rec", in_tmp / "crash-002.rec"
-    assert first.read_text() == NEW_HEADER + "key l\ntext .\n"
-    assert second.read_text() == NEW_HEADER + "key l\ntext .\nkey kp_5\n"
+    started = NEW_HEADER + first_save(SEED) + "\n"  # Saved after its first frame.
+    assert first.read_text() == started + "key l\ntext .\n"
+    assert second.read_text() == started + "key l\ntext .\nkey kp_5\n"
     assert "python main.py --replay crash-001.rec" in err
     assert "python main.py --replay crash-002.rec" in err
     # Replayed, the crash happens again, reported as in the game, and play goes on.

@@ -8,6 +8,7 @@ its recording gives, in every attribute.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import sys
@@ -17,7 +18,7 @@ from typing import Final
 
 import pytest
 import tcod
-from conftest import after_frame, all_lines, click, dungeon, key, motion, typed
+from conftest import after_frame, all_lines, click, dungeon, key, motion, played_lines, typed
 from tcod.event import KeySym, Modifier
 from test_recording import picture
 
@@ -219,10 +220,11 @@ def test_a_recording_cut_anywhere_recovers_to_its_last_whole_line() -> None:
     whole = path.read_bytes()
     saved = save_data.load(paths.save_path())
     saved_length = saved.recording.size
+    save = paths.save_path().read_bytes()
     rng = random.Random(3)
     for cut in [saved_length, len(whole) - 1, *rng.sample(range(saved_length, len(whole)), 12)]:
         # Each time as the kill left it: the save, and the file cut at a byte.
-        save_data.save(saved, paths.save_path(), keep_backup=False)
+        paths.save_path().write_bytes(save)
         path.write_bytes(whole[:cut])
         shown = continued()
         game = the_game(shown)
@@ -387,7 +389,7 @@ def test_a_game_left_on_a_menu_continues_as_its_recording_replays(
     console = tcod.console.Console(80, 50, order="F")
     # The window is closed on the inventory: the game is saved and left there.
     loop.main_loop(context, console, screens, Script([key(KeySym.I)], [tcod.event.Quit()]))
-    assert all_lines(engine)[-2:] == ["key i", "resume"]
+    assert played_lines(all_lines(engine))[-2:] == ["key i", "resume"]
     game = continued()
     assert isinstance(game.top, input_handlers.MainGameEventHandler)
     # On the dungeon, A means nothing; on the inventory it would use the first item.
@@ -401,7 +403,7 @@ def test_leaving_from_the_dungeon_or_mid_walk_needs_no_resume(context: tcod.cont
     engine, screens = new_game(seed=15)
     console = tcod.console.Console(80, 50, order="F")
     loop.main_loop(context, console, screens, Script([key(KeySym.X)], [], [tcod.event.Quit()]))
-    assert all_lines(engine)[-2] == "key x" and all_lines(engine)[-1].startswith("steps ")
+    assert played_lines(all_lines(engine))[-2] == "key x" and played_lines(all_lines(engine))[-1].startswith("steps ")
     loop.main_loop(context, console, continued(), Script([key(KeySym.L)], [tcod.event.Quit()]))
     assert "resume" not in all_lines(save_data.load(paths.save_path()))
 
@@ -425,9 +427,10 @@ def test_recovery_stops_at_its_cap_and_says_so(monkeypatch: pytest.MonkeyPatch) 
     path = recording_path(engine)
     assert popup_text(screens).splitlines()[-1] == recovery.TOO_MANY.format(most=40, name=path.name)
     game = the_game(screens)
-    after_frame(screens)
-    assert len(game.recording) == len(engine.recording) + 40
-    assert len(path.read_text().splitlines()) == len(engine.recording) + 10_000  # Left as it is.
+    after_frame(screens)  # Saved, its save's line recorded.
+    assert len(game.recording) == len(engine.recording) + 40 + 1
+    assert len(path.read_text().splitlines()) == engine.recording.written + 10_000  # Left as it is.
+    recording.write_new(game)  # The line of its save too, as the next frame writes it.
     assert recording_path(game) != path and recording_path(game).read_text().splitlines() == all_lines(game)
 
 
@@ -475,3 +478,129 @@ def test_a_game_loaded_without_continue_goes_on_in_its_own_file() -> None:
     assert not isinstance(screens.top, input_handlers.PopupMessage)
     assert recording_path(the_game(screens)) == recording_path(engine)
     assert recording_path(engine).read_text().splitlines() == all_lines(the_game(screens))
+
+
+# A save names its stretch of the recording (lines, bytes, SHA-256 from the file's start):
+# each part agrees with itself, so what ties it to the game it holds is the save's own
+# line at its end (`recording.save_line`).
+
+
+def two_saves() -> tuple[Engine, Path, bytes, bytes]:
+    """A game saved as it starts (A) and 40 events later (B), 20 more played after: its
+    recording's path and bytes, and save A's bytes."""
+    engine, screens = new_game()
+    first = paths.save_path().read_bytes()
+    play(screens, random_events()[:40])
+    engine.save_as(paths.save_path())
+    play(screens, random_events()[40:60])
+    path = recording_path(engine)
+    return engine, path, first, path.read_bytes()
+
+
+def naming(blob: bytes, whole: bytes, upto_line: str) -> bytes:
+    """The save `blob` edited to name the stretch of the recording `whole` that ends on
+    the line `upto_line`, with that stretch's true lines, bytes and SHA-256."""
+    end = whole.index(f"\n{upto_line}\n".encode()) + len(upto_line) + 2
+    version = save_data.FORMAT_VERSION
+    data = savefile.loads(blob, version)
+    assert isinstance(data, dict)
+    data["recording"].update(
+        written=whole[:end].count(b"\n"), bytes=end, sha256=hashlib.sha256(whole[:end]).hexdigest(), held=""
+    )
+    return savefile.dumps(data, version)
+
+
+@pytest.mark.parametrize("named", ["an earlier save's", "a later save's", "an event's"])
+def test_a_save_naming_another_stretch_of_its_recording_is_told_and_goes_on_unrecorded(named: str) -> None:
+    """The red team's case: a save edited to name another stretch of its file, with that
+    stretch's true SHA-256, loaded without a word, and its recording no longer replayed
+    to the game.  Now Continue says so, plays nothing, and the game goes on unrecorded,
+    the file left as it is."""
+    _, path, first, whole = two_saves()
+    saves = [line for line in whole.decode().splitlines() if line.startswith(record_format.SAVED_PREFIX)]
+    assert len(saves) == 2  # A's and B's, each once, where each save was made.
+    blob, game_of_save = paths.save_path().read_bytes(), save_data.load(paths.save_path())
+    if named == "an earlier save's":  # B names what A named.
+        paths.save_path().write_bytes(naming(blob, whole, saves[0]))
+    elif named == "a later save's":  # A names what B named.
+        paths.save_path().write_bytes(naming(first, whole, saves[1]))
+        game_of_save = save_data.load(paths.save_path())
+    else:  # B names the stretch up to the event after A.
+        after_a = whole.decode().splitlines()[whole.decode().splitlines().index(saves[0]) + 1]
+        paths.save_path().write_bytes(naming(blob, whole, after_a))
+
+    screens = continued()
+
+    assert popup_text(screens) == recovery.ELSEWHERE.format(recording=f"the recording {path.name}")
+    game = the_game(screens)
+    assert picture(game) == picture(game_of_save)  # The save's game, nothing played on it.
+    assert game.recording_file is None and game.recording.lost  # Unrecorded, as with no file.
+    after_frame(screens)
+    assert path.read_bytes() == whole  # The recording left as it is.
+    assert sorted(paths.recordings_dir().iterdir()) == [path]
+
+
+def test_a_save_of_format_11_names_no_save_line_and_recovers_as_before() -> None:
+    """Older saves load as they did: a format-11 save's stretch ends on no line of its own."""
+    engine, screens = new_game()
+    recording.write_new(engine)  # Its first save's line in the file.
+    play(screens, random_events()[:30])
+    recording.write_new(engine)
+    data = savefile.loads(paths.save_path().read_bytes(), save_data.FORMAT_VERSION)
+    assert isinstance(data, dict)
+    size = len(recording_path(engine).read_bytes().split(b"\n# saved ")[0]) + 1  # Up to its save's line.
+    whole = recording_path(engine).read_bytes()
+    data["recording"].update(
+        written=whole[:size].count(b"\n"), bytes=size, sha256=hashlib.sha256(whole[:size]).hexdigest(), held=""
+    )
+    paths.save_path().write_bytes(savefile.dumps(data, 11))
+
+    popup = continued()
+
+    assert popup_text(popup) == f"Recovered {engine.turns} turns played after the last save."
+    assert picture(the_game(popup)) == picture(engine)
+    assert recording_path(the_game(popup)) == recording_path(engine)
+
+
+def test_continued_from_the_save_before_the_recording_goes_on_past_the_later_saves_line() -> None:
+    """The backup's game: what it names ends on its own line; the later save's line, further
+    on in the file, is no line a recovery records, and the file goes on as it is."""
+    engine, path, _, whole = two_saves()
+    paths.save_path().unlink()  # The last save gone: Continue offers the one before.
+
+    screens = continued()
+
+    game = the_game(screens)
+    assert popup_text(screens) == f"Recovered {engine.turns} turns played after the last save."
+    # The same game (its log says it was continued from the backup): turns, place, generator...
+    assert recording.save_line(game) == recording.save_line(engine) == recording.save_line(the_game(headless(path)))
+    assert recording_path(game) == path  # Carried on, not a new file.
+    after_frame(after_frame(screens))  # Saved after the first frame, its line written after the next.
+    assert path.read_bytes().startswith(whole)
+    assert path.read_text().splitlines() == all_lines(game)
+
+
+def test_a_game_saved_again_as_it_was_records_its_save_line_once() -> None:
+    engine, _ = new_game()
+    engine.save_as(paths.save_path())
+    recording.write_new(engine)
+    engine.save_as(paths.save_path())
+    assert played_lines(all_lines(engine)) == all_lines(engine)[:-1]
+    assert all_lines(engine)[-1] == recording.save_line(engine)
+
+
+def test_a_save_that_fails_takes_its_line_back(in_tmp: Path) -> None:
+    engine, screens = new_game()
+    play(screens, [typed(".")])
+    before = all_lines(engine)
+    paths.save_path().unlink()
+    paths.save_path().mkdir()  # The save can't go there.
+    with pytest.raises(OSError):
+        engine.save_as(paths.save_path())
+    assert all_lines(engine) == before
+    paths.save_path().rmdir()  # The player makes room, and quits again: saved, with its line.
+    engine.save_as(paths.save_path())
+    assert all_lines(engine) == [*before, recording.save_line(engine)]
+    screens = continued()
+    assert not isinstance(screens.top, input_handlers.PopupMessage)  # Nothing refused, nothing to recover.
+    assert recording.save_line(the_game(screens)) == recording.save_line(engine)

@@ -11,6 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
+import doc_section  # noqa: E402
 import turn_cost  # noqa: E402
 from test_bench import load_bench  # noqa: E402
 
@@ -40,13 +41,13 @@ def test_the_table_gives_each_median_with_the_runs_spread_and_the_ratio_run_by_r
     ours = {operation: [90.0, 100.0, 95.0] for operation in turn_cost.OPERATIONS}
     theirs = {operation: [100.0, 100.0, 100.0] for operation in turn_cost.OPERATIONS}
     text = turn_cost.section(ours, theirs, 200, "abc1234", "2026-11-29")
-    assert text.startswith(turn_cost.START) and text.endswith(turn_cost.END)
     assert "| wait | 100 (100 to 100) | 95 (90 to 100) | 0.95x (0.90 to 1.00x) |" in text
     assert "commit abc1234" in text and "median of 3 runs" in text
     page = tmp_path / "performance.md"
-    page.write_text(f"before\n{turn_cost.START}old\n{turn_cost.END}\nafter\n", encoding="utf-8")
+    tool = "tools/turn_cost.py"
+    page.write_text(f"before\n{doc_section.marked(turn_cost.SECTION, tool, 'old')}\nafter\n", encoding="utf-8")
     turn_cost.write(page, text)
-    assert page.read_text(encoding="utf-8") == f"before\n{text}\nafter\n"
+    assert page.read_text(encoding="utf-8") == f"before\n{doc_section.marked(turn_cost.SECTION, tool, text)}\nafter\n"
 
 
 def test_the_start_up_table_gives_medians_spreads_and_ratios(tmp_path: Path) -> None:
@@ -58,37 +59,35 @@ def test_the_start_up_table_gives_medians_spreads_and_ratios(tmp_path: Path) -> 
         floor_ready=[999_000_000] * 3,
     )
     text = bench.startup_section(counts, "abc1234", "2026-11-29")
-    assert text.startswith(bench.START) and text.endswith(bench.END)
     assert "| ready for the first key | 999 M | 1,146 M (1,145 to 1,150) | 1.147x (1.146 to 1.151x)" in text
     assert "| first frame presented | 999 M | 1,068 M (1,066 to 1,070) | 1.069x (1.067 to 1.071x) |" in text
     page = tmp_path / "performance.md"
-    page.write_text(f"before\n{bench.START}old\n{bench.END}\nafter\n", encoding="utf-8")
+    page.write_text(f"before\n{doc_section.marked('start-up', 'tools/bench.py', 'old')}\nafter\n", encoding="utf-8")
     bench.write(page, text)
-    assert page.read_text(encoding="utf-8") == f"before\n{text}\nafter\n"
+    assert page.read_text(encoding="utf-8") == f"before\n{doc_section.marked('start-up', 'tools/bench.py', text)}\nafter\n"
 
 
 def test_the_whole_benchs_report_is_copied_as_printed(tmp_path: Path) -> None:
     bench = load_bench()
-    first, last = bench.REPORT
     text = bench.report_section("CPU: x (2 cores)\nfigure  measured", "abc1234", "2026-11-29")
     assert text == (
-        f"{first}Its last run, `python tools/bench.py --write` on 2026-11-29, this game at commit "
-        f"abc1234:\n\n```text\nCPU: x (2 cores)\nfigure  measured\n```\n{last}"
+        "Its last run, `python tools/bench.py --write` on 2026-11-29, this game at commit "
+        "abc1234:\n\n```text\nCPU: x (2 cores)\nfigure  measured\n```\n"
     )
     page = tmp_path / "performance.md"
-    page.write_text(f"{bench.START}start-up\n{bench.END}\n{first}old\n{last}\n", encoding="utf-8")
-    bench.write(page, text, bench.REPORT)
-    assert page.read_text(encoding="utf-8") == f"{bench.START}start-up\n{bench.END}\n{text}\n"
+    start_up = doc_section.marked("start-up", "tools/bench.py", "start-up")
+    page.write_text(f"{start_up}\n{doc_section.marked('bench', 'tools/bench.py', 'old')}\n", encoding="utf-8")
+    bench.write(page, text, "bench")
+    assert page.read_text(encoding="utf-8") == f"{start_up}\n{doc_section.marked('bench', 'tools/bench.py', text)}\n"
 
 
 @pytest.mark.parametrize("tool", ["turn_cost", "bench --startup", "bench"])
 def test_performance_md_holds_the_tables_the_tools_wrote(tool: str) -> None:
     """The figures are the tools' own: each table sits in its tool's section, with rows."""
-    module = turn_cost if tool == "turn_cost" else load_bench()
-    first, last = module.REPORT if tool == "bench" else (module.START, module.END)
-    page = PAGE.read_text(encoding="utf-8")
-    assert page.count(first) == 1 and page.count(last) == 1
-    section = page[page.index(first) : page.index(last)]
+    name = {"turn_cost": "turn cost", "bench --startup": "start-up", "bench": "bench"}[tool]
+    found = [section for section in doc_section.sections(PAGE.read_text(encoding="utf-8")) if section.name == name]
+    assert len(found) == 1
+    section = found[0].text
     if tool == "bench":
         assert "`python tools/bench.py --write`" in section and "start-up, instructions" in section
     else:

@@ -17,7 +17,7 @@ from tcod.event import KeySym
 import input_handlers
 import main
 import setup_game
-from replays import record_reader, replay, verify
+from replays import record_format, record_reader, replay, verify
 from saving import hall_of_fame, paths
 from screens.hall_of_fame_screen import HallOfFameScreen
 from screens.stack import Screens
@@ -284,3 +284,28 @@ def test_the_long_games_tool_measures_every_target(capsys: pytest.CaptureFixture
         "Memory growth in play", "--verify of a 3,000-event game", "A 3,000-event game verifies",
     ]
     assert lines[-1].endswith(": met")
+
+
+def test_a_game_saved_along_the_way_verifies_its_save_lines_skipped(
+    in_tmp: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each save adds its line to the recording (`recording.save_line`, a comment): a
+    replay, `--verify` and `--follow` (which read through `record_reader`) skip it."""
+    script = record_reader.read(DEATH)
+    screens = after_frame(pressing(Screens(setup_game.MainMenu(seed=script.seed)), key(KeySym.N)))  # Saved.
+    engine = screens.engine
+    assert engine is not None
+    for number, event in enumerate(script.events):
+        play_events(screens, [event])
+        if number % 5 == 4 and screens.engine_in_play() is not None:
+            engine.save_as(paths.save_path())  # As quitting, or a descent, saves it.
+        after_frame(screens)
+    [morgue_file] = paths.morgue_dir().glob("*.txt")
+    text = morgue_file.with_suffix(".rec").read_text()
+    saves = [line for line in text.splitlines() if line.startswith(record_format.SAVED_PREFIX)]
+    assert len(saves) >= 3 and text.splitlines()[-1].startswith("# ending ")
+    status, line = verified(morgue_file, capsys)
+    assert status == 0, line
+    played = record_reader.parse(text, "saved.rec")
+    assert len(played.events) == len(record_reader.read(DEATH).events)  # The save lines are no events.
+    assert replay.summary(replay.play_recording(replay.start(played), played.events))["screen"] == "GameOverEventHandler"

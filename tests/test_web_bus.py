@@ -70,7 +70,7 @@ def start_node(folder: Path, name: str, *more: str) -> Server:
         process = subprocess.Popen(
             [sys.executable, "-m", "web", "--port", str(port), "--data-dir", str(folder / "site"),
              "--game", str(folder / "stand_in.py"), "--sign-ups", "200", "--max-watchers", "200",
-             "--scan-seconds", "60", "--idle-seconds", "60", "--games-per-address", "20", *more],
+             "--scan-seconds", "60", "--idle-seconds", "60", "--games-per-address", "200", *more],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

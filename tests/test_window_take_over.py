@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import after_header, all_lines
+from conftest import after_header, all_lines, played_lines
 from numpy.typing import NDArray
 from test_window import TOOLS, Window, explained, virtual_screen, wait_for
 
@@ -54,7 +54,7 @@ def test_a_replay_played_on_in_the_window_is_a_game_continue_finds(tmp_path: Pat
             window.stop()
     engine = setup_game.load_game(folder / paths.SAVE_NAME)
     assert engine.game_world.seed == record_reader.read(rec).seed
-    assert all_lines(engine, folder)[-3:] == ["key l", "key escape", "resume"]
+    assert played_lines(all_lines(engine, folder))[-3:] == ["key l", "key escape", "resume"]
     assert engine.recording_file is not None
     assert (folder / "recordings" / engine.recording_file).exists()
 
@@ -81,7 +81,7 @@ def test_a_window_replay_ending_in_death_goes_to_the_players_menu(tmp_path: Path
             window.stop()
     assert "Traceback" not in (folder / "run1.err").read_text()
     engine = setup_game.load_game(folder / paths.SAVE_NAME)
-    assert all_lines(engine, folder)[-2:] == ["key escape", "resume"]  # A new game: nothing of the replay's.
+    assert played_lines(all_lines(engine, folder))[-2:] == ["key escape", "resume"]  # A new game: nothing of the replay's.
     assert engine.game_world.seed != record_reader.read(rec).seed or len(engine.recording) < 10
 
 

@@ -75,6 +75,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MAIN_PY = ROOT / "main.py"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
+
+import doc_section  # noqa: E402
 
 if TYPE_CHECKING:  # The game is imported once the video driver is chosen.
     import tcod
@@ -349,17 +353,16 @@ def times_the_floor(ratios: tuple[float, float, float]) -> str:
 
 
 PAGE = ROOT / "docs" / "performance.md"
-START = "<!-- start-up: made by tools/bench.py; do not edit -->\n"
-END = "<!-- end start-up -->"
+SECTIONS = ("start-up", "bench")  # Its sections of the page (`doc_section`): start-up's, the report's.
 
 
 def startup_section(counts: StartupCounts, commit: str, day: str) -> str:
-    """docs/performance.md's table of start-up's instructions, between its markers."""
+    """docs/performance.md's table of start-up's instructions (its section's text)."""
     runs = len(counts.game_ready)
     frame = counts.ratios(counts.game_frame, counts.floor_frame)
     ready = counts.ratios(counts.game_ready, counts.floor_ready)
     return (
-        f"{START}Made by `python tools/bench.py --startup --write` on {day}, this game at commit "
+        f"Made by `python tools/bench.py --startup --write` on {day}, this game at commit "
         f"{commit}: instructions (callgrind, SDL's dummy video driver, bytecode cached by a "
         f"warm-up run), the median of {runs} runs of each (`PYTHONHASHSEED` 0 to {runs - 1}), "
         "the least and greatest in brackets where they differ; a ratio is the medians', with "
@@ -369,36 +372,21 @@ def startup_section(counts: StartupCounts, commit: str, day: str) -> str:
         f"| {times_the_floor(frame).replace(' the floor', '')} |\n"
         f"| ready for the first key | {millions(counts.floor_ready)} | {millions(counts.game_ready)} "
         f"| {times_the_floor(ready).replace(' the floor', '')} (target: under {START_RATIO}x) |\n"
-        f"{END}"
     )
 
 
-def write(page: Path, text: str, markers: tuple[str, str] = (START, END)) -> None:
-    """Put `text` in place of `page`'s section between the `markers` (start-up's, or the
-    whole bench's: `REPORT`)."""
-    first, last = markers
-    old = page.read_text(encoding="utf-8")
-    start, end = old.find(first), old.find(last)
-    if start < 0 or end < start:
-        raise SystemExit(f"{page}: no {first.strip()} ... {last} section to write in")
-    page.write_text(old[:start] + text + old[end + len(last) :], encoding="utf-8")
-
-
-REPORT = ("<!-- bench: made by tools/bench.py; do not edit -->\n", "<!-- end bench -->")
+def write(page: Path, text: str, section: str = "start-up") -> None:
+    """Put `text` in place of `page`'s section (start-up's, or the whole bench's: "bench")."""
+    doc_section.write(section, "tools/bench.py", text, page)
 
 
 def report_section(report: str, commit: str, day: str) -> str:
-    """docs/performance.md's copy of the whole bench's report, between its markers."""
-    first, last = REPORT
-    return (
-        f"{first}Its last run, `python tools/bench.py --write` on {day}, this game at commit "
-        f"{commit}:\n\n```text\n{report}\n```\n{last}"
-    )
+    """docs/performance.md's copy of the whole bench's report (its section's text)."""
+    return f"Its last run, `python tools/bench.py --write` on {day}, this game at commit {commit}:\n\n```text\n{report}\n```\n"
 
 
 def commit_of() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return done.stdout.strip() or "unknown"
+    return doc_section.commit()
 
 
 def startup_rows(display: str | None, folder: Path, repeats: int) -> tuple[float, list[Row]]:
@@ -577,7 +565,7 @@ class Window:
     def press(self, screens: Screens, event: tcod.event.KeyDown | tcod.event.TextInput) -> None:
         """The screens after `event`, its frame presented, then saved if due (`autosave`)."""
         from replays import record_format
-        from saving import autosave, safe_io
+        from saving import autosave, effects, safe_io
         from window import loop
         before = screens.top
         floor = self.floor(screens)
@@ -601,7 +589,7 @@ class Window:
         saving = autosave.due(screens) is not None
         start = time.perf_counter()
         safe_io.sync_pending()  # As the main loop does once the frame is presented.
-        autosave.after_frame(screens)
+        effects.save_or_get_ready(screens)  # As the main loop does (`effects.after_frame`).
         self.after_samples.append(time.perf_counter() - start)
         if saving:
             self.save_samples.append(time.perf_counter() - start)
@@ -1077,14 +1065,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after",
         table(rows),
     ])  # fmt: skip
+    report += "\n\n" + verdict(rows)
     print(report)
     if args.write:
-        write(PAGE, report_section(report, commit_of(), time.strftime("%Y-%m-%d")), REPORT)
+        write(PAGE, report_section(report, commit_of(), time.strftime("%Y-%m-%d")), "bench")
         print(f"written: {PAGE.relative_to(ROOT)}")
-    missed = [row.label for row in rows if row.missed]
-    if missed:
-        print(f"\nMISSED: {', '.join(missed)}")
-    return 1 if missed and not args.quick else 0
+    return 1 if any(row.missed for row in rows) and not args.quick else 0
+
+
+def verdict(rows: Sequence[Row]) -> str:
+    """The targets a run missed, in words under its table: the page never reads as met."""
+    missed = [row.label.strip() for row in rows if row.missed]
+    return f"Targets missed in this run: {'; '.join(missed)}." if missed else "Every target met in this run."
 
 
 if __name__ == "__main__":

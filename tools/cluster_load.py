@@ -270,9 +270,8 @@ def start_nodes(where: Services, games: int) -> dict[str, Node]:
                 [sys.executable, "-m", "web", "--node", name, "--port", str(port),
                  "--data-dir", str(where.folder / name), "--database", where.database,
                  "--redis", where.redis_url, "--trusted-proxy", "127.0.0.1", "--seed", "3",
-                 "--games-per-address", str(games),
                  "--max-games", str(games), "--max-watchers", str(games * 4),
-                 "--sign-ups", str(games * 3), "--idle-seconds", "600"],
+                 "--sign-ups", str(games * 3), "--idle-seconds", "600", "--games-per-address", str(games)],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
         nodes[name] = Node(process, port)

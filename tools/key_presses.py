@@ -29,12 +29,15 @@ a step (`.` when there is no way to it).  All three drink a health potion
 exploring, gathering, travelling and autofight save.  Prints one line a seed,
 then for each player the median key presses a floor over the floors cleared,
 and the shares of its presses that were waits (`.`) and made with a monster in
-view (fighting).
+view (fighting).  ``--write`` plays both one floor and ten (seeds 1 to 10) and
+writes the table into docs/performance.md (`doc_section`): the figures are
+the same at every run, as the games are.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import random
 import statistics
@@ -48,8 +51,11 @@ from typing import TYPE_CHECKING
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import doc_section  # noqa: E402
 import numpy as np  # noqa: E402
 import tcod  # noqa: E402
 from tcod.event import KeySym, Modifier  # noqa: E402
@@ -242,7 +248,17 @@ def play(seed: int, player: Player, floors: int = 1, strategy: Strategy = CLEAR)
     return Result(presses, engine.turns, len(presses), carried, count, waits, fights)
 
 
-def report(strategy: Strategy, seeds: Sequence[int], floors: int) -> None:
+@dataclass(frozen=True)
+class Summary:
+    """One player's games by one strategy: what the page quotes."""
+
+    median: float  # Key presses a floor cleared.
+    floors: int  # Floors cleared, over all the games.
+    waits: float  # Shares of all its presses: waits,
+    fights: float  # and made with a monster in view.
+
+
+def report(strategy: Strategy, seeds: Sequence[int], floors: int) -> dict[str, Summary]:
     """Play each seed by `strategy` with each player: a line a seed, then a line a player."""
     print(f"{strategy.name}: seed  " + "  ".join(f"{name} (floors, turns, items)" for name in PLAYERS))
     results: dict[str, list[Result]] = {name: [] for name in PLAYERS}
@@ -253,27 +269,66 @@ def report(strategy: Strategy, seeds: Sequence[int], floors: int) -> None:
             results[name].append(result)
             line += f"  {result.total:>{len(name)}} ({result.floors}, {result.turns:>5}, {result.carried})"
         print(line)
+    summaries = {}
     for name, played in results.items():
         cleared = [presses for result in played for presses in result.presses]
-        total = sum(result.pressed for result in played)
-        waits = sum(result.waits for result in played)
-        fights = sum(result.fights for result in played)
-        median = statistics.median(cleared) if cleared else 0
+        total = max(sum(result.pressed for result in played), 1)
+        waits = sum(result.waits for result in played) / total
+        fights = sum(result.fights for result in played) / total
+        summaries[name] = summary = Summary(statistics.median(cleared) if cleared else 0, len(cleared), waits, fights)
         print(
-            f"{strategy.name}, {name}: floors cleared {len(cleared)}, "
-            f"key presses a floor {median:.0f} (median), waits {waits / max(total, 1):.1%} "
-            f"and fighting {fights / max(total, 1):.1%} of presses"
+            f"{strategy.name}, {name}: floors cleared {summary.floors}, "
+            f"key presses a floor {summary.median:.0f} (median), waits {waits:.1%} "
+            f"and fighting {fights:.1%} of presses"
         )
+    return summaries
+
+
+Played = dict[str, dict[str, Summary]]  # By strategy, then by player.
+
+
+def section(one: Played, ten: Played, day: str, commit: str) -> str:
+    """docs/performance.md's table of key presses a floor (`doc_section`)."""
+    rows = [("clearing floor 1", one["clear"], False), ("diving floor 1", one["dive"], False),
+            ("clearing, `--floors 10` (floors cleared before death)", ten["clear"], True),
+            ("diving, `--floors 10` (floors cleared before death)", ten["dive"], True)]  # fmt: skip
+    table = "".join(
+        f"| {label} | " + " | ".join(
+            f"{summary.median:.0f}" + (f" ({summary.floors})" if floors else "") for summary in by_player.values()
+        ) + " |\n"
+        for label, by_player, floors in rows
+    )  # fmt: skip
+    waits = max(summary.waits for played in (one, ten) for by_player in played.values() for summary in by_player.values())
+    return (
+        f"Made by `python tools/key_presses.py --write` on {day}, this game at commit {commit}: "
+        f"seeds {SEEDS[0]} to {SEEDS[-1]}, the median key presses a floor; "
+        + ("none of them waits (`.`)" if waits == 0 else f"at most {waits:.1%} of any player's presses waits (`.`)")
+        + ". The games are the same at every run.\n\n"
+        "| | single steps | walks | walks and autofight |\n|---|---|---|---|\n"
+        f"{table}\n"
+        f"On floor 1, {one['clear']['walks'].fights:.1%} of the clearing walkers' presses were made with a "
+        f"monster in view. Over the ten games of `--floors 10`, the walkers who dive cleared "
+        f"{ten['dive']['walks'].floors} floors before death, those who clear {ten['clear']['walks'].floors}.\n"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Count the key presses a floor takes.")
     parser.add_argument("--floors", type=int, default=1, help="floors to clear (default 1)")
+    parser.add_argument("--write", action="store_true", help="play 1 floor and 10 of seeds 1 to 10, write docs/performance.md's table")
     parser.add_argument("seeds", type=int, nargs="*", default=list(SEEDS))
     args = parser.parse_args(argv)
-    for strategy in STRATEGIES:
-        report(strategy, args.seeds, args.floors)
+    if not args.write:
+        for strategy in STRATEGIES:
+            report(strategy, args.seeds, args.floors)
+        return 0
+    one, ten = ({strategy.name: report(strategy, SEEDS, floors) for strategy in STRATEGIES} for floors in (1, 10))
+    doc_section.write(SECTION, "tools/key_presses.py", section(one, ten, datetime.date.today().isoformat(), doc_section.commit()))
+    print(f"written: {doc_section.PAGE.relative_to(ROOT)}")
     return 0
+
+
+SECTION = "key presses"  # Its section of docs/performance.md.
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     python tools/recovery_time.py            # a game of 100,000 events
     python tools/recovery_time.py 20000      # a shorter one
+    python tools/recovery_time.py --write    # 100,000, into docs/performance.md (`doc_section`)
 
 Plays a game of that many events on one floor as the main loop does (each
 event through `Screens.press`, then `effects.after_frame`), with a
@@ -11,7 +12,9 @@ worst moment, one event before its next save (`autosave.CHECKPOINT_LINES`
 events after the last), and times Continue: loading the save, replaying
 what came after it (`recovery`) and rewriting the recording's file.  For
 comparison it times the headless replay of the whole recording, and checks
-that both end in the same game.  Prints one line per figure.
+that both end in the same game.  Prints one line per figure, each time by the
+wall clock and in CPU time (which the machine's load moves less), and the ratio
+of the two CPU times.
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import doc_section
 import numpy as np
 import tcod
 from tcod.event import KeySym
@@ -121,17 +126,20 @@ def play(events: int) -> Engine:
     return engine
 
 
-def run(events: int) -> None:
+def run(events: int, write: bool = False) -> None:
     player_files = paths.data_dir()
+    say = doc_section.Printed()
     with tempfile.TemporaryDirectory(prefix="recovery-time-") as folder:
         paths.use_data_dir(Path(folder))
         try:
-            measure(events)
+            measure(events, say)
         finally:
             paths.use_data_dir(player_files)
+    if write:
+        doc_section.write("recovery time", "tools/recovery_time.py", doc_section.report("python tools/recovery_time.py --write", say.lines))
 
 
-def measure(events: int) -> None:
+def measure(events: int, say: doc_section.Printed) -> None:
     """Play, kill, Continue, replay: print each figure."""
     start = time.perf_counter()
     engine = play(events)
@@ -141,24 +149,28 @@ def measure(events: int) -> None:
     assert engine.recording_file is not None
     path = paths.recordings_dir() / engine.recording_file
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     continued = Screens(setup_game.MainMenu())
     continued.press(key(KeySym.C))
     effects.after_frame(continued)  # The file written again, after the first frame.
-    recovered = time.perf_counter() - start
-    print(f"Continue (load, replay {unsaved(engine)} events, rewrite the file): {recovered:.2f} s")
+    recovered, recovered_cpu = time.perf_counter() - start, time.process_time() - cpu
+    say(f"a game of {lines:,} events killed one event before its next save ({unsaved(engine):,} events after the last)")
+    say(f"Continue (load, replay those, write the file on): {recovered:.2f} s, CPU {recovered_cpu:.2f} s")
     if isinstance(continued.top, input_handlers.PopupMessage):
         print(f"  it says: {continued.top.text}")
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     script = record_reader.read(path)
     whole = replay.play_recording(replay.start(script), script.events)
-    print(f"headless replay of all {len(script.events)} events: {time.perf_counter() - start:.2f} s")
+    replayed, replayed_cpu = time.perf_counter() - start, time.process_time() - cpu
+    say(f"headless replay of all {len(script.events):,} events: {replayed:.2f} s, CPU {replayed_cpu:.2f} s")
+    say(f"Continue's CPU time / the whole replay's: {recovered_cpu / replayed_cpu:.2f}x")
     same = replay.summary(whole) | {"screen": ""} == replay.summary(continued) | {"screen": ""}
-    print(f"same game: {same}")
+    say(f"same game: {same}")
     if not same:
         raise SystemExit(1)
 
 
 if __name__ == "__main__":
-    run(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
+    arguments = [arg for arg in sys.argv[1:] if arg != "--write"]
+    run(int(arguments[0]) if arguments else 100_000, "--write" in sys.argv[1:])

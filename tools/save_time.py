@@ -2,13 +2,15 @@
 
     python tools/save_time.py           # 20 saves of each game
     python tools/save_time.py 50        # more
+    python tools/save_time.py --write   # and into docs/performance.md (`doc_section`)
 
 A new game, and long ones: ten floors down, the message log full (its last
 `message_log.HISTORY` messages kept), and a recording of 20,000 events (a long
 game's) or 100,000 (five times that).  Each is saved as quitting and the autosave save it
 (`Engine.save_as`: the check that its data loads, the pickle, zlib, the
 atomic write) into a temporary folder; prints the median and the slowest
-save in milliseconds, and the file's size.
+save in milliseconds of CPU time, and the file's size; then the time a load of
+each takes.
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import doc_section
 
 import actions
 import message_log
 import setup_game
 from engine import Engine
+from saving import save_data
 
 LONG_FLOORS = 10
 
@@ -63,14 +69,31 @@ def time_saves(engine: Engine, repeats: int, folder: Path) -> tuple[float, float
     return statistics.median(times), max(times), path.stat().st_size
 
 
+def time_loads(path: Path, repeats: int) -> float:
+    """The median load of the save at `path`, in ms of CPU time."""
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        save_data.load(path)
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
+
+
 def main(argv: list[str]) -> int:
+    write = "--write" in argv
+    argv = [arg for arg in argv if arg != "--write"]
     repeats = int(argv[0]) if argv else 20
+    say = doc_section.Printed()
+    say(f"each game saved {repeats} times (Engine.save_as: checked, pickled, compressed, written), then loaded as often")
     with tempfile.TemporaryDirectory() as folder:
         games = [("new game", setup_game.new_game(seed=7))]
-        games += [(f"{events:,} events", long_game(events)) for events in (20_000, 100_000)]
+        games += [(f"{events:,} events, 10 floors down, the log full", long_game(events)) for events in (20_000, 100_000)]
         for name, engine in games:
             median, slowest, size = time_saves(engine, repeats, Path(folder))
-            print(f"{name}: save p50 {median:.1f} ms, max {slowest:.1f} ms CPU, {size:,} bytes")
+            loaded = time_loads(Path(folder) / "timed.sav", repeats)
+            say(f"{name}: save p50 {median:.1f} ms, max {slowest:.1f} ms CPU, {size:,} bytes; load p50 {loaded:.1f} ms CPU")
+    if write:
+        doc_section.write("save time", "tools/save_time.py", doc_section.report("python tools/save_time.py --write", say.lines))
     return 0
 
 

@@ -3,6 +3,7 @@ behind a follower (`--replay FILE --follow`) runs.
 
     python tools/share_time.py              # a game of 10,000 events; 600 followed
     python tools/share_time.py 20000 1000
+    python tools/share_time.py --write      # 10,000 and 600, into docs/performance.md (`doc_section`)
 
 Plays a game on seed 1 with `recovery_time`'s seeded player (fights what it
 sees, drinks when hurt, wanders, opens screens, moves the mouse) for at least
@@ -27,8 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import doc_section  # tools/ is on the path when run from there
 import tcod
-from recovery_time import Player, key  # tools/ is on the path when run from there
+from recovery_time import Player, key
 from tcod.event import KeySym
 
 import input_handlers
@@ -92,7 +94,7 @@ def towards_death(engine: Engine) -> tcod.event.Event:
     return key(KeySym.X)
 
 
-def time_verify(morgue_file: Path) -> None:
+def time_verify(morgue_file: Path, say: doc_section.Printed) -> None:
     events = len(record_reader.read(morgue_file.with_suffix(".rec")).events)
     seconds, cpu = [], []
     for _ in range(3):
@@ -103,12 +105,12 @@ def time_verify(morgue_file: Path) -> None:
         seconds.append(time.perf_counter() - start)
         after = os.times()
         cpu.append(after.children_user + after.children_system - used.children_user - used.children_system)
-    print(f"--verify of a finished game of {events} events: {statistics.median(seconds):.2f} s "
+    say(f"--verify of a finished game of {events:,} events: {statistics.median(seconds):.2f} s "
           f"(median of 3 whole runs, {min(seconds):.2f} to {max(seconds):.2f}; "
           f"CPU {statistics.median(cpu):.2f} s; load average {os.getloadavg()[0]:.1f})")
 
 
-def time_follower(events: int) -> None:
+def time_follower(events: int, say: doc_section.Printed) -> None:
     """Play `events` events at `PACE` while a follower reads them: its lag, line by line."""
     screens, engine = new_game(SEED + 1)
     path = paths.recordings_dir() / str(engine.recording_file)
@@ -137,21 +139,26 @@ def time_follower(events: int) -> None:
         if caught is not None:
             lags.append((caught - when) * 1000)
     lags.sort()
-    print(f"a follower behind the player, over {len(lags)} lines written at {PACE} a second: "
+    say(f"a follower behind the player, over {len(lags)} lines written at {PACE} a second: "
           f"median {statistics.median(lags):.0f} ms, 99th percentile {lags[int(len(lags) * 0.99)]:.0f} ms, "
           f"most {lags[-1]:.0f} ms (it reads the file every 50 ms)")
 
 
-def main(events: int, followed: int) -> None:
+def main(events: int, followed: int, write: bool = False) -> None:
     player_files = paths.data_dir()
+    say = doc_section.Printed()
     with tempfile.TemporaryDirectory(prefix="share-time-") as folder:
         paths.use_data_dir(Path(folder))
         try:
-            time_verify(play_to_death(events))
-            time_follower(followed)
+            time_verify(play_to_death(events), say)
+            time_follower(followed, say)
         finally:
             paths.use_data_dir(player_files)
+    if write:
+        doc_section.write("share time", "tools/share_time.py", doc_section.report("python tools/share_time.py --write", say.lines))
 
 
 if __name__ == "__main__":
-    main(*(int(arg) for arg in sys.argv[1:3])) if len(sys.argv) > 2 else main(10_000, 600)
+    numbers = [int(arg) for arg in sys.argv[1:] if arg != "--write"]
+    events, followed = numbers if len(numbers) == 2 else (10_000, 600)
+    main(events, followed, write="--write" in sys.argv[1:])

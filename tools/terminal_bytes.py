@@ -14,11 +14,18 @@ sent whole (what a resized terminal gets); the median and the largest, in bytes.
 Then the time a frame costs, median: drawing the console (the game's own work, as
 in the window) and turning it into bytes.  Its folder's files go to a temporary
 folder, then away.
+
+    python tools/terminal_bytes.py --write               # docs/performance.md's table
+
+With ``--write`` it measures the descent in a terminal of 50 rows and of 24 and writes
+the table into docs/performance.md (`doc_section`): the bytes are the same at every
+run, as the game is; the times are this machine's, at its load.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import statistics
 import sys
@@ -27,8 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+import doc_section
 import tcod
 
 from replays import record_format, record_reader, replay, replay_lines
@@ -108,13 +117,61 @@ def play(path: Path, meter: Meter) -> None:
         meter.frame(screens)
 
 
+def measured(rows: int, recording: Path = DEFAULT) -> Meter:
+    """The recording's frames in a terminal of `rows` rows."""
+    meter = Meter(max(view.MIN_ROWS, min(rows, 50)))
+    play(recording, meter)
+    return meter
+
+
+def kilobytes(sizes: list[int]) -> str:
+    return f"{min(sizes) / 1000:.1f} to {max(sizes) / 1000:.1f} KB"
+
+
+def byte_rows(meter: Meter) -> list[str]:
+    """The table's rows of bytes, a column a colour mode: the same at every run."""
+    steps, floors, wholes = ([meter.modes[mode].bytes[kind] for mode in ("24-bit", "256")] for kind in ("step", "floor", "whole"))
+    return [
+        "| a step (the player moves a tile) | " + " | ".join(
+            f"median {statistics.median(sizes):.0f} B, largest {max(sizes):,} B" for sizes in steps) + " |",
+        "| a new floor | " + " | ".join(kilobytes(sizes) for sizes in floors) + " |",
+        "| the whole screen (the first frame, or after a resize) | " + " | ".join(
+            f"median {statistics.median(sizes) / 1000:.1f} KB, largest {max(sizes) / 1000:.1f} KB" for sizes in wholes) + " |",
+    ]  # fmt: skip
+
+
+def section(meters: dict[int, Meter], day: str, commit: str) -> str:
+    """docs/performance.md's table of what the terminal sends (`doc_section`)."""
+    frames = len(meters[50].modes["24-bit"].encode)
+    tables = "".join(
+        f"In a terminal of {rows} rows:\n\n| frame | 24-bit colour | 256 colours |\n| --- | --- | --- |\n"
+        + "".join(row + "\n" for row in byte_rows(meter)) + "\n"
+        for rows, meter in meters.items()
+    )
+    figures = meters[50].modes["24-bit"]
+    return (
+        f"Made by `python tools/terminal_bytes.py --write` on {day}, this game at commit {commit}: the "
+        f"recorded descent to floor 3 (`tests/recordings/descent.rec`, {frames} frames). The bytes are the "
+        "same at every run.\n\n" + tables
+        + f"A frame took {statistics.median(figures.render) * 1000:.2f} ms to draw the console (as in the "
+        f"window) and {statistics.median(figures.encode) * 1000:.2f} ms to turn into bytes (medians, 50 rows, "
+        f"24-bit; this machine, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}).\n"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Measure what --terminal sends, per frame.")
     parser.add_argument("recording", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--rows", type=int, default=50, help="the terminal's rows (24 to 50)")
+    parser.add_argument("--write", action="store_true", help="the descent at 50 rows and 24: docs/performance.md's table")
     args = parser.parse_args()
-    meter = Meter(max(view.MIN_ROWS, min(args.rows, 50)))
-    play(args.recording, meter)
+    if args.write:
+        meters = {rows: measured(rows) for rows in (50, 24)}
+        today = datetime.date.today().isoformat()
+        doc_section.write("terminal bytes", "tools/terminal_bytes.py", section(meters, today, doc_section.commit()))
+        print(f"written: {doc_section.PAGE}")
+        return
+    meter = measured(args.rows, args.recording)
     for mode, figures in meter.modes.items():
         print(f"{mode} colour:")
         for kind, sizes in figures.bytes.items():

@@ -57,14 +57,18 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tools") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tools"))
+
+import doc_section  # noqa: E402
+
 SEED = 3
 COUNT = 200
 WARM_UP = 20
 RUNS = 3
 OPERATIONS = ("wait", "move", "enemy turn", "full render")
 PAGE = ROOT / "docs" / "performance.md"
-START = "<!-- turn cost: made by tools/turn_cost.py; do not edit -->\n"
-END = "<!-- end turn cost -->"
+SECTION = "turn cost"  # Its section of the page (`doc_section`).
 
 
 # ------------------------------------------------------------ the child
@@ -262,7 +266,7 @@ Runs = dict[str, list[float]]  # By operation: one figure a run.
 
 
 def section(ours: Runs, theirs: Runs, count: int, commit: str, day: str) -> str:
-    """docs/performance.md's table of the turn's costs, between its markers."""
+    """docs/performance.md's table of the turn's costs (its section's text: `doc_section`)."""
     runs = len(ours[OPERATIONS[0]])
     rows = "".join(
         f"| {LABELS[operation]} | {figure(theirs[operation])} | {figure(ours[operation])} "
@@ -270,12 +274,12 @@ def section(ours: Runs, theirs: Runs, count: int, commit: str, day: str) -> str:
         for operation in OPERATIONS
     )
     return (
-        f"{START}Made by `python tools/turn_cost.py --tutorial DIR --write` on {day}, this game at "
+        f"Made by `python tools/turn_cost.py --tutorial DIR --write` on {day}, this game at "
         f"commit {commit}: instructions of one of each (callgrind), the median of {runs} runs "
         f"(`PYTHONHASHSEED` 0 to {runs - 1}), their least and greatest in brackets; each run "
         f"counts {count} of each after a warm-up of {WARM_UP}.\n\n"
         "| one of each | tutorial | ours | ours / tutorial |\n| --- | --- | --- | --- |\n"
-        f"{rows}{END}"
+        f"{rows}"
     )
 
 
@@ -283,17 +287,12 @@ LABELS = {"wait": "wait", "move": "step", "enemy turn": "enemy turn (15 monsters
 
 
 def write(page: Path, text: str) -> None:
-    """Put `text` in place of `page`'s section between `START` and `END`."""
-    old = page.read_text(encoding="utf-8")
-    start, end = old.find(START), old.find(END)
-    if start < 0 or end < start:
-        raise SystemExit(f"{page}: no {START.strip()} ... {END} section to write in")
-    page.write_text(old[:start] + text + old[end + len(END) :], encoding="utf-8")
+    """Put `text` in place of `page`'s section (`doc_section`)."""
+    doc_section.write(SECTION, "tools/turn_cost.py", text, page)
 
 
 def commit_of() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return done.stdout.strip() or "unknown"
+    return doc_section.commit()
 
 
 def measure(count: int, runs: int, tutorial: Path | None) -> tuple[Runs, Runs | None]:

@@ -215,8 +215,8 @@ class Live:
         if self.node is not None:
             game.hub.on_read = self.node.started(player)
         self.games[player] = game
-        self.started(game)
         self._quiet(game)
+        self.started(game)
         LOG.info("%s plays (%s), pid %d", player, mode, process.pid)
         self.changed()
         return game

@@ -9,7 +9,7 @@ node, is answered by a node that does not run the game with `{"status": "moved",
 "/node/NAME/play/socket"}`, and the page opens that: `/node/NAME/` goes to that node only, the
 prefix taken off.  Sockets are passed on as sockets (`Upgrade`), for as long as they last; the
 address each request came from is passed on in `X-Real-IP`, which a node started with
-`--trusted-proxy` and nginx's address takes as the client's (the limits count by it).
+`--trusted-proxy` (nginx's address) takes as the client's (the limits count by it).
 """
 
 from __future__ import annotations

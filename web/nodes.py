@@ -70,7 +70,7 @@ class Node:
         self.address = address
         self.heartbeat = heartbeat
         self._beat: PeriodicCallback | None = None
-        self.failing = False  # Whether the last heartbeat failed (said once).
+        self._failing = False  # The last heartbeat failed (said once, in the log).
         self.shippers: dict[str, game_files.Shipper] = {}
         # Told when another node holds a game this one runs (this one was taken for dead).
         self.taken: Callable[[str], None] = lambda player: None
@@ -101,16 +101,19 @@ class Node:
             self._beat.stop()
 
     async def beat(self) -> None:
-        """One heartbeat; one that fails (the database away, or out of file descriptors) is
-        said once, in a line, until one succeeds again: the next tries again."""
+        """Say this node is alive.  A database away a moment (or no file left to open it with,
+        under a flood of connections) is said in one line until a beat gets through: the next
+        beat tries again, and nothing floods the log."""
         try:
             await self.store.heartbeat(self.name, self.address, time.time())
         except Exception as exc:
-            if not self.failing:
-                LOG.warning("%s's heartbeat failed (%s): trying again", self.name, exc)
-            self.failing = True
+            if not self._failing:
+                LOG.warning("heartbeat of %s failed (%s): trying again", self.name, exc)
+            self._failing = True
         else:
-            self.failing = False
+            if self._failing:
+                LOG.info("heartbeat of %s gets through again", self.name)
+            self._failing = False
 
     async def take(self, player: str, mode: str, folder: Path) -> str | None:
         """Claim `player`'s game for this node, its files written back from the store into
