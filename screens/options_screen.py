@@ -50,7 +50,7 @@ class OptionsScreen(Overlay):
     def footer(self) -> list[str]:
         """Where the options and the player's own keys are kept, and why the last change failed, if it did."""
         kept, keys = (paths.shown(path.resolve()) for path in (paths.options_path(), paths.keys_path()))
-        text = f"Speech: {options.SPEECH_KEYS} (= opens these options).\n\nKept in {kept}\n\nKeys of your own: {keys}"
+        text = f"For speech, press {options.SPEECH_KEYS} (= opens these options).\n\nKept in {kept}\n\nKeys of your own: {keys}"
         if self.notice is not None:
             text += f"\n\n{self.notice}"
         return render_functions.wrap_lines(text, self.WIDTH - 4)
