@@ -320,3 +320,36 @@ def test_every_key_that_changes_nothing_says_so_on_every_screen(in_tmp: Path) ->
     assert silent == [], "\n".join(map(str, silent))
     table = spelled.table()  # What a reader would spell out of the answers, if it is installed.
     assert table is None or [line for line in heard if table.spelled(line)] == []
+
+
+class Writes(Device):
+    """A terminal that keeps each write apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        super().write(data)
+        self.writes.append(data)
+
+
+def test_a_death_and_its_record_are_one_write(in_tmp: Path) -> None:
+    """The game over is shown, then the morgue file and the hall of fame are kept
+    (`saving.effects`) and named: Orca reads a second write after a key as new and says
+    the end of the first again, so the reader writes them all at once."""
+    engine = setup_game.new_game(SEED)
+    screens = conftest.dungeon(engine)
+    device = Writes()
+    front = ScreenReaderFrontEnd(device)
+    console = tcod.console.Console(80, 50, order="F")
+    front.present(console, screens.settings.options, screens)
+    engine.player.fighter.hp = 0
+    screens.play()
+    start = len(device.writes)
+    front.present(console, screens.settings.options, screens)  # The frame the loop shows first.
+    conftest.after_frame(screens)
+    front.present(console, screens.settings.options, screens)  # Its record kept and named.
+    writes = device.writes[start:]
+    assert len(writes) == 1, writes
+    assert b"Game over" in writes[0] and b"Morgue file" in writes[0]

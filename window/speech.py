@@ -116,6 +116,13 @@ def narrator() -> Narrator:
     return Narrator()
 
 
+def news_to_come(screens: Screens) -> bool:
+    """`words.reading.news_to_come`, loaded with the narrator."""
+    from words.reading import news_to_come as to_come
+
+    return to_come(screens)
+
+
 @dataclass
 class Voice:
     """Says each key's news: what `Narrator` finds changed, the same lines
@@ -132,7 +139,7 @@ class Voice:
         at a key: the player has moved on (unless not to `interrupt`: speech just turned
         on says so first).  A frame with nothing new (the mouse moved) cuts nothing off."""
         self.held += self.narrator.news(screens)
-        if screens.walking:
+        if news_to_come(screens):
             return
         lines, self.held = [line for line in self.held if line.strip()], []
         for index, line in enumerate(lines):
