@@ -34,7 +34,7 @@ from typing import Final
 # on a hang, never a measure (Orca and the game share a busy machine).
 PATIENCE: Final = 60.0
 # The programs the session runs; without any of them it can't start.
-PROGRAMS: Final = ("Xvfb", "dbus-launch", "orca", "speech-dispatcher", "xfce4-terminal", "xdotool")
+PROGRAMS: Final = ("Xvfb", "dbus-launch", "orca", "speech-dispatcher", "spd-say", "xfce4-terminal", "xdotool")
 # speech-dispatcher's settings: its symbol rules as Debian ships them (its speechd.conf), and
 # the output module that writes what it is given (`GIVEN`), an utterance a line (speech-dispatcher
 # makes its line ends spaces); libao's null driver, should anything play.
@@ -150,6 +150,17 @@ class OrcaSession:
         python = Path(orca).read_text(errors="replace").partition("\n")[0].removeprefix("#!").strip()
         self.spawn([python, "-c", ORCA, orca, "--user-prefs", str(prefs), "--debug-file", str(self.log_path)])
         self.wait_until(lambda: any(said.text == READY for said in self.spoken()), "Orca never spoke")
+        self.check_symbols()
+
+    def check_symbols(self) -> None:
+        """Speech-dispatcher's symbol rules apply before the output module, as Orca speaks
+        (English, punctuation "most"): "HP: 30" is given as "HP colon: 30"."""
+        mark = self.given_mark()
+        say = ["spd-say", "--wait", "--language", "en-us", "--punctuation-mode", "most", "HP: 30"]
+        subprocess.run(say, env=self.env, check=True, capture_output=True, timeout=PATIENCE)
+        heard = lambda: any(said.startswith("HP") for said in self.given(mark))  # noqa: E731
+        self.wait_until(heard, "speech-dispatcher gave its output module nothing")
+        assert any("HP colon" in said for said in self.given(mark)), f"no symbol rules: {self.given(mark)}"
 
     def x_server(self, env: dict[str, str]) -> str:
         """A new Xvfb's display, once it accepts clients."""
