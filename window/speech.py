@@ -130,20 +130,22 @@ class Voice:
 
     speaker: Speaker
     narrator: Narrator = field(default_factory=narrator)
-    held: list[str] = field(default_factory=list)  # A walk's news, until it ends.
+    held: list[str] = field(default_factory=list)  # A key's news, until it is all in (a walk's end).
+    fresh: bool = True  # Nothing told yet: "Speech on." is being said, and is not cut off.
 
-    def tell(self, screens: Screens, interrupt: bool = True) -> None:
+    def tell(self, screens: Screens) -> None:
         """Say what changed on `screens`, a walk's news once it has ended.
 
         The first line cuts off what is still being said, as a screen reader stops
-        at a key: the player has moved on (unless not to `interrupt`: speech just turned
-        on says so first).  A frame with nothing new (the mouse moved) cuts nothing off."""
+        at a key: the player has moved on (but not "Speech on.", said just before the
+        first news).  A frame with nothing new (the mouse moved) cuts nothing off."""
         self.held += self.narrator.news(screens)
         if news_to_come(screens):
             return
         lines, self.held = [line for line in self.held if line.strip()], []
         for index, line in enumerate(lines):
-            self.speaker.speak(line, interrupt=interrupt and index == 0)
+            self.speaker.speak(line, interrupt=index == 0 and not self.fresh)
+        self.fresh = self.fresh and not lines
 
 
 @dataclass
@@ -178,8 +180,7 @@ class Speech:
             return None
         if settings is not None:
             settings.greet = False  # Speech on: the player has found it.
-        started = self.voice is None and not self.failed
-        if started:
+        if self.voice is None and not self.failed:
             speaker = self.found()
             if isinstance(speaker, str):
                 self.failed = True
@@ -187,7 +188,7 @@ class Speech:
             speaker.speak(ON, interrupt=True)
             self.voice = Voice(speaker)
         if self.voice is not None and screens is not None:
-            self.voice.tell(screens, interrupt=not started)
+            self.voice.tell(screens)
         return None
 
     def greet(self, settings: Settings) -> None:
