@@ -19,7 +19,7 @@ from components.inventory import LETTERS
 from components.level import LEVEL_UP_CHOICES
 from controls import autofight, keys, targeting, travel, walking
 from controls.blast import blast_tiles, in_blast
-from controls.key_help import FROM_DEATH, aligned_rows
+from controls.key_help import DEATH_KEYS, FROM_DEATH, aligned_rows
 from controls.keys import Command, Key
 from screens.answer import AnswerScreen as AnswerScreen
 from screens.answer import LookDescription as LookDescription
@@ -284,11 +284,11 @@ class SelectIndexHandler(AskUserEventHandler):
     def ev_keydown(self, event: tcod.event.KeyDown) -> ActionOrHandler | None:
         """Check for key movement or confirmation keys."""
         cursor = targeting.cursor_after(self.engine, event, self.settings.keys)
+        if cursor in (None, self.engine.mouse_location) and (why := targeting.stays(self.engine, event)):
+            return Unchanged(why)  # At the map's edge, or no (other) enemy to go to.
         if cursor is not None:
             self.put_cursor(*cursor)
             return None
-        if keys.target_step(event) is not None:
-            return None  # No enemy in view to aim at.
         if event.sym in keys.CONFIRM_KEYS:
             return self.on_index_selected(*self.engine.mouse_location)
         return super().ev_keydown(event)
@@ -593,4 +593,4 @@ class GameOverEventHandler(EventHandler):
                 return Push(HallOfFameScreen.after_death(self.engine))
             case Command.HELP:
                 return Push(HelpScreen(self.settings, opened_from=FROM_DEATH))
-        return None
+        return Unchanged(DEATH_KEYS)

@@ -219,7 +219,7 @@ def read_settings(fullscreen: bool, keep_aside: bool = True, speak: bool = False
     tables, key_notice = key_file.load()
     chosen = dataclasses.replace(chosen, fullscreen=chosen.fullscreen or fullscreen, speech=chosen.speech or speak)
     notices = "\n\n".join(text for text in (notice, key_notice) if text) or None
-    return options.Settings(chosen, tables), notices
+    return options.Settings(chosen, tables, greet=not paths.options_path().exists()), notices
 
 
 def run_window(

@@ -194,6 +194,9 @@ def _terminal_rows() -> list[tuple[str, str]]:
     return _keys_by_meaning({**pages, MORE_KEY: "Read on, with a screen reader"})
 
 
+# What a key the game over doesn't take says (`screens.base.Unchanged`): its first keys.
+DEATH_KEYS: Final = "Enter goes back to the main menu, question mark lists the keys."
+
 # The sections' headings the places a help is opened from show first (`help_groups`).
 MAIN_MENU: Final = "Main menu"
 MOVING: Final = "Moving (also moves a cursor)"

@@ -148,6 +148,7 @@ class Command(Enum):
     CONTINUE = auto()
     FULLSCREEN = auto()
     SCREENSHOT = auto()
+    SPEECH = auto()
     HALL_OF_FAME = auto()
     MAIN_MENU = auto()
     RETRY_SAVE = auto()
@@ -192,6 +193,7 @@ COMMAND_HELP: Final[dict[Command, str]] = {
     Command.CONTINUE: "Continue the last game",
     Command.FULLSCREEN: "Fullscreen",
     Command.SCREENSHOT: "Screenshot",
+    Command.SPEECH: "Speech on or off",
     Command.HALL_OF_FAME: "Show the hall of fame",
     Command.MAIN_MENU: "Back to the main menu",
     Command.RETRY_SAVE: "Try saving again",
@@ -333,11 +335,14 @@ PAGE_KEYS: Final[dict[KeySym, int]] = {
 
 MODIFIER_CODES: Final = frozenset(map(int, MODIFIER_KEYS))
 
-# Keys that work on every screen, handled by the main loop: (key, modifier).
+# Keys that work on every screen, handled by the main loop: (key, modifier).  Speech is
+# Minecraft's narrator key (Ctrl+B), which no screen reader takes: one chord, at the menu or
+# anywhere, before anything is said; the terminal sends it as a byte of its own (0x02).
 GLOBAL_KEYS: Final[dict[tuple[KeySym, Modifier], Command]] = {
     (KeySym.RETURN, Modifier.ALT): Command.FULLSCREEN,
     (KeySym.KP_ENTER, Modifier.ALT): Command.FULLSCREEN,
     (KeySym.F12, Modifier.NONE): Command.SCREENSHOT,
+    (KeySym.B, Modifier.CTRL): Command.SPEECH,
 }
 
 def is_symbol(text: str) -> bool:

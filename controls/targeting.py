@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import tcod
 
 from controls import keys
+from screens.base import EDGE_OF_MAP, NO_ENEMY, NO_OTHER_ENEMY
 
 if TYPE_CHECKING:
     from controls.keys import KeyTables
@@ -58,6 +59,14 @@ def cursor_after(engine: Engine, event: tcod.event.KeyDown, tables: KeyTables) -
     step = keys.target_step(event)
     enemy = None if step is None else cycled_target(engine, engine.mouse_location, step)
     return None if enemy is None else (enemy.x, enemy.y)
+
+
+def stays(engine: Engine, event: tcod.event.KeyDown) -> str:
+    """Why a key that moves the cursor left it where it is: the map's edge, no enemy in
+    view to go to, or none but the one under it; "" for a key that moves no cursor."""
+    if keys.target_step(event) is not None:
+        return NO_OTHER_ENEMY if enemies_in_view(engine) else NO_ENEMY
+    return EDGE_OF_MAP if event.sym in engine.settings.keys.move else ""
 
 
 def moved(engine: Engine, dx: int, dy: int, step: int) -> tuple[int, int]:

@@ -29,6 +29,10 @@ NOTHING_TO_DO = "Nothing to do here."
 TOP_OF_LIST = "Top of the list."
 BOTTOM_OF_LIST = "Bottom of the list."
 CHOOSE_BY_LETTER = "Choose with a letter."
+OPTION_KEYS = "Up and Down choose, Left and Right change, Escape closes."
+EDGE_OF_MAP = "Edge of the map."
+NO_ENEMY = "No enemy in view."
+NO_OTHER_ENEMY = "No other enemy in view."
 
 
 Row = tuple[str, str]

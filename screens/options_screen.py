@@ -10,7 +10,7 @@ import color
 import render_functions
 from controls.keys import OPTION_ROW_KEYS, OPTION_VALUE_KEYS, OPTIONS_CLOSE_KEYS, Command, key_of
 from saving import paths
-from screens.base import Content, Overlay, Pop
+from screens.base import OPTION_KEYS, Content, Overlay, Pop, Unchanged
 from window import display_area, options
 from window.options import Settings
 
@@ -50,7 +50,7 @@ class OptionsScreen(Overlay):
     def footer(self) -> list[str]:
         """Where the options and the player's own keys are kept, and why the last change failed, if it did."""
         kept, keys = (paths.shown(path.resolve()) for path in (paths.options_path(), paths.keys_path()))
-        text = f"Speech: {options.SPEECH_KEYS} (= opens these options).\n\nKept in {kept}\n\nKeys of your own: {keys}"
+        text = f"For speech, press {options.SPEECH_KEYS} (= opens these options).\n\nKept in {kept}\n\nKeys of your own: {keys}"
         if self.notice is not None:
             text += f"\n\n{self.notice}"
         return render_functions.wrap_lines(text, self.WIDTH - 4)
@@ -70,26 +70,30 @@ class OptionsScreen(Overlay):
             console.print(x + 2, y + 3 + len(rows) + i, line, fg=color.white)
         console.print(x + 2, y + height - 2, content.keys, fg=color.menu_title)
 
-    def ev_keydown(self, event: tcod.event.KeyDown) -> Pop | None:
+    def ev_keydown(self, event: tcod.event.KeyDown) -> Pop | Unchanged | None:
+        """A row chosen, a value changed, or the screen closed; any other key says which keys do."""
         if OPTIONS_CLOSE_KEYS.get(event.sym) is Command.CLOSE:
             return Pop()
         names = list(options.choices())
         if event.sym in OPTION_ROW_KEYS:
             self.row = (self.row + OPTION_ROW_KEYS[event.sym]) % len(names)
         elif event.sym in OPTION_VALUE_KEYS:
-            self.change(names[self.row], OPTION_VALUE_KEYS[event.sym])
+            return self.change(names[self.row], OPTION_VALUE_KEYS[event.sym])
+        else:
+            return Unchanged(OPTION_KEYS)
         return None
 
-    def ev_textinput(self, event: tcod.event.TextInput) -> Pop | None:
+    def ev_textinput(self, event: tcod.event.TextInput) -> Pop | Unchanged:
         if OPTIONS_CLOSE_KEYS.get(key_of(event)) is Command.CLOSE:
             return Pop()
-        return None
+        return Unchanged(OPTION_KEYS)
 
     def ev_mousebuttondown(self, event: tcod.event.MouseButtonDown) -> None:
         """Options are chosen with the keys the hint names; a click closes nothing."""
 
-    def change(self, name: str, by: int) -> None:
-        """Move option `name` `by` places along its values, past any this display can't take, and keep it."""
+    def change(self, name: str, by: int) -> Unchanged | None:
+        """Move option `name` `by` places along its values, past any this display can't take,
+        and keep it; where it can take none but its own, why (`Unchanged`)."""
         now = self.settings.options
         choice = options.choices()[name]
         value = getattr(now, name)
@@ -101,5 +105,6 @@ class OptionsScreen(Overlay):
             if refusal is None:
                 self.settings.change(wanted)
                 self.notice = skipped[0] if skipped else None
-                return
+                return None if value != getattr(now, name) else Unchanged(self.notice or OPTION_KEYS)
             skipped.append(refusal)
+        return Unchanged(skipped[0])

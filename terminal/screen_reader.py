@@ -16,7 +16,7 @@ import tcod
 from controls.keys import MORE_KEY
 from terminal import key_parser
 from terminal.front_end import TerminalKeys
-from words.reading import Narrator
+from words.reading import Narrator, news_to_come
 
 if TYPE_CHECKING:
     from screens.stack import Screens
@@ -78,7 +78,7 @@ class ScreenReaderFrontEnd(TerminalKeys):
         if screens is None:
             return
         self.held += self.narrator.news(screens)
-        if not screens.walking:
+        if not news_to_come(screens):
             lines, self.held = self.held, []
             self.say(lines)
 

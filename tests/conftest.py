@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:
 import copy  # noqa: E402
 import random  # noqa: E402
 import types  # noqa: E402
-from collections.abc import Iterable, Iterator  # noqa: E402
+from collections.abc import Iterable, Iterator, Sequence  # noqa: E402
 
 import pytest  # noqa: E402
 import tcod  # noqa: E402
@@ -270,3 +270,13 @@ def played_lines(lines: Iterable[str]) -> list[str]:
 def new_header(seed: int) -> list[str]:
     """The header a new game of `seed` starts its recording with, at the default keys and options."""
     return record_format.header(seed, in_force=rules.rules_for(options.Settings()))
+
+
+def names(events: Sequence[tcod.event.Event]) -> str:
+    """Events as a failure names them: "KeyDown TAB", "TextInput '/'"."""
+    return ", ".join(
+        f"KeyDown {event.sym.name}" if isinstance(event, tcod.event.KeyDown)
+        else f"TextInput {event.text!r}" if isinstance(event, tcod.event.TextInput)
+        else type(event).__name__
+        for event in events
+    )  # fmt: skip

@@ -2,10 +2,14 @@
 as a blind player on Linux hears a game in it.
 
 `OrcaSession` starts, in a folder of its own: Xvfb, a D-Bus session (dbus-launch),
-Orca (which starts the AT-SPI bus and speech-dispatcher, as on a desktop), speech
-going through espeak-ng to libao's null output, and Orca's debug log, which records
-each utterance as a "SPEECH OUTPUT" line; then the terminal running a command, and
-keys pressed in it with xdotool.  What Orca said is read back from that log.
+Orca (which starts the AT-SPI bus and speech-dispatcher, as on a desktop), and Orca's
+debug log, which records each utterance as a "SPEECH OUTPUT" line; then the terminal
+running a command, and keys pressed in it with xdotool.  What Orca said is read back
+from that log; what the player hears, from what speech-dispatcher hands its output
+module after its symbol rules (its own `symbols.dic`, at the punctuation level Orca
+asks for): the text its espeak-ng module would give espeak-ng, "HP colon 30" for Orca's
+"HP: 30".  The output module in its place (sd_generic, named espeak-ng) writes that text
+to a file (`given`) and says nothing, so no sound card is needed.
 
 Everything is waited for by polling the log, with a generous bound on a hang
 (`PATIENCE`), never a measure of time: the machine may be busy.
@@ -30,10 +34,26 @@ from typing import Final
 # on a hang, never a measure (Orca and the game share a busy machine).
 PATIENCE: Final = 60.0
 # The programs the session runs; without any of them it can't start.
-PROGRAMS: Final = ("Xvfb", "dbus-launch", "orca", "speech-dispatcher", "xfce4-terminal", "xdotool")
-# speech-dispatcher's settings: espeak-ng's voice, into libao, whose null driver
-# plays nothing (no sound card is needed, and nothing is heard).
-SPEECHD_CONF: Final = 'AudioOutputMethod "libao"\nDefaultModule espeak-ng\nAddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"\n'
+PROGRAMS: Final = ("Xvfb", "dbus-launch", "orca", "speech-dispatcher", "spd-say", "xfce4-terminal", "xdotool")
+# speech-dispatcher's settings: its symbol rules as Debian ships them (its speechd.conf), and
+# the output module that writes what it is given (`GIVEN`), an utterance a line (speech-dispatcher
+# makes its line ends spaces); libao's null driver, should anything play.
+SPEECHD_CONF: Final = """AudioOutputMethod "libao"
+DefaultModule espeak-ng
+AddModule "espeak-ng" "sd_generic" "espeak-ng.conf"
+SymbolsPreproc "char"
+SymbolsPreprocFile "gender-neutral.dic"
+SymbolsPreprocFile "font-variants.dic"
+SymbolsPreprocFile "symbols.dic"
+SymbolsPreprocFile "emojis.dic"
+SymbolsPreprocFile "orca.dic"
+SymbolsPreprocFile "orca-chars.dic"
+"""
+GIVEN: Final = """GenericExecuteSynth "printf '%s\\\\n' '$DATA' >> {log}"
+GenericMaxChunkLength 100000
+GenericDelimiters "~"
+AddVoice "en" "MALE1" "en"
+"""
 LIBAO_CONF: Final = "default_driver=null\n"
 # A line of Orca's debug log starts with its time; the rest of a record is indented.
 RECORD: Final = re.compile(r"^\d\d:\d\d:\d\d\.\d{6} - ", re.MULTILINE)
@@ -96,6 +116,7 @@ class OrcaSession:
         self.folder = folder
         self.columns, self.rows = columns, rows
         self.log_path = folder / "orca.log"
+        self.given_path = folder / "given.log"
         self.env: dict[str, str] = {}
         self.started: list[subprocess.Popen[bytes]] = []
         self.dbus_pid = 0
@@ -107,6 +128,9 @@ class OrcaSession:
         home = self.folder / "home"
         (home / ".config" / "speech-dispatcher").mkdir(parents=True)
         (home / ".config" / "speech-dispatcher" / "speechd.conf").write_text(SPEECHD_CONF)
+        modules = home / ".config" / "speech-dispatcher" / "modules"
+        modules.mkdir()
+        (modules / "espeak-ng.conf").write_text(GIVEN.format(log=self.given_path))
         (home / ".libao").write_text(LIBAO_CONF)
         self.runtime.mkdir(mode=0o700)
         env = {
@@ -126,6 +150,17 @@ class OrcaSession:
         python = Path(orca).read_text(errors="replace").partition("\n")[0].removeprefix("#!").strip()
         self.spawn([python, "-c", ORCA, orca, "--user-prefs", str(prefs), "--debug-file", str(self.log_path)])
         self.wait_until(lambda: any(said.text == READY for said in self.spoken()), "Orca never spoke")
+        self.check_symbols()
+
+    def check_symbols(self) -> None:
+        """Speech-dispatcher's symbol rules apply before the output module, as Orca speaks
+        (English, punctuation "most"): "HP: 30" is given as "HP colon: 30"."""
+        mark = self.given_mark()
+        say = ["spd-say", "--wait", "--language", "en-us", "--punctuation-mode", "most", "HP: 30"]
+        subprocess.run(say, env=self.env, check=True, capture_output=True, timeout=PATIENCE)
+        heard = lambda: any(said.startswith("HP") for said in self.given(mark))  # noqa: E731
+        self.wait_until(heard, "speech-dispatcher gave its output module nothing")
+        assert any("HP colon" in said for said in self.given(mark)), f"no symbol rules: {self.given(mark)}"
 
     def x_server(self, env: dict[str, str]) -> str:
         """A new Xvfb's display, once it accepts clients."""
@@ -195,6 +230,17 @@ class OrcaSession:
     def mark(self) -> int:
         """The end of the log now: what is said from here on is news."""
         return len(self.log())
+
+    def given_mark(self) -> int:
+        """The end of what the speech was given now."""
+        return self.given_path.stat().st_size if self.given_path.exists() else 0
+
+    def given(self, since: int) -> list[str]:
+        """What the speech was given to say after its symbol rules, from `since` (`given_mark`) on."""
+        if not self.given_path.exists():
+            return []
+        text = self.given_path.read_bytes()[since:].decode(errors="replace")
+        return [said for said in text.splitlines() if said.strip()]
 
     def press(self, key: str) -> None:
         """Press `key` (an X key name: `h`, `Left`, `KP_4`, `greater`, `Escape`)."""

@@ -41,6 +41,14 @@ class Table:
     complex: dict[str, Symbol]
     plain: dict[str, Symbol]
 
+    def names(self, level: str = ORCA_LEVEL) -> list[str]:
+        """The names of the symbols said at `level` (a word or two: "colon", "left bracket"),
+        longest first, those of the game's own symbols (`MEANT`) left out."""
+        heard = LEVELS.index(level)
+        rows = [*self.complex.values(), *(row for symbol, row in self.plain.items() if symbol not in MEANT)]
+        said = {row.name for row in rows if row.name.strip() and LEVELS.index(row.level) <= heard}
+        return sorted(said, key=len, reverse=True)
+
     def spelled(self, line: str, level: str = ORCA_LEVEL) -> list[str]:
         """The symbols of `line` said by name at `level`, as "colon" or "left bracket"."""
         heard = LEVELS.index(level)

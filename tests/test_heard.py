@@ -173,6 +173,11 @@ def test_a_path_is_said_as_the_data_folder_and_the_files_name(tmp_path: Path) ->
     assert spoken("Up/Down") == "Up or Down"
 
 
+def test_a_chord_is_said_by_its_keys_names() -> None:
+    assert spoken("Ctrl+B: Speech on or off") == "Control B. Speech on or off"
+    assert spoken("Shift+Tab, Alt+Enter") == "Shift Tab, Alt Enter"
+
+
 def test_a_long_data_folder_cut_into_lines_is_said_once(tmp_path: Path) -> None:
     """The character screen cuts the folder's path into lines of `FILES_WIDTH`."""
     data = tmp_path / ("a-long-folder-name-" * 4)

@@ -15,15 +15,25 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import conftest
+import spelled
 import tcod
 from conftest import key
 from tcod.event import KeySym
 
 import setup_game
-from input_handlers import SAVE_AND_QUIT, MainGameEventHandler
+from controls.keys import Key
+from engine import Engine
+from input_handlers import (
+    SAVE_AND_QUIT,
+    GameOverEventHandler,
+    LevelUpEventHandler,
+    MainGameEventHandler,
+    SingleRangedAttackHandler,
+)
 from screens.base import Push, Quit
 from screens.history import HistoryViewer
 from screens.question import ConfirmHandler
@@ -220,3 +230,126 @@ def read_until(leader: int, wanted: bytes | None, before: bytes) -> bytes:
             raise AssertionError(f"the game ended before {wanted!r}: {before + got!r}")
         got += chunk
     return got
+
+
+def symbol(text: str) -> list[tcod.event.Event]:
+    """A key that types a symbol, as SDL sends it: its KeyDown, then its TextInput."""
+    return [key(KeySym(ord(text))), conftest.typed(text)]
+
+
+# Keys that change nothing on the screen they are pressed on (see `every_screen`).
+TAB, LETTER_X, SLASH, SPACE = [key(KeySym.TAB)], [key(KeySym.X)], symbol("/"), [key(KeySym.SPACE)]
+
+
+def game() -> Engine:
+    return setup_game.new_game(SEED)
+
+
+def every_screen() -> list[tuple[str, Callable[[], Screens], Sequence[Sequence[tcod.event.Event]]]]:
+    """Each screen a game shows, made as a key makes it, and keys that do nothing there
+    (the look cursors start in the map's top-left corner)."""
+    return [
+        ("main menu", lambda: Screens(setup_game.MainMenu()), [[key(KeySym.UP)], TAB, SLASH]),
+        ("dungeon", lambda: conftest.dungeon(game()), [SPACE, [key(KeySym.F5)], symbol("!")]),
+        ("quit question", lambda: conftest.press(game(), KeySym.ESCAPE), [TAB, LETTER_X, SLASH]),
+        ("history", lambda: conftest.press(game(), KeySym.V), [[key(KeySym.END)], [key(KeySym.DOWN)]]),
+        ("inventory", lambda: conftest.press(game(), KeySym.I), [[key(KeySym.Z)], [key(KeySym.Y)]]),
+        ("drop", lambda: conftest.press(game(), KeySym.D), [[key(KeySym.Z)]]),
+        ("options", lambda: conftest.press(game(), "="), [TAB, LETTER_X, SLASH, SPACE, [key(KeySym.F5)]]),
+        ("menu's options", lambda: pressing(Screens(setup_game.MainMenu()), "="), [TAB, SLASH]),
+        ("level up", lambda: levelled(game()), [LETTER_X, TAB, SLASH, [key(KeySym.UP)]]),
+        ("look", lambda: conftest.press(conftest.arena(at=(0, 0)), "/"), [TAB, [key(KeySym.LEFT)], [key(KeySym.UP)], [key(KeySym.KP_7)]]),
+        ("travel", lambda: conftest.press(conftest.arena(at=(0, 0)), "_"), [TAB, [key(KeySym.LEFT)]]),
+        ("aim", lambda: aiming(conftest.arena(at=(0, 0))), [TAB, [key(KeySym.LEFT)], [key(KeySym.UP)]]),
+        ("game over", lambda: dying(game()), [TAB, LETTER_X, SLASH, SPACE, [key(KeySym.UP)], [key(KeySym.F5)]]),
+        ("save failed", save_failed, [TAB, LETTER_X, SLASH, SPACE]),
+    ]
+
+
+def pressing(screens: Screens, *bindings: Key) -> Screens:
+    for binding in bindings:
+        screens.press(conftest.stroke(binding))
+    return screens
+
+
+def levelled(engine: Engine) -> Screens:
+    """The level-up choice, owed as a kill gives it."""
+    engine.player.level.add_xp(engine.player.level.experience_to_next_level)
+    screens = conftest.dungeon(engine)
+    screens.play()
+    assert isinstance(screens.top, LevelUpEventHandler)
+    return screens
+
+
+def aiming(engine: Engine) -> Screens:
+    """A scroll's aim, with no enemy in view: the cursor on the player, in the map's corner."""
+    screens = conftest.dungeon(engine)
+    screens.apply(Push(SingleRangedAttackHandler(engine, lambda xy: None, "Aim.")))
+    return screens
+
+
+def dying(engine: Engine) -> Screens:
+    """The game over of a death, its ending kept."""
+    engine.player.fighter.hp = 0
+    screens = conftest.dungeon(engine)
+    screens.play()
+    conftest.after_frame(screens)
+    assert isinstance(screens.top, GameOverEventHandler)
+    return screens
+
+
+def save_failed() -> Screens:
+    screens = conftest.dungeon(setup_game.new_game(SEED))
+    screens.save_failed("The disk is full.")
+    return screens
+
+
+def test_every_key_that_changes_nothing_says_so_on_every_screen(in_tmp: Path) -> None:
+    """On every screen, each key it doesn't take writes words, and the screen stays."""
+    silent, heard = [], []
+    for name, make, presses in every_screen():
+        screens = make()
+        listener = Listener(screens)
+        for events in presses:
+            top = screens.top
+            said = listener.press(*events)
+            if not any(line.strip() for line in said):
+                silent.append((name, conftest.names(events)))
+            heard += said
+            assert screens.top is top, (name, events, said)  # The key changed nothing.
+    assert silent == [], "\n".join(map(str, silent))
+    table = spelled.table()  # What a reader would spell out of the answers, if it is installed.
+    assert table is None or [line for line in heard if table.spelled(line)] == []
+
+
+class Writes(Device):
+    """A terminal that keeps each write apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        super().write(data)
+        self.writes.append(data)
+
+
+def test_a_death_and_its_record_are_one_write(in_tmp: Path) -> None:
+    """The game over is shown, then the morgue file and the hall of fame are kept
+    (`saving.effects`) and named: Orca reads a second write after a key as new and says
+    the end of the first again, so the reader writes them all at once."""
+    engine = setup_game.new_game(SEED)
+    screens = conftest.dungeon(engine)
+    device = Writes()
+    front = ScreenReaderFrontEnd(device)
+    console = tcod.console.Console(80, 50, order="F")
+    front.present(console, screens.settings.options, screens)
+    engine.player.fighter.hp = 0
+    screens.play()
+    start = len(device.writes)
+    front.present(console, screens.settings.options, screens)  # The frame the loop shows first.
+    conftest.after_frame(screens)
+    front.present(console, screens.settings.options, screens)  # Its record kept and named.
+    writes = device.writes[start:]
+    assert len(writes) == 1, writes
+    assert b"Game over" in writes[0] and b"Morgue file" in writes[0]

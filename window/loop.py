@@ -31,7 +31,7 @@ from replays import recording, replay, take_over
 from saving import autosave, effects, safe_io
 from screens.base import Push
 from screens.stack import Screens
-from window import display, error_report, options, screenshot
+from window import display, error_report, options, screenshot, speech
 from window.front_end import FrontEnd, WindowFrontEnd
 from words import program
 
@@ -62,8 +62,11 @@ def quitting_after_first_frame() -> EventSource | None:
 
 
 def handle_event(context: tcod.context.Context | None, screens: Screens, event: tcod.event.Event) -> None:
-    """Keys that mean the same on every screen first (in the window), then the top
-    screen's (`Screens.press`)."""
+    """Keys that mean the same on every screen first (speech; fullscreen and screenshots
+    in the window), then the top screen's (`Screens.press`)."""
+    if isinstance(event, tcod.event.KeyDown) and keys.global_command(event) is keys.Command.SPEECH:
+        speech.toggle(screens, event)
+        return
     if context is not None and isinstance(event, tcod.event.KeyDown):
         match keys.global_command(event):
             case keys.Command.FULLSCREEN:

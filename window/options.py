@@ -119,9 +119,10 @@ WALK_SPEEDS: Final[Mapping[int, str]] = {10: "slow", 20: "medium", 40: "fast", 8
 # by default would refuse from floor 1 on here, where HP never come back but by a potion (4 HP).
 AUTOFIGHT_STOPS: Final[Mapping[int, str]] = {0: "never", 25: "25% HP", 50: "50% HP", 75: "75% HP"}
 
-# How a player turns speech on with the keyboard alone, before anything is spoken: = opens the
-# options (in the menu and the dungeon) on their first row; Up from there wraps to Speech, the last.
-SPEECH_KEYS: Final = "=, then Up, then Right"
+# How a player turns speech on with the keyboard alone, before anything is spoken: the
+# speech key on any screen (`keys.GLOBAL_KEYS`), or = (the options, in the menu and the
+# dungeon, on their first row), Up (which wraps to Speech, the last), Right.
+SPEECH_KEYS: Final = "Ctrl+B on any screen, or = then Up then Right"
 
 
 @dataclass(frozen=True)
@@ -291,13 +292,18 @@ class Settings:
     A change applies at once; the main loop keeps it in the player's file after
     the frame (`keep_changes`)."""
 
-    def __init__(self, options: Options | None = None, keys: KeyTables | None = None, keep: bool = True) -> None:
+    def __init__(
+        self, options: Options | None = None, keys: KeyTables | None = None, keep: bool = True, greet: bool = False
+    ) -> None:
         self.options = Options() if options is None else options
         self.keys = KeyTables() if keys is None else keys
         # Whether a change is kept in the player's options file: not for a replay's game.
         self.keep = keep
         # Whether `options` changed since the file was read or written.
         self.changed = False
+        # Whether this is the first start (no options file was found): speech says how it is
+        # turned on, once (`window.speech`).
+        self.greet = greet
 
     def private(self) -> Settings:
         """A copy whose changes apply to one game alone, the player's file left as it is."""

@@ -53,6 +53,18 @@ def wrapped(lines: list[str]) -> list[str]:
     return [part for line in lines for part in textwrap.wrap(line, WIDTH) or [""]]
 
 
+def news_to_come(screens: Screens) -> bool:
+    """Whether the key's news goes on right after this frame: a walk under way (told at its
+    end), or a death whose record (the morgue file, the hall of fame) the main loop keeps
+    once the frame is shown (`saving.effects`).  A reader holds the news till then, as one
+    write: Orca reads a second write after a key as new, and says the end of the first
+    one again with it."""
+    engine = screens.engine
+    if screens.walking:
+        return True
+    return engine is not None and engine.ending is not None and engine.death_record is None and screens.settings.keep
+
+
 class Run(NamedTuple):
     """A message as last told: how often in a row one key caused it, and at which press."""
 

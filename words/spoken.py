@@ -153,6 +153,7 @@ RULES: Final[list[Rule]] = [
     (re.compile(r"(?<![/\w.-])([A-Za-z]+)/([A-Za-z]+)(?![/\w.-])"), r"\1 or \2"),  # "(y/n)", not a path
     (PATH, in_words),  # "Kept in /home/me/.local/share/tombs/options.txt"
     (FILE_NAME, lambda match: f"the {named(match[0])}"),  # "Following growing.rec."
+    (re.compile(r"\bCtrl\+(?=\w)"), "Control "),  # "Ctrl+B", which a voice may say letter by letter
     (re.compile(r"(?<=\w)\+(?=\w)"), " "),  # "Shift+Tab"
     (re.compile(r"; "), ", "),
     (re.compile(r"(^|.*?)\s*\(([^()]*)\)"), aside),
