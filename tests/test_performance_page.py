@@ -55,6 +55,19 @@ def test_each_section_is_there_once_from_its_tool_and_not_edited_by_hand() -> No
         assert "this game at commit " in section.text
 
 
+def test_the_browser_pages_load_figures_are_their_tools_not_edited_by_hand() -> None:
+    """docs/browser.md's figures under load, one server's and a cluster's, are written the same
+    way (`tools/web_load.py --write`, `tools/cluster_load.py --write`)."""
+    page = (ROOT / "docs" / "browser.md").read_text(encoding="utf-8")
+    found = {section.name: section for section in doc_section.sections(page)}
+    assert {name: section.tool for name, section in found.items()} == {
+        "load figures": "tools/web_load.py",
+        "cluster figures": "tools/cluster_load.py",
+    }
+    for section in found.values():
+        assert not section.edited(), f"the section '{section.name}' was edited by hand: run {section.tool} --write"
+
+
 def test_a_figure_edited_by_hand_is_told(tmp_path: Path) -> None:
     page = tmp_path / "performance.md"
     page.write_text("before\n" + doc_section.marked("key presses", "tools/key_presses.py", "x\n") + "\nafter\n")

@@ -57,14 +57,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tools")]
 
+import doc_section  # noqa: E402
 import nginx_server  # noqa: E402
 import postgres_server  # noqa: E402
 import redis_server  # noqa: E402
 from web_load import NEW_GAME, Account, Page, is_playing, percentile, play, resident_kib  # noqa: E402
 
 PAGE = ROOT / "docs" / "browser.md"
-START = "<!-- cluster figures: made by tools/cluster_load.py; do not edit -->\n"
-END = "<!-- end cluster figures -->"
 IDLE_SECONDS = 5.0
 SPLIT_FURTHER = (
     "How it is split further: the game files' appends, {share:.0%} of a key's database "
@@ -563,25 +562,17 @@ def sizing_lines(m: Measured, keys: float, watchers: float) -> list[str]:
 
 
 def write(m: Measured, keys: float, watchers: float, commit: str) -> None:
-    """docs/browser.md's cluster section, made anew."""
-    text = PAGE.read_text(encoding="utf-8")
+    """docs/browser.md's cluster section, made anew (`doc_section`)."""
     today = datetime.date.today().isoformat()
-    section = (
-        START
-        + f"Measured by `python tools/cluster_load.py --write` on {today}, at commit {commit}, on the "
+    text = (
+        f"Measured by `python tools/cluster_load.py --write` on {today}, at commit {commit}, on the "
         f"project's {m.cores}-core machine (both nodes, the games, PostgreSQL, Redis, nginx and "
         "every client on it):\n\n"
         + "".join(f"- {line}\n" for line in figure_lines(m))
         + "\n### Sizing\n\n"
         + "".join(f"{line}\n" for line in sizing_lines(m, keys, watchers))
-        + END
     )
-    if START in text:
-        before, rest = text.split(START, 1)
-        text = before + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n## A cluster under load\n\n" + section + "\n"
-    PAGE.write_text(text, encoding="utf-8")
+    doc_section.write("cluster figures", "tools/cluster_load.py", text, PAGE)
 
 
 def main() -> int:

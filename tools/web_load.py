@@ -52,7 +52,9 @@ from tornado.httpclient import HTTPRequest
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
+
+import doc_section  # noqa: E402
 
 from web import frames  # noqa: E402
 
@@ -61,8 +63,6 @@ PASSWORD = "load-test-password"
 STEPS = ('{"key":"4","code":"Numpad4","mod":0}', '{"key":"6","code":"Numpad6","mod":0}')
 NEW_GAME = '{"key":"n","code":"KeyN","mod":0}'
 PAGE = ROOT / "docs" / "browser.md"
-START = "<!-- load figures: made by tools/web_load.py; do not edit -->\n"
-END = "<!-- end load figures -->"
 ANSWER_SECONDS = 2.0  # A step that brings no frame in this time changed nothing on screen.
 WATCHES_EACH = 3  # What one viewer may watch at once (web.live.WATCHERS_EACH).
 
@@ -291,21 +291,14 @@ def matched(player: list[Arrival], watcher: list[Arrival]) -> list[float]:
 
 
 def write(figures: Figures, commit: str) -> None:
-    text = PAGE.read_text(encoding="utf-8")
+    """docs/browser.md's section of these figures, made anew (`doc_section`)."""
     today = datetime.date.today().isoformat()
-    section = (
-        START
-        + f"Measured by `python tools/web_load.py --write` on {today}, at commit {commit}, on the "
+    text = (
+        f"Measured by `python tools/web_load.py --write` on {today}, at commit {commit}, on the "
         "project's 2-core machine (the server, the games and every client on it):\n\n"
         + "".join(f"- {line}\n" for line in figures.lines())
-        + END
     )
-    if START in text:
-        before, rest = text.split(START, 1)
-        text = before + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n## Under load\n\n" + section + "\n"
-    PAGE.write_text(text, encoding="utf-8")
+    doc_section.write("load figures", "tools/web_load.py", text, PAGE)
 
 
 def main() -> int:
