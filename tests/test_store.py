@@ -20,6 +20,7 @@ pytest.importorskip("tornado", reason="the web requirements (requirements-web.tx
 
 from postgres_server import postgres, postgres_url  # noqa: F401
 
+from web import nodes
 from web.state import Config
 from web.store import Game, Store, open_store
 
@@ -219,6 +220,28 @@ def test_a_players_game_is_claimed_by_one_node_until_it_is_stale_or_released(
         assert await store.claim("ada", "b", "canvas", NOW + 20, 10) == "b"
         await store.release("ada", "b")
         assert await store.claim("ada", "a", "canvas", NOW + 20, 10) == "a"
+
+    run(config, body)
+
+
+def test_the_claim_held_is_told_its_node_alive_or_not_with_what_its_game_shows(
+    config: Config,
+) -> None:
+    """What a node about to claim a game learns: whose it was, and whether it was in play
+    (`nodes.taken_over`: a dead node's game in play goes on at once where it is taken)."""
+
+    async def body(store: Store) -> None:
+        assert await store.held("ada") is None
+        await store.heartbeat("a", "a:1", NOW)
+        await store.claim("ada", "a", "canvas", NOW, 10)
+        await store.set_status("ada", "a", {"screen": "playing", "turns": 4}, 0, NOW, NOW)
+        held = await store.held("ada")  # a is long dead by now: told all the same.
+        assert held is not None and (held.node, held.mode, held.status) == ("a", "canvas", {"screen": "playing", "turns": 4})
+        assert nodes.taken_over(held, "b") and not nodes.taken_over(held, "a")
+        await store.set_status("ada", "a", {"screen": "menu"}, 0, NOW, NOW)
+        assert not nodes.taken_over(await store.held("ada"), "b")
+        await store.release("ada", "a")
+        assert await store.held("ada") is None
 
     run(config, body)
 

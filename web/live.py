@@ -30,7 +30,7 @@ from tornado.ioloop import IOLoop
 from web import accounts, children, scores
 from web.hub import Hub, Subscriber
 from web.lobby import row
-from web.nodes import Node
+from web.nodes import Node, Taken
 from web.pipe_process import PipeProcess
 from web.pty_process import PtyProcess
 
@@ -164,27 +164,31 @@ class Live:
         refusal = await self.refusal(player) or self._crowded(player, address)
         if refusal is not None:
             return refusal
+        taken = Taken()
         if self.node is not None:
-            folder = accounts.player_folder(self.root, player)
-            if (holder := await self.node.take(player, mode, folder)) is not None:
-                return Refusal("moved", f"Your game runs on {holder}.", holder)
+            taken = await self.node.take(player, mode, accounts.player_folder(self.root, player))
+            if taken.elsewhere is not None:
+                return Refusal("moved", f"Your game runs on {taken.elsewhere}.", taken.elsewhere)
             if player in self.games:  # Started by another page meanwhile.
                 return Refusal("elsewhere", "Your game is open elsewhere (another tab or window).")
-        game = self._start(player, mode)
+        game = self._start(player, mode, taken.resume)
         game.address = address
         self.attach(game, page)
         return game
 
-    def _command(self, mode: Mode, folder: Path) -> list[str]:
-        """The game's command line for a page of `mode`, its files in `folder`."""
+    def _command(self, mode: Mode, folder: Path, resume: bool) -> list[str]:
+        """The game's command line for a page of `mode`, its files in `folder`: a game taken
+        over from a dead node goes on at once (`--continue`)."""
         arguments = [FRONT_ENDS[mode], *FRAMES_OPTIONS, "--data-dir", str(folder)]
-        if self.seed is not None:
+        if resume:
+            arguments.append("--continue")
+        elif self.seed is not None:
             arguments += ["--seed", str(self.seed)]
         return children.game_argv(*arguments, main=self.main)
 
-    def _start(self, player: str, mode: Mode) -> Game:
+    def _start(self, player: str, mode: Mode, resume: bool = False) -> Game:
         folder = accounts.player_folder(self.root, player)
-        argv = self._command(mode, folder)
+        argv = self._command(mode, folder, resume)
         env = children.environment(folder)
         game: Game | None = None
 

@@ -21,7 +21,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from tornado.ioloop import PeriodicCallback
 
@@ -47,10 +47,27 @@ def checked_name(name: str) -> str:
     return name
 
 
+class Taken(NamedTuple):
+    """What claiming a player's game found: the node that runs it, if another
+    (`elsewhere`); else whether this node takes over a game that a dead node was playing
+    (`resume`), so that the player's page goes on with it at once (the game's `--continue`)."""
+
+    elsewhere: str | None = None
+    resume: bool = False
+
+
+def taken_over(before: Playing | None, node: str) -> bool:
+    """Whether the claim `before` this node's was another node's, on a game in play (not at
+    its menu, where the page starts again at the menu)."""
+    return before is not None and before.node != node and before.status.get("screen") == "playing"
+
+
 class Claims(game_files.Files, Protocol):
     """What a node asks of the store (`web.store.Store` has it)."""
 
     async def heartbeat(self, node: str, address: str, now: float) -> None: ...
+
+    async def held(self, player: str) -> Playing | None: ...
 
     async def claim(self, player: str, node: str, mode: str, now: float, stale: float) -> str: ...
 
@@ -115,19 +132,20 @@ class Node:
                 LOG.info("heartbeat of %s gets through again", self.name)
             self._failing = False
 
-    async def take(self, player: str, mode: str, folder: Path) -> str | None:
+    async def take(self, player: str, mode: str, folder: Path) -> Taken:
         """Claim `player`'s game for this node, its files written back from the store into
-        `folder`, ready to start; or the node that runs it (None: this one)."""
+        `folder`, ready to start; or the node that runs it."""
+        before = await self.store.held(player)
         holder = await self.store.claim(player, self.name, mode, time.time(), self.stale)
         if holder != self.name:
-            return holder
+            return Taken(elsewhere=holder)
         if self.shared:
             sent = await game_files.restore(self.store, player, folder)
             lost = functools.partial(self._taken, player)
             self.shippers[player] = game_files.Shipper(
                 self.store, player, folder, sent, self.name, lost
             )
-        return None
+        return Taken(resume=taken_over(before, self.name))
 
     def started(self, player: str) -> Callable[[], None]:
         """What the game's hub calls after each read of frames: its files looked at soon."""

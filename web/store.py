@@ -109,6 +109,10 @@ class Store(Protocol):
         """The node whose game `player`'s is after the call: `node` if none held it, it held
         it already, or its holder was not seen for `stale` seconds; else the holder."""
 
+    async def held(self, player: str) -> Playing | None:
+        """The claim on `player`'s game as it stands, its node alive or not (None: no
+        node's): a node about to claim it learns whether it takes a game over."""
+
     async def release(self, player: str, node: str) -> None:
         """`player`'s game ended on `node` (nothing if another node holds it)."""
 

@@ -277,6 +277,17 @@ class PostgresStore:
             )
             return node
 
+    async def held(self, player: str) -> Playing | None:
+        row = await self._one(
+            "SELECT player, node, mode, started, status, watchers, last_input FROM playing "
+            "WHERE player = %s",
+            (player,),
+        )
+        if row is None:
+            return None
+        player, node, mode, started, status, watchers, last_input = row
+        return Playing(player, node, mode, started, json.loads(status), watchers, last_input)
+
     async def release(self, player: str, node: str) -> None:
         await self._run("DELETE FROM playing WHERE player = %s AND node = %s", (player, node))
 

@@ -239,6 +239,17 @@ class SqliteStore:
             )
             return node
 
+    async def held(self, player: str) -> Playing | None:
+        row = self.db.execute(
+            "SELECT player, node, mode, started, status, watchers, last_input FROM playing "
+            "WHERE player = ?",
+            (player,),
+        ).fetchone()
+        if row is None:
+            return None
+        player, node, mode, started, status, watchers, last_input = row
+        return Playing(player, node, mode, started, json.loads(status), watchers, last_input)
+
     async def release(self, player: str, node: str) -> None:
         self.db.execute("DELETE FROM playing WHERE player = ? AND node = ?", (player, node))
 

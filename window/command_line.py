@@ -48,6 +48,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--verify goes alone: it replays the file it names")
     if args.daily and (args.replay or args.seed is not None or args.verify):
         parser.error("--daily goes without --seed, --replay and --verify: its seed is the date's")
+    if args.continue_game and (args.daily or args.replay or args.seed is not None or args.verify):
+        parser.error("--continue goes without --daily, --seed, --replay and --verify: it loads the save")
     if args.browser and args.frames_fd is None:
         parser.error("--browser goes with --frames-fd N: its frames go there")
     if args.browser and (args.terminal or args.screen_reader or args.headless or args.follow):
@@ -91,7 +93,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _add_game_options(parser: argparse.ArgumentParser, data_dir: Path) -> None:
-    """`--seed`, `--daily`, `--fullscreen`, `--speak` and `--data-dir`, in the order `--help` lists them."""
+    """`--seed`, `--daily`, `--continue`, `--fullscreen`, `--speak` and `--data-dir`, in the order
+    `--help` lists them."""
     parser.add_argument(
         "--seed",
         type=seed_value,
@@ -101,6 +104,13 @@ def _add_game_options(parser: argparse.ArgumentParser, data_dir: Path) -> None:
         "--daily",
         action="store_true",
         help="play today's daily dungeon (UTC's date): the same game for everyone today",
+    )
+    parser.add_argument(
+        "--continue",
+        dest="continue_game",
+        action="store_true",
+        help="continue the saved game at once, as C on the main menu does (the browser "
+        "server's node that takes over a game passes it)",
     )
     parser.add_argument(
         "--fullscreen", action="store_true", help="start in fullscreen (Alt+Enter toggles)"

@@ -280,7 +280,8 @@ def play_in(
     notice: str | None,
 ) -> None:
     """In the window (its context) or another front end: the main menu (over the
-    options' `notice`, if any), today's daily game (`--daily`), or the replay of `script`."""
+    options' `notice`, if any), today's daily game (`--daily`), the saved game (`--continue`),
+    or the replay of `script`."""
     # What start-up made (modules, tcod, numpy: some 40,000 objects) lives as long as the
     # program.  Frozen, the collector's full passes skip it, not 12 ms at a random key press.
     gc.freeze()
@@ -289,6 +290,8 @@ def play_in(
         screens = Screens(menu)
         if args.daily:  # Today's game at once, the menu after it; over a saved game, asked first.
             screens.apply(menu.abandoning(menu.daily_game))
+        if args.continue_game and (loaded := menu.continue_game()) is not None:
+            screens.apply(loaded)  # As C on the menu: the save's game, or why it can't be.
         if notice is not None:
             screens.show(notice)
         main_loop(screen, root_console, screens, quitting_after_first_frame())
