@@ -29,7 +29,6 @@ from tornado.ioloop import IOLoop
 
 from web import accounts, children, scores
 from web.hub import Hub, Subscriber
-from web.lobby import row
 from web.nodes import Node, Taken
 from web.pipe_process import PipeProcess
 from web.pty_process import PtyProcess
@@ -142,7 +141,7 @@ class Live:
         self.per_address = per_address
         self.games: dict[str, Game] = {}
         self.watchers: dict[object, str] = {}  # Each watcher or replay, and whose page.
-        self.listeners: set[Callable[[list[dict[str, object]]], None]] = set()
+        self.listeners: set[Callable[[], None]] = set()
         self.started: Callable[[Game], None] = lambda game: None  # Told of each game started.
         self._pushed = 0.0
         self._push: object | None = None
@@ -409,19 +408,9 @@ class Live:
         return process
 
     # The lobby.
-    def lobby(self) -> list[dict[str, object]]:
-        """The games in play here, as the lobby lists them: from each game's STATUS and the
-        server's counts."""
-        now = time.time()
-        games = sorted(self.games.values(), key=lambda game: game.started)
-        return [
-            row(game.player, game.mode, game.hub.status or {}, game.last_input, len(game.watchers), now)
-            for game in games
-            if not game.process.ended
-        ]
-
     def changed(self) -> None:
-        """The lobby changed: push it to its sockets, at once or a second after the last."""
+        """A game here changed: tell the listeners (the lobby, which writes it to the store
+        for every node), at once or a second after the last."""
         if self._push is not None or not self.listeners:
             return
         loop = IOLoop.current()
@@ -431,9 +420,8 @@ class Live:
     def _push_lobby(self) -> None:
         self._push = None
         self._pushed = IOLoop.current().time()
-        rows = self.lobby()
         for listener in list(self.listeners):
-            listener(rows)
+            listener()
 
     def hang_up_all(self) -> None:
         """What the server does as it stops: every game saves and quits; replays stop."""

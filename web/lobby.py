@@ -103,7 +103,7 @@ class Lobby:
     async def start(self) -> None:
         self._stop = await self.bus.subscribe(CHANNEL, lambda data: self.changed())
         self._refresh.start()
-        self._local([])  # Games here before the lobby listened (none, as the server starts).
+        self._local()  # Games here before the lobby listened (none, as the server starts).
 
     async def stop(self) -> None:
         self._refresh.stop()
@@ -119,7 +119,7 @@ class Lobby:
             for game in await self.store.playing(now, self.stale)
         ]
 
-    def _local(self, rows: list[Row]) -> None:
+    def _local(self) -> None:
         self.tasks.start(self._write())
 
     async def _write(self) -> None:
