@@ -195,6 +195,13 @@ def test_sign_in_limits_hold_across_nodes_under_guesses_sent_at_once(cluster: Cl
     assert Client(b.server()).sign_in("gus").status == 429  # The name's slots are spent.
 
 
+def in_play(node: Node, player: str) -> bool:
+    """Whether `node`'s lobby (every node's games, from the store) lists `player`'s game in
+    play, on a floor, not at its menu."""
+    body = Client(node.server()).request("/lobby").body
+    return re.search(rf"<tr><td>{player}</td><td>[^<]*</td><td>[^<]*</td><td>\d+</td>", body) is not None
+
+
 def running_node(cluster: Cluster, player: str) -> Node:
     """The node whose log says it started `player`'s game."""
     return wait_for(lambda: next((n for n in cluster.nodes.values() if n.pids(player)), None), 30)
@@ -245,13 +252,12 @@ def test_a_node_taken_for_dead_that_comes_back_gives_the_game_up(
     showing(first, lambda page: "HP:" in page.text() and page.turns() == 0)
     host = running_node(cluster, "moe")
     other = cluster.nodes["b" if host.name == "a" else "a"]
+    wait_for(lambda: in_play(other, "moe"), 10)  # The store has heard the game begun.
     host.process.send_signal(signal.SIGSTOP)  # Stalled: its heartbeat stops, its game runs on.
     try:
         sign_in_in_page(second, other, "moe")
-        second.get(other.url + "/play")  # Straight to the other node, which takes the game.
-        showing(second, lambda page: page.status.get("screen") == "menu", 30)
-        press(second, "c")
-        showing(second, lambda page: "HP:" in page.text(), 30)
+        second.get(other.url + "/play")  # Straight to the other node, which takes the game
+        showing(second, lambda page: "HP:" in page.text(), 30)  # over and goes on with it.
     finally:
         host.process.send_signal(signal.SIGCONT)
     kept = wait_for(lambda: other.pids("moe"), 10)
@@ -278,13 +284,14 @@ def test_a_dead_nodes_game_goes_on_on_the_other_node(
     before = showing(driver, lambda page: page.turns() == 4 and player_at(page) == there)
     host = running_node(cluster, "kim")
     (game,) = host.pids("kim")
+    other = cluster.nodes["b" if host.name == "a" else "a"]
+    wait_for(lambda: in_play(other, "kim"), 10)  # The store has heard the game in play.
     host.process.kill()  # kill -9 of the node, and of its game: the machine gone.
     os.kill(game, signal.SIGKILL)
     host.process.wait()
     status = driver.find_element(by("ID"), "status")
     wait_for(lambda: status.get_attribute("data-status") == "reconnecting", 20)
     shot(driver, "cluster-reconnecting")
-    other = cluster.nodes["b" if host.name == "a" else "a"]
     # The page connects again through nginx on its own; the other node takes the game over
     # and goes on with it at once (--continue: the save, then what the recording holds after
     # it), no key pressed.
