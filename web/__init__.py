@@ -9,7 +9,8 @@ server's folder by default (`store_sqlite`) or PostgreSQL shared by a cluster's 
 (`store_postgres`).
 `live` keeps the games (`main.py` itself, `children`; `state` is what the handlers share): on
 pipes for the canvas page (`pipe_process`, its events checked by `events`), or in a
-pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`).  Every game
+pseudo-terminal (`pty_process`) for xterm.js or a screen reader's lines (`lines`), both a
+`program` (a session of its own, its end polled, a grace once hung up).  Every game
 writes what it draws as `frames` (`stream` in the game, its page's events read by `browser`),
 which one `hub` a game fans out to the player's canvas and every watcher's; `tiles` is the
 window's tile sheet for the canvas.  It lists the games being played (the lobby, every node's:

@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.ioloop import IOLoop
 
 from web import children
-from web.pty_process import HANGUP_GRACE_SECONDS, MAX_PENDING, POLL_MS
+from web.program import Program
 
 LOG_NAME: Final = "browser.log"
 
 
-class PipeProcess:
+class PipeProcess(Program):
     """One program with a pipe for its stdin; `on_exit` is told its exit status once it has
     ended.  What it shows comes by its frames pipe, not here."""
 
@@ -40,12 +39,7 @@ class PipeProcess:
         memory_bytes: int | None,
         frames: int,
     ) -> None:
-        self.on_exit = on_exit
-        self.loop = IOLoop.current()
-        self.pending = b""
-        self.ended = False
-        self.exit_status: int | None = None
-        self._hangup_at: float | None = None
+        super().__init__(on_exit)
         with (cwd / LOG_NAME).open("wb") as log:
             self.process = subprocess.Popen(
                 list(argv),
@@ -62,22 +56,12 @@ class PipeProcess:
         self.stdin: int | None = self.process.stdin.fileno()
         os.set_blocking(self.stdin, False)
         self._watching = False
-        self._poller = PeriodicCallback(self._poll, POLL_MS)
         self._poller.start()
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    @property
-    def hung_up(self) -> bool:
-        """Whether the program was hung up (it may still be saving)."""
-        return self._hangup_at is not None
 
     def write(self, data: bytes) -> bool:
         """Send `data` to the program's stdin; False if it was dropped (too much unread, or
         the program hung up or ended)."""
-        if self.ended or self.stdin is None or len(self.pending) + len(data) > MAX_PENDING:
+        if self.stdin is None or not self._room_for(data):
             return False
         self.pending += data
         self._flush()
@@ -105,6 +89,9 @@ class PipeProcess:
         if self.stdin is not None:
             self._flush()
 
+    def _let_go(self) -> None:
+        self._close_stdin()
+
     def _close_stdin(self) -> None:
         if self.stdin is None:
             return
@@ -117,31 +104,8 @@ class PipeProcess:
         self.stdin = None
         self.pending = b""
 
-    def _poll(self) -> None:
-        """Notice the program's end (and kill one that outlived its hang-up's grace)."""
-        status = self.process.poll()
-        if status is None:
-            if self._hangup_at is not None and self.loop.time() > self._hangup_at:
-                self.kill()
-            return
-        self._close_stdin()
-        self._poller.stop()
-        self.ended = True
-        self.exit_status = status
-        self.on_exit(status)
-
-    def signal_group(self, number: int) -> None:
-        """Send a signal to the program's process group (its session), if it still runs."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, number)
-
     def hangup(self) -> None:
         """The page is gone: the end of the program's input, then SIGKILL if it has not
         ended in time."""
-        if self._hangup_at is None:
-            self._hangup_at = self.loop.time() + HANGUP_GRACE_SECONDS
+        self._give_grace()
         self._close_stdin()
-
-    def kill(self) -> None:
-        self.signal_group(signal.SIGKILL)

@@ -20,18 +20,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.ioloop import IOLoop
 
 from web import children
+from web.program import Program
 
 ROWS: Final = 50
 COLUMNS: Final = 80
 READ_BYTES: Final = 65536
-# What a program may be sent and not yet have read: keys are a few bytes each.
-MAX_PENDING: Final = 16384
-# How long a hung-up program has to save and quit before it is killed.
-HANGUP_GRACE_SECONDS: Final = 15.0
-POLL_MS: Final = 100
 
 
 def limits(memory_bytes: int | None, frames: int | None = None) -> Callable[[], None]:
@@ -77,7 +73,7 @@ def spawn(
     return process, master
 
 
-class PtyProcess:
+class PtyProcess(Program):
     """One program in its own pseudo-terminal; its output goes to `on_output` as it comes,
     and `on_exit` is told its exit status once it has ended and its output is read."""
 
@@ -91,36 +87,19 @@ class PtyProcess:
         memory_bytes: int | None = None,
         frames: int | None = None,
     ) -> None:
+        super().__init__(on_exit)
         self.on_output = on_output
-        self.on_exit = on_exit
-        self.loop = IOLoop.current()
-        self.pending = b""
-        self.ended = False
-        self.exit_status: int | None = None
         self._reading = True
-        self._hangup_at: float | None = None
         self.process, master = spawn(argv, cwd, env, memory_bytes, frames)
         self.master = master
         self.columns = COLUMNS
         os.set_blocking(master, False)
         self.loop.add_handler(master, self._ready, IOLoop.READ)
-        self._poller = PeriodicCallback(self._poll, POLL_MS)
         self._poller.start()
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    @property
-    def hung_up(self) -> bool:
-        """Whether the program was hung up (it may still be saving)."""
-        return self._hangup_at is not None
 
     def write(self, data: bytes) -> bool:
         """Send `data` to the program as typed; False if it was dropped (too much unread)."""
-        if self.ended or not self._reading:
-            return False
-        if len(self.pending) + len(data) > MAX_PENDING:
+        if not self._reading or not self._room_for(data):
             return False
         self.pending += data
         self._flush()
@@ -164,13 +143,7 @@ class PtyProcess:
             self.loop.remove_handler(self.master)
             os.close(self.master)
 
-    def _poll(self) -> None:
-        """Notice the program's end (and kill one that outlived its hang-up's grace)."""
-        status = self.process.poll()
-        if status is None:
-            if self._hangup_at is not None and self.loop.time() > self._hangup_at:
-                self.kill()
-            return
+    def _let_go(self) -> None:
         if self._reading:  # Read what it wrote last before closing.
             try:
                 while data := os.read(self.master, READ_BYTES):
@@ -178,10 +151,6 @@ class PtyProcess:
             except OSError:
                 pass
             self._stop_reading()
-        self._poller.stop()
-        self.ended = True
-        self.exit_status = status
-        self.on_exit(status)
 
     def redraw(self) -> None:
         """Have the program draw its screen whole, for a new page's empty terminal: the
@@ -194,17 +163,7 @@ class PtyProcess:
             with contextlib.suppress(OSError):
                 fcntl.ioctl(self.master, termios.TIOCSWINSZ, size)
 
-    def signal_group(self, number: int) -> None:
-        """Send a signal to the program's process group (its session), if it still runs."""
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, number)
-
     def hangup(self) -> None:
         """What closing a terminal does: SIGHUP, then SIGKILL if it has not ended in time."""
-        if self._hangup_at is None:
-            self._hangup_at = self.loop.time() + HANGUP_GRACE_SECONDS
+        self._give_grace()
         self.signal_group(signal.SIGHUP)
-
-    def kill(self) -> None:
-        self.signal_group(signal.SIGKILL)
