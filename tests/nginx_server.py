@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from loopback import free_port, stop
 
 from web import nginx
 
@@ -29,13 +30,6 @@ def nginx_binary() -> str:
     if found is None:
         pytest.skip("nginx is not installed (apt-get install nginx)")
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -88,10 +82,5 @@ def running(nodes: Mapping[str, str]) -> Iterator[Nginx]:
             time.sleep(0.05)
         yield Nginx(f"http://127.0.0.1:{port}", port, prefix, process)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, 10)
         shutil.rmtree(prefix, ignore_errors=True)

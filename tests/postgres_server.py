@@ -17,7 +17,6 @@ import itertools
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
+from loopback import free_port
 
 # How long the server may take to start or stop: a bound on a hang, not a measure.
 START_SECONDS: Final = 60
@@ -69,13 +69,6 @@ def missing() -> str | None:
     if binaries() is None:
         return "PostgreSQL is not installed (apt-get install postgresql)"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _as_user(command: list[str]) -> list[str]:

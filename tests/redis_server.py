@@ -18,15 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from loopback import free_port, stop
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _answers(port: int) -> bool:
@@ -40,7 +34,7 @@ def _answers(port: int) -> bool:
 
 def start(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     """A redis-server in `folder`, no persistence, loopback only; and its URL."""
-    port = _free_port()
+    port = free_port()
     log = (folder / "redis.log").open("wb")
     process = subprocess.Popen(
         [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
@@ -69,10 +63,5 @@ def redis_url() -> Iterator[str]:
     try:
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, 20)
         shutil.rmtree(folder, ignore_errors=True)

@@ -30,6 +30,7 @@ import pytest
 
 pytest.importorskip("tornado", reason="the web requirements (requirements-web.txt)")
 
+from loopback import free_port
 from nginx_server import Nginx, running
 from postgres_server import Postgres, postgres  # noqa: F401
 from redis_server import redis_url  # noqa: F401
@@ -40,7 +41,6 @@ from test_web import (
     Server,
     assert_no_traceback,
     by,
-    free_port,
     programs_in,
     shot,
     sign_up_in_page,

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from loopback import free_port
 
 tornado = pytest.importorskip("tornado", reason="the web requirements (requirements-web.txt)")
 
@@ -43,13 +44,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDINGS = ROOT / "tests" / "recordings"
 PASSWORD = "correct horse battery"
 T = TypeVar("T")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def wait_for(what: Callable[[], T | None], seconds: float = 20.0, step: float = 0.1) -> T:

@@ -28,6 +28,7 @@ import pytest
 
 pytest.importorskip("tornado", reason="the web requirements (requirements-web.txt)")
 
+from loopback import free_port
 from redis_server import redis_url as redis_url  # The session's Redis, shared.
 from test_web import (
     ROOT,
@@ -38,7 +39,6 @@ from test_web import (
     assert_no_traceback,
     by,
     close,
-    free_port,
     programs_in,
     read_until,
     send,

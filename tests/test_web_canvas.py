@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import struct
 import tempfile
 import threading
@@ -30,6 +29,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pytest
 import tcod
+from loopback import free_port
 
 from web import frames, tiles
 from window import assets, options, title
@@ -215,13 +215,6 @@ class Socket(tornado.websocket.WebSocketHandler):
 
     def on_close(self) -> None:
         self.hub.sockets.remove(self)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")

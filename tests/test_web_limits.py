@@ -26,6 +26,7 @@ import pytest
 
 pytest.importorskip("tornado", reason="the web requirements (requirements-web.txt)")
 
+from loopback import free_port
 from postgres_server import Postgres, postgres  # noqa: F401
 from test_web import (
     PASSWORD,
@@ -34,7 +35,6 @@ from test_web import (
     Server,
     _answers,
     assert_no_traceback,
-    free_port,
     signed_up,
     wait_for,
 )

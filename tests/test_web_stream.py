@@ -25,6 +25,7 @@ import pytest
 
 pytest.importorskip("tornado", reason="the web requirements (requirements-web.txt)")
 
+from loopback import free_port
 from test_web import (
     ROOT,
     Client,
@@ -33,7 +34,6 @@ from test_web import (
     _answers,
     assert_no_traceback,
     close,
-    free_port,
     programs_in,
     read_until,
     send,

@@ -58,6 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tools")]
 
 import doc_section  # noqa: E402
+import loopback  # noqa: E402
 import nginx_server  # noqa: E402
 import postgres_server  # noqa: E402
 import redis_server  # noqa: E402
@@ -263,7 +264,7 @@ def start_nodes(where: Services, games: int) -> dict[str, Node]:
     """Nodes a and b on the services, each able to take every game."""
     nodes = {}
     for name in ("a", "b"):
-        port = nginx_server.free_port()
+        port = loopback.free_port()
         with (where.folder / f"{name}.log").open("wb") as log:
             process = subprocess.Popen(
                 [sys.executable, "-m", "web", "--node", name, "--port", str(port),
